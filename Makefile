@@ -1,0 +1,20 @@
+PYTHON ?= python3
+
+.PHONY: install test test-all bench lint
+
+install:
+	$(PYTHON) -m pip install -e '.[test]'
+
+# The default test run (CI runs exactly this): under 10 minutes on 2 cores.
+test:
+	$(PYTHON) -m pytest -q -m "not slow"
+
+# Everything, including the long cross-checks.
+test-all:
+	$(PYTHON) -m pytest -q
+
+bench:
+	$(PYTHON) -m bench
+
+lint:
+	$(PYTHON) -m ruff check solver gyges_cli tests bench

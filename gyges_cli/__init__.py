@@ -1,0 +1,1 @@
+"""The ``gyges`` command-line program (click)."""

@@ -1,0 +1,16 @@
+"""Build the compiled core (Cython) as part of the ordinary ``pip install``."""
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+extensions = [
+    Extension("solver._movegen", ["solver/_movegen.pyx"], extra_compile_args=["-O3"]),
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        language_level=3,
+        compiler_directives={"boundscheck": False, "wraparound": False, "cdivision": True},
+    )
+)

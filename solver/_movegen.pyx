@@ -1,0 +1,663 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled core: how rings move, which rings may move, and what a move leaves behind.
+
+This module is the single source of truth for the rules of movement; every rule option of
+``solver.rules.RuleSet`` that affects movement is read here as a bit of ``rules`` (see the
+``R_*`` flags in ``_movegen.pxd``). docs/rules.md quotes the seed sentence behind each one.
+
+Slots are numbered ``(row - 1) * 6 + (column - 1)``: 0 is ``11`` (row 1, column 1, South's
+starting row), 35 is ``66``. The goals are the pseudo-slots 36 (North's goal, beyond row 6)
+and 37 (South's goal, beyond row 1).
+
+A move of a ring of size k is a chain of *segments*: exactly k steps along connections whose
+intermediate slots are empty (the moving ring's own start slot counts as empty, since the
+ring has been lifted), ending on an empty slot (the move ends there), on a ring (the move
+bounces, going on with that ring's size, or, if replacing is allowed, stops there and
+relocates that ring), or, as the exact last step, on the opponent's goal (a win). The taboo
+forbids reusing a connection (``connection``) or entering a slot from the same side twice
+(``entry``) within one move.
+"""
+from libc.stdint cimport uint8_t, uint64_t
+from libc.string cimport memset, memcpy
+
+# ---------------------------------------------------------------------------------------
+# Segment tables: every way to take exactly k steps from a slot, for each taboo reading.
+
+cdef enum:
+    MAX_SEGS = 8192
+    MAX_PATH = 200
+    MAX_LAND = 64
+
+ctypedef struct Segment:
+    uint64_t mid         # slots stepped on before the end: must be empty
+    uint64_t elo         # taboo bits used (directed-edge ids 0..63)
+    uint64_t ehi         # taboo bits used (directed-edge ids 64..119)
+    uint8_t end          # end slot or goal pseudo-slot
+    uint8_t nsteps
+    uint8_t steps[3]     # slots entered, in order (the last is ``end``)
+
+cdef Segment SEGS[MAX_SEGS]
+cdef int SEG_FIRST[2 * 36 * 4]
+cdef int SEG_COUNT[2 * 36 * 4]
+cdef uint64_t ROW_MASK[6]
+cdef uint64_t ALL_SLOTS = (1ULL << 36) - 1
+cdef uint64_t ZOB[38][4]
+cdef uint64_t ZOB_SIDE
+
+
+cdef int _edge_id(int a, int b):
+    """Undirected connection id (0..59) between two adjacent slots."""
+    cdef int lo = a if a < b else b
+    cdef int hi = b if a < b else a
+    if hi - lo == 1:           # horizontal: row r, columns c and c+1
+        return (lo // 6) * 5 + (lo % 6)
+    return 30 + lo             # vertical: lo in rows 1..5
+
+
+cdef list _neighbours(int s):
+    cdef int r = s // 6, c = s % 6
+    out = []
+    if r < 5:
+        out.append(s + 6)
+    else:
+        out.append(GOAL_N)
+    if r > 0:
+        out.append(s - 6)
+    else:
+        out.append(GOAL_S)
+    if c > 0:
+        out.append(s - 1)
+    if c < 5:
+        out.append(s + 1)
+    return out
+
+
+cdef void _build_tables():
+    cdef int mode, s, k, n = 0, i
+    cdef Segment* seg
+    for i in range(6):
+        ROW_MASK[i] = ((1ULL << 6) - 1) << (6 * i)
+    for mode in range(2):
+        for s in range(36):
+            for k in range(1, 4):
+                SEG_FIRST[(mode * 36 + s) * 4 + k] = n
+                paths = [[s]]
+                for _ in range(k):
+                    longer = []
+                    for p in paths:
+                        if p[len(p) - 1] >= 36:
+                            continue              # a goal can only be the last step
+                        for nb in _neighbours(p[len(p) - 1]):
+                            longer.append(p + [nb])
+                    paths = longer
+                for p in paths:
+                    used = set()
+                    ok = True
+                    bits = []
+                    for i in range(k):
+                        a, b = p[i], p[i + 1]
+                        if b >= 36:
+                            continue              # the step onto a goal ends the move
+                        e = _edge_id(a, b)
+                        key = e if mode == 0 else (e, a < b)
+                        if key in used:
+                            ok = False
+                            break
+                        used.add(key)
+                        if mode == 0:
+                            bits.extend([2 * e, 2 * e + 1])
+                        else:
+                            bits.append(2 * e + (0 if a < b else 1))
+                    if not ok:
+                        continue
+                    seg = &SEGS[n]
+                    seg.mid = 0
+                    seg.elo = 0
+                    seg.ehi = 0
+                    for i in range(1, k):
+                        seg.mid |= 1ULL << p[i]
+                    for bit in bits:
+                        if bit < 64:
+                            seg.elo |= 1ULL << bit
+                        else:
+                            seg.ehi |= 1ULL << (bit - 64)
+                    seg.end = p[k]
+                    seg.nsteps = k
+                    for i in range(k):
+                        seg.steps[i] = p[i + 1]
+                    n += 1
+                SEG_COUNT[(mode * 36 + s) * 4 + k] = n - SEG_FIRST[(mode * 36 + s) * 4 + k]
+
+
+cdef uint64_t _splitmix(uint64_t* state) noexcept:
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef void _build_zobrist():
+    global ZOB_SIDE
+    cdef uint64_t state = 0x6779676573ULL   # fixed seed: hashes are the same on every run
+    cdef int s, z
+    for s in range(38):
+        for z in range(4):
+            ZOB[s][z] = _splitmix(&state) if z > 0 else 0
+    ZOB_SIDE = _splitmix(&state)
+
+
+_build_tables()
+_build_zobrist()
+
+# ---------------------------------------------------------------------------------------
+# Boards.
+
+cdef inline int _popcount(uint64_t x) noexcept nogil:
+    return __builtin_popcountll(x)
+
+cdef inline int _lowbit(uint64_t x) noexcept nogil:
+    return __builtin_ctzll(x)
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef void board_set(Board* b, int slot, int size) noexcept nogil:
+    cdef int old = b.size[slot]
+    b.size[slot] = <uint8_t>size
+    if size:
+        b.occ |= 1ULL << slot
+    else:
+        b.occ &= ~(1ULL << slot)
+    if slot < 32:
+        b.klo ^= (<uint64_t>(old ^ size)) << (2 * slot)
+    else:
+        b.khi ^= (<uint64_t>(old ^ size)) << (2 * (slot - 32))
+
+
+cdef void board_make(Board* b, CMove m) noexcept nogil:
+    """Play a (non-winning) move on the board."""
+    cdef int mover = b.size[m.start]
+    cdef int landed
+    if m.reloc == NO_SLOT:
+        board_set(b, m.start, 0)
+        board_set(b, m.to, mover)
+    else:
+        landed = b.size[m.to]
+        board_set(b, m.start, 0)
+        board_set(b, m.to, mover)
+        board_set(b, m.reloc, landed)
+
+
+cdef int shore_row(const Board* b, int side) noexcept nogil:
+    """The row (0..5) of the side's proximes: the non-empty row nearest its own goal."""
+    cdef int r
+    if b.occ == 0:
+        return -1
+    if side == SOUTH:
+        return _lowbit(b.occ) // 6
+    for r in range(5, -1, -1):
+        if b.occ & ROW_MASK[r]:
+            return r
+    return -1
+
+
+cdef uint64_t zobrist(const Board* b, int side) noexcept nogil:
+    cdef uint64_t h = ZOB_SIDE if side == NORTH else 0
+    cdef uint64_t occ = b.occ
+    cdef int s
+    while occ:
+        s = _lowbit(occ)
+        occ &= occ - 1
+        h ^= ZOB[s][b.size[s]]
+    return h
+
+# ---------------------------------------------------------------------------------------
+# The bounce search from one ring.
+
+ctypedef struct Ctx:
+    const Board* b
+    uint64_t occm        # occupancy with the moving ring lifted
+    int rules
+    int goal             # the goal this side wins on
+    int goal_only        # stop at the first goal landing
+    int stop
+    int replace
+    int verbose
+    uint64_t ends        # empty slots where the move can end
+    uint64_t lands       # rings the move can land on (candidates for a replace)
+    int win
+    uint8_t depth[38]    # fewest bounces to reach each end / landing / the goal
+    # verbose: the current path and landings, and the best path recorded per slot
+    int plen
+    int nland
+    uint8_t path[MAX_PATH]
+    uint8_t landing[MAX_LAND]
+    int best_plen[38]
+    int best_nland[38]
+    uint8_t best_path[38][MAX_PATH]
+    uint8_t best_landing[38][MAX_LAND]
+
+
+cdef inline void _record(Ctx* c, int slot, const Segment* seg, int depth) noexcept nogil:
+    if depth >= c.depth[slot]:
+        return
+    c.depth[slot] = <uint8_t>depth
+    if not c.verbose:
+        return
+    memcpy(c.best_path[slot], c.path, c.plen)
+    memcpy(&c.best_path[slot][c.plen], seg.steps, seg.nsteps)
+    c.best_plen[slot] = c.plen + seg.nsteps
+    memcpy(c.best_landing[slot], c.landing, c.nland)
+    c.best_nland[slot] = c.nland
+
+
+cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t landed,
+               int depth) noexcept nogil:
+    cdef int mode = 1 if c.rules & R_ENTRY else 0
+    cdef int t = (mode * 36 + at) * 4 + k
+    cdef int i, e
+    cdef uint64_t eb
+    cdef const Segment* seg
+    for i in range(SEG_FIRST[t], SEG_FIRST[t] + SEG_COUNT[t]):
+        seg = &SEGS[i]
+        if seg.mid & c.occm:
+            continue
+        if (seg.elo & ulo) | (seg.ehi & uhi):
+            continue
+        e = seg.end
+        if e >= 36:
+            if e == c.goal:
+                c.win = 1
+                _record(c, e, seg, depth)
+                if c.goal_only:
+                    c.stop = 1
+                    return
+            continue
+        eb = 1ULL << e
+        if not (c.occm & eb):
+            if not c.goal_only:
+                c.ends |= eb
+                _record(c, e, seg, depth)
+            continue
+        if (c.rules & R_ONCE) and (landed & eb):
+            continue
+        if c.replace and not c.goal_only:
+            c.lands |= eb
+            _record(c, e, seg, depth)
+        if c.verbose:
+            if c.plen + 3 >= MAX_PATH or c.nland + 1 >= MAX_LAND:
+                continue
+            memcpy(&c.path[c.plen], seg.steps, seg.nsteps)
+            c.plen += seg.nsteps
+            c.landing[c.nland] = <uint8_t>e
+            c.nland += 1
+        _dfs(c, e, c.b.size[e], ulo | seg.elo, uhi | seg.ehi, landed | eb, depth + 1)
+        if c.verbose:
+            c.plen -= seg.nsteps
+            c.nland -= 1
+        if c.stop:
+            return
+
+
+cdef void _search_ring(Ctx* c, const Board* b, int side, int rules, int s, int goal_only,
+                       int verbose) noexcept nogil:
+    c.b = b
+    c.occm = b.occ & ~(1ULL << s)
+    c.rules = rules
+    c.goal = GOAL_N if side == SOUTH else GOAL_S
+    c.goal_only = goal_only
+    c.stop = 0
+    c.replace = 1 if rules & (R_REPLACE_SHORE | R_REPLACE_ANY) else 0
+    c.verbose = verbose
+    c.ends = 0
+    c.lands = 0
+    c.win = 0
+    memset(c.depth, 255, sizeof(c.depth))
+    c.plen = 1
+    c.path[0] = <uint8_t>s
+    c.nland = 0
+    _dfs(c, s, b.size[s], 0, 0, 0, 0)
+
+
+cdef uint64_t _reloc_targets(const Board* b, int side, int rules, int s) noexcept nogil:
+    """Empty slots a landed-on ring may be relocated to, once it is lifted.
+
+    The opponent's shore is judged on the board as it stands at that moment: the moving
+    ring set down on the landing slot, the landed-on ring in hand. The moving ring's
+    vacated start slot is a legal target.
+    """
+    cdef uint64_t occm = b.occ & ~(1ULL << s)
+    cdef uint64_t free = ~occm & ALL_SLOTS
+    cdef int r, opp_shore
+    if rules & R_REPLACE_ANY:
+        return free
+    if side == SOUTH:                 # North's shore: the highest non-empty row
+        opp_shore = 5
+        while opp_shore > 0 and not (occm & ROW_MASK[opp_shore]):
+            opp_shore -= 1
+        return free & ((1ULL << (6 * (opp_shore + 1))) - 1)
+    opp_shore = _lowbit(occm) // 6    # South's shore: the lowest non-empty row
+    return free & ~((1ULL << (6 * opp_shore)) - 1) & ALL_SLOTS
+
+# ---------------------------------------------------------------------------------------
+# Move lists.
+
+cdef inline void _key_after(const Board* b, CMove m, uint64_t* lo, uint64_t* hi) noexcept nogil:
+    cdef Board t
+    memcpy(&t, b, sizeof(Board))
+    board_make(&t, m)
+    lo[0] = t.klo
+    hi[0] = t.khi
+
+
+cdef inline int _repeats(const Board* b, CMove m, int rules, const History* hist) noexcept nogil:
+    """Renop law: does the move reproduce an earlier board (or the current one)?"""
+    cdef uint64_t lo, hi
+    cdef int i
+    if rules & R_REPEAT_OK:
+        return 0
+    _key_after(b, m, &lo, &hi)
+    if lo == b.klo and hi == b.khi:
+        return 1
+    if hist == NULL:
+        return 0
+    for i in range(hist.n):
+        if hist.lo[i] == lo and hist.hi[i] == hi:
+            return 1
+    return 0
+
+
+cdef int _emit(const Board* b, int rules, const History* hist, CMove* out, int n,
+               int start, int to, int reloc) noexcept nogil:
+    cdef CMove m
+    m.start = <uint8_t>start
+    m.to = <uint8_t>to
+    m.reloc = <uint8_t>reloc
+    if to < 36 and _repeats(b, m, rules, hist):
+        return n
+    if n < MAX_MOVES:
+        out[n] = m
+        return n + 1
+    return n
+
+
+cdef int _gen_ring(Ctx* c, const Board* b, int side, int rules, const History* hist,
+                   int s, CMove* out, int n) noexcept nogil:
+    """All distinct results of moving the ring on slot ``s``, appended to ``out``.
+
+    Each resulting position is produced once. A replace whose landed-on ring has the
+    moving ring's size leaves the same board as a plain move of the moving ring to the
+    relocation slot, so those are merged; the representative is the one with the fewest
+    bounces (a plain move on ties).
+    """
+    cdef uint64_t reloc = 0, same = 0, diff = 0, targets, lands, rs
+    cdef int t, e, best_e, mover = b.size[s]
+    _search_ring(c, b, side, rules, s, 0, c.verbose)
+    if c.win:
+        n = _emit(b, rules, hist, out, n, s, c.goal, NO_SLOT)
+    if c.lands:
+        reloc = _reloc_targets(b, side, rules, s)
+        lands = c.lands
+        while lands:
+            e = _lowbit(lands)
+            lands &= lands - 1
+            if b.size[e] == mover:
+                same |= 1ULL << e
+            else:
+                diff |= 1ULL << e
+    best_e = -1
+    if same and reloc:
+        lands = same
+        while lands:
+            e = _lowbit(lands)
+            lands &= lands - 1
+            if best_e < 0 or c.depth[e] < c.depth[best_e]:
+                best_e = e
+    targets = c.ends | (reloc if same else 0)
+    while targets:
+        t = _lowbit(targets)
+        targets &= targets - 1
+        if t == s and not (rules & R_NULL_OK):
+            continue
+        if (c.ends >> t) & 1 and (best_e < 0 or c.depth[t] <= c.depth[best_e]):
+            n = _emit(b, rules, hist, out, n, s, t, NO_SLOT)
+        else:
+            n = _emit(b, rules, hist, out, n, s, best_e, t)
+    if diff and reloc:
+        lands = diff
+        while lands:
+            e = _lowbit(lands)
+            lands &= lands - 1
+            rs = reloc
+            while rs:
+                t = _lowbit(rs)
+                rs &= rs - 1
+                n = _emit(b, rules, hist, out, n, s, e, t)
+    return n
+
+
+cdef int _gen_row(Ctx* c, const Board* b, int side, int rules, const History* hist, int row,
+                  CMove* out) noexcept nogil:
+    cdef uint64_t rings = b.occ & ROW_MASK[row]
+    cdef int s, n = 0
+    while rings:
+        s = _lowbit(rings)
+        rings &= rings - 1
+        n = _gen_ring(c, b, side, rules, hist, s, out, n)
+    return n
+
+
+cdef inline int _next_row(const Board* b, int side, int row) noexcept nogil:
+    """The next non-empty row away from the side's own goal, or -1."""
+    cdef int step = 1 if side == SOUTH else -1
+    row += step
+    while 0 <= row <= 5:
+        if b.occ & ROW_MASK[row]:
+            return row
+        row += step
+    return -1
+
+
+cdef int _gen_side(Ctx* c, const Board* b, int side, int rules, const History* hist,
+                   CMove* out) noexcept nogil:
+    cdef int row = shore_row(b, side), n
+    while row >= 0:
+        n = _gen_row(c, b, side, rules, hist, row, out)
+        if n or not (rules & R_BLOCK_NEXTROW):
+            return n
+        row = _next_row(b, side, row)
+    return 0
+
+
+cdef Ctx _CTX   # scratch space for the nogil entry points (the module is not re-entrant)
+
+
+cdef int gen_moves(const Board* b, int side, int rules, const History* hist,
+                   CMove* out, int* mover) noexcept nogil:
+    """Every legal move of the side to move (one per distinct result, wins included).
+
+    ``mover`` receives the side that actually moves: under ``blocked=pass`` a side with
+    no legal move is passed over and its opponent moves again. 0 moves means the game
+    cannot go on (``blocked=draw``, or both sides stuck).
+    """
+    cdef Ctx* c = &_CTX
+    c.verbose = 0
+    mover[0] = side
+    cdef int n = _gen_side(c, b, side, rules, hist, out)
+    if n or rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW):
+        return n
+    mover[0] = 1 - side
+    return _gen_side(c, b, 1 - side, rules, hist, out)
+
+
+cdef int can_land(const Board* b, int side, int rules, const History* hist) noexcept nogil:
+    """Can the side to move land on the opponent's goal with this move?
+
+    Does not enumerate moves, except under ``blocked=next-row`` when the shore has no
+    goal landing: then whether the shore can move at all decides which row plays.
+    """
+    cdef Ctx* c = &_CTX
+    cdef uint64_t rings
+    cdef int s, row = shore_row(b, side)
+    cdef CMove buf[MAX_MOVES]
+    while row >= 0:
+        rings = b.occ & ROW_MASK[row]
+        while rings:
+            s = _lowbit(rings)
+            rings &= rings - 1
+            _search_ring(c, b, side, rules, s, 1, 0)
+            if c.win:
+                return 1
+        if not (rules & R_BLOCK_NEXTROW):
+            return 0
+        c.verbose = 0
+        if _gen_row(c, b, side, rules, hist, row, buf):
+            return 0
+        row = _next_row(b, side, row)
+    return 0
+
+# ---------------------------------------------------------------------------------------
+# Python entry points. Boards cross the boundary as 36-byte ``bytes`` (ring size per slot).
+
+cdef int _load(Board* b, const unsigned char[:] sizes) except -1:
+    cdef int i
+    if sizes.shape[0] != 36:
+        raise ValueError("a board has 36 slots")
+    memset(b, 0, sizeof(Board))
+    for i in range(36):
+        if sizes[i] > 3:
+            raise ValueError("ring sizes are 0..3")
+        board_set(b, i, sizes[i])
+    return 0
+
+
+cdef class _Hist:
+    cdef uint64_t lo[1024]
+    cdef uint64_t hi[1024]
+    cdef History h
+
+    def __init__(self, boards):
+        cdef Board t
+        cdef int i = 0
+        for sizes in boards:
+            if i >= 1024:
+                break
+            _load(&t, sizes)
+            self.lo[i] = t.klo
+            self.hi[i] = t.khi
+            i += 1
+        self.h.lo = self.lo
+        self.h.hi = self.hi
+        self.h.n = i
+
+
+def generate(bytes sizes, int side, int rules, history=(), bint verbose=False):
+    """Legal moves as ``(mover, [(start, to, reloc, path, landings), ...])``.
+
+    ``to`` is the end slot, the landing slot of a replace, or a goal (36/37); ``reloc`` is
+    the relocation slot or None. With ``verbose``, ``path`` lists every slot the ring
+    enters (starting with its start slot) along the representative path, and ``landings``
+    the rings it bounced on; otherwise both are None.
+    """
+    cdef Board b
+    cdef Ctx* c = &_CTX
+    cdef int n, i, j, slot, mover = side, searched = -1
+    cdef _Hist h = _Hist(history)
+    cdef CMove out[MAX_MOVES]
+    _load(&b, sizes)
+    n = gen_moves(&b, side, rules, &h.h, out, &mover)
+    result = []
+    for i in range(n):
+        path = landings = None
+        if verbose:
+            if out[i].start != searched:   # re-run this ring's search, keeping its paths
+                searched = out[i].start
+                _search_ring(c, &b, mover, rules, searched, 0, 1)
+            slot = out[i].to
+            path = tuple([c.best_path[slot][j] for j in range(c.best_plen[slot])])
+            landings = tuple([c.best_landing[slot][j] for j in range(c.best_nland[slot])])
+        result.append((out[i].start, out[i].to,
+                       None if out[i].reloc == NO_SLOT else out[i].reloc, path, landings))
+    return mover, result
+
+
+def goal_reachable(bytes sizes, int side, int rules, history=()):
+    """Can the side to move land on the opponent's goal now? (No move list is built.)"""
+    cdef Board b
+    cdef _Hist h = _Hist(history)
+    _load(&b, sizes)
+    return bool(can_land(&b, side, rules, &h.h))
+
+
+def shore(bytes sizes, int side):
+    """The side's shore row (1..6), or None on an empty board."""
+    cdef Board b
+    _load(&b, sizes)
+    cdef int r = shore_row(&b, side)
+    return None if r < 0 else r + 1
+
+
+def position_hash(bytes sizes, int side):
+    """A 64-bit Zobrist hash of the rings and the side to move (fixed across runs)."""
+    cdef Board b
+    _load(&b, sizes)
+    return zobrist(&b, side)
+
+# ---------------------------------------------------------------------------------------
+# Perft.
+
+cdef unsigned long long _perft(Board* b, int side, int rules, int depth, uint64_t* hlo,
+                               uint64_t* hhi, int hn, unsigned long long* lists) noexcept nogil:
+    cdef CMove moves[MAX_MOVES]
+    cdef int n, i, mover
+    cdef History h
+    cdef Board child
+    cdef unsigned long long total = 0
+    h.lo = hlo
+    h.hi = hhi
+    h.n = hn
+    n = gen_moves(b, side, rules, &h, moves, &mover)
+    lists[0] += 1
+    if depth == 1:
+        return n
+    hlo[hn] = b.klo
+    hhi[hn] = b.khi
+    for i in range(n):
+        if moves[i].to >= 36:
+            continue          # a win ends the game: no leaves below it
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, moves[i])
+        total += _perft(&child, 1 - mover, rules, depth - 1, hlo, hhi, hn + 1, lists)
+    return total
+
+
+def perft(bytes sizes, int side, int rules, int depth, history=()):
+    """Number of move sequences of exactly ``depth`` moves, and the move lists generated.
+
+    Each node's moves are its distinct resulting positions (plus one goal landing per
+    ring that can land); a goal landing ends its line. Returns ``(leaves, move_lists)``.
+    """
+    cdef Board b
+    cdef uint64_t hlo[1100]
+    cdef uint64_t hhi[1100]
+    cdef int hn = 0
+    cdef unsigned long long lists = 0, leaves
+    cdef Board t
+    if depth < 1:
+        return 1, 0
+    if depth > 64:
+        raise ValueError("perft depth is at most 64")
+    for past in history:
+        if hn >= 1024:
+            break
+        _load(&t, past)
+        hlo[hn] = t.klo
+        hhi[hn] = t.khi
+        hn += 1
+    _load(&b, sizes)
+    with nogil:
+        leaves = _perft(&b, side, rules, depth, hlo, hhi, hn, &lists)
+    return leaves, lists

@@ -1,0 +1,138 @@
+"""Moves and legal move lists.
+
+A :class:`Move` knows its start slot, every slot its ring entered along its representative
+path, the rings it bounced on, its end (a slot or a goal) and any relocation. Move
+generation itself is compiled (``solver/_movegen.pyx``); this module turns its output into
+values and applies moves to positions.
+
+>>> from solver.position import Position
+>>> from solver.rules import PRESETS
+>>> moves = legal_moves(Position.from_string("321123/....../....../....../....../231123 S"),
+...                     PRESETS["pbmserv"])
+>>> moves.blocked, len(moves), str(moves[0])
+(False, 1097, '11-21')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator, Sequence
+
+from solver import _movegen
+from solver.position import Position
+from solver.rules import RuleSet, Side
+from solver.squares import NORTH_GOAL, SOUTH_GOAL, slot_name
+
+
+@dataclasses.dataclass(frozen=True)
+class Move:
+    """One move: the ring on ``start`` travels ``path`` and stops on ``end``.
+
+    ``path`` holds every slot the ring enters, beginning with ``start`` and ending with
+    ``end``; ``landings`` the slots of the rings it bounced on, in order. When
+    ``relocation`` is set the move is a replace: the ring stops on the ring at ``end`` and
+    that ring goes to ``relocation``.
+    """
+
+    start: int
+    end: int
+    relocation: int | None = None
+    path: tuple[int, ...] = ()
+    landings: tuple[int, ...] = ()
+    side: Side = Side.SOUTH
+
+    @property
+    def is_win(self) -> bool:
+        return self.end in (NORTH_GOAL, SOUTH_GOAL)
+
+    @property
+    def is_replace(self) -> bool:
+        return self.relocation is not None
+
+    @property
+    def bounces(self) -> int:
+        return len(self.landings)
+
+    def result_key(self, position: Position) -> tuple[int, int, int | None]:
+        """What decides the resulting position: start, end and relocation."""
+        return (self.start, self.end, self.relocation)
+
+    def __str__(self) -> str:
+        """The pbmserv notation: start, each bounce, the end (``x``landing``=``target)."""
+        from solver.notation import format_move
+
+        return format_move(self)
+
+
+def apply_move(position: Position, move: Move) -> Position:
+    """The position after a (non-winning) move, the mover's opponent to move."""
+    if move.is_win:
+        raise ValueError(f"{move} lands on a goal: the game is over, there is no next position")
+    board = list(position.board)
+    ring = board[move.start]
+    board[move.start] = 0
+    if move.relocation is not None:
+        board[move.relocation] = board[move.end]
+    board[move.end] = ring
+    return Position(tuple(board), move.side.other)
+
+
+@dataclasses.dataclass(frozen=True)
+class MoveList(Sequence[Move]):
+    """The legal moves of a position, one per distinct result.
+
+    ``blocked`` tells that the side to move has no legal move. Under ``blocked=pass`` the
+    opponent then moves again from the same board: ``mover`` is that side and ``moves``
+    are its moves. Under ``blocked=draw`` (or when neither side can move) ``moves`` is
+    empty: the game is drawn.
+    """
+
+    position: Position
+    mover: Side
+    moves: tuple[Move, ...]
+
+    @property
+    def blocked(self) -> bool:
+        return self.mover is not self.position.turn or not self.moves
+
+    @property
+    def wins(self) -> tuple[Move, ...]:
+        return tuple(m for m in self.moves if m.is_win)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self.moves[i]
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self.moves)
+
+
+def _history_keys(position: Position, history: Iterable[Position | bytes]) -> list[bytes]:
+    return [h.key if isinstance(h, Position) else bytes(h) for h in history]
+
+
+def legal_moves(
+    position: Position, rules: RuleSet, history: Iterable[Position | bytes] = ()
+) -> MoveList:
+    """Every legal move of ``position`` under ``rules``, with representative paths.
+
+    ``history`` holds the earlier positions of the game (for the Renop law under
+    ``repetition=forbidden``; the current position always counts as earlier).
+    """
+    mover, raw = _movegen.generate(
+        position.key, position.turn.index, rules.flags(), _history_keys(position, history), True
+    )
+    side = Side.SOUTH if mover == 0 else Side.NORTH
+    moves = tuple(
+        Move(start, to, reloc, path, landings, side) for start, to, reloc, path, landings in raw
+    )
+    return MoveList(position, side, moves)
+
+
+def can_land(position: Position, rules: RuleSet, history: Iterable[Position | bytes] = ()) -> bool:
+    """Can the side to move land on the opponent's goal now? (Builds no move list.)"""
+    return _movegen.goal_reachable(
+        position.key, position.turn.index, rules.flags(), _history_keys(position, history)
+    )
