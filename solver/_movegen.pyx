@@ -19,6 +19,7 @@ forbids reusing a connection (``connection``) or entering a slot from the same s
 """
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memset, memcpy
+from cpython.ref cimport PyObject
 
 # ---------------------------------------------------------------------------------------
 # Segment tables: every way to take exactly k steps from a slot, for each taboo reading.
@@ -226,6 +227,7 @@ ctypedef struct Ctx:
     int stop
     int replace
     int verbose
+    PyObject* collector  # a list receiving every path (ring_paths), or NULL
     uint64_t ends        # empty slots where the move can end
     uint64_t lands       # rings the move can land on (candidates for a replace)
     int win
@@ -241,7 +243,15 @@ ctypedef struct Ctx:
     uint8_t best_landing[38][MAX_LAND]
 
 
+cdef void _collect(Ctx* c, int slot, const Segment* seg) noexcept with gil:
+    path = [c.path[j] for j in range(c.plen)] + [seg.steps[j] for j in range(seg.nsteps)]
+    kind = "goal" if slot >= 36 else ("land" if (c.occm >> slot) & 1 else "end")
+    (<list>c.collector).append((kind, tuple(path), tuple([c.landing[j] for j in range(c.nland)])))
+
+
 cdef inline void _record(Ctx* c, int slot, const Segment* seg, int depth) noexcept nogil:
+    if c.collector != NULL:
+        _collect(c, slot, seg)
     if depth >= c.depth[slot]:
         return
     c.depth[slot] = <uint8_t>depth
@@ -312,6 +322,7 @@ cdef void _search_ring(Ctx* c, const Board* b, int side, int rules, int s, int g
     c.stop = 0
     c.replace = 1 if rules & (R_REPLACE_SHORE | R_REPLACE_ANY) else 0
     c.verbose = verbose
+    c.collector = NULL
     c.ends = 0
     c.lands = 0
     c.win = 0
@@ -582,6 +593,45 @@ def generate(bytes sizes, int side, int rules, history=(), bint verbose=False):
         result.append((out[i].start, out[i].to,
                        None if out[i].reloc == NO_SLOT else out[i].reloc, path, landings))
     return mover, result
+
+
+def ring_paths(bytes sizes, int side, int rules, int start):
+    """Every path the ring on ``start`` can take, as ``(kind, path, landings)`` tuples.
+
+    ``kind`` is ``"end"`` (stops on an empty slot), ``"land"`` (stands on a ring: it may
+    bounce on, or replace it when replacing is allowed) or ``"goal"`` (lands on the
+    opponent's goal). ``path`` lists every slot entered, starting with ``start``;
+    ``landings`` the rings bounced on before. Which rows may move, null moves and the
+    Renop law are not applied here: ``generate`` decides legality.
+    """
+    cdef Board b
+    cdef Ctx* c = &_CTX
+    _load(&b, sizes)
+    if not 0 <= start < 36 or not b.size[start]:
+        raise ValueError("no ring on that slot")
+    found = []
+    c.b = &b
+    c.occm = b.occ & ~(1ULL << start)
+    c.rules = rules
+    c.goal = GOAL_N if side == SOUTH else GOAL_S
+    c.goal_only = 0
+    c.stop = 0
+    c.replace = 1
+    c.verbose = 1
+    c.collector = <PyObject*>found
+    c.ends = 0
+    c.lands = 0
+    c.win = 0
+    memset(c.depth, 255, sizeof(c.depth))
+    c.plen = 1
+    c.path[0] = <uint8_t>start
+    c.nland = 0
+    try:
+        _dfs(c, start, b.size[start], 0, 0, 0, 0)
+    finally:
+        c.collector = NULL
+        c.verbose = 0
+    return found
 
 
 def goal_reachable(bytes sizes, int side, int rules, history=()):
