@@ -1,0 +1,1 @@
+"""Benchmarks (``make bench``). Each ``bench/bench_*.py`` module has a ``main()``."""
