@@ -12,7 +12,8 @@ import bench
 
 
 def main(argv: list[str]) -> int:
-    names = sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("bench_"))
+    modules = pkgutil.iter_modules(bench.__path__)
+    names = sorted(m.name for m in modules if m.name.startswith("bench_"))
     if argv:
         names = [n for n in names if any(a in n for a in argv)]
     print(f"# {time.strftime('%Y-%m-%d')} {platform.processor() or platform.machine()} "

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from solver.rules import PRESETS, OPTIONS, RuleError, RuleSet, rules_from
+from solver.rules import OPTIONS, PRESETS, RuleError, RuleSet, rules_from
 
 F = TypeVar("F", bound=Callable[..., Any])
 

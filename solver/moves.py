@@ -10,7 +10,7 @@ values and applies moves to positions.
 >>> moves = legal_moves(Position.from_string("321123/....../....../....../....../231123 S"),
 ...                     PRESETS["pbmserv"])
 >>> moves.blocked, len(moves), str(moves[0])
-(False, 1097, '11-21')
+(False, 338, '11-22')
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from solver import _movegen
 from solver.position import Position
 from solver.rules import RuleSet, Side
-from solver.squares import NORTH_GOAL, SOUTH_GOAL, slot_name
+from solver.squares import NORTH_GOAL, SOUTH_GOAL
 
 
 @dataclasses.dataclass(frozen=True)

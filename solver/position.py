@@ -42,7 +42,9 @@ class Position:
             raise PositionError(f"a board has 36 slots, not {len(self.board)}")
         for s, size in enumerate(self.board):
             if size not in (0, 1, 2, 3):
-                raise PositionError(f"slot {row_of(s)}{column_of(s)} holds {size!r}: a ring is 1, 2 or 3")
+                raise PositionError(
+                    f"slot {row_of(s)}{column_of(s)} holds {size!r}: a ring is 1, 2 or 3"
+                )
         counts = Counter(x for x in self.board if x)
         for size in (1, 2, 3):
             if counts[size] > MAX_OF_EACH_SIZE:

@@ -51,7 +51,9 @@ def parse_slot(text: str) -> int:
     if t == "S":
         return SOUTH_GOAL
     if len(t) != 2 or not t.isdigit():
-        raise ValueError(f"{text!r} is not a slot: a slot is a row digit then a column digit, like 16")
+        raise ValueError(
+            f"{text!r} is not a slot: a slot is a row digit then a column digit, like 16"
+        )
     return slot(int(t[0]), int(t[1]))
 
 
