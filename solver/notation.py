@@ -1,18 +1,545 @@
-"""pbmserv move notation (seed 000): writing and parsing."""
+"""pbmserv move notation (seed 000): writing and parsing.
+
+A move is written as its *landing chain*: the start slot, every slot it bounced on, then
+its end: an empty slot (``16-35``), the opponent's goal (``51-43-33-31-21-S``) or, for a
+replace, ``x`` landing slot ``=`` relocation slot (``13-14-24x35=33``). Parenthesized
+groups may give the intermediate steps between two listed slots
+(``24-(14-15-)25-(24-)34-44-(54-64-)N``); they are optional, but when present they must
+match the path exactly. Moves of a side that plays on while its opponent is blocked are
+joined with ``; `` and a setup is six digits, columns 1 to 6.
+
+Parsing finds the path of the ring that fits the text, then asks the compiled core
+(through :func:`solver.moves.legal_moves`) whether the result is legal: legality is decided
+there, never here. When the text fits no legal move, :class:`NotationError` says why.
+
+>>> from solver.position import Position
+>>> from solver.rules import PRESETS
+>>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+>>> m = parse_move("51-43-33-31-21-(11-12-)S", p, PRESETS["pbmserv"])
+>>> m.is_win, format_move(m), format_move(m, long=True)
+(True, '51-43-33-31-21-S', '51-(41-42-)43-33-(32-)31-21-(11-12-)S')
+>>> parse_move("43-33", p, PRESETS["pbmserv"])
+Traceback (most recent call last):
+...
+solver.notation.NotationError: 43-33: 43 is not on North's shore (row 5)
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import dataclasses
+import re
+from collections.abc import Iterable, Sequence
 
-from solver.squares import slot_name
+from solver import _movegen
+from solver.moves import Move, apply_move, legal_moves
+from solver.position import Position
+from solver.rules import RuleSet, Side
+from solver.squares import NORTH_GOAL, SOUTH_GOAL, adjacent, column_of, row_of, slot_name
 
-if TYPE_CHECKING:
-    from solver.moves import Move
+RING_NAMES = {1: "single", 2: "double", 3: "triple"}
+GOALS = (NORTH_GOAL, SOUTH_GOAL)
 
 
-def format_move(move: Move) -> str:
-    """Start, each bounce, then the end: ``51-43-33-31-21-S``, ``13-14-24x35=33``."""
-    chain = "-".join(slot_name(s) for s in (move.start, *move.landings))
+class NotationError(ValueError):
+    """A move, turn or setup text that cannot be read or fits no legal move."""
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def _segments(move: Move) -> list[tuple[int, ...]] | None:
+    """The path cut at each landing: one tuple of slots per segment, start slot first."""
+    path = move.path
+    if not path or path[0] != move.start or path[-1] != move.end:
+        return None
+    cuts = [0]
+    for landing in move.landings:
+        try:
+            cuts.append(path.index(landing, cuts[-1] + 1))
+        except ValueError:
+            return None
+    cuts.append(len(path) - 1)
+    return [path[a : b + 1] for a, b in zip(cuts, cuts[1:], strict=False)]
+
+
+def format_move(move: Move, long: bool = False) -> str:
+    """Start, each bounce, then the end: ``51-43-33-31-21-S``, ``13-14-24x35=33``.
+
+    With ``long``, every intermediate step is given in parentheses, as the seed does:
+    ``24-(14-15-)25-(24-)34-44-(54-64-)N``.
+    """
+    segments = _segments(move) if long else None
+    if segments is None:
+        chain = "-".join(slot_name(s) for s in (move.start, *move.landings))
+        if move.relocation is not None:
+            return f"{chain}x{slot_name(move.end)}={slot_name(move.relocation)}"
+        return f"{chain}-{slot_name(move.end)}"
+    out = slot_name(move.start)
+    for i, seg in enumerate(segments):
+        last = i == len(segments) - 1
+        middle = "".join(f"{slot_name(s)}-" for s in seg[1:-1])
+        sep = "x" if last and move.relocation is not None else ""
+        out += "-" if not (sep and not middle) else ""
+        if middle:
+            out += f"({middle})"
+        out += sep + slot_name(seg[-1])
     if move.relocation is not None:
-        return f"{chain}x{slot_name(move.end)}={slot_name(move.relocation)}"
-    return f"{chain}-{slot_name(move.end)}"
+        out += f"={slot_name(move.relocation)}"
+    return out
+
+
+def format_turn(moves: Sequence[Move], long: bool = False) -> str:
+    """The moves of one turn joined by ``; `` (``34-44-43; 43-53-N``)."""
+    return "; ".join(format_move(m, long) for m in moves)
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class ParsedMove:
+    """A move text, read but not yet checked against a position.
+
+    ``chain`` is the landing chain: start, every bounce, then the final slot (the end slot,
+    a goal, or the landing slot of a replace). ``kind`` is ``end``, ``goal`` or ``land``
+    (a replace, with ``relocation``). ``groups[i]`` gives the intermediate steps between
+    ``chain[i]`` and ``chain[i + 1]`` when the text gave them.
+    """
+
+    text: str
+    chain: tuple[int, ...]
+    kind: str
+    relocation: int | None = None
+    groups: tuple[tuple[int, tuple[int, ...]], ...] = ()
+
+    @property
+    def start(self) -> int:
+        return self.chain[0]
+
+    def group(self, i: int) -> tuple[int, ...] | None:
+        for j, steps in self.groups:
+            if j == i:
+                return steps
+        return None
+
+
+_TOKEN = re.compile(r"\s*(?:(\d\d)|([NnSs])|(-)|(\()|(\))|([xX])|(=))")
+_EXAMPLES = "write it like 16-35, 51-43-33-31-21-S, 13x14=44 or 24-(14-15-)25-(24-)34-44-N"
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    out = []
+    pos = 0
+    stripped = text.rstrip()
+    while pos < len(stripped):
+        m = _TOKEN.match(stripped, pos)
+        if not m or m.end() == pos:
+            bad = stripped[pos:].strip()[:8]
+            raise NotationError(f"{text.strip()!r} is not a move: cannot read {bad!r}; {_EXAMPLES}")
+        kinds = ("slot", "goal", "-", "(", ")", "x", "=")
+        for kind, value in zip(kinds, m.groups(), strict=False):
+            if value is not None:
+                out.append((kind, value))
+                break
+        pos = m.end()
+    return out
+
+
+def _slot(value: str, text: str) -> int:
+    row, column = int(value[0]), int(value[1])
+    if not (1 <= row <= 6 and 1 <= column <= 6):
+        raise NotationError(
+            f"{text.strip()!r}: {value} is not a slot: rows and columns run from 1 to 6"
+        )
+    return (row - 1) * 6 + (column - 1)
+
+
+def read_move(text: str) -> ParsedMove:
+    """Read a move text without a position (syntax only).
+
+    >>> read_move("24-(14-15-)25-(24-)34-44-(54-64-)N").chain
+    (9, 10, 15, 21, 36)
+    >>> read_move("13x14=44").kind, read_move("13x14=44").relocation
+    ('land', 21)
+    """
+    toks = _tokens(text)
+    shown = text.strip()
+
+    def fail(why: str) -> NotationError:
+        return NotationError(f"{shown!r} is not a move: {why}; {_EXAMPLES}")
+
+    if not toks:
+        raise fail("it is empty")
+    if toks[0][0] != "slot":
+        raise fail("it must begin with the start slot")
+    chain = [_slot(toks[0][1], text)]
+    groups: list[tuple[int, tuple[int, ...]]] = []
+    kind = "end"
+    relocation = None
+    i = 1
+    done = False
+    while i < len(toks):
+        if done:
+            raise fail(f"nothing may follow the end of the move ({toks[i][1]!r})")
+        t, v = toks[i]
+        if t == "-":
+            i += 1
+            if i >= len(toks):
+                raise fail("it ends with '-'")
+            t, v = toks[i]
+        if t == "(":
+            steps = []
+            i += 1
+            while i < len(toks) and toks[i][0] != ")":
+                if toks[i][0] == "slot":
+                    steps.append(_slot(toks[i][1], text))
+                elif toks[i][0] != "-":
+                    raise fail("a parenthesized group holds slots only, like (14-15-)")
+                i += 1
+            if i >= len(toks):
+                raise fail("a parenthesis is not closed")
+            if not steps:
+                raise fail("an empty parenthesized group")
+            groups.append((len(chain) - 1, tuple(steps)))
+            i += 1
+            if i < len(toks) and toks[i][0] == "-":
+                i += 1
+            if i >= len(toks):
+                raise fail("a parenthesized group must be followed by the next listed slot")
+            t, v = toks[i]
+        if t == "slot":
+            chain.append(_slot(v, text))
+            i += 1
+        elif t == "goal":
+            chain.append(NORTH_GOAL if v.upper() == "N" else SOUTH_GOAL)
+            kind = "goal"
+            done = True
+            i += 1
+        elif t == "x":
+            if [kind for kind, _ in toks[i + 1 : i + 4]] != ["slot", "=", "slot"]:
+                raise fail("a replace is written xLANDING=TARGET, like 13x14=44")
+            chain.append(_slot(toks[i + 1][1], text))
+            relocation = _slot(toks[i + 3][1], text)
+            kind = "land"
+            done = True
+            i += 4
+        else:
+            raise fail(f"unexpected {v!r}")
+    if len(chain) < 2:
+        raise fail("give the start and the end")
+    return ParsedMove(shown, tuple(chain), kind, relocation, tuple(groups))
+
+
+def parse_setup(text: str) -> str:
+    """Six digits, the ring sizes on columns 1 to 6 of one's starting row.
+
+    >>> parse_setup(" 231123 ")
+    '231123'
+    """
+    digits = text.strip()
+    if len(digits) != 6 or not digits.isdigit() or sorted(digits) != sorted("112233"):
+        raise NotationError(
+            f"{digits!r} is not a setup: give six digits, two 1s, two 2s and two 3s, for "
+            "columns 1 to 6, like 231123"
+        )
+    return digits
+
+
+# -- matching a text against the position ---------------------------------------------------
+
+
+def _cuts(parsed: ParsedMove, board: Sequence[int]) -> list[int]:
+    """Index in the path of each listed slot, from the ring sizes along the chain."""
+    cuts = [0]
+    for s in parsed.chain[:-1]:
+        cuts.append(cuts[-1] + board[s])
+    return cuts
+
+
+def _fits(parsed: ParsedMove, board: Sequence[int], kind: str, path: tuple[int, ...],
+          landings: tuple[int, ...]) -> bool:
+    if kind != parsed.kind or path[-1] != parsed.chain[-1]:
+        return False
+    if landings != parsed.chain[1:-1]:
+        return False
+    cuts = _cuts(parsed, board)
+    if cuts[-1] != len(path) - 1:
+        return False
+    for i, steps in parsed.groups:
+        if path[cuts[i] + 1 : cuts[i + 1]] != steps:
+            return False
+    return True
+
+
+def _result(position: Position, move: Move) -> tuple:
+    """What identifies a move's result: the win of that ring, or the board it leaves."""
+    if move.is_win:
+        return ("win", move.start)
+    return ("board", apply_move(position, move).board)
+
+
+def _history_boards(history: Iterable[Position | bytes]) -> list[bytes]:
+    return [h.key if isinstance(h, Position) else bytes(h) for h in history]
+
+
+def parse_move(
+    text: str, position: Position, rules: RuleSet, history: Iterable[Position | bytes] = ()
+) -> Move:
+    """The legal move that ``text`` describes in ``position``; NotationError says why not.
+
+    The returned move follows the path the text gives (its landings and, where the text
+    gives them, its intermediate steps); its ``side`` is the side that actually moves (the
+    opponent of a blocked side under ``blocked=pass``).
+    """
+    history = list(history)
+    parsed = read_move(text)
+    legal = legal_moves(position, rules, history)
+    side = legal.mover
+    board = position.board
+
+    def fail(why: str) -> NotationError:
+        return NotationError(f"{parsed.text}: {why}")
+
+    if not board[parsed.start]:
+        raise fail(f"no ring on {slot_name(parsed.start)}")
+    if parsed.kind == "land" and rules.replace == "off":
+        raise fail(f"relocation needs replace, which these rules ({rules.name}) do not allow")
+    if not legal.moves:
+        raise fail(_no_moves(position, rules))
+    starts = {m.start for m in legal.moves}
+    if parsed.start not in starts:
+        rows = {row_of(s) for s in starts}
+        shore = position.shore(side)
+        if row_of(parsed.start) not in rows:
+            where = f"{slot_name(parsed.start)} is not on {side.title}'s shore (row {shore})"
+            if rows != {shore}:
+                (row,) = rows
+                where = (f"{slot_name(parsed.start)} is not in row {row}, the row {side.title} "
+                         f"moves from (its shore, row {shore}, has no legal move)")
+            if side is not position.turn:
+                where += (f"; {position.turn.title} has no legal move, so {side.title} "
+                          "plays on")
+            raise fail(where)
+
+    paths = _movegen.ring_paths(position.key, side.index, rules.flags(), parsed.start)
+    fitting = [(k, p, ls) for k, p, ls in paths if _fits(parsed, board, k, p, ls)]
+    if not fitting:
+        raise fail(_explain_path(parsed, position, side, rules, paths))
+
+    results = {_result(position, m): m for m in legal.moves}
+    found: dict[tuple, Move] = {}
+    for _, path, landings in fitting:
+        move = Move(parsed.start, path[-1], parsed.relocation, path, landings, side)
+        if parsed.relocation is not None:
+            problem = _relocation_problem(position, side, rules, move)
+            if problem:
+                raise fail(problem)
+        key = _result(position, move)
+        if key in results:
+            found.setdefault(key, move)
+    if len(found) > 1:
+        shown = " or ".join(format_move(m) for m in found.values())
+        raise fail(f"ambiguous: the text could be {shown}")
+    if found:
+        return next(iter(found.values()))
+    move = Move(parsed.start, fitting[0][1][-1], parsed.relocation, fitting[0][1],
+                fitting[0][2], side)
+    raise fail(_explain_result(position, rules, history, move))
+
+
+def _no_moves(position: Position, rules: RuleSet) -> str:
+    side = position.turn
+    if rules.blocked == "draw":
+        return f"{side.title} has no legal move: under blocked=draw the game is drawn"
+    return "neither side has a legal move: the game is drawn"
+
+
+def _relocation_problem(position: Position, side: Side, rules: RuleSet, move: Move) -> str | None:
+    """Why a replace's relocation slot is not allowed (mirrors the core's rule), or None."""
+    target = move.relocation
+    assert target is not None
+    occupied = [bool(x) for x in position.board]
+    occupied[move.start] = False
+    if target in GOALS:
+        return "a relocated ring goes to an empty slot, not to a goal"
+    if occupied[target] or target == move.end:
+        return f"{slot_name(target)} is not empty: a relocated ring goes to an empty slot"
+    if rules.replace != "shore":
+        return None
+    rows = [row_of(s) for s in range(36) if occupied[s]]
+    opponent = side.other
+    if side is Side.SOUTH:
+        shore = max(rows)
+        beyond = row_of(target) > shore
+    else:
+        shore = min(rows)
+        beyond = row_of(target) < shore
+    if beyond:
+        return (f"{slot_name(target)} cannot take a relocated ring: it is beyond "
+                f"{opponent.title}'s shore (row {shore})")
+    return None
+
+
+def _explain_result(position: Position, rules: RuleSet, history: list, move: Move) -> str:
+    """Why a move whose path exists is not legal (the core said no)."""
+    if move.is_win:
+        return "that goal landing is not legal here"
+    after = apply_move(position, move).key
+    if after == position.key:
+        if rules.null_move == "forbidden":
+            return "the move leaves the board as it was, which null-move=forbidden does not allow"
+        return "the move reproduces an earlier position (Renop law)"
+    if rules.repetition == "forbidden" and after in _history_boards(history):
+        return "the move reproduces an earlier position (Renop law)"
+    return "the compiled rules engine finds no such legal move"
+
+
+def _steps_name(k: int) -> str:
+    return "1 step" if k == 1 else f"{k} steps"
+
+
+def _distance(a: int, b: int) -> int:
+    if b == NORTH_GOAL:
+        return 6 - row_of(a) + 1
+    if b == SOUTH_GOAL:
+        return row_of(a)
+    return abs(row_of(a) - row_of(b)) + abs(column_of(a) - column_of(b))
+
+
+def _direction(a: int, b: int) -> str:
+    if b in GOALS or a in GOALS:
+        return "the goal side"
+    if b == a + 1:
+        return "the west"
+    if b == a - 1:
+        return "the east"
+    if b == a + 6:
+        return "the south"
+    return "the north"
+
+
+def _explain_path(parsed: ParsedMove, position: Position, side: Side, rules: RuleSet,
+                  paths: list) -> str:
+    """Why no path of the ring fits the text: walk the listed slots and steps."""
+    board = list(position.board)
+    board[parsed.start] = 0  # the moving ring is lifted
+    chain = parsed.chain
+    own_goal = SOUTH_GOAL if side is Side.SOUTH else NORTH_GOAL
+    known: list[tuple[int, int]] = []
+    k = position.board[parsed.start]
+    seen_landings: list[int] = []
+    for i in range(len(chain) - 1):
+        a, b = chain[i], chain[i + 1]
+        if i > 0:
+            k = board[a]
+        name = RING_NAMES[k]
+        last = i == len(chain) - 2
+        if a in GOALS:
+            return f"a ring cannot go on from a goal ({slot_name(a)})"
+        if b == own_goal:
+            return f"{side.title} cannot enter its own goal ({slot_name(b)})"
+        steps = parsed.group(i)
+        if steps is not None or k == 1:
+            full = (a, *(steps or ()), b)
+            if len(full) - 1 != k:
+                shown = "-".join(slot_name(s) for s in full)
+                return (f"a {name} moves {_steps_name(k)}: {shown} takes "
+                        f"{_steps_name(len(full) - 1)}")
+            for x, y in zip(full, full[1:], strict=False):
+                if not adjacent(x, y):
+                    if k == 1 and steps is None:
+                        return (f"a single moves 1 step: {slot_name(a)} cannot reach "
+                                f"{slot_name(b)} without a bounce")
+                    return f"{slot_name(x)} and {slot_name(y)} are not connected"
+            for x in full[1:-1]:
+                if x in GOALS:
+                    return f"a ring cannot pass through a goal ({slot_name(x)})"
+                if board[x]:
+                    return (f"{slot_name(x)} holds a ring: a ring passes only through "
+                            "empty slots")
+            known.extend(zip(full, full[1:], strict=False))
+        else:
+            d = _distance(a, b)
+            if d > k:
+                return (f"a {name} moves {_steps_name(k)}: {slot_name(a)} cannot reach "
+                        f"{slot_name(b)} without a bounce")
+            if (k - d) % 2:
+                return (f"a {name} moves exactly {_steps_name(k)}: it cannot go from "
+                        f"{slot_name(a)} to {slot_name(b)}")
+        if b in GOALS:
+            continue
+        if not last or parsed.kind == "land":
+            if not board[b]:
+                what = "to bounce on" if not last else "to replace"
+                return f"no ring on {slot_name(b)} {what}"
+            if rules.rebounce == "once" and b in seen_landings:
+                return (f"the move lands twice on the ring at {slot_name(b)}, which "
+                        "rebounce=once does not allow")
+            seen_landings.append(b)
+        elif board[b]:
+            follow = " or replace it" if rules.replace != "off" else ""
+            return (f"the move cannot end on {slot_name(b)}: it holds a ring (bounce on"
+                    f"{follow})")
+    # the taboo, on the steps the text fixes
+    if rules.taboo == "connection":
+        used: set[frozenset[int]] = set()
+        for x, y in known:
+            edge = frozenset((x, y))
+            if edge in used:
+                return f"connection {'-'.join(slot_name(s) for s in sorted(edge))} used twice"
+            used.add(edge)
+    else:
+        entered: set[tuple[int, int]] = set()
+        for step in known:
+            if step in entered:
+                return f"slot {slot_name(step[1])} entered twice from {_direction(*step)}"
+            entered.add(step)
+    # the text is consistent: say how far the ring gets
+    for j in range(len(chain) - 1, 0, -1):
+        prefix = chain[1 : j + 1]
+        if any(ls[: len(prefix)] == prefix or (p[-1] == chain[j] and ls == prefix[:-1])
+               for _, p, ls in paths):
+            shown = "-".join(slot_name(s) for s in chain[: j + 1])
+            return (f"the ring gets as far as {shown} but no path goes on to "
+                    f"{slot_name(chain[j + 1])} as written (taboo={rules.taboo}, "
+                    f"rebounce={rules.rebounce})")
+    return (f"the {RING_NAMES[position.board[parsed.start]]} on {slot_name(parsed.start)} "
+            f"has no path to {slot_name(chain[1])} as written")
+
+
+def parse_turn(
+    text: str, position: Position, rules: RuleSet, history: Iterable[Position | bytes] = ()
+) -> list[Move]:
+    """The moves of one turn, joined by ``; `` when the opponent is blocked between them.
+
+    >>> from solver.rules import PRESETS
+    >>> p = Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S")
+    >>> [format_move(m) for m in parse_turn("34-44-43; 43-53-N", p, PRESETS["pbmserv"])]
+    ['34-44-43', '43-53-N']
+    """
+    texts = [t.strip() for t in text.split(";")]
+    if not texts or any(not t for t in texts):
+        raise NotationError(f"{text.strip()!r} is not a turn: moves are joined by '; '")
+    history = list(history)
+    moves: list[Move] = []
+    for i, move_text in enumerate(texts):
+        if i:
+            prev = moves[-1]
+            if prev.is_win:
+                raise NotationError(
+                    f"{move_text}: the game ended with {format_move(prev)}; nothing may follow"
+                )
+            legal = legal_moves(position, rules, history)
+            if legal.mover is not prev.side:
+                raise NotationError(
+                    f"{move_text}: {position.turn.title} is not blocked after "
+                    f"{format_move(prev)}, so {prev.side.title} cannot play again"
+                )
+        move = parse_move(move_text, position, rules, history)
+        if moves and move.side is not moves[0].side:
+            raise NotationError(f"{move_text}: a turn holds the moves of one side only")
+        moves.append(move)
+        if not move.is_win:
+            history.append(position)
+            position = apply_move(position, move)
+    return moves
