@@ -1,0 +1,486 @@
+"""YAML position files: a position, the rules it is played under and the game so far.
+
+A position file is a YAML mapping with these keys (only the position is required)::
+
+    # A comment line: YAML comments are free.
+    position: "....../3...../..1.1./1.23.3/3.22.1/....2. N"
+    rules: pbmserv            # a preset: pbmserv, summary, bga, dorbec, dorbec-beginner
+    rule:                     # overrides of single options (see docs/rules.md)
+      replace: anywhere
+    history:                  # earlier positions of the game, oldest first (Renop law)
+      - "....../3...../..1.1./1.23.3/3.22.1/.....2 S"
+    previous: "....../3...../..1.1./1.23.3/3.22.1/.....2 S"
+    comment: The bouncing example of seed 000.
+
+The position is given in exactly one of three ways:
+
+``position``
+    a position string: six rows of six characters, row 6 first, joined by ``/``, a space
+    and the side to move (``S`` or ``N``).
+``diagram``
+    a seed-000 text diagram (see :mod:`solver.diagram`) as a block scalar, with the side
+    to move in ``to-move`` (``S``/``N``, or ``South``/``North``; South when absent) or
+    in the diagram's last line (``North to move``)::
+
+        diagram: |
+          1 2 3 4 5 6
+          N
+          . . . . . . 6
+          3 . . . . . 5
+          . . 1 . 1 . 4
+          1 . 2 3 . 3 3
+          3 . 2 2 . 1 2
+          . . . . 2 . 1
+          S
+        to-move: N
+
+``rings``
+    a mapping from pbmserv slot names (row digit, column digit) to ring sizes, with
+    ``to-move``: ``rings: {51: 3, 43: 1, 45: 1, 31: 1, ...}``. Handy for composed
+    problems with few rings; every other slot is empty.
+
+The other keys:
+
+``rules``
+    the name of a rule preset (``pbmserv`` when only ``rule`` is given).
+``rule``
+    a mapping of option keys to values, applied on top of the preset.
+``history``
+    the positions before this one, oldest first: under ``repetition=forbidden`` (the Renop
+    law) a move may not reproduce any of them. Each is a position string; the side may be
+    left out (only the rings count for the Renop law), and is then taken to alternate
+    backwards from the current position.
+``previous``
+    the position before the opponent's last move (used by the solver for the unstoppable
+    win variant, ``win=unstoppable``); usually also the last entry of ``history``. Its
+    side, when left out, is the opponent of the side to move.
+``comment``
+    free text, kept but not interpreted.
+
+Every error names the file and the line, says what is wrong and what would be right:
+
+>>> text = "position: 321123/....../....../....../....../231123 S\\nrule: {taboo: entry}"
+>>> parse_position_file(text).rules.taboo
+'entry'
+>>> typo = "positon: 321123/....../....../....../....../231123 S"
+>>> parse_position_file(typo, "p.yaml")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+solver.posfile.PositionFileError: p.yaml:1: unknown key 'positon': did you mean 'position'? ...
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from collections.abc import Iterable
+from pathlib import Path
+
+import yaml
+
+from solver.diagram import DiagramError, format_diagram, parse_diagram
+from solver.position import MAX_OF_EACH_SIZE, Position, PositionError
+from solver.rules import OPTIONS, PRESETS, RuleError, RuleSet, Side
+from solver.squares import parse_slot, slot_name
+
+__all__ = [
+    "KEYS",
+    "PositionFile",
+    "PositionFileError",
+    "dump_position_file",
+    "load_position_file",
+    "parse_position_file",
+]
+
+#: Every key a position file may hold.
+KEYS = (
+    "position", "diagram", "rings", "to-move", "rules", "rule", "history", "previous", "comment",
+)
+_ALIASES = {
+    "side": "to-move", "turn": "to-move", "to_move": "to-move", "tomove": "to-move",
+    "move": "to-move", "player": "to-move", "preset": "rules", "ruleset": "rules",
+    "options": "rule", "overrides": "rule", "board": "position", "pos": "position",
+    "prev": "previous", "moves": "history", "notes": "comment", "note": "comment",
+}
+_YAML_BOOLEAN_WORDS = {"yes", "no", "on", "off", "true", "false", "y", "n"}
+
+
+class PositionFileError(PositionError):
+    """A position file that cannot be used: ``str()`` is ``source:line: what is wrong``."""
+
+    def __init__(self, problem: str, source: str, line: int | None = None) -> None:
+        self.problem = problem
+        self.source = source
+        self.line = line
+        where = f"{source}:{line}" if line is not None else source
+        super().__init__(f"{where}: {problem}")
+
+
+@dataclasses.dataclass(frozen=True)
+class PositionFile:
+    """What a position file holds. ``rules`` is None when the file names no rules."""
+
+    position: Position
+    rules: RuleSet | None = None
+    history: tuple[Position, ...] = ()
+    previous: Position | None = None
+    source: str = dataclasses.field(default="<position>", compare=False)
+    comment: str | None = None
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+def load_position_file(path: str | Path) -> PositionFile:
+    """Read a YAML position file; :class:`PositionFileError` says what is wrong and where."""
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PositionFileError("no such file", source) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise PositionFileError(f"cannot read the file: {e}", source) from None
+    return parse_position_file(text, source)
+
+
+def _line(node: yaml.Node) -> int:
+    return node.start_mark.line + 1
+
+
+def parse_position_file(text: str, source: str = "<position file>") -> PositionFile:
+    """Read the text of a YAML position file (see the module documentation)."""
+
+    def fail(problem: str, node: yaml.Node | None = None) -> PositionFileError:
+        return PositionFileError(problem, source, _line(node) if node is not None else None)
+
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        what = " ".join(x for x in (e.context, e.problem) if x)
+        raise PositionFileError(
+            f"malformed YAML: {what}", source, mark.line + 1 if mark else None
+        ) from None
+    except yaml.YAMLError as e:
+        raise PositionFileError(f"malformed YAML: {e}", source) from None
+    if root is None:
+        raise PositionFileError(
+            "the file is empty: it needs at least 'position: <position string>'", source, 1
+        )
+    if not isinstance(root, yaml.MappingNode):
+        raise fail(
+            f"a position file is a YAML mapping of keys ({', '.join(KEYS)}), "
+            f"not {_kind(root)}",
+            root,
+        )
+    entries = _mapping(root, fail)
+    for key, (key_node, _) in entries.items():
+        if key not in KEYS:
+            raise fail(f"unknown key {key!r}: {_suggest(key, KEYS, _ALIASES)}(the keys are "
+                       f"{', '.join(KEYS)})", key_node)
+
+    given = [k for k in ("position", "diagram", "rings") if k in entries]
+    if not given:
+        raise PositionFileError(
+            "no position: give one of 'position: <position string>', 'diagram: |' with a "
+            "text diagram, or 'rings: {slot: size, ...}'",
+            source, 1,
+        )
+    if len(given) > 1:
+        raise fail(
+            f"both {given[0]!r} and {given[1]!r}: give the position in only one way",
+            entries[given[1]][0],
+        )
+
+    to_move: Side | None = None
+    if "to-move" in entries:
+        node = _scalar(entries["to-move"][1], "to-move", "S or N", fail)
+        try:
+            to_move = Side.parse(node.value)
+        except ValueError:
+            raise fail(f"to-move cannot be {node.value!r}: use S (South) or N (North)", node) \
+                from None
+
+    kind = given[0]
+    value_node = entries[kind][1]
+    if kind == "position":
+        position = _position(value_node, fail, "position")
+        if to_move is not None and to_move is not position.turn:
+            raise fail(
+                f"to-move says {to_move.value} but the position string says "
+                f"{position.turn.value}: drop to-move or make them agree",
+                entries["to-move"][1],
+            )
+    elif kind == "diagram":
+        position = _diagram(value_node, source, fail, to_move, entries.get("to-move"))
+    else:
+        position = _rings(value_node, fail, to_move or Side.SOUTH)
+
+    rules = _rules(entries, fail)
+
+    history: tuple[Position, ...] = ()
+    if "history" in entries:
+        node = entries["history"][1]
+        if _is_null(node):
+            items = []
+        elif not isinstance(node, yaml.SequenceNode):
+            raise fail(f"history is a list of position strings (oldest first), not {_kind(node)}",
+                       node)
+        else:
+            items = node.value
+        turns = _alternating_back(position.turn, len(items))
+        history = tuple(
+            _position(item, fail, f"history entry {i + 1}", default_turn=turn)
+            for i, (item, turn) in enumerate(zip(items, turns, strict=True))
+        )
+
+    previous = None
+    if "previous" in entries:
+        previous = _position(entries["previous"][1], fail, "previous",
+                             default_turn=position.turn.other)
+
+    comment = None
+    if "comment" in entries:
+        node = entries["comment"][1]
+        comment = _scalar(node, "comment", "free text", fail).value
+
+    return PositionFile(position, rules, history, previous, source, comment)
+
+
+def _kind(node: yaml.Node) -> str:
+    if isinstance(node, yaml.MappingNode):
+        return "a mapping"
+    if isinstance(node, yaml.SequenceNode):
+        return "a list"
+    return f"{node.value!r}"
+
+
+def _is_null(node: yaml.Node) -> bool:
+    return isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null")
+
+
+def _suggest(word: str, choices: Iterable[str], aliases: dict[str, str] | None = None) -> str:
+    w = word.lower()
+    if aliases and w in aliases:
+        return f"did you mean {aliases[w]!r}? "
+    close = difflib.get_close_matches(w, list(choices), n=1, cutoff=0.5)
+    return f"did you mean {close[0]!r}? " if close else ""
+
+
+def _mapping(node: yaml.MappingNode, fail) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+    """A mapping node's entries by key text, refusing duplicate and non-text keys."""
+    out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+    for key_node, value_node in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            raise fail(f"a key must be a word, not {_kind(key_node)}", key_node)
+        key = key_node.value
+        if key in out:
+            raise fail(
+                f"{key!r} appears twice (first on line {_line(out[key][0])}): keep one",
+                key_node,
+            )
+        out[key] = (key_node, value_node)
+    return out
+
+
+def _scalar(node: yaml.Node, what: str, expected: str, fail) -> yaml.ScalarNode:
+    if not isinstance(node, yaml.ScalarNode) or _is_null(node):
+        found = "nothing" if _is_null(node) else _kind(node)
+        raise fail(f"{what} must be {expected}, found {found}", node)
+    return node
+
+
+def _alternating_back(turn: Side, n: int) -> list[Side]:
+    """Sides to move of the n positions before one with ``turn`` to move, oldest first."""
+    sides = []
+    side = turn
+    for _ in range(n):
+        side = side.other
+        sides.append(side)
+    return sides[::-1]
+
+
+def _position(node: yaml.Node, fail, what: str, default_turn: Side | None = None) -> Position:
+    node = _scalar(node, what, "a position string like 321123/....../....../....../....../231123 S",
+                   fail)
+    text = node.value.strip()
+    if default_turn is not None and len(text.split()) == 1 and "/" in text:
+        text = f"{text} {default_turn.value}"
+    try:
+        return Position.from_string(text)
+    except PositionError as e:
+        raise fail(f"{what}: {e}", node) from None
+
+
+def _diagram(node: yaml.Node, source: str, fail, to_move: Side | None, to_move_entry) -> Position:
+    node = _scalar(node, "diagram", "a text diagram written as a block scalar ('diagram: |' "
+                   "then the diagram's lines, indented)", fail)
+    # A literal block scalar keeps its lines: its first line is the one after 'diagram: |'.
+    first = _line(node) + 1 if node.style == "|" else _line(node)
+    try:
+        position = parse_diagram(node.value, source, first_line=first)
+    except DiagramError as e:
+        if node.style == "|":
+            raise PositionFileError(e.problem, source, e.line) from None
+        raise fail(f"diagram: {e.problem}", node) from None
+    has_turn_line = any(
+        "to move" in line.lower() or "to play" in line.lower() or "to-move" in line.lower()
+        for line in node.value.splitlines()
+    )
+    if to_move is not None:
+        if has_turn_line and position.turn is not to_move:
+            raise fail(
+                f"to-move says {to_move.value} but the diagram says {position.turn.title} to "
+                "move: keep one of them",
+                to_move_entry[1],
+            )
+        position = position.with_turn(to_move)
+    return position
+
+
+def _rings(node: yaml.Node, fail, turn: Side) -> Position:
+    if not isinstance(node, yaml.MappingNode):
+        raise fail(f"rings is a mapping from slots to ring sizes, like {{13: 3, 24: 1}}, "
+                   f"not {_kind(node)}", node)
+    board = [0] * 36
+    seen: dict[int, yaml.Node] = {}
+    counts = {1: 0, 2: 0, 3: 0}
+    names = {1: "singles", 2: "doubles", 3: "triples"}
+    for key_node, value_node in node.value:
+        name = getattr(key_node, "value", "")
+        try:
+            s = parse_slot(str(name))
+            if s >= 36:
+                raise ValueError(f"{name!r} is a goal: rings stand on slots 11..66")
+        except ValueError as e:
+            raise fail(f"rings: {e}", key_node) from None
+        if s in seen:
+            raise fail(
+                f"two rings on slot {slot_name(s)} (first on line {_line(seen[s])}): a slot "
+                "holds at most one ring",
+                key_node,
+            )
+        seen[s] = key_node
+        size_node = _scalar(value_node, f"the ring on {slot_name(s)}", "a size: 1, 2 or 3", fail)
+        if size_node.value not in ("1", "2", "3"):
+            raise fail(f"the ring on {slot_name(s)} has size {size_node.value!r}: a ring is "
+                       "1, 2 or 3", size_node)
+        size = int(size_node.value)
+        counts[size] += 1
+        if counts[size] > MAX_OF_EACH_SIZE:
+            raise fail(f"{counts[size]} {names[size]}: there are only {MAX_OF_EACH_SIZE} rings "
+                       "of each size", key_node)
+        board[s] = size
+    try:
+        return Position(tuple(board), turn)
+    except PositionError as e:
+        raise fail(f"rings: {e}", node) from None
+
+
+def _rules(entries, fail) -> RuleSet | None:
+    if "rules" not in entries and "rule" not in entries:
+        return None
+    rules = PRESETS["pbmserv"]
+    if "rules" in entries:
+        node = _scalar(entries["rules"][1], "rules", f"a preset: {', '.join(PRESETS)}", fail)
+        if node.value not in PRESETS:
+            raise fail(f"unknown rule preset {node.value!r}: "
+                       f"{_suggest(node.value, PRESETS)}use one of {', '.join(PRESETS)}", node)
+        rules = PRESETS[node.value]
+    if "rule" in entries:
+        node = entries["rule"][1]
+        if _is_null(node):
+            return rules
+        if not isinstance(node, yaml.MappingNode):
+            raise fail(f"rule is a mapping of options, like {{taboo: entry}}, not {_kind(node)}",
+                       node)
+        changes = {}
+        for key, (key_node, value_node) in _mapping(node, fail).items():
+            if key not in OPTIONS:
+                raise fail(f"unknown rule {key!r}: {_suggest(key, OPTIONS)}the rules are "
+                           f"{', '.join(OPTIONS)}", key_node)
+            values = OPTIONS[key]
+            vnode = _scalar(value_node, f"rule {key}", f"one of {', '.join(values)}", fail)
+            if vnode.value not in values:
+                raise fail(f"rule {key} cannot be {vnode.value!r}: "
+                           f"{_suggest(vnode.value, values)}use one of {', '.join(values)}",
+                           vnode)
+            changes[key] = vnode.value
+        try:
+            rules = rules.with_options(changes)
+        except RuleError as e:  # pragma: no cover - every value was checked above
+            raise fail(str(e), node) from None
+    return rules
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def _closest_preset(rules: RuleSet) -> tuple[str, dict[str, str]]:
+    """The preset differing from ``rules`` in the fewest options, and those options."""
+    best: tuple[str, dict[str, str]] | None = None
+    for name, preset in PRESETS.items():
+        diff = {k: v for k, v in rules.options().items() if preset.options()[k] != v}
+        if best is None or len(diff) < len(best[1]):
+            best = (name, diff)
+    assert best is not None
+    return best
+
+
+def _quote(text: str) -> str:
+    """A YAML double-quoted scalar on one line."""
+    return yaml.safe_dump(text, default_style='"', width=float("inf"), allow_unicode=True).strip()
+
+
+def dump_position_file(
+    position: Position | PositionFile,
+    rules: RuleSet | None = None,
+    history: Iterable[Position] = (),
+    previous: Position | None = None,
+    *,
+    diagram: bool = False,
+    comment: str | None = None,
+) -> str:
+    """A position file's text; :func:`parse_position_file` reads it back unchanged.
+
+    Given a :class:`PositionFile`, its fields are written (the other arguments are then
+    ignored). ``diagram=True`` writes the rings as a text diagram instead of a position
+    string. Rules that are no preset are written as the closest preset plus overrides.
+
+    >>> from solver.position import START
+    >>> print(dump_position_file(START, PRESETS["dorbec"].with_options({"replace": "off"})))
+    position: "321123/....../....../....../....../231123 S"
+    rules: dorbec-beginner
+    <BLANKLINE>
+    >>> text = dump_position_file(START, RuleSet(taboo="entry"), diagram=True)
+    >>> parse_position_file(text) == PositionFile(START, RuleSet(taboo="entry"))
+    True
+    """
+    if isinstance(position, PositionFile):
+        pf = position
+        position, rules, history, previous = pf.position, pf.rules, pf.history, pf.previous
+        comment = pf.comment
+    lines = []
+    if diagram:
+        lines.append("diagram: |")
+        lines += ["  " + line for line in format_diagram(position, turn=False).splitlines()]
+        lines.append(f"to-move: {position.turn.value}")
+    else:
+        lines.append(f"position: {_quote(str(position))}")
+    if rules is not None:
+        name, diff = _closest_preset(rules)
+        lines.append(f"rules: {name}")
+        if diff:
+            lines.append("rule:")
+            for key, value in diff.items():
+                shown = _quote(value) if value.lower() in _YAML_BOOLEAN_WORDS else value
+                lines.append(f"  {key}: {shown}")
+    history = tuple(history)
+    if history:
+        lines.append("history:")
+        lines += [f"  - {_quote(str(p))}" for p in history]
+    if previous is not None:
+        lines.append(f"previous: {_quote(str(previous))}")
+    if comment is not None:
+        lines.append(f"comment: {_quote(comment)}")
+    return "\n".join(lines) + "\n"
