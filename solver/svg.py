@@ -1,0 +1,351 @@
+"""SVG diagrams of positions: a pure function of the position, with keyword options.
+
+Like python-chess's ``chess.svg``: :func:`render_position` returns an SVG 1.1 document as
+a string and depends on nothing but its arguments. The drawing is made for black and white
+print: a ring of size k is k concentric circles (so the size reads at a glance), both goals
+are drawn with their six connections, the shores are lightly shaded, the rings the side to
+move may play get a grey disc, and a move's path is a thick line with its bounce points
+marked (a relocation is a dashed arrow). No fonts or files are referenced: text uses the
+generic ``sans-serif`` family.
+
+>>> from solver.position import Position
+>>> svg = render_position(Position.from_string("321123/....../....../....../....../231123 S"))
+>>> svg.startswith("<svg") and 'version="1.1"' in svg
+True
+>>> svg.count('class="ring-circle"')  # two singles, two doubles, two triples a side
+24
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape, quoteattr
+
+from solver.squares import NORTH_GOAL, SLOTS, SOUTH_GOAL, column_of, row_of, slot_name
+
+if TYPE_CHECKING:
+    from solver.moves import Move
+    from solver.position import Position
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+# Geometry in user units (the viewBox); ``size`` only scales the whole drawing.
+CELL = 60.0
+LEFT = 18.0  # left margin
+RIGHT = 34.0  # right margin: row numbers, as in seed 000's diagrams
+LABELS = 26.0  # band above everything: column numbers, as in seed 000's diagrams
+GOAL_BAND = 72.0  # between the board and each goal's centre band
+GOAL_R = 17.0
+RING_RADII = (24.0, 16.5, 9.0)  # outer to inner: a ring of size k draws the first k
+RING_STROKE = 3.2
+WIDTH = LEFT + 6 * CELL + RIGHT
+HEIGHT = LABELS + 2 * GOAL_BAND + 6 * CELL + 10.0
+
+INK = "#000000"
+GRID = "#8c8c8c"
+SHORE_FILL = "#ebebeb"
+PLAYABLE_FILL = "#c8c8c8"
+PATH_INK = "#1a1a1a"
+
+
+def _fmt(x: float) -> str:
+    """A coordinate without trailing zeros (``12``, ``12.5``)."""
+    text = f"{x:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _attrs(**attrs: object) -> str:
+    """``key="value"`` pairs; ``_`` in a key becomes ``-``; None values are left out."""
+    parts = []
+    for key, value in attrs.items():
+        if value is None:
+            continue
+        name = "class" if key == "class_" else key.replace("_", "-")
+        if isinstance(value, float):
+            value = _fmt(value)
+        parts.append(f"{name}={quoteattr(str(value))}")
+    return " ".join(parts)
+
+
+class _Layout:
+    """Where slots and goals go on the drawing (flipped = South at the top)."""
+
+    def __init__(self, flipped: bool) -> None:
+        self.flipped = flipped
+        self.board_top = LABELS + GOAL_BAND
+
+    def centre(self, s: int) -> tuple[float, float]:
+        """Centre of a slot or goal in user units."""
+        mid_x = LEFT + 3 * CELL
+        top_goal_y = LABELS + GOAL_BAND * 0.45
+        bottom_goal_y = self.board_top + 6 * CELL + GOAL_BAND * 0.55
+        if s in (NORTH_GOAL, SOUTH_GOAL):
+            at_top = (s == NORTH_GOAL) != self.flipped
+            return mid_x, top_goal_y if at_top else bottom_goal_y
+        row, col = row_of(s), column_of(s)
+        if self.flipped:
+            row, col = 7 - row, 7 - col
+        return LEFT + (col - 0.5) * CELL, self.board_top + (6 - row + 0.5) * CELL
+
+    def row_y(self, row: int) -> float:
+        """The y of the centre line of a row (1..6)."""
+        return self.centre((row - 1) * 6)[1]
+
+
+def _arrowhead(x1: float, y1: float, x2: float, y2: float, length: float, width: float,
+               class_: str) -> str:
+    """A filled triangle pointing from (x1, y1) to its tip at (x2, y2)."""
+    dx, dy = x2 - x1, y2 - y1
+    norm = (dx * dx + dy * dy) ** 0.5 or 1.0
+    ux, uy = dx / norm, dy / norm
+    bx, by = x2 - ux * length, y2 - uy * length
+    px, py = -uy * width / 2, ux * width / 2
+    points = " ".join(
+        f"{_fmt(x)},{_fmt(y)}" for x, y in ((x2, y2), (bx + px, by + py), (bx - px, by - py))
+    )
+    return f"<polygon {_attrs(class_=class_, points=points, fill=PATH_INK)}/>"
+
+
+def _shorten(x1: float, y1: float, x2: float, y2: float, by: float) -> tuple[float, float]:
+    """The point ``by`` units before (x2, y2) on the segment from (x1, y1)."""
+    dx, dy = x2 - x1, y2 - y1
+    norm = (dx * dx + dy * dy) ** 0.5 or 1.0
+    return x2 - dx / norm * by, y2 - dy / norm * by
+
+
+def render_position(
+    position: Position,
+    *,
+    size: float | None = 360,
+    coordinates: bool = True,
+    flipped: bool = False,
+    shores: bool = True,
+    playable: bool = True,
+    path: Move | None = None,
+    arrows: Iterable[tuple[int, int]] = (),
+    title: str | None = None,
+) -> str:
+    """An SVG 1.1 document drawing ``position``.
+
+    ``size`` is the width in pixels (None: no width or height, the drawing fills its
+    container); ``coordinates`` draws column numbers above and row numbers on the right, as
+    in seed 000; ``flipped`` puts South's goal at the top; ``shores`` shades both shore rows;
+    ``playable`` gives the side to move's shore rings a grey disc; ``path`` (a Move of this
+    position) draws its route from start to end with every bounce point marked and a
+    relocation as a dashed arrow; ``arrows`` are extra ``(from, to)`` slot or goal arrows;
+    ``title`` is the document's ``<title>`` (default: the position string).
+
+    >>> from solver.position import Position
+    >>> svg = render_position(Position.from_string("....../....../....../..3.../....../...... S"),
+    ...                       size=None, coordinates=False)
+    >>> ' width=' in svg.split('>')[0], svg.count('class="ring-circle"')
+    (False, 3)
+    """
+    lay = _Layout(flipped)
+    out: list[str] = []
+    width_attr = height_attr = None
+    if size is not None:
+        width_attr = _fmt(float(size))
+        height_attr = _fmt(float(size) * HEIGHT / WIDTH)
+    out.append(
+        "<svg "
+        + _attrs(
+            xmlns=SVG_NS,
+            version="1.1",
+            width=width_attr,
+            height=height_attr,
+            viewBox=f"0 0 {_fmt(WIDTH)} {_fmt(HEIGHT)}",
+            class_="gyges-board",
+        )
+        + ">"
+    )
+    out.append(f"<title>{escape(title if title is not None else str(position))}</title>")
+    out.append(
+        f"<rect {_attrs(x=0.0, y=0.0, width=WIDTH, height=HEIGHT, fill='#ffffff')}/>"
+    )
+
+    # Shores: a light band behind each side's shore row.
+    if shores:
+        from solver.rules import Side
+
+        rows = {position.shore(Side.SOUTH), position.shore(Side.NORTH)}
+        for row in sorted(rows):
+            y = lay.row_y(row)
+            out.append(
+                "<rect "
+                + _attrs(
+                    class_="shore",
+                    x=LEFT + 4.0,
+                    y=y - CELL / 2 + 3,
+                    width=6 * CELL - 8,
+                    height=CELL - 6,
+                    rx=10.0,
+                    fill=SHORE_FILL,
+                )
+                + "/>"
+            )
+
+    # Connections: the grid, and each goal's six connections to its row.
+    lines = []
+    for s in SLOTS:
+        x1, y1 = lay.centre(s)
+        if column_of(s) < 6:
+            x2, y2 = lay.centre(s + 1)
+            lines.append((x1, y1, x2, y2))
+        if row_of(s) < 6:
+            x2, y2 = lay.centre(s + 6)
+            lines.append((x1, y1, x2, y2))
+    for goal, row in ((NORTH_GOAL, 6), (SOUTH_GOAL, 1)):
+        gx, gy = lay.centre(goal)
+        for col in range(1, 7):
+            x1, y1 = lay.centre((row - 1) * 6 + col - 1)
+            lines.append((x1, y1, gx, gy))
+    out.append(f'<g {_attrs(class_="connections", stroke=GRID, stroke_width=1.6)}>')
+    for x1, y1, x2, y2 in lines:
+        out.append(f"<line {_attrs(x1=x1, y1=y1, x2=x2, y2=y2)}/>")
+    out.append("</g>")
+
+    # Empty slots: small dots.
+    out.append(f'<g {_attrs(class_="slots", fill=GRID)}>')
+    for s in SLOTS:
+        if not position.board[s]:
+            x, y = lay.centre(s)
+            out.append(f"<circle {_attrs(cx=x, cy=y, r=3.5)}/>")
+    out.append("</g>")
+
+    # Goals: a double circle with its letter.
+    for goal, letter, name in ((NORTH_GOAL, "N", "north"), (SOUTH_GOAL, "S", "south")):
+        gx, gy = lay.centre(goal)
+        out.append(f'<g {_attrs(class_=f"goal {name}")}>')
+        out.append(
+            "<circle "
+            + _attrs(cx=gx, cy=gy, r=GOAL_R, fill="#ffffff", stroke=INK, stroke_width=2.4)
+            + "/>"
+        )
+        out.append(
+            "<text "
+            + _attrs(
+                x=gx, y=gy + 6.5, text_anchor="middle", font_family="sans-serif",
+                font_size=19.0, font_weight="bold", fill=INK,
+            )
+            + f">{letter}</text>"
+        )
+        out.append("</g>")
+
+    # Coordinates: columns above everything, rows on the right (seed 000's diagrams).
+    if coordinates:
+        out.append(
+            "<g "
+            + _attrs(class_="coordinates", font_family="sans-serif", font_size=15.0,
+                     fill="#444444", text_anchor="middle")
+            + ">"
+        )
+        for col in range(1, 7):
+            x, _ = lay.centre(col - 1)
+            out.append(f"<text {_attrs(x=x, y=LABELS - 8.0)}>{col}</text>")
+        for row in range(1, 7):
+            y = lay.row_y(row)
+            out.append(f"<text {_attrs(x=LEFT + 6 * CELL + RIGHT / 2, y=y + 5.0)}>{row}</text>")
+        out.append("</g>")
+
+    # Rings: k concentric circles for a ring of size k.
+    mover_shore = position.shore() if playable else None
+    for s in SLOTS:
+        ring = position.board[s]
+        if not ring:
+            continue
+        x, y = lay.centre(s)
+        is_playable = mover_shore is not None and row_of(s) == mover_shore
+        out.append(
+            f'<g {_attrs(class_=f"ring size-{ring}" + (" playable" if is_playable else ""))}>'
+        )
+        out.append(
+            "<circle "
+            + _attrs(
+                class_="ring-disc",
+                cx=x, cy=y, r=RING_RADII[0] + RING_STROKE / 2,
+                fill=PLAYABLE_FILL if is_playable else "#ffffff",
+            )
+            + "/>"
+        )
+        for radius in RING_RADII[:ring]:
+            out.append(
+                "<circle "
+                + _attrs(
+                    class_="ring-circle", cx=x, cy=y, r=radius, fill="none",
+                    stroke=INK, stroke_width=RING_STROKE,
+                )
+                + "/>"
+            )
+        out.append("</g>")
+
+    # A move's path: thick line through every slot entered, bounce points, relocation.
+    if path is not None:
+        points = [lay.centre(s) for s in path.path] or [lay.centre(path.start),
+                                                          lay.centre(path.end)]
+        if len(points) >= 2:
+            end_gap = GOAL_R + 2 if path.is_win else 11.0
+            tip = _shorten(*points[-2], *points[-1], by=end_gap)
+            base = _shorten(*points[-2], *tip, by=11.0)
+            drawn = points[:-1] + [base]
+            out.append(f'<g {_attrs(class_="move")}>')
+            out.append(
+                "<polyline "
+                + _attrs(
+                    class_="path",
+                    points=" ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in drawn),
+                    fill="none", stroke=PATH_INK, stroke_width=4.5,
+                    stroke_linejoin="round", stroke_linecap="round", stroke_opacity=0.85,
+                )
+                + "/>"
+            )
+            out.append(_arrowhead(*points[-2], *tip, length=16.0, width=15.0, class_="arrowhead"))
+            sx, sy = points[0]
+            out.append(
+                "<circle "
+                + _attrs(class_="start", cx=sx, cy=sy, r=5.5, fill="#ffffff", stroke=PATH_INK,
+                         stroke_width=2.5)
+                + "/>"
+            )
+            for n, s in enumerate(path.landings, 1):
+                bx, by = lay.centre(s)
+                out.append(
+                    "<rect "
+                    + _attrs(
+                        class_="bounce", x=bx - 6.5, y=by - 6.5, width=13.0, height=13.0,
+                        fill=PATH_INK, transform=f"rotate(45 {_fmt(bx)} {_fmt(by)})",
+                    )
+                    + f"><title>bounce {n} on {slot_name(s)}</title></rect>"
+                )
+            if path.relocation is not None:
+                out.append(_dashed_arrow(lay, path.end, path.relocation, "relocation"))
+            out.append("</g>")
+
+    for a, b in arrows:
+        out.append(_dashed_arrow(lay, a, b, "arrow", dashed=False))
+
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _dashed_arrow(lay: _Layout, a: int, b: int, class_: str, dashed: bool = True) -> str:
+    """A straight arrow from slot (or goal) ``a`` to ``b``, leaving ``a``'s ring clear."""
+    x0, y0 = lay.centre(a)
+    x2, y2 = lay.centre(b)
+    x1, y1 = _shorten(x2, y2, x0, y0, by=RING_RADII[0] + 4)
+    gap = GOAL_R + 2 if b in (NORTH_GOAL, SOUTH_GOAL) else 10.0
+    tip = _shorten(x1, y1, x2, y2, by=gap)
+    base = _shorten(x1, y1, *tip, by=11.0)
+    line = (
+        "<line "
+        + _attrs(
+            class_=class_, x1=x1, y1=y1, x2=base[0], y2=base[1], stroke=PATH_INK,
+            stroke_width=3.5, stroke_dasharray="9 6" if dashed else None,
+            stroke_linecap="butt",
+        )
+        + "/>"
+    )
+    return f'<g {_attrs(class_=class_ + "-arrow")}>' + line + _arrowhead(
+        x1, y1, *tip, length=15.0, width=14.0, class_="arrowhead"
+    ) + "</g>"
