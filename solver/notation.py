@@ -27,6 +27,7 @@ solver.notation.NotationError: 43-33: 43 is not on North's shore (row 5)
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 
@@ -271,11 +272,17 @@ def _fits(parsed: ParsedMove, board: Sequence[int], kind: str, path: tuple[int, 
     return True
 
 
-def _result(position: Position, move: Move) -> tuple:
+def _result(board: Sequence[int], start: int, end: int, relocation: int | None) -> tuple:
     """What identifies a move's result: the win of that ring, or the board it leaves."""
-    if move.is_win:
-        return ("win", move.start)
-    return ("board", apply_move(position, move).board)
+    if end in GOALS:
+        return ("win", start)
+    after = list(board)
+    ring = after[start]
+    after[start] = 0
+    if relocation is not None:
+        after[relocation] = after[end]
+    after[end] = ring
+    return ("board", tuple(after))
 
 
 def _history_boards(history: Iterable[Position | bytes]) -> list[bytes]:
@@ -293,8 +300,10 @@ def parse_move(
     """
     history = list(history)
     parsed = read_move(text)
-    legal = legal_moves(position, rules, history)
-    side = legal.mover
+    mover, legal = _movegen.generate(
+        position.key, position.turn.index, rules.flags(), _history_boards(history), False
+    )
+    side = Side.SOUTH if mover == 0 else Side.NORTH
     board = position.board
 
     def fail(why: str) -> NotationError:
@@ -304,9 +313,9 @@ def parse_move(
         raise fail(f"no ring on {slot_name(parsed.start)}")
     if parsed.kind == "land" and rules.replace == "off":
         raise fail(f"relocation needs replace, which these rules ({rules.name}) do not allow")
-    if not legal.moves:
+    if not legal:
         raise fail(_no_moves(position, rules))
-    starts = {m.start for m in legal.moves}
+    starts = {start for start, *_ in legal}
     if parsed.start not in starts:
         rows = {row_of(s) for s in starts}
         shore = position.shore(side)
@@ -326,7 +335,7 @@ def parse_move(
     if not fitting:
         raise fail(_explain_path(parsed, position, side, rules, paths))
 
-    results = {_result(position, m): m for m in legal.moves}
+    results = {_result(board, start, end, reloc) for start, end, reloc, _, _ in legal}
     found: dict[tuple, Move] = {}
     for _, path, landings in fitting:
         move = Move(parsed.start, path[-1], parsed.relocation, path, landings, side)
@@ -334,7 +343,7 @@ def parse_move(
             problem = _relocation_problem(position, side, rules, move)
             if problem:
                 raise fail(problem)
-        key = _result(position, move)
+        key = _result(board, move.start, move.end, move.relocation)
         if key in results:
             found.setdefault(key, move)
     if len(found) > 1:
@@ -418,14 +427,58 @@ def _direction(a: int, b: int) -> str:
     return "the north"
 
 
+def _neighbours(s: int) -> list[int]:
+    return [t for t in (*range(36), NORTH_GOAL, SOUTH_GOAL) if t != s and adjacent(s, t)]
+
+
+def _walks(a: int, b: int, k: int, board: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every k-step walk from a to b through empty slots (the taboo is checked later)."""
+    out: list[tuple[int, ...]] = []
+
+    def go(walk: tuple[int, ...]) -> None:
+        if len(walk) == k + 1:
+            if walk[-1] == b:
+                out.append(walk)
+            return
+        at = walk[-1]
+        if len(walk) > 1 and (at in GOALS or board[at]):
+            return
+        for t in _neighbours(at):
+            if len(walk) < k and (t in GOALS or board[t]):
+                continue
+            go((*walk, t))
+
+    go((a,))
+    return out
+
+
+def _taboo_problem(steps: Sequence[tuple[int, int]], taboo: str) -> str | None:
+    """The first step that breaks the taboo, described, or None."""
+    if taboo == "connection":
+        used: set[frozenset[int]] = set()
+        for x, y in steps:
+            edge = frozenset((x, y))
+            if edge in used:
+                return f"connection {'-'.join(slot_name(s) for s in sorted(edge))} used twice"
+            used.add(edge)
+        return None
+    entered: set[tuple[int, int]] = set()
+    for step in steps:
+        if step in entered:
+            return f"slot {slot_name(step[1])} entered twice from {_direction(*step)}"
+        entered.add(step)
+    return None
+
+
 def _explain_path(parsed: ParsedMove, position: Position, side: Side, rules: RuleSet,
                   paths: list) -> str:
-    """Why no path of the ring fits the text: walk the listed slots and steps."""
+    """Why no path of the ring fits the text: walk the listed slots and steps (a check of
+    the text for the error message only; the paths themselves come from the core)."""
     board = list(position.board)
     board[parsed.start] = 0  # the moving ring is lifted
     chain = parsed.chain
     own_goal = SOUTH_GOAL if side is Side.SOUTH else NORTH_GOAL
-    known: list[tuple[int, int]] = []
+    options: list[list[tuple[int, ...]]] = []
     k = position.board[parsed.start]
     seen_landings: list[int] = []
     for i in range(len(chain) - 1):
@@ -438,10 +491,27 @@ def _explain_path(parsed: ParsedMove, position: Position, side: Side, rules: Rul
             return f"a ring cannot go on from a goal ({slot_name(a)})"
         if b == own_goal:
             return f"{side.title} cannot enter its own goal ({slot_name(b)})"
+        if b in GOALS:
+            pass
+        elif not last or parsed.kind == "land":
+            if not board[b]:
+                what = "to bounce on" if not last else "to replace"
+                return f"no ring on {slot_name(b)} {what}"
+            if rules.rebounce == "once" and b in seen_landings:
+                return (f"the move lands twice on the ring at {slot_name(b)}, which "
+                        "rebounce=once does not allow")
+            seen_landings.append(b)
+        elif board[b]:
+            follow = " or replace it" if rules.replace != "off" else ""
+            return (f"the move cannot end on {slot_name(b)}: it holds a ring (bounce on"
+                    f"{follow})")
         steps = parsed.group(i)
         if steps is not None or k == 1:
             full = (a, *(steps or ()), b)
             if len(full) - 1 != k:
+                if k == 1 and steps is None:
+                    return (f"a single moves 1 step: {slot_name(a)} cannot reach "
+                            f"{slot_name(b)} without a bounce")
                 shown = "-".join(slot_name(s) for s in full)
                 return (f"a {name} moves {_steps_name(k)}: {shown} takes "
                         f"{_steps_name(len(full) - 1)}")
@@ -457,7 +527,10 @@ def _explain_path(parsed: ParsedMove, position: Position, side: Side, rules: Rul
                 if board[x]:
                     return (f"{slot_name(x)} holds a ring: a ring passes only through "
                             "empty slots")
-            known.extend(zip(full, full[1:], strict=False))
+            problem = _taboo_problem(list(zip(full, full[1:], strict=False)), rules.taboo)
+            if problem:
+                return problem
+            options.append([full])
         else:
             d = _distance(a, b)
             if d > k:
@@ -466,45 +539,32 @@ def _explain_path(parsed: ParsedMove, position: Position, side: Side, rules: Rul
             if (k - d) % 2:
                 return (f"a {name} moves exactly {_steps_name(k)}: it cannot go from "
                         f"{slot_name(a)} to {slot_name(b)}")
-        if b in GOALS:
-            continue
-        if not last or parsed.kind == "land":
-            if not board[b]:
-                what = "to bounce on" if not last else "to replace"
-                return f"no ring on {slot_name(b)} {what}"
-            if rules.rebounce == "once" and b in seen_landings:
-                return (f"the move lands twice on the ring at {slot_name(b)}, which "
-                        "rebounce=once does not allow")
-            seen_landings.append(b)
-        elif board[b]:
-            follow = " or replace it" if rules.replace != "off" else ""
-            return (f"the move cannot end on {slot_name(b)}: it holds a ring (bounce on"
-                    f"{follow})")
-    # the taboo, on the steps the text fixes
-    if rules.taboo == "connection":
-        used: set[frozenset[int]] = set()
-        for x, y in known:
-            edge = frozenset((x, y))
-            if edge in used:
-                return f"connection {'-'.join(slot_name(s) for s in sorted(edge))} used twice"
-            used.add(edge)
-    else:
-        entered: set[tuple[int, int]] = set()
-        for step in known:
-            if step in entered:
-                return f"slot {slot_name(step[1])} entered twice from {_direction(*step)}"
-            entered.add(step)
-    # the text is consistent: say how far the ring gets
-    for j in range(len(chain) - 1, 0, -1):
-        prefix = chain[1 : j + 1]
-        if any(ls[: len(prefix)] == prefix or (p[-1] == chain[j] and ls == prefix[:-1])
-               for _, p, ls in paths):
-            shown = "-".join(slot_name(s) for s in chain[: j + 1])
-            return (f"the ring gets as far as {shown} but no path goes on to "
-                    f"{slot_name(chain[j + 1])} as written (taboo={rules.taboo}, "
-                    f"rebounce={rules.rebounce})")
+            walks = _walks(a, b, k, board)
+            if not walks:
+                return (f"the {name} on {slot_name(a)} has no free path of {_steps_name(k)} "
+                        f"to {slot_name(b)}: the slots between are taken")
+            options.append(walks)
+    # each segment is possible alone: the taboo across segments must be what forbids it
+    problems: set[str] = set()
+    combos = 1
+    for walks in options:
+        combos *= len(walks)
+    if combos <= 20000:
+        for combo in itertools.product(*options):
+            steps = [step for walk in combo for step in zip(walk, walk[1:], strict=False)]
+            problem = _taboo_problem(steps, rules.taboo)
+            if problem is None:
+                break
+            problems.add(problem)
+        else:
+            if len(problems) == 1:
+                return problems.pop()
+            shown = sorted(problems)
+            more = ", ..." if len(shown) > 2 else ""
+            return (f"every path that fits the text breaks the taboo (taboo={rules.taboo}): "
+                    + " or ".join(shown[:2]) + more)
     return (f"the {RING_NAMES[position.board[parsed.start]]} on {slot_name(parsed.start)} "
-            f"has no path to {slot_name(chain[1])} as written")
+            "has no path that fits the text")
 
 
 def parse_turn(
