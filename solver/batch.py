@@ -1,0 +1,581 @@
+"""Batch analysis of opening setup pairs: parallel, streamed to JSON Lines, resumable.
+
+Each setup pair gives one start position, South to move (seed 000: South sets up first and
+moves first). :func:`analyse_pair` computes its figures; :func:`run` spreads pairs over a
+``multiprocessing`` pool and appends one JSON object per line (keys sorted) to the output
+file as results arrive, so an interrupted run keeps everything written and a rerun with
+the same file resumes. Each result depends only on its pair and the parameters, so the
+figures do not depend on ``--jobs``; :func:`read_results` sorts.
+
+>>> from solver.rules import PRESETS
+>>> r = analyse_pair("231123", "321123", PRESETS["pbmserv"], 1)
+>>> r["south_moves"], r["north_moves"], r["result"], r["win_in"]
+(338, 210, 'none', None)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TextIO
+
+from solver import _movegen
+from solver.moves import Move, legal_moves
+from solver.notation import format_move
+from solver.position import Position
+from solver.rules import RuleSet, Side
+from solver.setups import ALL_SETUPS, SetupError, _after, replace_threats
+
+FORMAT = 1  #: version of the JSONL record layout
+LOG = logging.getLogger("gyges.setups")
+
+#: the keys of every record, besides the parameters (``depth``, ``rules``, ``format``)
+RECORD_KEYS = (
+    "blunders", "defence", "keys", "landing_threats", "north", "north_moves", "north_replaces",
+    "replace_threats", "result", "south", "south_moves", "south_replaces", "win_in",
+)
+
+
+class BatchError(ValueError):
+    """A results file that cannot be read or resumed."""
+
+
+def params(rules: RuleSet, depth: int) -> dict[str, Any]:
+    """The parameters stored in every record: a resumed run must match them."""
+    return {"depth": depth, "format": FORMAT, "rules": rules.describe()}
+
+
+# -- one pair ------------------------------------------------------------------------------
+
+
+def _solve(position: Position, rules: RuleSet, depth: int) -> tuple[str, int | None, list[str]]:
+    """(result, moves, keys) for the side to move within ``depth`` moves, by the solver.
+
+    Without ``solver.search`` only depth 1 can be proved: a landing now, or every move
+    leaving the opponent a landing.
+    """
+    try:
+        from solver.search import solve
+    except ImportError:
+        solve = None
+    if solve is not None:
+        sol = solve(position, rules, max_moves=depth)
+        keys = sorted(format_move(m) for m in sol.keys)
+        return sol.result, sol.moves, keys
+    if depth != 1:
+        raise SetupError(f"a proof within {depth} moves needs the solver (solver/search.py)")
+    ml = legal_moves(position, rules)
+    if ml.wins:
+        return "win", 1, sorted(format_move(m) for m in ml.wins)
+    if ml.moves and ml.mover is position.turn and all(
+        _movegen.goal_reachable(_after(position.key, m.start, m.end, m.relocation),
+                                1 - ml.mover.index, rules.flags(), [position.key])
+        for m in ml
+    ):
+        return "loss", 1, []
+    return "none", None, []
+
+
+def _landings(key: bytes, side: int, flags: int, history: list[bytes]) -> int:
+    """How many goal landings the side has (0: none); what a defence tries to minimise."""
+    mover, moves = _movegen.generate(key, side, flags, history, False)
+    return sum(1 for m in moves if m[1] >= 36) if mover == side else 0
+
+
+def _win_defence(position: Position, rules: RuleSet, key_text: str, k: int) -> dict[str, Any]:
+    """North's best reply to South's first key: the one that holds out longest (by the
+    solver, for k > 2), then leaves South the fewest landings; ties by notation."""
+    flags = rules.flags()
+    key_move = next(m for m in legal_moves(position, rules) if format_move(m) == key_text)
+    after = Position(_tuple(_after(position.key, key_move.start, key_move.end,
+                                   key_move.relocation)), position.turn.other)
+    replies = legal_moves(after, rules, [position])
+    if replies.mover is not after.turn or not replies.moves:
+        return {"after": key_text, "replies": 0, "reply": None}
+    best: tuple[Any, ...] | None = None
+    for r in replies:
+        if r.is_win:
+            continue
+        nxt = _after(after.key, r.start, r.end, r.relocation)
+        length = 1
+        if k > 2:
+            from solver.search import solve
+
+            sol = solve(Position(_tuple(nxt), position.turn), rules, max_moves=k - 1)
+            length = sol.moves or k - 1
+        cand = (-length, _landings(nxt, position.turn.index, flags, [position.key, after.key]),
+                format_move(r))
+        best = cand if best is None or cand < best else best
+    if best is None:
+        return {"after": key_text, "replies": len(replies), "reply": None}
+    return {"after": key_text, "replies": len(replies), "reply": best[2], "holds": -best[0],
+            "landings": best[1]}
+
+
+def _tuple(key: bytes) -> tuple[int, ...]:
+    return tuple(key)
+
+
+def analyse_pair(south: str, north: str, rules: RuleSet, depth: int) -> dict[str, Any]:
+    """The figures of one setup pair (South to move), as one JSON-ready record.
+
+    - ``south_moves``/``north_moves``: distinct legal moves in the start position (North's
+      as if North were to move); ``*_replaces``: how many of them are replaces.
+    - ``result``/``win_in``/``keys``: the solver's verdict within ``depth`` moves for South:
+      ``win`` (South forces a landing with its ``win_in``-th move; ``keys``: every first move
+      that does), ``loss`` (North forces one whatever South does) or ``none``.
+    - ``landing_threats``: South first moves after which South could land next move if
+      North did nothing; ``blunders``: South first moves that let North land at once;
+      ``replace_threats``: South first moves North can answer by replacing the ring just
+      moved (:func:`solver.setups.replace_threats`).
+    - ``defence``: North's best defence. After a South win: North's reply to the first key
+      that holds out longest, then leaves South the fewest landings. Otherwise: the landing
+      threat hardest to meet (``threat``: the South first move whose threat the fewest North
+      replies stop, not counting moves that let North land first; ``replies``: how many
+      replies stop it, by landing or by leaving South no landing; ``reply``: the first of
+      them by notation), or null when South has no landing threat.
+    """
+    start = Position.setup(south, north)
+    flags = rules.flags()
+    key = start.key
+    ml = legal_moves(start, rules)
+    nl = legal_moves(start.with_turn(Side.NORTH), rules)
+    landing = blunders = 0
+    threats: list[Move] = []
+    for m in ml:
+        if m.is_win:
+            continue
+        after = _after(key, m.start, m.end, m.relocation)
+        north_lands = _movegen.goal_reachable(after, 1, flags, [key])
+        blunders += north_lands
+        if _movegen.goal_reachable(after, 0, flags, [key]):
+            landing += 1
+            if not north_lands:
+                threats.append(m)
+    result, win_in, keys = _solve(start, rules, depth)
+    defence: dict[str, Any] | None = None
+    if result == "win" and keys and win_in and win_in > 1:
+        defence = _win_defence(start, rules, keys[0], win_in)
+    elif result != "win" and threats:
+        hardest: tuple[int, str, str | None] | None = None
+        for m in threats:
+            after = _after(key, m.start, m.end, m.relocation)
+            after_pos = Position(_tuple(after), Side.NORTH)
+            replies = legal_moves(after_pos, rules, [start])
+            if replies.mover is not Side.NORTH:
+                stops: list[str] = []
+            else:
+                stops = sorted(
+                    format_move(r) for r in replies
+                    if r.is_win or not _movegen.goal_reachable(
+                        _after(after, r.start, r.end, r.relocation), 0, flags, [key, after])
+                )
+            cand = (len(stops), format_move(m), stops[0] if stops else None)
+            hardest = cand if hardest is None or cand[:2] < hardest[:2] else hardest
+        assert hardest is not None
+        defence = {"threat": hardest[1], "replies": hardest[0], "reply": hardest[2]}
+    record = {
+        "south": south, "north": north,
+        "south_moves": len(ml), "north_moves": len(nl),
+        "south_replaces": sum(m.is_replace for m in ml),
+        "north_replaces": sum(m.is_replace for m in nl),
+        "landing_threats": landing, "blunders": blunders,
+        "replace_threats": replace_threats(start, rules),
+        "result": result, "win_in": win_in, "keys": keys, "defence": defence,
+    }
+    record.update(params(rules, depth))
+    return record
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """One JSONL line (keys sorted, compact)."""
+    return json.dumps(record, sort_keys=True, separators=(",", ":"))
+
+
+# -- selecting pairs -----------------------------------------------------------------------
+
+
+def select_pairs(south: str = "all", north: str = "all") -> list[tuple[str, str]]:
+    """The pairs asked for: ``all`` or a comma-separated list of setups on each side.
+
+    >>> len(select_pairs()), select_pairs("231123", "321123,123321")
+    (8100, [('231123', '123321'), ('231123', '321123')])
+    """
+    from solver.notation import parse_setup
+
+    def side(text: str, who: str) -> list[str]:
+        if text.strip().lower() == "all":
+            return list(ALL_SETUPS)
+        try:
+            return sorted({parse_setup(t) for t in text.split(",")})
+        except ValueError as e:
+            raise SetupError(f"--{who}: {e}") from None
+
+    return [(s, n) for s in side(south, "south") for n in side(north, "north")]
+
+
+# -- the results file ----------------------------------------------------------------------
+
+
+def read_results(path: str, repair: bool = False) -> tuple[dict[str, Any] | None, list[dict]]:
+    """The parameters and records of a results file, records sorted by (south, north).
+
+    A last line cut short by an interruption is dropped (with ``repair``, also cut from the
+    file). Any other bad line, or records with different parameters, is a BatchError.
+    """
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return None, []
+    except OSError as e:
+        raise BatchError(f"{path}: cannot read it: {e.strerror}") from None
+    lines = data.split(b"\n")
+    keep = len(data)
+    if lines and lines[-1] != b"":  # no newline at the end: the last write was cut short
+        keep = len(data) - len(lines[-1])
+        lines = lines[:-1]
+    else:
+        lines = lines[:-1]
+    records: dict[tuple[str, str], dict] = {}
+    found: dict[str, Any] | None = None
+    for i, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            rec = json.loads(raw)
+            if not isinstance(rec, dict):
+                raise ValueError("not an object")
+            pair = (rec["south"], rec["north"])
+            p = {k: rec[k] for k in ("depth", "format", "rules")}
+        except (ValueError, KeyError) as e:
+            raise BatchError(f"{path}, line {i}: not a setup analysis record ({e})") from None
+        if found is None:
+            found = p
+        elif p != found:
+            raise BatchError(
+                f"{path}, line {i}: made with {_describe(p)}, but earlier lines with "
+                f"{_describe(found)}: one file holds one analysis"
+            )
+        records[pair] = rec
+    if repair and keep != len(data):
+        with open(path, "r+b") as f:
+            f.truncate(keep)
+    return found, [records[k] for k in sorted(records)]
+
+
+def _describe(p: dict[str, Any]) -> str:
+    return f"depth {p['depth']}, rules {p['rules']}"
+
+
+# -- the pool ------------------------------------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(rules: RuleSet, depth: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    _WORKER["rules"] = rules
+    _WORKER["depth"] = depth
+
+
+def _work(pair: tuple[str, str]) -> dict[str, Any]:
+    t = time.perf_counter()
+    record = analyse_pair(pair[0], pair[1], _WORKER["rules"], _WORKER["depth"])
+    LOG.info("pid %d: %s %s: %s in %.3f s", os.getpid(), pair[0], pair[1], record["result"],
+             time.perf_counter() - t)
+    return record
+
+
+class Progress:
+    """A one-line progress bar on a stream: count, rate and time left."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, every: float = 0.25) -> None:
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.every = every
+        self.start = time.monotonic()
+        self.done = 0
+        self.last = 0.0
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def line(self) -> str:
+        elapsed = time.monotonic() - self.start
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        left = (self.total - self.done) / rate if rate > 0 else float("nan")
+        width = 30
+        filled = int(width * self.done / self.total) if self.total else width
+        eta = _duration(left) if left == left else "?"
+        return (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                f"{rate:.1f} pairs/s, {_duration(elapsed)} elapsed, {eta} left")
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+        now = time.monotonic()
+        if now - self.last >= (self.every if self.tty else 10 * self.every) or \
+                self.done == self.total:
+            self.last = now
+            self.stream.write(("\r" if self.tty else "") + self.line() + ("" if self.tty else "\n"))
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 3600}h{s % 3600 // 60:02d}m{s % 60:02d}s" if s >= 3600 else \
+        f"{s // 60}m{s % 60:02d}s"
+
+
+class _Terminated(Exception):
+    pass
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise _Terminated()
+
+
+def run(
+    pairs: Sequence[tuple[str, str]],
+    rules: RuleSet,
+    depth: int,
+    out: str,
+    jobs: int | None = None,
+    log: str | None = None,
+    progress: TextIO | None = None,
+    chunksize: int | None = None,
+    on_result: Callable[[dict], None] | None = None,
+) -> dict[str, Any]:
+    """Analyse ``pairs`` into ``out`` (appending; pairs already there are skipped).
+
+    Returns ``{"done": new records, "skipped": already there, "interrupted": bool}``.
+    Ctrl-C or SIGTERM stops the pool; every line written so far stays.
+    """
+    if depth < 1:
+        raise SetupError(f"--depth {depth}: give at least 1")
+    jobs = jobs or os.cpu_count() or 1
+    wanted = params(rules, depth)
+    found, existing = read_results(out, repair=True)
+    if found is not None and found != wanted:
+        raise BatchError(
+            f"{out} holds an analysis made with {_describe(found)}, not {_describe(wanted)}: "
+            "rerun with those parameters to resume it, or choose another --out"
+        )
+    have = {(r["south"], r["north"]) for r in existing}
+    todo = [p for p in dict.fromkeys(pairs) if p not in have]
+    summary = {"done": 0, "skipped": len(pairs) - len(todo), "interrupted": False}
+    handler = _setup_logging(log)
+    bar = Progress(len(todo), progress) if progress is not None else None
+    old_term = signal.signal(signal.SIGTERM, _on_sigterm)
+    pool = None
+    try:
+        with open(out, "a", encoding="utf-8") as f:
+            if jobs == 1:
+                _WORKER.update(rules=rules, depth=depth)
+                results: Iterator[dict] = (_work(p) for p in todo)
+            else:
+                ctx = multiprocessing.get_context("fork")
+                pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(rules, depth))
+                size = chunksize or max(1, min(16, len(todo) // (jobs * 8) or 1))
+                results = pool.imap_unordered(_work, todo, chunksize=size)
+            LOG.info("analysing %d pairs (%d already done) with %d job(s), %s",
+                     len(todo), summary["skipped"], jobs, _describe(wanted))
+            for record in results:
+                f.write(dumps(record) + "\n")
+                f.flush()
+                summary["done"] += 1
+                if on_result is not None:
+                    on_result(record)
+                if bar is not None:
+                    bar.update()
+    except (KeyboardInterrupt, _Terminated):
+        summary["interrupted"] = True
+        LOG.warning("interrupted after %d new results", summary["done"])
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+        if pool is not None:
+            if summary["interrupted"]:
+                pool.terminate()
+            else:
+                pool.close()
+            pool.join()
+        if bar is not None:
+            bar.close()
+        _teardown_logging(handler)
+    return summary
+
+
+def _setup_logging(path: str | None) -> logging.Handler | None:
+    LOG.setLevel(logging.INFO)
+    LOG.propagate = False
+    if path is None:
+        return None
+    import multiprocessing_logging
+
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    LOG.addHandler(handler)
+    multiprocessing_logging.install_mp_handler(LOG)
+    return handler
+
+
+def _teardown_logging(handler: logging.Handler | None) -> None:
+    if handler is None:
+        return
+    for h in list(LOG.handlers):
+        LOG.removeHandler(h)
+        h.close()
+
+
+# -- the report ----------------------------------------------------------------------------
+
+
+def _strength(records: Iterable[dict], side: str) -> list[tuple[float, str, int, int]]:
+    """Per setup of ``side``: (score, setup, wins, pairs); the score is the share of pairs
+    won by South (for South's setups) or not won by South (for North's), then South's
+    landing threats per pair as a tie-break (more for South, fewer for North)."""
+    table: dict[str, list[int]] = {}
+    for r in records:
+        t = table.setdefault(r[side], [0, 0, 0, 0])
+        t[0] += r["result"] == "win"
+        t[1] += r["result"] == "loss"
+        t[2] += 1
+        t[3] += r["landing_threats"]
+    out = []
+    for setup, (wins, losses, n, threats) in table.items():
+        if side == "south":
+            score = (wins - losses) / n + threats / n / 1000
+            out.append((score, setup, wins, n))
+        else:
+            score = (losses - wins) / n - threats / n / 1000
+            out.append((score, setup, losses, n))
+    return sorted(out, key=lambda t: (-t[0], t[1]))
+
+
+def _histogram(values: Sequence[int], bins: int = 8) -> list[str]:
+    if not values:
+        return []
+    lo, hi = min(values), max(values)
+    step = max(1, -(-(hi - lo + 1) // bins))
+    lines = []
+    for b in range(lo, hi + 1, step):
+        n = sum(b <= v < b + step for v in values)
+        label = f"{b}" if step == 1 else f"{b}-{b + step - 1}"
+        lines.append(f"  {label:>9} {n:6d} {'#' * max(1 if n else 0, round(40 * n / len(values)))}")
+    return lines
+
+
+def report(records: Sequence[dict], found: dict[str, Any] | None, top: int = 5) -> str:
+    """The summary of an analysis as text."""
+    if not records:
+        return "no results"
+    records = sorted(records, key=lambda r: (r["south"], r["north"]))
+    depth = found["depth"] if found else records[0]["depth"]
+    n = len(records)
+    wins = [r for r in records if r["result"] == "win"]
+    losses = [r for r in records if r["result"] == "loss"]
+    souths = sorted({r["south"] for r in records})
+    norths = sorted({r["north"] for r in records})
+    lines = [
+        f"{n} setup pairs ({len(souths)} South setups x {len(norths)} North setups), "
+        f"depth {depth}, rules {found['rules'] if found else records[0]['rules']}",
+        f"South (moving first) forces a landing within {depth}: {len(wins)} pairs "
+        f"({100 * len(wins) / n:.1f}%)",
+        f"North forces a landing whatever South does: {len(losses)} pairs",
+        f"no forced result within {depth}: {n - len(wins) - len(losses)} pairs",
+    ]
+    by_k: dict[int, int] = {}
+    for r in wins:
+        by_k[r["win_in"]] = by_k.get(r["win_in"], 0) + 1
+    for k in sorted(by_k):
+        lines.append(f"  win in {k}: {by_k[k]} pairs")
+    south_wins = sorted({r["south"] for r in wins})
+    lines.append(f"South setups with a forced win against some North setup: {len(south_wins)}")
+    for side in ("south", "north"):
+        ranked = _strength(records, side)
+        noun = "wins for South" if side == "south" else "losses for South"
+        lines.append(f"\nstrongest {side.title()} setups (share of pairs, South's landing "
+                     "threats as tie-break):")
+        for score, setup, k, m in ranked[:top]:
+            lines.append(f"  {setup}  {k}/{m} {noun}, score {score:+.4f}")
+        lines.append(f"weakest {side.title()} setups:")
+        for score, setup, k, m in ranked[-top:][::-1]:
+            lines.append(f"  {setup}  {k}/{m} {noun}, score {score:+.4f}")
+    for key, title in (
+        ("south_moves", "South's first moves"), ("north_moves", "North's moves (if to move)"),
+        ("landing_threats", "South's landing threats"), ("blunders", "South's blunders"),
+        ("replace_threats", "replace threats"),
+    ):
+        values = [r[key] for r in records]
+        lines.append(f"\n{title}: min {min(values)}, mean {sum(values) / n:.1f}, "
+                     f"max {max(values)}")
+        lines.extend(_histogram(values))
+    return "\n".join(lines)
+
+
+def heatmap_svg(records: Sequence[dict], cell: int = 6, value: str = "auto") -> str:
+    """A heat map, South setup (rows) by North setup (columns), as an SVG 1.1 document.
+
+    Each cell's colour shows the pair's result (a South win red, a North win blue); for
+    pairs without a forced result, the shade shows South's landing threats (``value``:
+    ``auto``, or any numeric record key).
+
+    >>> import xml.etree.ElementTree as ET
+    >>> from solver.rules import PRESETS
+    >>> rec = analyse_pair("231123", "321123", PRESETS["pbmserv"], 1)
+    >>> ET.fromstring(heatmap_svg([rec])).tag
+    '{http://www.w3.org/2000/svg}svg'
+    """
+    from xml.sax.saxutils import escape
+
+    souths = sorted({r["south"] for r in records})
+    norths = sorted({r["north"] for r in records})
+    key = "landing_threats" if value == "auto" else value
+    values = [r[key] for r in records] or [0]
+    hi = max(max(values), 1)
+    margin = 60
+    w = margin + cell * len(norths) + 10
+    h = margin + cell * len(souths) + 30
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{w}" height="{h}" '
+        f'viewBox="0 0 {w} {h}">',
+        f"<title>Gyges setup pairs: South (rows) by North (columns), {escape(key)}</title>",
+        f'<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>',
+        f'<text x="{margin}" y="14" font-family="sans-serif" font-size="11">North setup '
+        "&#8594;</text>",
+        f'<text x="12" y="{margin}" font-family="sans-serif" font-size="11" '
+        f'transform="rotate(90 12 {margin})">South setup &#8594;</text>',
+    ]
+    si = {s: i for i, s in enumerate(souths)}
+    ni = {s: i for i, s in enumerate(norths)}
+    for r in sorted(records, key=lambda r: (r["south"], r["north"])):
+        x = margin + cell * ni[r["north"]]
+        y = margin + cell * si[r["south"]]
+        if r["result"] == "win":
+            colour = "#d62728"
+        elif r["result"] == "loss":
+            colour = "#1f77b4"
+        else:
+            level = 255 - round(200 * r[key] / hi)
+            colour = f"#{255:02x}{level:02x}{level // 2 + 100:02x}"
+        out.append(
+            f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{colour}">'
+            f"<title>S {r['south']} N {r['north']}: {escape(str(r['result']))}, "
+            f"{escape(key)} {r[key]}</title></rect>"
+        )
+    out.append(
+        f'<text x="{margin}" y="{h - 10}" font-family="sans-serif" font-size="10">red: South '
+        f"forces a landing; blue: North does; shade: {escape(key)} (0 to {hi})</text>"
+    )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
