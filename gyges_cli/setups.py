@@ -1,0 +1,208 @@
+"""``gyges setups``: search opening setups, analyse every pair, report on an analysis.
+
+See docs/setups.md for the constraint keys, the record layout and the report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import click
+
+from gyges_cli.common import UserError, rule_options
+from solver.batch import BatchError, heatmap_svg, read_results, report, run, select_pairs
+from solver.rules import RuleSet
+from solver.setups import KEYS, SetupError, constraints_from_options, load_constraints, search
+
+REPEATABLE = ("fix", "off", "apart", "centre", "edges")
+
+
+@click.group("setups")
+def setups_group() -> None:
+    """Opening setups: search them with constraints, analyse all pairs, report."""
+
+
+def _merge(file_options: dict[str, Any], cli: dict[str, Any]) -> dict[str, Any]:
+    """The file's options, then the command line's: lists add up, single values replace."""
+    merged = dict(file_options)
+    for key, value in cli.items():
+        if value is None or value == () or value is False:
+            continue
+        if isinstance(value, tuple):
+            old = merged.get(key)
+            old_list = [] if old is None else (list(old) if isinstance(old, list) else [old])
+            merged[key] = old_list + list(value)
+        else:
+            merged[key] = value
+    return merged
+
+
+@setups_group.command("search")
+@click.argument("constraints", nargs=-1, metavar="[KEY=VALUE|FILE.yaml]...")
+@click.option("--file", "files", multiple=True, metavar="FILE",
+              help="A YAML constraint file (keys as the options below, without --).")
+@click.option("--side", type=click.Choice(["south", "north", "pair"]), default=None,
+              help="What to enumerate: South's setups (default), North's, or pairs.")
+@click.option("--fix", multiple=True, metavar="[N:|S:]SIZE@COL",
+              help="A ring of SIZE on column COL (e.g. 3@1; N: for North's row).")
+@click.option("--off", multiple=True, metavar="[N:|S:]SIZE@COLS",
+              help="No ring of SIZE on these columns (e.g. 3@16).")
+@click.option("--apart", multiple=True, metavar="[N:|S:]SIZES",
+              help="The two rings of each of these sizes not side by side (e.g. 13).")
+@click.option("--symmetric", is_flag=False, flag_value="true", default=None,
+              metavar="[south|north|both]",
+              help="Setups that read the same mirrored (alone: the searched side(s)).")
+@click.option("--centre", "--center", "centre", multiple=True, metavar="[N:|S:]SIZE(=|<=|>=)K",
+              help="How many rings of SIZE on columns 3-4 (e.g. 3>=1).")
+@click.option("--edges", multiple=True, metavar="[N:|S:]SIZE(=|<=|>=)K",
+              help="How many rings of SIZE on columns 1 and 6 (e.g. 1=2).")
+@click.option("--south", default=None, metavar="SETUP", help="South's setup fixed.")
+@click.option("--north", default=None, metavar="SETUP", help="North's setup fixed.")
+@click.option("--north-as", type=click.Choice(["mirror", "rotated"]), default=None,
+              help="North's row is South's as drawn (mirror) or turned half a turn (rotated).")
+@click.option("--lands-in", type=int, default=None, metavar="N",
+              help="South forces a goal landing within N moves (engine, lazy).")
+@click.option("--cannot-land-in", type=int, default=None, metavar="N",
+              help="South cannot force a landing within N moves (engine, lazy).")
+@click.option("--min-moves", type=int, default=None, metavar="K",
+              help="South has at least K distinct first moves (engine, lazy).")
+@click.option("--no-replace-threat", is_flag=True, default=False,
+              help="No South first move can be answered by a replace on the moved ring.")
+@click.option("--max-replace-threats", type=int, default=None, metavar="K",
+              help="At most K South first moves exposed to such a replace.")
+@click.option("--canonical", is_flag=True, default=False,
+              help="Report mirror-equivalent setups (pairs mirrored together) once.")
+@click.option("--count", "mode", flag_value="count", help="Print only how many.")
+@click.option("--list", "mode", flag_value="list", default=True, help="One per line (default).")
+@click.option("--json", "mode", flag_value="json", help="A JSON object with count and results.")
+@rule_options
+def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: str,
+                   rules: RuleSet, rules_given: bool, **options: Any) -> None:
+    """Every setup (or pair) meeting the constraints, exactly, in sorted order.
+
+    Constraints come from the options, from KEY=VALUE arguments and from YAML files, all
+    with the same keys (e.g. "fix=3@1" or, in a file, "fix: [3@1, N:2@6]"). Engine
+    properties (lands-in, cannot-land-in, min-moves, replace threats) are those of the
+    start position, South to move, and are checked lazily: CP-SAT proposes, the engine
+    judges, each rejected assignment is cut, until the model is exhausted.
+
+    \b
+    gyges setups search --fix 3@1 --apart 3 --count
+    gyges setups search --side pair --north 321123 --min-moves 400
+    gyges setups search --side pair --north-as rotated --symmetric --canonical
+    """
+    cli = {k.replace("_", "-"): v for k, v in options.items()}
+    merged: dict[str, Any] = {}
+    pairs: dict[str, Any] = {}
+    for arg in constraints:
+        key, sep, value = arg.partition("=")
+        if sep and key.strip() in KEYS:
+            key = key.strip()
+            if key in REPEATABLE:
+                pairs[key] = tuple(pairs.get(key, ())) + (value.strip(),)
+            else:
+                pairs[key] = value.strip()
+        elif sep or not os.path.isfile(arg):
+            raise UserError(
+                f"{arg!r} is neither KEY=VALUE with a constraint key ({', '.join(KEYS)}) "
+                "nor a constraint file", "setups search")
+        else:
+            files = (arg,) + files
+    for path in files:
+        try:
+            merged = _merge(merged, {k: (tuple(v) if isinstance(v, list) else v)
+                                     for k, v in load_constraints(path).items()})
+        except SetupError as e:
+            raise UserError(str(e)) from None
+    merged = _merge(_merge(merged, pairs), cli)
+    try:
+        c = constraints_from_options(merged)
+        progress = (lambda msg: click.echo(f"gyges: {msg}", err=True)) if c.engine else None
+        results = search(c, rules, progress=progress)
+    except (SetupError, ValueError) as e:
+        raise UserError(str(e), "setups search") from None
+    assert isinstance(results, list)
+    lines = [r if isinstance(r, str) else f"{r[0]} {r[1]}" for r in results]
+    if mode == "count":
+        click.echo(len(results))
+    elif mode == "json":
+        out = [r if isinstance(r, str) else {"south": r[0], "north": r[1]} for r in results]
+        click.echo(json.dumps({"side": c.side, "count": len(out), "canonical": c.canonical,
+                               "rules": rules.describe(), "results": out}, sort_keys=True))
+    else:
+        for line in lines:
+            click.echo(line)
+
+
+@setups_group.command("analyze")
+@click.option("--south", default="all", metavar="SETUP[,SETUP...]|all", show_default=True,
+              help="South's setups.")
+@click.option("--north", default="all", metavar="SETUP[,SETUP...]|all", show_default=True,
+              help="North's setups.")
+@click.option("--depth", type=int, default=2, show_default=True,
+              help="Prove forced wins within this many of South's moves.")
+@click.option("--jobs", "-j", type=int, default=None,
+              help="Worker processes (default: every core).")
+@click.option("--out", required=True, metavar="FILE.jsonl",
+              help="Results, one JSON object per line; rerun with it to resume.")
+@click.option("--log", default=None, metavar="FILE", help="Log file (workers log there too).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@rule_options
+def analyze_command(south: str, north: str, depth: int, jobs: int | None, out: str,
+                    log: str | None, quiet: bool, rules: RuleSet, rules_given: bool) -> None:
+    """Analyse setup pairs (South moves first) into a JSON Lines file.
+
+    Each pair gets its move counts, replace counts, landing and replace threats, the
+    solver's verdict within --depth (win/loss/none, key moves) and North's best defence.
+    Results are appended as they finish; Ctrl-C keeps them and a rerun resumes.
+    """
+    if jobs is not None and jobs < 1:
+        raise UserError(f"{jobs} jobs: give at least 1", "--jobs")
+    if depth < 1:
+        raise UserError(f"{depth}: give at least 1", "--depth")
+    try:
+        pairs = select_pairs(south, north)
+        if os.path.isdir(out):
+            raise UserError("is a directory: give a file name", out)
+        summary = run(pairs, rules, depth, out, jobs=jobs, log=log,
+                      progress=None if quiet else sys.stderr)
+    except (SetupError, BatchError) as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(e.strerror or str(e), e.filename or out) from None
+    if summary["interrupted"]:
+        click.echo(f"gyges: interrupted: {summary['done']} new results kept in {out}; "
+                   "rerun the same command to resume", err=True)
+        sys.exit(130)
+    click.echo(f"{summary['done']} pairs analysed, {summary['skipped']} already in {out}",
+               err=True)
+
+
+@setups_group.command("report")
+@click.argument("results", metavar="FILE.jsonl")
+@click.option("--svg", "svg_out", default=None, metavar="OUT.svg",
+              help="Also draw a heat map, South setup by North setup.")
+@click.option("--top", type=int, default=5, show_default=True,
+              help="How many strongest/weakest setups to list.")
+def report_command(results: str, svg_out: str | None, top: int) -> None:
+    """Summarise an analysis: forced wins, strongest and weakest setups, distributions."""
+    if not os.path.exists(results):
+        raise UserError("no such file", results)
+    try:
+        found, records = read_results(results)
+    except BatchError as e:
+        raise UserError(str(e)) from None
+    click.echo(report(records, found, top=top))
+    if svg_out:
+        try:
+            with open(svg_out, "w", encoding="utf-8") as f:
+                f.write(heatmap_svg(records))
+        except OSError as e:
+            raise UserError(e.strerror or str(e), svg_out) from None
+        click.echo(f"heat map written to {svg_out}", err=True)
+
+
+COMMANDS = [setups_group]
