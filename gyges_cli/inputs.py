@@ -1,0 +1,106 @@
+"""Reading the ``POS|FILE`` argument of a command: a position string or a position file.
+
+An argument naming an existing file is read as a YAML position file (``.yaml``/``.yml``,
+see :mod:`solver.posfile`) or a seed-000 text diagram (any other extension; a file that
+begins like YAML, or holds just a position string, is recognised by its content).
+Anything else is read as a position string. Every problem becomes one
+:class:`~gyges_cli.common.UserError` (exit status 2) naming the file and line.
+
+>>> str(load_input("321123/....../....../....../....../231123 S").position)
+'321123/....../....../....../....../231123 S'
+>>> load_input("nope.yaml")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+gyges_cli.common.UserError: no such file 'nope.yaml' and not a position string (a position ...
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from gyges_cli.common import UserError
+from solver.diagram import looks_like_diagram, parse_diagram
+from solver.posfile import KEYS, PositionFile, parse_position_file
+from solver.position import Position, PositionError
+
+__all__ = ["load_input", "read_text_file"]
+
+_EXAMPLE = "321123/....../....../....../....../231123 S"
+_POSITION_SHAPE = (
+    "a position string is six rows of six slots joined by '/', a space and the side to "
+    f"move, like {_EXAMPLE}"
+)
+_YAML_KEY = re.compile(r"^([A-Za-z][A-Za-z_-]*)\s*:")
+
+
+def read_text_file(path: Path, what: str = "file") -> str:
+    """The text of a file, or a UserError saying why it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise UserError(f"{path} is a directory, not a {what}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: not a text file (it is not UTF-8)") from None
+    except OSError as e:
+        raise UserError(f"{path}: cannot read the file: {e.strerror or e}") from None
+
+
+def _looks_like_position_string(text: str) -> bool:
+    """Was this argument meant as a position string (rather than a file name)?"""
+    return text.count("/") >= 3 or re.search(r"/.*\s[SsNn][A-Za-z]*\s*$", text) is not None
+
+
+def _first_content_line(text: str) -> str:
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return stripped
+    return ""
+
+
+def _read_file(path: Path) -> PositionFile:
+    text = read_text_file(path, "position file")
+    source = str(path)
+    try:
+        if path.suffix.lower() in (".yaml", ".yml"):
+            return parse_position_file(text, source)
+        first = _first_content_line(text)
+        m = _YAML_KEY.match(first)
+        if m and m.group(1).lower() in KEYS or first in ("---", "{"):
+            return parse_position_file(text, source)
+        lines = [ln.strip() for ln in text.splitlines()
+                 if ln.strip() and not ln.strip().startswith("#")]
+        if len(lines) == 1 and "/" in lines[0] and not looks_like_diagram(text):
+            number = _line_of(text, lines[0])
+            try:
+                return PositionFile(Position.from_string(lines[0]), source=source)
+            except PositionError as e:
+                raise UserError(str(e), f"{source}:{number}") from None
+        return PositionFile(parse_diagram(text, source), source=source)
+    except PositionError as e:  # PositionFileError, DiagramError: already 'file:line: ...'
+        raise UserError(str(e)) from None
+
+
+def _line_of(text: str, wanted: str) -> int:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip() == wanted:
+            return number
+    return 1
+
+
+def load_input(arg: str) -> PositionFile:
+    """The position (and rules, history...) named by a command's ``POS|FILE`` argument."""
+    path = Path(arg)
+    if path.exists():
+        return _read_file(path)
+    if _looks_like_position_string(arg):
+        try:
+            return PositionFile(Position.from_string(arg), source="<command line>")
+        except PositionError as e:
+            raise UserError(f"bad position string: {e}") from None
+    try:
+        return PositionFile(Position.from_string(arg), source="<command line>")
+    except PositionError:
+        raise UserError(f"no such file {arg!r} and not a position string ({_POSITION_SHAPE})") \
+            from None
