@@ -5,6 +5,7 @@ from setuptools import Extension, setup
 
 extensions = [
     Extension("solver._movegen", ["solver/_movegen.pyx"], extra_compile_args=["-O3"]),
+    Extension("solver._search", ["solver/_search.pyx"], extra_compile_args=["-O3"]),
 ]
 
 setup(

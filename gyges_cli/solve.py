@@ -1,0 +1,50 @@
+"""``gyges solve``: prove the shortest forced win of a position (docs/solver.md)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from gyges_cli.common import UserError, combine_rules, rule_options
+from gyges_cli.inputs import load_input
+from solver.rules import RuleSet
+from solver.search import solve as run_solve
+
+
+@click.command("solve")
+@click.argument("source", metavar="POS|FILE")
+@click.option("--max-moves", "-n", default=3, show_default=True, type=int,
+              help="Bound N: look for wins of at most N moves of the winner.")
+@click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON.")
+@click.option("--tries", is_flag=True,
+              help="Also list the winner's threatening first moves that fail, with refutations.")
+@click.option("--jobs", "-j", default=1, show_default=True, type=int,
+              help="Split the root moves across this many processes.")
+@rule_options
+def solve(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int,
+          rules: RuleSet, rules_given: bool) -> None:
+    """Prove a forced win: "wins in k", "loses in k" or no forced result within N.
+
+    k counts the winner's moves (a move made while the opponent is blocked counts). The
+    output gives the key move(s) (several: a cook), the threat, every defence with the
+    winner's replies down to the landing (duals marked), and search statistics.
+    """
+    loaded = load_input(source)
+    rules = combine_rules(loaded.rules, rules, rules_given)
+    if max_moves < 1 or max_moves > 30:
+        raise UserError(f"must be 1..30, not {max_moves}", "--max-moves")
+    if jobs < 1:
+        raise UserError(f"must be at least 1, not {jobs}", "--jobs")
+    try:
+        solution = run_solve(loaded.position, rules, max_moves, loaded.history, tries=tries,
+                             jobs=jobs, previous=loaded.previous)
+    except ValueError as e:
+        raise UserError(str(e), source) from None
+    if as_json:
+        click.echo(json.dumps(solution.to_json(), indent=1))
+    else:
+        click.echo(solution.text())
+
+
+COMMANDS = [solve]

@@ -1,0 +1,471 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled forced-win search: "can the winner land within d of its moves, whatever
+the other side does?", proven exactly.
+
+Two mutually recursive functions over the core's C API (``_movegen.pxd``):
+
+* ``_win_w(b, d)``: the winner W is to move and has ``d`` moves left; W wins if it can land
+  now (``can_land``, the last move is never enumerated) or, with ``d >= 2``, has a move after
+  which ``_win_l(child, d - 1)`` holds.
+* ``_win_l(b, d)``: the loser L is to move; W wins if L cannot land now and, after *every*
+  move of L, ``_win_w(child, d)`` holds. Each defence is first refuted by the cheap test
+  ``can_land(child, W)``; only defences that stop the immediate landing are searched deeper.
+
+Passes (``blocked=pass``): when L is blocked W moves again (that move counts); when W is
+blocked L moves again and W's move count is unchanged. A side without any move
+(``blocked=draw``, or both stuck) draws: not a win.
+
+Transposition table and the Renop law: see docs/solver.md. An entry is keyed by the board,
+the side to move, the winner and a hash of the *relevant history*: the earlier boards (of
+the file and of the line) that differ from the board in few enough slots to be reproduced
+within the plies left. Two nodes with equal keys have identical subtrees, so a stored
+result is exact wherever it is reused. Results of subtrees in which W was passed over (the
+ply count is then not bounded by ``d``) are never stored.
+"""
+from libc.stdint cimport uint8_t, uint64_t
+from libc.string cimport memset, memcpy
+from libc.stdlib cimport calloc, free
+
+from solver._movegen cimport (
+    Board, CMove, History, board_set, board_make, gen_moves, can_land, zobrist, shore_row,
+    GOAL_N, GOAL_S, NO_SLOT, MAX_MOVES, SOUTH, NORTH,
+    R_REPLACE_SHORE, R_REPLACE_ANY, R_BLOCK_NEXTROW, R_BLOCK_DRAW, R_REPEAT_OK,
+)
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+cdef enum:
+    MAX_PLY = 160
+    MAX_HIST = 1400
+    MAX_FILE_HIST = 1024
+    MAX_PASSES = 12       # W passed over this often in one line: give up on it (truncated)
+
+ctypedef struct Entry:
+    uint64_t klo
+    uint64_t khi
+    uint64_t rh
+    uint8_t tag          # 0 empty, else 1 + side_to_move * 2 + winner
+    uint8_t win_at       # least d proven to win (255: none)
+    uint8_t nowin        # greatest d proven not to win (0: none)
+
+ctypedef struct S:
+    int rules
+    int winner
+    Entry* tt
+    uint64_t mask
+    uint64_t* hlo
+    uint64_t* hhi
+    int hn
+    unsigned long long nodes
+    unsigned long long hits
+    int truncated
+    unsigned long long taint   # counts W passes: a subtree that saw one is not stored
+    int passes
+    int ply
+    int maxchg                 # most slots one move changes (3 with replace, else 2)
+    CMove killer[MAX_PLY]
+    int has_killer[MAX_PLY]
+
+
+cdef inline uint64_t _mix(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline int _diff_slots(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi) noexcept nogil:
+    cdef uint64_t x = alo ^ blo, y = ahi ^ bhi
+    return (__builtin_popcountll((x | (x >> 1)) & 0x5555555555555555ULL)
+            + __builtin_popcountll((y | (y >> 1)) & 0x55ULL))
+
+
+cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
+    """Hash of the earlier boards a subtree of ``plies`` plies could reproduce."""
+    cdef uint64_t h = 0
+    cdef int i, reach
+    if s.rules & R_REPEAT_OK:
+        return 0
+    reach = s.maxchg * plies
+    for i in range(s.hn):
+        if _diff_slots(s.hlo[i], s.hhi[i], b.klo, b.khi) <= reach:
+            h += _mix(s.hlo[i] ^ (s.hhi[i] * 0x9E3779B97F4A7C15ULL) ^ 0x5bd1e995ULL)
+    return h
+
+
+cdef inline Entry* _probe(S* s, const Board* b, int side, uint64_t rh) noexcept nogil:
+    cdef uint64_t h = zobrist(b, side) ^ _mix(rh + <uint64_t>(s.winner + 1))
+    return &s.tt[h & s.mask]
+
+
+cdef inline int _match(S* s, Entry* e, const Board* b, int side, uint64_t rh) noexcept nogil:
+    return (e.tag == 1 + side * 2 + s.winner and e.klo == b.klo and e.khi == b.khi
+            and e.rh == rh)
+
+
+cdef inline void _store(S* s, Entry* e, const Board* b, int side, uint64_t rh, int d,
+                        int won) noexcept nogil:
+    if not _match(s, e, b, side, rh):
+        e.klo = b.klo
+        e.khi = b.khi
+        e.rh = rh
+        e.tag = <uint8_t>(1 + side * 2 + s.winner)
+        e.win_at = 255
+        e.nowin = 0
+    if won:
+        if d < e.win_at:
+            e.win_at = <uint8_t>d
+    elif d > e.nowin:
+        e.nowin = <uint8_t>d
+
+
+cdef inline void _push(S* s, const Board* b) noexcept nogil:
+    s.hlo[s.hn] = b.klo
+    s.hhi[s.hn] = b.khi
+    s.hn += 1
+    s.ply += 1
+
+
+cdef inline void _pop(S* s) noexcept nogil:
+    s.hn -= 1
+    s.ply -= 1
+
+
+cdef inline int _in_hist(S* s, uint64_t lo, uint64_t hi) noexcept nogil:
+    cdef int i
+    for i in range(s.hn):
+        if s.hlo[i] == lo and s.hhi[i] == hi:
+            return 1
+    return 0
+
+
+cdef int _surely_moves(S* s, const Board* b, int side) noexcept nogil:
+    """A cheap sufficient test that ``side`` is not blocked: a single on its shore can step
+    to an empty neighbouring slot (one step onto an empty slot ends a move under every rule
+    set) without reproducing an earlier board. 0 means "not sure"."""
+    cdef int row = shore_row(b, side), r, c, n, k
+    cdef uint64_t rings, nb
+    cdef Board t
+    cdef int nbs[4]
+    if row < 0:
+        return 0
+    rings = b.occ & ((<uint64_t>0x3F) << (6 * row))
+    while rings:
+        r = __builtin_ctzll(rings)
+        rings &= rings - 1
+        if b.size[r] != 1:
+            continue
+        c = r % 6
+        k = 0
+        if r >= 6:
+            nbs[k] = r - 6
+            k += 1
+        if r < 30:
+            nbs[k] = r + 6
+            k += 1
+        if c > 0:
+            nbs[k] = r - 1
+            k += 1
+        if c < 5:
+            nbs[k] = r + 1
+            k += 1
+        for n in range(k):
+            if (b.occ >> nbs[n]) & 1:
+                continue
+            if s.rules & R_REPEAT_OK:
+                return 1
+            memcpy(&t, b, sizeof(Board))
+            board_set(&t, r, 0)
+            board_set(&t, nbs[n], 1)
+            if not _in_hist(s, t.klo, t.khi):
+                return 1
+    return 0
+
+
+cdef inline int _same(CMove a, CMove b) noexcept nogil:
+    return a.start == b.start and a.to == b.to and a.reloc == b.reloc
+
+
+
+
+cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogil:
+    """L (not blocked) chooses among ``moves``; W has ``d`` moves left after."""
+    cdef int W = s.winner, L = 1 - s.winner, i, j, first = -1, r
+    cdef History h
+    cdef Board child
+    for i in range(n):
+        if moves[i].to >= 36:
+            return 0                       # L lands: L wins
+    if s.ply + 1 >= MAX_PLY:
+        s.truncated = 1
+        return 0
+    if s.has_killer[s.ply]:
+        for i in range(n):
+            if _same(moves[i], s.killer[s.ply]):
+                first = i
+                break
+    _push(s, b)
+    h.lo = s.hlo
+    h.hi = s.hhi
+    h.n = s.hn
+    for j in range(-1, n):
+        if j < 0:
+            if first < 0:
+                continue
+            i = first
+        else:
+            i = j
+            if i == first:
+                continue
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, moves[i])
+        if can_land(&child, W, s.rules, &h):
+            continue                       # refuted at once
+        if d == 1 and ((s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW))
+                       or _surely_moves(s, &child, W)):
+            r = 0
+        else:
+            r = _win_w(s, &child, d)
+        if not r:
+            _pop(s)
+            s.killer[s.ply] = moves[i]
+            s.has_killer[s.ply] = 1
+            return 0
+    _pop(s)
+    return 1
+
+
+cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogil:
+    """W (not blocked, no landing now) chooses among ``moves``; ``d >= 2``."""
+    cdef int W = s.winner, L = 1 - s.winner, i, j, pass_, first = -1
+    cdef History h
+    cdef Board child
+    cdef signed char score[MAX_MOVES]
+    for i in range(n):
+        if moves[i].to >= 36:
+            return 1
+    if s.ply + 1 >= MAX_PLY:
+        s.truncated = 1
+        return 0
+    if s.has_killer[s.ply]:
+        for i in range(n):
+            if _same(moves[i], s.killer[s.ply]):
+                first = i
+                break
+    _push(s, b)
+    h.lo = s.hlo
+    h.hi = s.hhi
+    h.n = s.hn
+    if first >= 0:
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, moves[first])
+        if not can_land(&child, L, s.rules, &h) and _win_l(s, &child, d - 1):
+            _pop(s)
+            return 1
+    # threats first: moves after which W could land if L passed
+    for i in range(n):
+        if i == first:
+            score[i] = -1
+            continue
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, moves[i])
+        if can_land(&child, L, s.rules, &h):
+            score[i] = -1                  # L would land at once
+        elif can_land(&child, W, s.rules, &h):
+            score[i] = 1
+        else:
+            score[i] = 0
+    for pass_ in range(1, -1, -1):
+        for i in range(n):
+            if score[i] != pass_:
+                continue
+            memcpy(&child, b, sizeof(Board))
+            board_make(&child, moves[i])
+            if _win_l(s, &child, d - 1):
+                _pop(s)
+                s.killer[s.ply] = moves[i]
+                s.has_killer[s.ply] = 1
+                return 1
+    _pop(s)
+    return 0
+
+
+cdef int _w_passed(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogil:
+    """W is blocked and passed over: L moves again, W keeps its ``d`` moves."""
+    cdef int r
+    s.taint += 1
+    if s.passes >= MAX_PASSES:
+        s.truncated = 1
+        return 0
+    s.passes += 1
+    r = _l_body(s, b, moves, n, d)
+    s.passes -= 1
+    return r
+
+
+cdef int _win_w(S* s, const Board* b, int d) noexcept nogil:
+    cdef int W = s.winner, mover, n, r
+    cdef uint64_t rh = 0
+    cdef unsigned long long taint0
+    cdef Entry* e = NULL
+    cdef History h
+    cdef CMove moves[MAX_MOVES]
+    s.nodes += 1
+    if d <= 0:
+        return 0
+    h.lo = s.hlo
+    h.hi = s.hhi
+    h.n = s.hn
+    if can_land(b, W, s.rules, &h):
+        return 1
+    if d == 1:
+        if s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW) or _surely_moves(s, b, W):
+            return 0
+        n = gen_moves(b, W, s.rules, &h, moves, &mover)
+        if n == 0 or mover == W:
+            return 0
+        return _w_passed(s, b, moves, n, d)
+    rh = _relevant(s, b, 2 * d - 1)
+    e = _probe(s, b, W, rh)
+    if _match(s, e, b, W, rh):
+        if e.win_at <= d:
+            s.hits += 1
+            return 1
+        if e.nowin >= d:
+            s.hits += 1
+            return 0
+    taint0 = s.taint
+    n = gen_moves(b, W, s.rules, &h, moves, &mover)
+    if n == 0:
+        r = 0
+    elif mover != W:
+        r = _w_passed(s, b, moves, n, d)
+    else:
+        r = _w_body(s, b, moves, n, d)
+    if s.taint == taint0 and not s.truncated:
+        _store(s, e, b, W, rh, d, r)
+    return r
+
+
+cdef int _win_l(S* s, const Board* b, int d) noexcept nogil:
+    cdef int W = s.winner, L = 1 - s.winner, mover, n, r
+    cdef uint64_t rh
+    cdef unsigned long long taint0
+    cdef Entry* e
+    cdef History h
+    cdef CMove moves[MAX_MOVES]
+    s.nodes += 1
+    if d <= 0:
+        return 0
+    rh = _relevant(s, b, 2 * d)
+    e = _probe(s, b, L, rh)
+    if _match(s, e, b, L, rh):
+        if e.win_at <= d:
+            s.hits += 1
+            return 1
+        if e.nowin >= d:
+            s.hits += 1
+            return 0
+    taint0 = s.taint
+    h.lo = s.hlo
+    h.hi = s.hhi
+    h.n = s.hn
+    n = gen_moves(b, L, s.rules, &h, moves, &mover)
+    if n == 0:
+        r = 0
+    elif mover == W:
+        r = _win_w(s, b, d)                # L blocked: W moves again, that move counts
+    else:
+        r = _l_body(s, b, moves, n, d)
+    if s.taint == taint0 and not s.truncated:
+        _store(s, e, b, L, rh, d, r)
+    return r
+
+# ---------------------------------------------------------------------------------------
+# Python entry point.
+
+cdef int _load(Board* b, const unsigned char[:] sizes) except -1:
+    cdef int i
+    if sizes.shape[0] != 36:
+        raise ValueError("a board has 36 slots")
+    memset(b, 0, sizeof(Board))
+    for i in range(36):
+        if sizes[i] > 3:
+            raise ValueError("ring sizes are 0..3")
+        board_set(b, i, sizes[i])
+    return 0
+
+
+cdef class Searcher:
+    """A forced-win prover for one rule set, with its own transposition table.
+
+    ``win(board, side, winner, d, history)``: with ``side`` to move on ``board`` (36 bytes)
+    and the earlier boards ``history`` (oldest first; the Renop law), can ``winner`` land on
+    the goal with at most ``d`` of its own moves, whatever the other side does?
+    """
+    cdef S s
+    cdef int tt_bits
+
+    def __cinit__(self, int rules, int tt_bits=20):
+        if not 4 <= tt_bits <= 28:
+            raise ValueError("tt_bits must be 4..28")
+        memset(&self.s, 0, sizeof(S))
+        self.tt_bits = tt_bits
+        self.s.rules = rules
+        self.s.tt = <Entry*>calloc(1ULL << tt_bits, sizeof(Entry))
+        self.s.mask = (1ULL << tt_bits) - 1
+        self.s.hlo = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
+        self.s.hhi = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
+        self.s.maxchg = 3 if rules & (R_REPLACE_SHORE | R_REPLACE_ANY) else 2
+        if self.s.tt == NULL or self.s.hlo == NULL or self.s.hhi == NULL:
+            raise MemoryError("no memory for the transposition table")
+
+    def __dealloc__(self):
+        free(self.s.tt)
+        free(self.s.hlo)
+        free(self.s.hhi)
+
+    def win(self, bytes board, int side, int winner, int d, history=()):
+        cdef Board b, t
+        cdef int r, i = 0
+        if side not in (0, 1) or winner not in (0, 1):
+            raise ValueError("sides are 0 (South) and 1 (North)")
+        if d > 60:
+            raise ValueError("at most 60 moves")
+        _load(&b, board)
+        for past in history:
+            if i >= MAX_FILE_HIST:
+                raise ValueError(f"at most {MAX_FILE_HIST} earlier positions")
+            _load(&t, past)
+            self.s.hlo[i] = t.klo
+            self.s.hhi[i] = t.khi
+            i += 1
+        self.s.hn = i
+        self.s.winner = winner
+        self.s.ply = 0
+        self.s.passes = 0
+        self.s.truncated = 0
+        memset(self.s.has_killer, 0, sizeof(self.s.has_killer))
+        with nogil:
+            if side == winner:
+                r = _win_w(&self.s, &b, d)
+            else:
+                r = _win_l(&self.s, &b, d)
+        return bool(r)
+
+    @property
+    def nodes(self):
+        return self.s.nodes
+
+    @property
+    def tt_hits(self):
+        return self.s.hits
+
+    @property
+    def truncated(self):
+        """Did the last search give up on a line (W passed over too often in a row)?"""
+        return bool(self.s.truncated)
+
+    def clear(self):
+        memset(self.s.tt, 0, (1ULL << self.tt_bits) * sizeof(Entry))

@@ -1,0 +1,510 @@
+"""The forced-win solver: proven "win in k", "loses in k" or "no forced result within N".
+
+The proofs are made by the compiled kernel (``solver/_search.pyx``); this module asks it
+the questions, finds every key move (cooks), and builds the solution tree by re-searching
+from the key. docs/solver.md explains the search and why its answers are exact.
+
+>>> from solver.rules import PRESETS
+>>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+>>> s = solve(p, PRESETS["pbmserv"])
+>>> s.result, s.moves, [str(k) for k in s.keys]
+('win', 1, ['51-43-33-31-21-S'])
+>>> win_in(p, PRESETS["pbmserv"], 1)
+True
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import multiprocessing
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from solver._search import Searcher
+from solver.moves import Move, MoveList, apply_move, legal_moves
+from solver.position import Position
+from solver.rules import RuleSet, Side
+
+__all__ = ["Solution", "Stats", "Try", "solve", "win_in", "SolveError"]
+
+TREE_BUDGET = 4000  #: winner/loser nodes expanded in one solution tree before it is cut
+
+
+class SolveError(ValueError):
+    """A question the solver cannot answer as asked (bad bound, inconsistent files)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Stats:
+    """Search effort: positions visited, wall time, transposition-table hits."""
+
+    nodes: int
+    seconds: float
+    tt_hits: int
+    truncated: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"nodes": self.nodes, "seconds": round(self.seconds, 4),
+                "tt_hits": self.tt_hits, "truncated": self.truncated}
+
+
+@dataclasses.dataclass(frozen=True)
+class Try:
+    """A first move of the would-be winner that fails, and the defences that refute it."""
+
+    move: Move
+    refutations: tuple[Move, ...]
+    more: int = 0  #: further refutations not listed
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": str(self.move), "refutations": [str(m) for m in self.refutations],
+                "more_refutations": self.more}
+
+
+@dataclasses.dataclass(frozen=True)
+class Solution:
+    """What the solver proved about a position.
+
+    ``result`` is ``"win"`` (the side to move lands on the goal with its ``moves``-th move
+    at the latest, whatever the opponent does, and ``moves`` is minimal), ``"loss"`` (every
+    move of the side to move leaves the opponent such a win in at most ``moves``) or
+    ``"none"`` (neither within ``max_moves``; every line was searched). ``keys`` holds every
+    first move that wins in ``moves`` (more than one: a cook). ``tree`` is the solution tree
+    as JSON-ready data (see docs/solver.md). ``stoppable`` is only set under
+    ``win=unstoppable`` for a win in 1.
+    """
+
+    position: Position
+    rules: RuleSet
+    max_moves: int
+    result: str
+    moves: int | None
+    keys: tuple[Move, ...]
+    tree: dict[str, Any] | None
+    tries: tuple[Try, ...]
+    stats: Stats
+    stoppable: bool | None = None
+
+    @property
+    def winner(self) -> Side | None:
+        if self.result == "win":
+            return self.position.turn
+        if self.result == "loss":
+            return self.position.turn.other
+        return None
+
+    @property
+    def cook(self) -> bool:
+        return len(self.keys) > 1
+
+    def main_line(self) -> list[str]:
+        """The turns of the main line, a side's consecutive moves joined by ``; ``."""
+        return main_line(self.tree)
+
+    def stipulation(self) -> str:
+        """``South to move wins in 2``, the way a chess problem states its task."""
+        side = self.position.turn.title
+        if self.result == "win":
+            text = f"{side} to move wins in {self.moves}"
+            if self.stoppable:
+                text += ", stoppable (the opponent could have avoided it: take-back)"
+            return text
+        if self.result == "loss":
+            return (f"{side} to move loses in {self.moves}: "
+                    f"{self.position.turn.other.title} wins whatever {side} does")
+        return f"{side} to move: no forced win for either side within {self.max_moves}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": str(self.position),
+            "rules": self.rules.options(),
+            "max_moves": self.max_moves,
+            "result": self.result,
+            "moves": self.moves,
+            "winner": self.winner.value if self.winner else None,
+            "keys": [str(k) for k in self.keys],
+            "cook": self.cook,
+            "stoppable": self.stoppable,
+            "main_line": self.main_line(),
+            "tree": self.tree,
+            "tries": [t.to_json() for t in self.tries],
+            "stats": self.stats.to_json(),
+        }
+
+    def text(self) -> str:
+        from solver.solution import render_text
+
+        return render_text(self)
+
+
+# -- the questions asked of the kernel ------------------------------------------------------
+
+
+class _Prover:
+    """One Searcher (one transposition table) plus the file history."""
+
+    def __init__(self, rules: RuleSet, history: Sequence[Position], tt_bits: int = 20):
+        self.rules = rules
+        self.searcher = Searcher(rules.flags(), tt_bits)
+        self.history = [h.key for h in history]
+
+    def win(self, position: Position, winner: Side, d: int, path: Sequence[Position] = ()) -> bool:
+        """Can ``winner`` land within ``d`` of its moves from ``position``?"""
+        if d <= 0:
+            return False
+        return self.searcher.win(position.key, position.turn.index, winner.index, d,
+                                 self.history + [p.key for p in path])
+
+    def least(self, position: Position, winner: Side, d: int,
+              path: Sequence[Position] = ()) -> int | None:
+        """The least ``d' <= d`` with a win within ``d'``, or None."""
+        for k in range(1, d + 1):
+            if self.win(position, winner, k, path):
+                return k
+        return None
+
+    def moves(self, position: Position, path: Sequence[Position] = ()) -> MoveList:
+        """The legal moves, with the file history and the line ``path`` for Renop."""
+        return legal_moves(position, self.rules, [*self.history, *(q.key for q in path)])
+
+
+def win_in(position: Position, rules: RuleSet, k: int, history: Sequence[Position] = ()) -> bool:
+    """Does the side to move win in at most ``k`` moves? (Yes/no, for batch use.)
+
+    >>> from solver.rules import PRESETS
+    >>> win_in(Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S"),
+    ...        PRESETS["pbmserv"], 2)
+    True
+    """
+    if k < 1:
+        return False
+    prover = _Prover(rules, history, tt_bits=16)
+    return prover.win(position, position.turn, k)
+
+
+# -- parallel root split ---------------------------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_init(flags: int, history: list[bytes]) -> None:
+    _WORKER["searcher"] = Searcher(flags, 18)
+    _WORKER["history"] = history
+
+
+def _worker_task(args: tuple[bytes, int, int, int, bytes]) -> tuple[bool, int, int]:
+    child, side, winner, d, root = args
+    s: Searcher = _WORKER["searcher"]
+    n0, h0 = s.nodes, s.tt_hits
+    r = s.win(child, side, winner, d, [*_WORKER["history"], root])
+    return r, s.nodes - n0, s.tt_hits - h0
+
+
+# -- solving ---------------------------------------------------------------------------------
+
+
+def _check_previous(position: Position, previous: Position, rules: RuleSet,
+                    history: Sequence[Position]) -> bool:
+    """Did every alternative of the opponent's last move (from ``previous``) also allow the
+    side to move a landing? (The unstoppable variant: then the landing stands.)"""
+    prior = list(history)
+    if prior and prior[-1] == previous:
+        prior = prior[:-1]
+    options = legal_moves(previous, rules, prior)
+    results = []
+    for m in options:
+        if m.is_win:
+            return False      # the opponent could have landed itself
+        results.append(apply_move(previous, m))
+    if position.board not in [r.board for r in results]:
+        raise SolveError(
+            f"the previous position {previous} is not one move before {position}: "
+            "no legal move leads from it to the position"
+        )
+    from solver.moves import can_land
+
+    return all(can_land(r, rules, [*prior, previous]) for r in results)
+
+
+def solve(
+    position: Position,
+    rules: RuleSet,
+    max_moves: int = 3,
+    history: Sequence[Position] = (),
+    *,
+    tries: bool = False,
+    jobs: int = 1,
+    previous: Position | None = None,
+    tree: bool = True,
+) -> Solution:
+    """Prove the shortest forced result of ``position`` within ``max_moves`` moves.
+
+    ``history`` holds the earlier positions of the game (Renop law), oldest first;
+    ``previous`` the position before the opponent's last move (unstoppable variant).
+    ``jobs > 1`` splits the root moves across processes.
+    """
+    if not 1 <= max_moves <= 30:
+        raise SolveError(f"--max-moves must be 1..30, not {max_moves}")
+    if jobs < 1:
+        raise SolveError(f"--jobs must be at least 1, not {jobs}")
+    history = tuple(history)
+    t0 = time.perf_counter()
+    prover = _Prover(rules, history)
+    me, other = position.turn, position.turn.other
+    root = legal_moves(position, rules, history)
+    extra_nodes = extra_hits = 0
+    result, k = "none", None
+    pool = None
+    if jobs > 1 and len(root) > 1:
+        ctx = multiprocessing.get_context("fork")
+        pool = concurrent.futures.ProcessPoolExecutor(
+            jobs, mp_context=ctx, initializer=_worker_init,
+            initargs=(rules.flags(), [h.key for h in history]))
+    keys: list[Move] = []
+    try:
+        for d in range(1, max_moves + 1):
+            if pool is None:
+                if prover.win(position, me, d):
+                    result, k = "win", d
+                    break
+                if prover.win(position, other, d):
+                    result, k = "loss", d
+                    break
+                continue
+            if root.mover is not me or not root.moves or any(m.is_win for m in root):
+                # nothing to split: the side to move is passed over, stuck or lands now
+                if prover.win(position, me, d):
+                    result, k = "win", d
+                    break
+                if prover.win(position, other, d):
+                    result, k = "loss", d
+                    break
+                continue
+            wins, nodes, hits = _parallel_root(pool, position, root, me, d)
+            extra_nodes += nodes
+            extra_hits += hits
+            if wins is not None:
+                result, k, keys = "win", d, wins
+                break
+            lost, nodes, hits = _parallel_loss(pool, position, root, other, d)
+            extra_nodes += nodes
+            extra_hits += hits
+            if lost:
+                result, k = "loss", d
+                break
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    if result == "win" and not keys:
+        keys = _keys(prover, position, root, me, k)
+    stoppable = None
+    if rules.win == "unstoppable" and result == "win":
+        if k == 1 and root.mover is me:
+            stoppable = True if previous is None else not _check_previous(
+                position, previous, rules, history)
+        else:
+            stoppable = False
+    built = None
+    if tree and result != "none":
+        builder = _TreeBuilder(prover, TREE_BUDGET)
+        winner = me if result == "win" else other
+        if result == "win" and root.mover is me:
+            built = builder.winner_node(position, k, (), root=root, keys=keys)
+        else:
+            built = builder.node(position, winner, k, ())
+    found_tries: tuple[Try, ...] = ()
+    if tries and result != "loss":
+        found_tries = _tries(prover, position, root, me, k or max_moves, result == "win")
+    searcher = prover.searcher
+    stats = Stats(searcher.nodes + extra_nodes, time.perf_counter() - t0,
+                  searcher.tt_hits + extra_hits, searcher.truncated)
+    return Solution(position, rules, max_moves, result, k, tuple(keys), built, found_tries,
+                    stats, stoppable)
+
+
+def _parallel_root(pool, position: Position, root: MoveList, me: Side, d: int):
+    """Root moves of ``me`` that win within ``d`` (None if none), split across workers."""
+    if d == 1:
+        return None, 0, 0
+    tasks = [(apply_move(position, m).key, me.other.index, me.index, d - 1, position.key)
+             for m in root]
+    out = list(pool.map(_worker_task, tasks, chunksize=max(1, len(tasks) // 32)))
+    wins = [m for m, (r, _, _) in zip(root, out, strict=True) if r]
+    return (wins or None), sum(o[1] for o in out), sum(o[2] for o in out)
+
+
+def _parallel_loss(pool, position: Position, root: MoveList, other: Side, d: int):
+    """Does ``other`` win within ``d`` after every move of the side to move?"""
+    tasks = [(apply_move(position, m).key, other.index, other.index, d, position.key)
+             for m in root]
+    out = list(pool.map(_worker_task, tasks, chunksize=max(1, len(tasks) // 32)))
+    return all(o[0] for o in out), sum(o[1] for o in out), sum(o[2] for o in out)
+
+
+def _keys(prover: _Prover, position: Position, root: MoveList, me: Side, k: int) -> list[Move]:
+    if root.mover is not me:
+        return []
+    landings = [m for m in root if m.is_win]
+    if landings or k == 1:
+        return landings
+    return [m for m in root
+            if prover.win(apply_move(position, m), me, k - 1, (position,))]
+
+
+def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,
+           solved: bool, limit: int = 12) -> tuple[Try, ...]:
+    """Threatening first moves (after them ``me`` could land if the opponent passed) that
+    fail to win within ``k``, each with its refutations."""
+    from solver.moves import can_land
+
+    if root.mover is not me or k < 2:
+        return ()
+    found = []
+    for m in root:
+        if m.is_win:
+            continue
+        child = apply_move(position, m)
+        if not can_land(child.with_turn(me), prover.rules, [*prover.history, position.key]):
+            continue
+        if prover.win(child, me, k - 1, (position,)):
+            continue
+        refs = []
+        replies = legal_moves(child, prover.rules, [*prover.history, position.key])
+        for r in replies:
+            if r.is_win or r.side is me:
+                if r.is_win and r.side is not me:
+                    refs.append(r)
+                continue
+            after = apply_move(child, r)
+            if not prover.win(after, me, k - 1, (position, child)):
+                refs.append(r)
+        found.append(Try(m, tuple(refs[:5]), max(0, len(refs) - 5)))
+        if len(found) >= limit:
+            break
+    return tuple(found)
+
+
+# -- the solution tree ------------------------------------------------------------------------
+
+
+class _TreeBuilder:
+    """Builds the solution tree as JSON-ready dicts (see docs/solver.md for the fields)."""
+
+    def __init__(self, prover: _Prover, budget: int):
+        self.prover = prover
+        self.budget = budget
+
+    def _spend(self) -> bool:
+        self.budget -= 1
+        return self.budget >= 0
+
+    def node(self, position: Position, winner: Side, d: int, path: tuple[Position, ...]):
+        if position.turn is winner:
+            return self.winner_node(position, d, path)
+        return self.loser_node(position, winner, d, path)
+
+    def winner_node(self, position: Position, d: int, path: tuple[Position, ...], *,
+                    root: MoveList | None = None, keys: Sequence[Move] | None = None):
+        """The winner to move; it wins within ``d`` (the least such ``d`` is used)."""
+        p = self.prover
+        me = position.turn
+        moves = root if root is not None else p.moves(position, path)
+        least = p.least(position, me, d, path) if keys is None else d
+        if least is None:  # cannot happen for a proven node
+            raise AssertionError(f"no win within {d} in {position}")
+        node: dict[str, Any] = {"to_move": me.value, "role": "winner", "moves_left": least}
+        if moves.mover is not me:
+            node["passed"] = True   # the winner is blocked: the loser moves again
+            if self._spend():
+                node["then"] = self.loser_node(position.with_turn(me.other), me, least, path,
+                                               moves=moves)
+            else:
+                node["truncated"] = True
+            return node
+        if keys is not None:
+            wins = list(keys)
+        elif least == 1:
+            wins = [m for m in moves if m.is_win]
+        else:
+            wins = [m for m in moves if not m.is_win and
+                    p.win(apply_move(position, m), me, least - 1, (*path, position))]
+        node["moves"] = [str(m) for m in wins]
+        node["dual"] = len(wins) > 1
+        if least >= 2 and wins:
+            main = wins[0]
+            child = apply_move(position, main)
+            if self._spend():
+                node["after"] = self.loser_node(child, me, least - 1, (*path, position))
+            else:
+                node["truncated"] = True
+        return node
+
+    def loser_node(self, position: Position, winner: Side, d: int, path: tuple[Position, ...],
+                   *, moves: MoveList | None = None):
+        """The loser to move; the winner wins within ``d`` more of its moves."""
+        p = self.prover
+        loser = position.turn
+        if moves is None:
+            moves = p.moves(position, path)
+        node: dict[str, Any] = {"to_move": loser.value, "role": "loser", "winner_moves_left": d}
+        if moves.mover is winner and moves.moves:
+            node["passed"] = True     # the loser is blocked: the winner moves again
+            node["reply"] = self.winner_node(position.with_turn(winner), d, path)
+            return node
+        threat_pos = position.with_turn(winner)
+        threat = None
+        if p.win(threat_pos, winner, d, path):
+            tl = p.least(threat_pos, winner, d, path)
+            tm = p.moves(threat_pos, path)
+            if tm.mover is winner:
+                if tl == 1:
+                    threat = [str(m) for m in tm if m.is_win]
+                else:
+                    threat = [str(m) for m in tm if not m.is_win and
+                              p.win(apply_move(threat_pos, m), winner, tl - 1, (*path, position))]
+        node["threat"] = threat
+        defences = []
+        for m in moves:
+            entry: dict[str, Any] = {"move": str(m)}
+            child = apply_move(position, m)
+            if self._spend():
+                entry["reply"] = self.winner_node(child, d, (*path, position))
+            else:
+                entry["truncated"] = True
+            defences.append(entry)
+        node["defences"] = defences
+        return node
+
+
+def main_line(tree: dict[str, Any] | None) -> list[str]:
+    """The first line of a solution tree as turns (``34-44-43; 43-53-N``)."""
+    turns: list[list[str]] = []
+    last_side = None
+    node = tree
+    while node:
+        if node["role"] == "winner":
+            if node.get("passed"):
+                node = node.get("then")
+                continue
+            if not node.get("moves"):
+                break
+            move = node["moves"][0]
+            side = node["to_move"]
+            node = node.get("after")
+        else:
+            if node.get("passed"):
+                node = node.get("reply")
+                continue
+            if not node.get("defences"):
+                break
+            move = node["defences"][0]["move"]
+            side = node["to_move"]
+            node = node["defences"][0].get("reply")
+        if side == last_side:
+            turns[-1].append(move)
+        else:
+            turns.append([move])
+        last_side = side
+    return ["; ".join(t) for t in turns]
