@@ -16,6 +16,7 @@ from solver.moves import Move, MoveList, apply_move, can_land, legal_moves
 from solver.posfile import PositionFile
 from solver.position import Position
 from solver.rules import RuleSet, Side
+from solver.squares import row_of
 
 
 class _Command(click.Command):
@@ -86,7 +87,11 @@ def show(pos: str, rules: RuleSet, rules_given: bool) -> None:
     if pf.previous is not None:
         click.echo(f"previous: {pf.previous}")
     side = p.turn
-    if not moves.blocked:
+    stuck_rows = sorted({row_of(m.start) for m in moves} - {p.shore(side)})
+    if not moves.blocked and stuck_rows and rules.blocked == "next-row":
+        click.echo(f"{side.title} to move: the shore rings have no legal move, so the rings of "
+                   f"row {stuck_rows[0]} move ({len(moves)} legal moves)")
+    elif not moves.blocked:
         click.echo(f"{side.title} to move: {len(moves)} legal moves, not blocked")
     elif moves.moves:
         click.echo(f"{side.title} to move is blocked (no legal move): "

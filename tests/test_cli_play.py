@@ -75,6 +75,12 @@ def test_show_stalemate_north_is_blocked(tmp_path):
     assert "North to move is blocked (no legal move): South moves again" in out
     out = ok("show", path, "--rule", "blocked=draw")
     assert "North to move is blocked (no legal move): the game is drawn" in out
+    # Under blocked=next-row (the summary preset) North's row 5 moves instead.
+    out = ok("show", path, "--rules", "summary")
+    assert "North to move: the shore rings have no legal move, so the rings of row 5 move" in out
+    data = json.loads(ok("moves", path, "--rules", "summary", "--json"))
+    assert data["mover"] == "N" and data["blocked"] is False
+    assert {m["notation"][:2] for m in data["moves"]} <= {"51", "52", "53", "54", "55", "56"}
 
 
 def test_show_file_rules_apply_unless_given_on_the_command_line():
