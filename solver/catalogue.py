@@ -524,7 +524,8 @@ def play_line(position: Position, rules: RuleSet, turns: Sequence[str],
 
 def line_themes(line: Line, rules: RuleSet, stipulation: Stipulation,
                 history: Sequence[Position] = ()) -> list[str]:
-    """The themes a played main line shows (see :data:`THEMES`)."""
+    """The themes a played main line shows (see :data:`THEMES`), all but Renop (which
+    needs the solver: :func:`renop_matters`)."""
     moves = line.moves
     if not moves:
         return []
@@ -539,17 +540,21 @@ def line_themes(line: Line, rules: RuleSet, stipulation: Stipulation,
         themes.append("stalemate chain")
     if any(m.side is winner and len(set(m.path)) < len(m.path) for m in moves):
         themes.append("taboo")
-    if rules.repetition == "forbidden":
-        free = rules.with_options({"repetition": "allowed"})
-        hist = list(history)
-        for pos in line.positions:
-            if len(legal_moves(pos, rules, hist)) != len(legal_moves(pos, free, hist)):
-                themes.append("Renop")
-                break
-            hist.append(pos)
     if stipulation.kind == "loss":
         themes.append("unstoppable")
     return themes
+
+
+def renop_matters(position: Position, rules: RuleSet, stipulation: Stipulation,
+                  history: Sequence[Position] = (), solve: SolveFn | None = None) -> bool:
+    """Does the Renop law change the answer? (The solver's result without it differs.)"""
+    if rules.repetition != "forbidden":
+        return False
+    solve = solve or _default_solve()
+    free = rules.with_options({"repetition": "allowed"})
+    sol = solve(position, free, max_moves=stipulation.moves, history=history)
+    return (sol.result, sol.moves) != (stipulation.kind,
+                                       stipulation.moves if stipulation.kind != "none" else None)
 
 
 # -- checking ----------------------------------------------------------------------------
@@ -585,31 +590,57 @@ def check_puzzle(puzzle: Puzzle, solve: SolveFn | None = None) -> list[Catalogue
             f"the stipulation says '{st}' but the solver proves '{found}'", "stipulation"))
         return problems
 
-    keys = [format_move(m) for m in sol.keys]
+    from solver.notation import parse_move
+
+    def result_of(move: Move) -> tuple:
+        if move.is_win:
+            return ("win", move.start)
+        return ("board", apply_move(pos, move).board)
+
+    def parse(text: str, what: str, key: str) -> Move | None:
+        try:
+            return parse_move(text, pos, rules, puzzle.history)
+        except ValueError as e:
+            problems.append(puzzle.error(f"the {what} {text} is not a legal move: {e}", key))
+            return None
+
+    key_move = parse(puzzle.key, "key", "key") if puzzle.key is not None else None
     if st.kind == "win":
-        declared = [puzzle.key, *puzzle.cooks]
-        if puzzle.key not in keys:
+        keys = {result_of(m): m for m in sol.keys}
+        declared = {result_of(key_move): key_move} if key_move else {}
+        if key_move is not None and result_of(key_move) not in keys:
+            shown = ", ".join(format_move(m) for m in keys.values())
             problems.append(puzzle.error(
                 f"the key {puzzle.key} is not a key: the solver's key"
-                f"{'s are' if len(keys) > 1 else ' is'} {', '.join(keys)}", "key"))
-        extra = [k for k in keys if k not in declared]
+                f"{'s are' if len(keys) > 1 else ' is'} {shown}", "key"))
+        for cook in puzzle.cooks:
+            m = parse(cook, "declared cook", "cooks")
+            if m is None:
+                continue
+            if result_of(m) not in keys:
+                problems.append(puzzle.error(f"the declared cook {cook} is not a key", "cooks"))
+            declared[result_of(m)] = m
+        extra = [format_move(m) for r, m in keys.items() if r not in declared]
         if extra and not problems:
             problems.append(puzzle.error(
                 f"cooked: {', '.join(extra)} also win{'s' if len(extra) == 1 else ''} in "
                 f"{st.moves}; declare {'it' if len(extra) == 1 else 'them'} under 'cooks' or "
                 "change the position", "key"))
-        wrong = [c for c in puzzle.cooks if c not in keys]
-        if wrong:
+    elif key_move is not None and not key_move.is_win:
+        # A defence: after it the opponent must win in exactly k (loss) or not at all (none).
+        after = apply_move(pos, key_move)
+        reply = solve(after, rules, max_moves=st.moves, history=[*puzzle.history, pos])
+        if st.kind == "loss" and (reply.result != "win" or reply.moves != st.moves):
             problems.append(puzzle.error(
-                f"declared cook{'s' if len(wrong) > 1 else ''} {', '.join(wrong)} "
-                f"{'are not keys' if len(wrong) > 1 else 'is not a key'}", "cooks"))
-    elif puzzle.key is not None and keys and puzzle.key not in keys:
-        what = "longest defences" if st.kind == "loss" else "moves the solver lists"
-        problems.append(puzzle.error(
-            f"the key {puzzle.key} is not one of the {what}: {', '.join(keys)}", "key"))
+                f"the key {puzzle.key} is not a longest defence: after it "
+                f"{_describe(reply, after.turn)}", "key"))
+        if st.kind == "none" and reply.result == "win":
+            problems.append(puzzle.error(
+                f"the key {puzzle.key} does not hold: after it {_describe(reply, after.turn)}",
+                "key"))
 
     if puzzle.main_line:
-        problems.extend(_check_line(puzzle, st))
+        problems.extend(_check_line(puzzle, st, solve))
     return problems
 
 
@@ -619,7 +650,7 @@ def _describe(sol: Any, turn: Side) -> str:
     return str(Stipulation(sol.result, sol.moves, turn))
 
 
-def _check_line(puzzle: Puzzle, st: Stipulation) -> list[CatalogueError]:
+def _check_line(puzzle: Puzzle, st: Stipulation, solve: SolveFn) -> list[CatalogueError]:
     from solver.notation import format_move
 
     try:
@@ -646,6 +677,9 @@ def _check_line(puzzle: Puzzle, st: Stipulation) -> list[CatalogueError]:
             f"the main line has {count} move{'s' if count != 1 else ''} of {winner.title}, "
             f"the stipulation {st.moves}", "main-line"))
     shown = line_themes(line, puzzle.rules, st, puzzle.history)
+    if "Renop" in puzzle.themes and renop_matters(puzzle.position, puzzle.rules, st,
+                                                  puzzle.history, solve):
+        shown.append("Renop")
     for theme in puzzle.themes:
         if theme not in shown:
             problems.append(puzzle.error(
@@ -887,5 +921,6 @@ def difficulty_of(stipulation: Stipulation, themes: Sequence[str]) -> int:
 __all__ = [
     "Catalogue", "CatalogueError", "Line", "Puzzle", "SCHEMA_VERSION", "Stipulation", "THEMES",
     "catalogue_files", "check_catalogue", "check_puzzle", "difficulty_of", "line_themes",
-    "load_catalogue", "parse_catalogue", "play_line", "principal_line", "theme_problem",
+    "load_catalogue", "parse_catalogue", "play_line", "principal_line", "renop_matters",
+    "theme_problem", "format_entry", "append_entry",
 ]
