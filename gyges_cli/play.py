@@ -269,8 +269,11 @@ def replay(game_file: Path, quiet: bool, start_arg: str | None, rules: RuleSet,
 
     if game.error is not None:
         e = game.error
-        click.echo(f"{len(game.moves)} move{'s' if len(game.moves) != 1 else ''} legal, then")
-        click.echo(f"move {e.number} ({e.text}, line {e.line}): {e.reason}")
+        if game.moves:
+            n = len(game.moves)
+            click.echo(f"{n} move{'s' if n != 1 else ''} legal, then")
+        reason = e.reason.removeprefix(f"{e.text}: ")
+        click.echo(f"move {e.number} ({e.text}, line {e.line}): {reason}")
         raise SystemExit(1)
     n = len(game.moves)
     click.echo(f"all {n} move{'s' if n != 1 else ''} legal")

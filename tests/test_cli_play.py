@@ -260,7 +260,7 @@ def test_replay_stops_at_the_first_illegal_move(tmp_path):
     line = next(n for n, t in enumerate(text.splitlines(), 1) if "14-24-35x36=63" in t)
     last = result.stdout.splitlines()[-1]
     assert last.startswith(f"move 9 (14-24-35x36=63, line {line}): ")
-    assert "63 is not empty" in last
+    assert last.endswith("): 63 is not empty: a relocated ring goes to an empty slot")
     assert "6 moves legal, then" in result.stdout
     quiet = run("replay", "-q", path)
     assert quiet.exit_code == 1 and len(quiet.stdout.splitlines()) == 2
