@@ -316,7 +316,7 @@ def solve(
             built = builder.node(position, winner, k, ())
     found_tries: tuple[Try, ...] = ()
     if tries and result != "loss":
-        found_tries = _tries(prover, position, root, me, k or max_moves, result == "win")
+        found_tries = _tries(prover, position, root, me, k or max_moves)
     searcher = prover.searcher
     stats = Stats(searcher.nodes + extra_nodes, time.perf_counter() - t0,
                   searcher.tt_hits + extra_hits, searcher.truncated)
@@ -354,36 +354,36 @@ def _keys(prover: _Prover, position: Position, root: MoveList, me: Side, k: int)
 
 
 def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,
-           solved: bool, limit: int = 12) -> tuple[Try, ...]:
-    """Threatening first moves (after them ``me`` could land if the opponent passed) that
-    fail to win within ``k``, each with its refutations."""
-    from solver.moves import can_land
-
+           limit: int = 8, most: int = 3) -> tuple[Try, ...]:
+    """First moves of ``me`` that fail to win within ``k`` but come close: those with the
+    fewest refutations (defences after which no win within ``k - 1`` remains), at most
+    ``most`` refutations each, best first. A move after which the opponent lands at once
+    is not a try."""
     if root.mover is not me or k < 2:
         return ()
-    found = []
+    scored = []
     for m in root:
         if m.is_win:
             continue
         child = apply_move(position, m)
-        if not can_land(child.with_turn(me), prover.rules, [*prover.history, position.key]):
+        replies = prover.moves(child, (position,))
+        if not replies.moves or replies.wins and replies.mover is not me:
             continue
         if prover.win(child, me, k - 1, (position,)):
-            continue
+            continue            # a key, not a try
         refs = []
-        replies = legal_moves(child, prover.rules, [*prover.history, position.key])
         for r in replies:
-            if r.is_win or r.side is me:
-                if r.is_win and r.side is not me:
-                    refs.append(r)
-                continue
             after = apply_move(child, r)
+            if r.side is me:
+                continue        # the opponent is blocked: no defence to list
             if not prover.win(after, me, k - 1, (position, child)):
                 refs.append(r)
-        found.append(Try(m, tuple(refs[:5]), max(0, len(refs) - 5)))
-        if len(found) >= limit:
-            break
-    return tuple(found)
+                if len(refs) > most:
+                    break
+        if refs and len(refs) <= most:
+            scored.append((len(refs), len(scored), Try(m, tuple(refs))))
+    scored.sort(key=lambda t: t[:2])
+    return tuple(t for _, _, t in scored[:limit])
 
 
 # -- the solution tree ------------------------------------------------------------------------

@@ -1,0 +1,375 @@
+"""The forced-win solver: seed 000's examples, cooks, duals, losses, bounds, blocked sides,
+the Renop law, the unstoppable variant, and a cross-check against a brute-force minimax
+written here (no transposition table, no cheap landing test, no move ordering)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from solver import _movegen, _search
+from solver.moves import apply_move, can_land, legal_moves
+from solver.notation import parse_move
+from solver.position import Position
+from solver.rules import PRESETS, RuleSet, Side, rules_from
+from solver.search import SolveError, solve, win_in
+
+PBM = PRESETS["pbmserv"]
+BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
+TABOO = "....../1...../3.23../3.211./2.132./...... N"
+CHAIN = ".3.3.3/112232/...1.2/...1../....../...... S"            # seed 000, corrected
+CHAIN_AS_PRINTED = ".3.3.3/112232/...1../...1.2/....../...... S"
+SAMPLE_12 = "..1.../..23../..3.../..3113/2..2../2..1.. S"          # after North's 12th move
+LOSES_IN_1 = "..3.../....../.3..../.....1/..3.../.....3 S"         # found by random search
+
+
+def pos(text: str) -> Position:
+    return Position.from_string(text)
+
+
+# -- the brute-force reference -----------------------------------------------------------
+
+
+def _after(board: bytes, start: int, to: int, reloc: int | None) -> bytes:
+    b = bytearray(board)
+    ring = b[start]
+    b[start] = 0
+    if reloc is not None:
+        b[reloc] = b[to]
+    b[to] = ring
+    return bytes(b)
+
+
+def brute_win(board: bytes, side: int, winner: int, d: int, flags: int,
+              history: tuple[bytes, ...] = (), plies: int = 0) -> bool:
+    """Plain minimax straight from the definition: can ``winner`` land within ``d`` of its
+    own moves? Every move of every node is generated and tried."""
+    if d <= 0 or plies > 2 * d + 24:
+        return False
+    mover, moves = _movegen.generate(board, side, flags, list(history), False)
+    if not moves:
+        return False                                   # nobody can move: drawn
+    wins = any(to >= 36 for _, to, _, _, _ in moves)
+    hist = (*history, board)
+    if mover == winner:
+        if wins:
+            return True
+        return d > 1 and any(
+            brute_win(_after(board, s, t, r), 1 - winner, winner, d - 1, flags, hist, plies + 1)
+            for s, t, r, _, _ in moves)
+    if wins:
+        return False
+    return all(brute_win(_after(board, s, t, r), winner, winner, d, flags, hist, plies + 1)
+               for s, t, r, _, _ in moves)
+
+
+def brute_result(p: Position, rules: RuleSet, n: int, history=()) -> tuple[str, int | None]:
+    hist = tuple(h.key for h in history)
+    me = p.turn.index
+    for d in range(1, n + 1):
+        if brute_win(p.key, me, me, d, rules.flags(), hist):
+            return "win", d
+        if brute_win(p.key, me, 1 - me, d, rules.flags(), hist):
+            return "loss", d
+    return "none", None
+
+
+def random_position(rng: random.Random, rules: RuleSet) -> Position:
+    """A few random moves from random setups, or a sparse random placement."""
+    if rng.random() < 0.5:
+        digits = list("112233")
+        rng.shuffle(digits)
+        south = "".join(digits)
+        rng.shuffle(digits)
+        p = Position.setup(south, "".join(digits))
+        for _ in range(rng.randint(2, 14)):
+            ml = legal_moves(p, rules)
+            plain = [m for m in ml if not m.is_win]
+            if not plain:
+                break
+            p = apply_move(p, rng.choice(plain))
+        return p
+    while True:
+        board = [0] * 36
+        for s in rng.sample(range(36), rng.randint(3, 8)):
+            board[s] = rng.choice((1, 2, 3))
+        if max(Counter(x for x in board if x).values()) <= 4:
+            return Position(tuple(board), rng.choice((Side.SOUTH, Side.NORTH)))
+
+
+# -- seed 000 examples ---------------------------------------------------------------------
+
+
+def test_bouncing_north_wins_in_1():
+    s = solve(pos(BOUNCING), PBM)
+    assert (s.result, s.moves) == ("win", 1)
+    assert [str(k) for k in s.keys] == ["51-43-33-31-21-S"]
+    assert s.main_line() == ["51-43-33-31-21-S"]
+
+
+def test_bouncing_south_to_move_wards_off_the_threat():
+    p = pos(BOUNCING).with_turn(Side.SOUTH)
+    defence = parse_move("15-26-36-66", p, PBM)
+    after = apply_move(p, defence)
+    assert not can_land(after, PBM, [p])           # North cannot land any more
+    assert not win_in(after, PBM, 1, [p])
+    # What the engine proves for South to move: neither side forces a win within 3.
+    s = solve(p, PBM, 3)
+    assert (s.result, s.moves, s.keys) == ("none", None, ())
+    assert brute_result(p, PBM, 2) == ("none", None)
+
+
+def test_taboo_example():
+    p = pos(TABOO)
+    # pbmserv (taboo=connection): 51-41-31-21-S would use 31-32 twice; no North win in 1 ...
+    assert not win_in(p, PBM, 1)
+    s = solve(p, PBM, 2)
+    assert (s.result, s.moves) == ("loss", 2)    # ... South wins in 2 whatever North does
+    assert brute_result(p, PBM, 2) == ("loss", 2)
+    # dorbec (taboo=entry): the same path is legal, North wins in 1.
+    d = solve(p, PRESETS["dorbec"], 1)
+    assert (d.result, d.moves, [str(k) for k in d.keys]) == ("win", 1, ["51-41-31-21-S"])
+    south = solve(p.with_turn(Side.SOUTH), PBM, 1)
+    assert (south.result, south.moves) == ("win", 1)
+    assert [str(k) for k in south.keys] == ["24-25-34-44-N"]
+
+
+def test_stalemate_chain_corrected():
+    p = pos(CHAIN)
+    s = solve(p, PBM, 3)
+    assert (s.result, s.moves) == ("win", 2)
+    assert brute_result(p, PBM, 2) == ("win", 2)
+    # 34-44-43 leaves the board of the replace 34x44=43 (same-size replace = plain move);
+    # the engine writes it with fewest bounces. It is one of the keys (a cook: 15 keys).
+    seed_move = parse_move("34-44-43", p, PBM)
+    after = apply_move(p, seed_move)
+    keys = {apply_move(p, k).board: k for k in s.keys}
+    assert after.board in keys and s.cook and len(s.keys) == 15
+    # After it North is blocked and South plays on: 43-53-N, joined with "; ".
+    rest = solve(after, PBM, 1, [p])
+    assert (rest.result, rest.moves) == ("loss", 1)
+    assert rest.tree["passed"] is True
+    assert "43-53-N" in rest.tree["reply"]["moves"]          # with duals: 44-43-53-N, ...
+    assert s.main_line()[0].count("; ") == 1
+    assert any(t.startswith("34x44=43; ") for t in _all_key_lines(s))
+
+
+def _all_key_lines(s) -> list[str]:
+    out = []
+    for k in s.keys:
+        sub = solve(apply_move(s.position, k), s.rules, s.moves, [s.position])
+        out.append(f"{k}; {sub.main_line()[0]}" if sub.tree.get("passed") else str(k))
+    return out
+
+
+def test_stalemate_chain_as_printed():
+    # As printed (rows 3 and 4 swapped) South still wins in 2, but not by 34-44-43.
+    p = pos(CHAIN_AS_PRINTED)
+    s = solve(p, PBM, 3)
+    assert (s.result, s.moves) == ("win", 2)
+    assert brute_result(p, PBM, 2) == ("win", 2)
+    seed_move = apply_move(p, parse_move("34-44-43", p, PBM))
+    assert seed_move.board not in {apply_move(p, k).board for k in s.keys}
+
+
+def test_sample_game_after_move_12():
+    # South resigned here; the engine proves South wins in 2 (unique key).
+    p = pos(SAMPLE_12)
+    s = solve(p, PBM, 3)
+    assert (s.result, s.moves) == ("win", 2)
+    assert [str(k) for k in s.keys] == ["14-24-33x43=12"]
+    assert brute_result(p, PBM, 2) == ("win", 2)
+    assert s.tree["after"]["threat"] is None        # no threat: every move of North concedes
+    defences = s.tree["after"]["defences"]
+    assert len(defences) == len(legal_moves(apply_move(p, s.keys[0]), PBM, [p]))
+    assert all(d["reply"]["moves_left"] == 1 for d in defences)
+
+
+def test_sample_game_with_history_renop():
+    # The key's resulting board in the history makes it illegal (Renop law).
+    p = pos(SAMPLE_12)
+    key_after = apply_move(p, parse_move("14-24-33x43=12", p, PBM))
+    s = solve(p, PBM, 2, [key_after])
+    assert s.result == "none"
+    assert brute_result(p, PBM, 2, [key_after]) == ("none", None)
+    # Without the Renop law the key is legal again.
+    assert solve(p, rules_from("pbmserv", ["repetition=allowed"]), 2, [key_after]).moves == 2
+
+
+def test_transposition_table_respects_history():
+    """The graph-history-interaction trap: one table, the same board, different histories."""
+    p = pos(SAMPLE_12)
+    key_after = apply_move(p, parse_move("14-24-33x43=12", p, PBM))
+    s = _search.Searcher(PBM.flags(), 16)
+    assert s.win(p.key, 0, 0, 2)
+    assert not s.win(p.key, 0, 0, 2, [key_after.key])
+    assert s.win(p.key, 0, 0, 2)
+    assert not s.win(p.key, 0, 0, 2, [key_after.key])
+
+
+# -- cooks, duals, losses, bounds, blocked sides ----------------------------------------------
+
+
+def test_cook_and_dual_marks():
+    s = solve(pos(CHAIN), PBM, 2)
+    assert s.cook and s.to_json()["cook"] is True
+    assert s.tree["dual"] is True and len(s.tree["moves"]) == len(s.keys)
+    loss = solve(pos(TABOO), PBM, 2)
+    assert any(d["reply"]["dual"] for d in loss.tree["defences"])
+    text = loss.text()
+    assert "[dual]" in text and "North to move loses in 2" in text
+
+
+def test_loss_tree_covers_every_move():
+    p = pos(TABOO)
+    s = solve(p, PBM, 2)
+    assert s.keys == ()
+    assert {d["move"] for d in s.tree["defences"]} == {str(m) for m in legal_moves(p, PBM)}
+
+
+def test_none_within_bound_is_proven():
+    p = pos(BOUNCING).with_turn(Side.SOUTH)
+    s = solve(p, PBM, 2)
+    assert s.result == "none" and not s.stats.truncated
+    assert "no forced win for either side within 2" in s.text()
+
+
+def test_blocked_draw_and_next_row_change_the_chain():
+    p = pos(CHAIN)
+    for rule in ("blocked=draw", "blocked=next-row"):
+        rules = rules_from("pbmserv", [rule])
+        s = solve(p, rules, 2)
+        assert s.result == "none"
+        assert brute_result(p, rules, 2) == ("none", None)
+
+
+def test_loses_in_1():
+    p = pos(LOSES_IN_1)
+    s = solve(p, PBM, 2)
+    assert (s.result, s.moves) == ("loss", 1)
+    assert brute_result(p, PBM, 1) == ("loss", 1)
+
+
+# -- the unstoppable variant --------------------------------------------------------------------
+
+
+def test_unstoppable_win_in_1():
+    rules = rules_from("pbmserv", ["win=unstoppable"])
+    p = pos(LOSES_IN_1)
+    for m in legal_moves(p, rules):
+        q = apply_move(p, m)
+        alone = solve(q, rules, 1, [p])
+        assert (alone.result, alone.moves, alone.stoppable) == ("win", 1, True)
+        assert "stoppable" in alone.text()
+        proven = solve(q, rules, 1, [p], previous=p)
+        assert proven.stoppable is False
+    # The bouncing example: South could have played 15-26-36-66, so a landing is stoppable.
+    b = pos(BOUNCING).with_turn(Side.SOUTH)
+    for m in legal_moves(b, rules):
+        q = apply_move(b, m)
+        if can_land(q, rules, [b]):
+            assert solve(q, rules, 1, [b], previous=b).stoppable is True
+            break
+    # Not one move before: an error.
+    with pytest.raises(SolveError):
+        solve(pos(BOUNCING), rules, 1, previous=p)
+    # Other rules: no stoppable flag.
+    assert solve(pos(BOUNCING), PBM, 1).stoppable is None
+
+
+# -- JSON, API --------------------------------------------------------------------------------
+
+
+def test_json_shape():
+    j = solve(pos(SAMPLE_12), PBM, 2).to_json()
+    assert j["result"] == "win" and j["moves"] == 2 and j["keys"] == ["14-24-33x43=12"]
+    assert j["tree"]["role"] == "winner" and j["stats"]["nodes"] > 0
+    assert set(j) >= {"result", "moves", "keys", "tree", "tries", "stats"}
+
+
+def test_tries():
+    s = solve(pos(SAMPLE_12), PBM, 2, tries=True)
+    assert s.tries and [len(t.refutations) for t in s.tries] == sorted(
+        len(t.refutations) for t in s.tries)
+    for t in s.tries:
+        after = apply_move(s.position, t.move)
+        assert 1 <= len(t.refutations) <= 3
+        for r in t.refutations:            # each refutation leaves South no landing
+            again = apply_move(after, r)
+            assert not win_in(again, PBM, 1, [s.position, after])
+        assert t.move not in s.keys
+
+
+def test_bad_bounds():
+    with pytest.raises(SolveError):
+        solve(pos(BOUNCING), PBM, 0)
+    with pytest.raises(SolveError):
+        solve(pos(BOUNCING), PBM, 2, jobs=0)
+
+
+def test_jobs_agree():
+    for text in (SAMPLE_12, CHAIN, TABOO):
+        a = solve(pos(text), PBM, 2, tree=False)
+        b = solve(pos(text), PBM, 2, tree=False, jobs=2)
+        assert (a.result, a.moves, a.keys) == (b.result, b.moves, b.keys)
+
+
+# -- cross-check against the brute force ----------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_random_positions_agree_with_brute_force(preset):
+    rules = PRESETS[preset]
+    rng = random.Random(f"search-{preset}")
+    searcher = _search.Searcher(rules.flags(), 16)   # one table for all: stale entries would show
+    checked = 0
+    while checked < 40:
+        p = random_position(rng, rules)
+        me = p.turn.index
+        for winner in (me, 1 - me):
+            for d in (1, 2):
+                expect = brute_win(p.key, me, winner, d, rules.flags())
+                assert searcher.win(p.key, me, winner, d) == expect, (str(p), winner, d)
+        checked += 1
+
+
+def test_random_positions_with_history_agree():
+    """Renop: random earlier boards close to the position (a move or two away)."""
+    rng = random.Random("renop")
+    searcher = _search.Searcher(PBM.flags(), 16)
+    checked = 0
+    while checked < 30:
+        p = random_position(rng, PBM)
+        ml = legal_moves(p, PBM)
+        plain = [m for m in ml if not m.is_win and m.side is p.turn]
+        if len(plain) < 2:
+            continue
+        # boards one and two moves away, as if the game had passed through them
+        hist = [apply_move(p, m) for m in rng.sample(plain, 2)]
+        second = legal_moves(hist[0], PBM, [p])
+        hist += [apply_move(hist[0], m) for m in list(second)[:3] if not m.is_win]
+        keys = tuple(h.key for h in hist)
+        me = p.turn.index
+        for winner in (me, 1 - me):
+            for d in (1, 2):
+                expect = brute_win(p.key, me, winner, d, PBM.flags(), keys)
+                assert searcher.win(p.key, me, winner, d, list(keys)) == expect
+                assert searcher.win(p.key, me, winner, d) == brute_win(
+                    p.key, me, winner, d, PBM.flags())
+        checked += 1
+
+
+@pytest.mark.slow
+def test_random_positions_win_in_3_agree_with_brute_force():
+    for preset in ("pbmserv", "bga"):
+        rules = PRESETS[preset]
+        rng = random.Random(f"deep-{preset}")
+        searcher = _search.Searcher(rules.flags(), 18)
+        for _ in range(12):
+            p = random_position(rng, rules)
+            if sum(1 for x in p.board if x) > 7:
+                continue
+            me = p.turn.index
+            assert searcher.win(p.key, me, me, 3) == brute_win(p.key, me, me, 3, rules.flags())
