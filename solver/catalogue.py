@@ -529,12 +529,13 @@ def line_themes(line: Line, rules: RuleSet, stipulation: Stipulation,
     moves = line.moves
     if not moves:
         return []
-    winner = moves[-1].side if moves[-1].is_win else None
+    # The winner's moves make the themes (with no winner: the side to move's).
+    winner = moves[-1].side if moves[-1].is_win else moves[0].side
     themes = []
     chain = max((m.bounces for m in moves if m.side is winner), default=0)
     if chain:
         themes.append(f"bounce chain {chain}")
-    if any(m.is_replace for m in moves):
+    if any(m.is_replace for m in moves if m.side is winner):
         themes.append("relocation")
     if any(a.side is b.side for a, b in zip(moves, moves[1:], strict=False)):
         themes.append("stalemate chain")

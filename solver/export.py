@@ -80,7 +80,9 @@ def solved(puzzle: Puzzle) -> Solved:
 
 def _rules_note(puzzle: Puzzle) -> str:
     name = puzzle.rules.name
-    return "" if name == "pbmserv" else f"Rules: {name if name != 'custom' else puzzle.rules.describe()}"
+    if name == "pbmserv":
+        return ""
+    return f"Rules: {name if name != 'custom' else puzzle.rules.describe()}"
 
 
 # -- text --------------------------------------------------------------------------------
@@ -97,8 +99,10 @@ def export_text(puzzles: Sequence[Puzzle], title: str = BOOK_TITLE) -> str:
                              if p.difficulty else "") if x]
         if extra:
             out.append("   ".join(extra))
-        if p.source or p.credit:
-            out.append(" ".join(x for x in (p.source, f"({p.credit})" if p.credit else "") if x))
+        if p.source:
+            out.append(f"Source: {p.source}.")
+        if p.credit:
+            out.append(f"Credit: {p.credit}.")
         out.append("")
     out += ["", "SOLUTIONS", "=========", ""]
     for n, p in enumerate(puzzles, 1):

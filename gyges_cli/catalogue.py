@@ -1,0 +1,280 @@
+"""The puzzle catalogue commands (``gyges catalogue check|add|list``) and ``gyges export``.
+
+Exit status of ``catalogue check``: 0 when every entry is proven, 1 when the solver
+refutes an entry (a wrong stipulation, an undeclared cook, an illegal main line), 2 when a
+file cannot be read (malformed YAML, an unknown key, a bad diagram). Every message is
+``file:line: puzzle <id>: what is wrong``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from gyges_cli.common import UserError, combine_rules, rule_options
+from solver.catalogue import (
+    CatalogueError,
+    Puzzle,
+    Stipulation,
+    append_entry,
+    catalogue_files,
+    check_puzzle,
+    difficulty_of,
+    format_entry,
+    line_themes,
+    load_catalogue,
+    play_line,
+    principal_line,
+    renop_matters,
+)
+from solver.rules import RuleSet
+
+DEFAULT_DIR = "puzzles"
+EXIT_WRONG = 1
+EXIT_MALFORMED = 2
+
+
+class _Group(click.Group):
+    """Usage errors as one ``gyges: ...`` line with exit status 2."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as e:
+            raise UserError(f"{e.format_message().rstrip('.')}; see 'gyges catalogue --help'") \
+                from None
+
+
+class _Command(click.Command):
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as e:
+            name = ctx.command_path.split(" ", 1)[-1]
+            raise UserError(f"{e.format_message().rstrip('.')}; see 'gyges {name} --help'") \
+                from None
+
+
+def _load_all(paths: tuple[str, ...]) -> tuple[list[Puzzle], list[CatalogueError]]:
+    """Every puzzle of the files; unreadable files are returned as errors."""
+    try:
+        files = catalogue_files(paths or (DEFAULT_DIR,))
+    except CatalogueError as e:
+        raise UserError(e.problem, e.source) from None
+    if not files:
+        raise UserError("no catalogue files (*.yaml) found", ", ".join(paths or (DEFAULT_DIR,)))
+    puzzles: list[Puzzle] = []
+    errors: list[CatalogueError] = []
+    seen: dict[str, Puzzle] = {}
+    for f in files:
+        try:
+            cat = load_catalogue(f)
+        except CatalogueError as e:
+            errors.append(e)
+            continue
+        for p in cat.puzzles:
+            if p.id in seen:
+                other = seen[p.id]
+                errors.append(p.error(f"the id is already used in {other.file}:{other.line}",
+                                      "id", malformed=True))
+                continue
+            seen[p.id] = p
+            puzzles.append(p)
+    return puzzles, errors
+
+
+@click.group(cls=_Group, name="catalogue")
+def catalogue_group() -> None:
+    """The puzzle catalogue: YAML files of proven puzzles (docs/catalogue.md)."""
+
+
+@catalogue_group.command("check", cls=_Command)
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+def check(paths: tuple[str, ...], quiet: bool) -> None:
+    """Re-prove every puzzle of PATHS (files or directories; default: puzzles/).
+
+    Each stipulation must be exact (no quicker win, the same k), every key but the declared
+    one listed under 'cooks', the main line legal, starting with the key and ending on the
+    goal, and each declared theme shown. Exit status 1 if an entry is wrong, 2 if a file
+    cannot be read.
+    """
+    from solver.search import SolveError
+
+    puzzles, errors = _load_all(paths)
+    for e in errors:
+        click.echo(str(e), err=True)
+    wrong = 0
+    for i, p in enumerate(puzzles, 1):
+        t0 = time.perf_counter()
+        if not quiet:
+            click.echo(f"[{i}/{len(puzzles)}] {p.id}: {p.stipulation} ...", err=True, nl=False)
+        try:
+            problems = check_puzzle(p)
+        except (SolveError, ValueError) as e:
+            problems = [p.error(f"cannot be checked: {e}")]
+        if not quiet:
+            verdict = "ok" if not problems else "WRONG"
+            click.echo(f" {verdict} ({time.perf_counter() - t0:.2f} s)", err=True)
+        for problem in problems:
+            click.echo(str(problem), err=True)
+        wrong += bool(problems)
+    proven = len(puzzles) - wrong
+    click.echo(f"{len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''} checked: {proven} "
+               f"proven, {wrong} wrong" + (f", {len(errors)} unreadable" if errors else ""))
+    if errors:
+        sys.exit(EXIT_MALFORMED)
+    if wrong:
+        sys.exit(EXIT_WRONG)
+
+
+@catalogue_group.command("list", cls=_Command)
+@click.argument("paths", nargs=-1, type=click.Path())
+def list_(paths: tuple[str, ...]) -> None:
+    """A table of the puzzles of PATHS (default: puzzles/): id, stipulation, themes,
+    difficulty."""
+    puzzles, errors = _load_all(paths)
+    rows = [("id", "stipulation", "themes", "difficulty")]
+    for p in puzzles:
+        rows.append((p.id, str(p.stipulation), ", ".join(p.themes) or "-",
+                     str(p.difficulty) if p.difficulty else "-"))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    for n, r in enumerate(rows):
+        click.echo("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+        if n == 0:
+            click.echo("  ".join("-" * w for w in widths))
+    for e in errors:
+        click.echo(str(e), err=True)
+    if errors:
+        sys.exit(EXIT_MALFORMED)
+
+
+@catalogue_group.command("add", cls=_Command)
+@click.argument("source", metavar="POS|FILE")
+@click.option("--to", "target", required=True, type=click.Path(dir_okay=False),
+              help="The catalogue file to append to (created if missing).")
+@click.option("--id", "puzzle_id", required=True, help="The new puzzle's id (unique).")
+@click.option("--title", default="", help="A title for the puzzle.")
+@click.option("--source", "source_text", default="", help="Where the position comes from.")
+@click.option("--credit", default="", help="Who composed or found it.")
+@click.option("--notes", default="", help="Notes printed with the solution.")
+@click.option("--max-moves", default=3, show_default=True, type=click.IntRange(1, 30),
+              help="Search bound: the solver proves the shortest result within it.")
+@rule_options
+def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, credit: str,
+        notes: str, max_moves: int, rules: RuleSet, rules_given: bool) -> None:
+    """Solve POS|FILE and append it to a catalogue file with the solver's findings:
+    stipulation, key (other keys as cooks), main line, themes and difficulty."""
+    from gyges_cli.inputs import load_input
+    from solver.notation import format_move, format_turn
+    from solver.search import SolveError, solve
+
+    pf = load_input(source)
+    rules = combine_rules(pf.rules, rules, rules_given)
+    try:
+        sol = solve(pf.position, rules, max_moves=max_moves, history=pf.history)
+    except SolveError as e:
+        raise UserError(str(e)) from None
+    turn = pf.position.turn
+    if sol.result == "none":
+        st = Stipulation("none", max_moves, None)
+        key, turns, cooks = None, [], []
+    else:
+        st = Stipulation(sol.result, sol.moves, turn)
+        first = sol.keys[0] if sol.result == "win" and sol.keys else None
+        try:
+            line_moves = principal_line(pf.position, rules, sol.result, sol.moves, pf.history,
+                                        solve, first=first)
+        except ValueError as e:
+            raise UserError(f"cannot build the main line: {e}") from None
+        turns = [format_turn(t) for t in line_moves]
+        key = format_move(line_moves[0][0])
+        cooks = [format_move(k) for k in sol.keys[1:]] if sol.result == "win" else []
+    themes: list[str] = []
+    if turns:
+        try:
+            line = play_line(pf.position, rules, turns, pf.history)
+        except ValueError as e:
+            raise UserError(f"the solver's main line {' / '.join(turns)} cannot be replayed: "
+                            f"{e}") from None
+        themes = line_themes(line, rules, st, pf.history)
+        if renop_matters(pf.position, rules, st, pf.history, solve):
+            themes.append("Renop")
+    if not notes:
+        notes = _proof_note(st, turn.title, len(sol.keys), max_moves)
+    text = format_entry(
+        puzzle_id, pf.position, rules, st, key=key, main_line=turns, cooks=cooks,
+        themes=themes, difficulty=difficulty_of(st, themes), title=title,
+        source=source_text, credit=credit, notes=notes, history=pf.history,
+    )
+    try:
+        append_entry(target, text)
+    except CatalogueError as e:
+        raise UserError(str(e)) from None
+    click.echo(f"added {puzzle_id} to {target}: {st}" + (f", key {key}" if key else "")
+               + (f" ({len(cooks)} cook{'s' if len(cooks) != 1 else ''})" if cooks else ""))
+    click.echo(text, nl=False)
+
+
+def _proof_note(st: Stipulation, side: str, keys: int, bound: int) -> str:
+    """What the solver proved, in words, for the notes of a new entry."""
+    if st.kind == "win":
+        unique = "the only key" if keys == 1 else f"{keys} keys (the others declared as cooks)"
+        return f"Proven by the solver: {side} wins in {st.moves} and no sooner; {unique}."
+    if st.kind == "loss":
+        return (f"Proven by the solver: every move of {side} loses within {st.moves} "
+                f"moves of the opponent, and the main line's first move holds out that long.")
+    return f"Proven by the solver: neither side can force a win within {bound} moves."
+
+
+@click.command("export", cls=_Command)
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(["text", "svg", "html"]), default="html",
+              show_default=True, help="text: puzzles.txt; svg: one file per diagram; "
+              "html: book.html, a printable book.")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="Directory to write into (created if missing).")
+@click.option("--title", default=None, help="The book's title.")
+def export(paths: tuple[str, ...], fmt: str, out_dir: str, title: str | None) -> None:
+    """Export the puzzles of PATHS (default: puzzles/) as text, SVG diagrams or a
+    printable HTML book."""
+    from solver.export import BOOK_TITLE, export_html, export_text, puzzle_svgs
+
+    puzzles, errors = _load_all(paths)
+    if errors:
+        for e in errors:
+            click.echo(str(e), err=True)
+        raise UserError("fix the catalogue first (gyges catalogue check)")
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"cannot create the directory: {e.strerror or e}", out_dir) from None
+    written: list[Path] = []
+    book_title = title or BOOK_TITLE
+    if fmt == "text":
+        target = out / "puzzles.txt"
+        target.write_text(export_text(puzzles, book_title), encoding="utf-8")
+        written.append(target)
+    elif fmt == "svg":
+        for p in puzzles:
+            for name, svg in puzzle_svgs(p).items():
+                target = out / name
+                target.write_text(svg, encoding="utf-8")
+                written.append(target)
+    else:
+        target = out / "book.html"
+        target.write_text(export_html(puzzles, book_title), encoding="utf-8")
+        written.append(target)
+    click.echo(f"wrote {len(written)} file{'s' if len(written) != 1 else ''} to {out}: "
+               + ", ".join(w.name for w in written[:6]) + (" ..." if len(written) > 6 else ""))
+
+
+COMMANDS = [catalogue_group, export]
