@@ -29,9 +29,21 @@ from collections.abc import Sequence
 
 from solver.catalogue import Line, Puzzle, Stipulation, play_line
 from solver.diagram import format_diagram
+from solver.position import START
 from solver.svg import render_position
 
 BOOK_TITLE = "Gygès puzzles"
+
+
+def _solution_phrase(p: Puzzle) -> str:
+    """The stipulation as proven, for the solutions pages."""
+    st = p.stipulation
+    side = p.position.turn.title
+    if st.kind == "win":
+        return f"{side} wins in {st.moves}."
+    if st.kind == "loss":
+        return f"Whatever {side} does, {p.position.turn.other.title} wins in {st.moves}."
+    return f"Neither side can force a win within {st.moves} moves."
 
 
 def book_phrase(st: Stipulation, turn_title: str) -> str:
@@ -39,14 +51,14 @@ def book_phrase(st: Stipulation, turn_title: str) -> str:
 
     >>> from solver.rules import Side
     >>> book_phrase(Stipulation("loss", 2, Side.SOUTH), "South")
-    'South to move loses in 2: find the longest defence'
+    'South to move loses in 2'
     >>> book_phrase(Stipulation("none", 1), "North")
     'North to move: hold out for 1 move'
     """
     if st.kind == "win":
         return f"{turn_title} to move and win in {st.moves}"
     if st.kind == "loss":
-        return f"{turn_title} to move loses in {st.moves}: find the longest defence"
+        return f"{turn_title} to move loses in {st.moves}"
     return f"{turn_title} to move: hold out for {st.moves} move{'s' if st.moves > 1 else ''}"
 
 
@@ -155,6 +167,7 @@ def _key_move(puzzle: Puzzle):
 # -- html --------------------------------------------------------------------------------
 
 PER_PAGE = 6  # puzzles on a page: three rows of two
+SOLUTIONS_PER_PAGE = 3
 
 _CSS = """
 @page { size: A4 portrait; margin: 0; }
@@ -193,17 +206,24 @@ h1 { font-size: 34pt; font-weight: normal; letter-spacing: 0.04em; margin: 6mm 0
                  text-align: center; margin: 0 0 5mm 0; font-weight: normal; }
 .grid { display: grid; grid-template-columns: 1fr 1fr; column-gap: 12mm; row-gap: 5mm; }
 .puzzle { break-inside: avoid; text-align: center; }
-.puzzle svg { width: 58mm; height: auto; display: block; margin: 0 auto; }
+.puzzle svg { width: 54mm; height: auto; display: block; margin: 0 auto; }
 .puzzle .caption { font-size: 10pt; margin-top: 1mm; line-height: 1.3; }
 .puzzle .num { font-weight: bold; }
 .puzzle .stip { font-weight: bold; }
 .puzzle .meta { font-size: 8.5pt; color: #444; }
-.solutions { display: grid; grid-template-columns: 1fr 1fr; column-gap: 10mm; row-gap: 6mm; }
-.solution { break-inside: avoid; font-size: 9.5pt; line-height: 1.35; }
-.solution svg { width: 44mm; height: auto; float: left; margin: 0 3mm 1mm 0; }
-.solution .head { font-weight: bold; font-size: 10.5pt; }
+.solutions { display: flex; flex-direction: column; gap: 5mm; }
+.solution { break-inside: avoid; display: flex; gap: 6mm; font-size: 9.5pt;
+            line-height: 1.38; border-bottom: 0.4pt solid #ccc; padding-bottom: 4mm; }
+.solution:last-child { border-bottom: 0; }
+.solution .diagram { flex: none; width: 40mm; }
+.solution .diagram svg { width: 40mm; height: auto; display: block; }
+.solution .text { flex: 1; }
+.solution .head { font-weight: bold; font-size: 11pt; margin-bottom: 0.5mm; }
 .solution .key { font-family: "DejaVu Sans Mono", monospace; font-size: 9pt; }
-.solution .notes { clear: both; color: #222; font-size: 8.8pt; }
+.solution .move { white-space: nowrap; }
+.solution .cooks { font-size: 8pt; color: #333; }
+.solution .notes { color: #222; font-size: 9pt; margin-top: 1mm; }
+.solution .credit { color: #555; font-size: 8pt; font-style: italic; margin-top: 0.8mm; }
 .mono { font-family: "DejaVu Sans Mono", monospace; font-size: 9pt; }
 @media print {
   html { background: none; }
@@ -248,19 +268,17 @@ def export_html(puzzles: Sequence[Puzzle], title: str = BOOK_TITLE, subtitle: st
                             "every one proven by the gyges solver")
 
     # Title page.
-    front = puzzles[0] if puzzles else None
     rows = "".join(
         f'<tr><td class="n">{n}</td><td>{_e(p.title or p.id)}</td>'
         f'<td class="st">{_e(book_phrase(p.stipulation, p.position.turn.title).split(":")[0])}'
         f'</td><td class="p">p. {page_of[p.id]}</td></tr>'
         for n, p in enumerate(puzzles, 1)
     )
-    frontispiece = ""
-    if front is not None:
-        frontispiece = (
-            f'<div class="frontispiece">{render_position(front.position, size=None)}'
-            f"<div>Problem 1: {_e(front.title or front.id)}</div></div>"
-        )
+    frontispiece = (
+        f'<div class="frontispiece">{render_position(START, size=None, title="Start")}'
+        "<div>The opening position of seed 000's sample game: both shores shaded, South "
+        "to move (its rings grey).</div></div>"
+    )
     credits = sorted({p.credit for p in puzzles if p.credit})
     pages.append(
         '<section class="page title-page">'
@@ -313,7 +331,7 @@ def export_html(puzzles: Sequence[Puzzle], title: str = BOOK_TITLE, subtitle: st
                      f'{"".join(cells)}</div>'
                      f'<div class="page-number">{first_puzzle_page + i}</div></section>')
 
-    # Solutions, four to a page.
+    # Solutions, three to a page.
     sols = []
     for n, p in enumerate(puzzles, 1):
         s = solved(p)
@@ -321,25 +339,34 @@ def export_html(puzzles: Sequence[Puzzle], title: str = BOOK_TITLE, subtitle: st
         svg = render_position(p.position, size=None, path=move, coordinates=False,
                               title=f"Solution {n}") if move is not None else ""
         parts = [f'<div class="head">{n}. {_e(p.title or p.id)}</div>',
-                 f"<div>{_e(p.stipulation)}.</div>"]
+                 f"<div>{_e(_solution_phrase(p))}</div>"]
         if p.key:
-            parts.append(f'<div>Key: <span class="key">{_e(p.key)}</span></div>')
-        if p.cooks:
-            parts.append(f'<div>Also: <span class="key">{_e(", ".join(p.cooks))}</span></div>')
+            parts.append(f'<div>Key: <b class="key">{_e(p.key)}</b></div>')
         if p.main_line:
-            parts.append(f'<div>Main line: <span class="key">{_e(s.numbered())}</span></div>')
+            turns = "  ".join(
+                f'<span class="move">{i}.&#160;{_e(t)}</span>'
+                for i, t in enumerate(s.turns_text(long=False), 1)
+            )
+            parts.append(f'<div>Main line: <span class="key">{turns}</span></div>')
+        if p.cooks:
+            cooks = ", ".join(f'<span class="move">{_e(c)}</span>' for c in p.cooks)
+            parts.append(f'<div class="cooks">{len(p.cooks)} other key'
+                         f'{"s" if len(p.cooks) > 1 else ""} (declared cooks): '
+                         f'<span class="key">{cooks}</span></div>')
         if p.themes:
-            parts.append(f"<div><i>{_e(', '.join(p.themes))}</i></div>")
-        notes = f'<div class="notes">{_e(p.notes)}</div>' if p.notes else ""
-        credit = (f'<div class="notes"><i>{_e(p.source)}'
-                  f'{"; " + _e(p.credit) if p.credit else ""}</i></div>'
-                  if p.source or p.credit else "")
-        sols.append(f'<div class="solution">{svg}{"".join(parts)}{notes}{credit}</div>')
+            parts.append(f"<div>Themes: <i>{_e(', '.join(p.themes))}</i></div>")
+        if p.notes:
+            parts.append(f'<div class="notes">{_e(p.notes)}</div>')
+        if p.source or p.credit:
+            credit = "; ".join(x for x in (p.source, p.credit) if x)
+            parts.append(f'<div class="credit">{_e(credit)}</div>')
+        sols.append(f'<div class="solution"><div class="diagram">{svg}</div>'
+                    f'<div class="text">{"".join(parts)}</div></div>')
     page_no = first_puzzle_page + len(puzzle_pages)
-    for i in range(0, len(sols), 4):
+    for i in range(0, len(sols), SOLUTIONS_PER_PAGE):
         heading = '<h2 class="section-title">Solutions</h2>' if i == 0 else ""
         pages.append(f'<section class="page solutions-page">{heading}<div class="solutions">'
-                     f'{"".join(sols[i:i + 4])}</div>'
+                     f'{"".join(sols[i:i + SOLUTIONS_PER_PAGE])}</div>'
                      f'<div class="page-number">{page_no}</div></section>')
         page_no += 1
 
