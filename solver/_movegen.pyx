@@ -28,6 +28,7 @@ cdef enum:
     MAX_SEGS = 8192
     MAX_PATH = 200
     MAX_LAND = 64
+    MAX_DOM = 512         # explored bounce states kept per slot for dominance pruning
 
 ctypedef struct Segment:
     uint64_t mid         # slots stepped on before the end: must be empty
@@ -232,6 +233,22 @@ ctypedef struct Ctx:
     uint64_t lands       # rings the move can land on (candidates for a replace)
     int win
     uint8_t depth[38]    # fewest bounces to reach each end / landing / the goal
+    # explored bounce states per slot (used taboo bits, landed rings, bounces so far)
+    int dom_n[36]
+    uint64_t dom_lo[36][MAX_DOM]
+    uint64_t dom_hi[36][MAX_DOM]
+    uint64_t dom_land[36][MAX_DOM]
+    uint8_t dom_depth[36][MAX_DOM]
+    int prune            # dominance pruning on (off when every path must be listed)
+    int null_index       # where the row's null move (board unchanged) went, or -1
+    int null_depth
+    int nswap            # swaps emitted in the current row: (start, landing) pairs
+    uint8_t swap_a[64]
+    uint8_t swap_b[64]
+    uint8_t swap_depth[64]
+    int swap_index[64]
+    int chain_len        # ring_paths: follow only this landing chain (-1: any)
+    uint8_t chain[MAX_LAND]
     # verbose: the current path and landings, and the best path recorded per slot
     int plen
     int nland
@@ -264,6 +281,29 @@ cdef inline void _record(Ctx* c, int slot, const Segment* seg, int depth) noexce
     c.best_nland[slot] = c.nland
 
 
+cdef inline int _dominated(Ctx* c, int e, uint64_t ulo, uint64_t uhi, uint64_t landed,
+                           int depth) noexcept nogil:
+    """Has the search already bounced on ``e`` with no more used and no more bounces?
+
+    From such an earlier state every continuation of this one is open too, with at most as
+    many bounces, so this one can reach nothing new: skipping it is exact (fewest-bounce
+    representatives included). New states are remembered while there is room.
+    """
+    cdef int i, n = c.dom_n[e]
+    cdef uint64_t lmask = landed if c.rules & R_ONCE else 0
+    for i in range(n):
+        if (c.dom_lo[e][i] & ~ulo) == 0 and (c.dom_hi[e][i] & ~uhi) == 0 \
+                and (c.dom_land[e][i] & ~lmask) == 0 and c.dom_depth[e][i] <= depth:
+            return 1
+    if n < MAX_DOM:
+        c.dom_lo[e][n] = ulo
+        c.dom_hi[e][n] = uhi
+        c.dom_land[e][n] = lmask
+        c.dom_depth[e][n] = <uint8_t>depth
+        c.dom_n[e] = n + 1
+    return 0
+
+
 cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t landed,
                int depth) noexcept nogil:
     cdef int mode = 1 if c.rules & R_ENTRY else 0
@@ -278,13 +318,20 @@ cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t lande
         if (seg.elo & ulo) | (seg.ehi & uhi):
             continue
         e = seg.end
-        if e >= 36:
+        if c.chain_len >= 0 and depth < c.chain_len:
+            if e != c.chain[depth]:
+                continue                    # ring_paths: not the chain asked for
+            if not (c.occm >> e) & 1:
+                continue
+        elif e >= 36:
             if e == c.goal:
                 c.win = 1
                 _record(c, e, seg, depth)
                 if c.goal_only:
                     c.stop = 1
                     return
+            continue
+        if e >= 36:
             continue
         eb = 1ULL << e
         if not (c.occm & eb):
@@ -294,9 +341,13 @@ cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t lande
             continue
         if (c.rules & R_ONCE) and (landed & eb):
             continue
-        if c.replace and not c.goal_only:
+        if c.replace and not c.goal_only and (c.chain_len < 0 or depth >= c.chain_len):
             c.lands |= eb
             _record(c, e, seg, depth)
+        if c.chain_len >= 0 and depth >= c.chain_len:
+            continue                        # ring_paths: the chain ends here
+        if c.prune and _dominated(c, e, ulo | seg.elo, uhi | seg.ehi, landed | eb, depth + 1):
+            continue
         if c.verbose:
             if c.plen + 3 >= MAX_PATH or c.nland + 1 >= MAX_LAND:
                 continue
@@ -323,6 +374,9 @@ cdef void _search_ring(Ctx* c, const Board* b, int side, int rules, int s, int g
     c.replace = 1 if rules & (R_REPLACE_SHORE | R_REPLACE_ANY) else 0
     c.verbose = verbose
     c.collector = NULL
+    c.prune = 1
+    c.chain_len = -1
+    memset(c.dom_n, 0, sizeof(c.dom_n))
     c.ends = 0
     c.lands = 0
     c.win = 0
@@ -431,9 +485,9 @@ cdef int _gen_ring(Ctx* c, const Board* b, int side, int rules, const History* h
     while targets:
         t = _lowbit(targets)
         targets &= targets - 1
-        if t == s and not (rules & R_NULL_OK):
-            continue
-        if (c.ends >> t) & 1 and (best_e < 0 or c.depth[t] <= c.depth[best_e]):
+        if t == s:
+            n = _emit_null(c, b, rules, hist, out, n, s, best_e)
+        elif (c.ends >> t) & 1 and (best_e < 0 or c.depth[t] <= c.depth[best_e]):
             n = _emit(b, rules, hist, out, n, s, t, NO_SLOT)
         else:
             n = _emit(b, rules, hist, out, n, s, best_e, t)
@@ -446,7 +500,66 @@ cdef int _gen_ring(Ctx* c, const Board* b, int side, int rules, const History* h
             while rs:
                 t = _lowbit(rs)
                 rs &= rs - 1
-                n = _emit(b, rules, hist, out, n, s, e, t)
+                if t == s:
+                    n = _emit_swap(c, b, rules, hist, out, n, s, e)
+                else:
+                    n = _emit(b, rules, hist, out, n, s, e, t)
+    return n
+
+
+cdef int _emit_null(Ctx* c, const Board* b, int rules, const History* hist, CMove* out, int n,
+                    int s, int best_e) noexcept nogil:
+    """Emit the null move of ring ``s`` (the board is left unchanged), if the rules allow.
+
+    Every ring that can come back to its start (or swap with a ring of its own size) gives
+    the same result: the row lists one null move, with the path of fewest bounces.
+    """
+    cdef int plain = (c.ends >> s) & 1 and (best_e < 0 or c.depth[s] <= c.depth[best_e])
+    cdef int depth = c.depth[s] if plain else c.depth[best_e]
+    cdef int to = s if plain else best_e
+    cdef int reloc = NO_SLOT if plain else s
+    if not (rules & R_NULL_OK):
+        return n
+    if c.null_index >= 0:
+        if depth < c.null_depth:
+            out[c.null_index].start = <uint8_t>s
+            out[c.null_index].to = <uint8_t>to
+            out[c.null_index].reloc = <uint8_t>reloc
+            c.null_depth = depth
+        return n
+    if c.null_index == -2:
+        return n                     # the null move repeats a position (Renop): never legal
+    cdef int before = n
+    n = _emit(b, rules, hist, out, n, s, to, reloc)
+    c.null_index = before if n > before else -2
+    c.null_depth = depth
+    return n
+
+
+cdef int _emit_swap(Ctx* c, const Board* b, int rules, const History* hist, CMove* out, int n,
+                    int s, int e) noexcept nogil:
+    """Emit the replace that swaps the rings on ``s`` and ``e`` (relocation to the start).
+
+    When both rings may move, ring ``e`` replacing ring ``s`` back onto ``e`` leaves the same
+    board: the swap is listed once, with the path of fewer bounces (the first one on ties).
+    """
+    cdef int i, depth = c.depth[e]
+    for i in range(c.nswap):
+        if c.swap_a[i] == e and c.swap_b[i] == s:
+            if depth < c.swap_depth[i] and c.swap_index[i] >= 0:
+                out[c.swap_index[i]].start = <uint8_t>s
+                out[c.swap_index[i]].to = <uint8_t>e
+                out[c.swap_index[i]].reloc = <uint8_t>s
+                c.swap_depth[i] = <uint8_t>depth
+            return n
+    cdef int before = n
+    n = _emit(b, rules, hist, out, n, s, e, s)
+    if c.nswap < 64:
+        c.swap_a[c.nswap] = <uint8_t>s
+        c.swap_b[c.nswap] = <uint8_t>e
+        c.swap_depth[c.nswap] = <uint8_t>depth
+        c.swap_index[c.nswap] = before if n > before else -1
+        c.nswap += 1
     return n
 
 
@@ -454,6 +567,8 @@ cdef int _gen_row(Ctx* c, const Board* b, int side, int rules, const History* hi
                   CMove* out) noexcept nogil:
     cdef uint64_t rings = b.occ & ROW_MASK[row]
     cdef int s, n = 0
+    c.nswap = 0
+    c.null_index = -1
     while rings:
         s = _lowbit(rings)
         rings &= rings - 1
@@ -595,8 +710,12 @@ def generate(bytes sizes, int side, int rules, history=(), bint verbose=False):
     return mover, result
 
 
-def ring_paths(bytes sizes, int side, int rules, int start):
+def ring_paths(bytes sizes, int side, int rules, int start, chain=None):
     """Every path the ring on ``start`` can take, as ``(kind, path, landings)`` tuples.
+
+    With ``chain`` (a sequence of slots), only the paths that bounce on exactly those rings,
+    in that order, are listed: the search follows the chain, so this stays fast where the
+    full list of paths would be astronomically long (under ``taboo=entry``).
 
     ``kind`` is ``"end"`` (stops on an empty slot), ``"land"`` (stands on a ring: it may
     bounce on, or replace it when replacing is allowed) or ``"goal"`` (lands on the
@@ -619,6 +738,16 @@ def ring_paths(bytes sizes, int side, int rules, int start):
     c.replace = 1
     c.verbose = 1
     c.collector = <PyObject*>found
+    c.prune = 0
+    c.chain_len = -1
+    if chain is not None:
+        if len(chain) >= MAX_LAND:
+            return found
+        c.chain_len = len(chain)
+        for j, slot in enumerate(chain):
+            if not 0 <= slot < 36:
+                return found
+            c.chain[j] = <uint8_t>slot
     c.ends = 0
     c.lands = 0
     c.win = 0
@@ -631,6 +760,7 @@ def ring_paths(bytes sizes, int side, int rules, int start):
     finally:
         c.collector = NULL
         c.verbose = 0
+        c.chain_len = -1
     return found
 
 
