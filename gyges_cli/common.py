@@ -7,13 +7,14 @@ and exit status 2.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
 
-from solver.rules import OPTIONS, PRESETS, RuleError, RuleSet, rules_from
+from solver.rules import OPTIONS, PRESETS, RuleError, RuleSet, parse_override, rules_from
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,8 +33,26 @@ class UserError(click.ClickException):
         click.echo(f"gyges: {self.format_message()}", err=True)
 
 
+@dataclasses.dataclass(frozen=True)
+class RuleRequest:
+    """What the command line asked for: a preset and/or ``key=value`` overrides.
+
+    True when anything was asked; :func:`combine_rules` applies it over a file's rules.
+    """
+
+    preset: str | None = None
+    overrides: tuple[tuple[str, str], ...] = ()
+
+    def __bool__(self) -> bool:
+        return self.preset is not None or bool(self.overrides)
+
+
 def rule_options(func: F) -> F:
-    """``--rules PRESET`` and repeatable ``--rule key=value``; passes ``rules: RuleSet``."""
+    """``--rules PRESET`` and repeatable ``--rule key=value``.
+
+    Passes ``rules`` (the RuleSet they give on their own, pbmserv by default) and
+    ``rules_given`` (a :class:`RuleRequest`, for :func:`combine_rules`).
+    """
 
     @click.option(
         "--rules",
@@ -55,17 +74,34 @@ def rule_options(func: F) -> F:
     def wrapper(*args: Any, preset_name: str | None, overrides: tuple[str, ...], **kwargs: Any):
         try:
             rules = rules_from(preset_name or "pbmserv", overrides)
+            pairs = tuple(parse_override(o) for o in overrides)
         except RuleError as e:
             raise UserError(str(e), "--rules/--rule") from None
         kwargs["rules"] = rules
-        kwargs["rules_given"] = preset_name is not None or bool(overrides)
+        kwargs["rules_given"] = RuleRequest(preset_name, pairs)
         return func(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
 
 
-def combine_rules(file_rules: RuleSet | None, cli_rules: RuleSet, cli_given: bool) -> RuleSet:
-    """Rules from the command line win over a file's; a file's win over the default."""
-    if cli_given or file_rules is None:
+def combine_rules(
+    file_rules: RuleSet | None, cli_rules: RuleSet, cli_given: RuleRequest | bool
+) -> RuleSet:
+    """The rules in force: ``--rules`` replaces a file's rules, ``--rule`` amends them.
+
+    >>> from solver.rules import PRESETS
+    >>> dorbec = PRESETS["dorbec"]
+    >>> combine_rules(dorbec, PRESETS["pbmserv"], RuleRequest()) == dorbec
+    True
+    >>> combine_rules(dorbec, PRESETS["pbmserv"], RuleRequest(None, (("replace", "off"),))).name
+    'dorbec-beginner'
+    >>> combine_rules(dorbec, PRESETS["bga"], RuleRequest("bga")).name
+    'bga'
+    """
+    if file_rules is None:
         return cli_rules
-    return file_rules
+    if not cli_given:
+        return file_rules
+    if isinstance(cli_given, RuleRequest) and cli_given.preset is None:
+        return file_rules.with_options(dict(cli_given.overrides))
+    return cli_rules
