@@ -87,10 +87,12 @@ def test_show_file_rules_apply_unless_given_on_the_command_line():
     path = POSITIONS / "taboo-dorbec.yaml"
     assert "rules:    custom (taboo=entry" in ok("show", path)
     assert "rules:    pbmserv (taboo=connection" in ok("show", path, "--rules", "pbmserv")
-    # Command-line rules replace the file's rules as a whole.
+    # --rules replaces the file's rules as a whole; --rule alone amends them.
     assert "rules:    dorbec (" in ok("show", path, "--rules", "dorbec")
-    assert "rules:    custom (taboo=connection rebounce=allowed replace=anywhere" in ok(
+    assert "rules:    custom (taboo=entry rebounce=allowed replace=anywhere" in ok(
         "show", path, "--rule", "replace=anywhere")
+    assert "rules:    custom (taboo=connection rebounce=allowed replace=anywhere" in ok(
+        "show", path, "--rules", "pbmserv", "--rule", "replace=anywhere")
 
 
 def test_show_history_and_previous():
