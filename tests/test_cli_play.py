@@ -89,7 +89,7 @@ def test_show_file_rules_apply_unless_given_on_the_command_line():
     assert "rules:    pbmserv (taboo=connection" in ok("show", path, "--rules", "pbmserv")
     # --rules replaces the file's rules as a whole; --rule alone amends them.
     assert "rules:    dorbec (" in ok("show", path, "--rules", "dorbec")
-    assert "rules:    custom (taboo=entry rebounce=allowed replace=anywhere" in ok(
+    assert "rules:    dorbec (taboo=entry rebounce=allowed replace=anywhere" in ok(
         "show", path, "--rule", "replace=anywhere")
     assert "rules:    custom (taboo=connection rebounce=allowed replace=anywhere" in ok(
         "show", path, "--rules", "pbmserv", "--rule", "replace=anywhere")
