@@ -272,7 +272,6 @@ def _check_schema(node: yaml.Node, fail) -> None:
 
 def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
     from solver import posfile
-    from solver.diagram import DiagramError
 
     puzzle_id: str | None = None
 
@@ -336,14 +335,13 @@ def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
             if to_move is None and not has_turn:
                 raise fail("who is to move? end the diagram with 'South to move' or 'North to "
                            "move', or add 'to-move: S' / 'to-move: N'", dnode)
-            position = posfile._diagram(dnode, source, fail, to_move, entries.get("to-move"))
+            position = _diagram(dnode, source, puzzle_id, fail, to_move, has_turn,
+                                entries.get("to-move"))
         else:
             position = posfile._position(entries["position"][1], fail, "position")
             if to_move is not None and to_move is not position.turn:
                 raise fail("to-move and the position string disagree on who moves",
                            entries["to-move"][1])
-    except DiagramError as e:
-        raise CatalogueError(e.problem, source, e.line, puzzle_id) from None
     except PositionError as e:
         if isinstance(e, CatalogueError):
             raise
@@ -426,6 +424,29 @@ def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
         key=key, main_line=main_line, tree=tree, cooks=cooks, themes=themes,
         difficulty=difficulty, notes=text("notes"), file=source, line=_line(node), lines=lines,
     )
+
+
+def _diagram(node: yaml.Node, source: str, puzzle_id: str | None, fail, to_move: Side | None,
+             has_turn: bool, to_move_entry) -> Position:
+    """The position drawn under ``diagram:`` (errors located on the diagram's own lines)."""
+    from solver import posfile
+    from solver.diagram import DiagramError, parse_diagram
+
+    node = posfile._scalar(node, "diagram", "a text diagram written as a block scalar "
+                           "('diagram: |' then the diagram's lines, indented)", fail)
+    literal = node.style == "|"
+    first = _line(node) + 1 if literal else _line(node)
+    try:
+        position = parse_diagram(node.value, source, first_line=first)
+    except DiagramError as e:
+        line = e.line if literal else _line(node)
+        raise CatalogueError(f"diagram: {e.problem}", source, line, puzzle_id) from None
+    if to_move is not None:
+        if has_turn and position.turn is not to_move:
+            raise fail(f"to-move says {to_move.value} but the diagram says "
+                       f"{position.turn.title} to move: keep one of them", to_move_entry[1])
+        position = position.with_turn(to_move)
+    return position
 
 
 def _items(node: yaml.Node) -> list[yaml.Node]:
