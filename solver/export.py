@@ -270,7 +270,7 @@ def export_html(puzzles: Sequence[Puzzle], title: str = BOOK_TITLE, subtitle: st
     # Title page.
     rows = "".join(
         f'<tr><td class="n">{n}</td><td>{_e(p.title or p.id)}</td>'
-        f'<td class="st">{_e(book_phrase(p.stipulation, p.position.turn.title).split(":")[0])}'
+        f'<td class="st">{_e(book_phrase(p.stipulation, p.position.turn.title))}'
         f'</td><td class="p">p. {page_of[p.id]}</td></tr>'
         for n, p in enumerate(puzzles, 1)
     )
@@ -279,7 +279,6 @@ def export_html(puzzles: Sequence[Puzzle], title: str = BOOK_TITLE, subtitle: st
         "<div>The opening position of seed 000's sample game: both shores shaded, South "
         "to move (its rings grey).</div></div>"
     )
-    credits = sorted({p.credit for p in puzzles if p.credit})
     pages.append(
         '<section class="page title-page">'
         f"<h1>{_e(title)}</h1>"
@@ -303,8 +302,9 @@ def export_html(puzzles: Sequence[Puzzle], title: str = BOOK_TITLE, subtitle: st
         "the solution at the back names every key.</p>"
         "</div></div>"
         f'<div class="contents"><h2>Contents</h2><table>{rows}</table></div>'
-        + (f'<div class="credits">{"<br/>".join(_e(c) for c in credits)}</div>'
-           if credits else "")
+        + '<div class="credits">Gygès is a game by Claude Leroy (1984). Each problem\'s '
+        "source and credit are given with its solution; every stipulation was proved by the "
+        "gyges solver.</div>"
         + "</section>"
     )
 

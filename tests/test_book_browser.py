@@ -1,0 +1,150 @@
+"""The HTML book rendered by a real headless browser (Debian's chromium).
+
+The test installs nothing: it skips, saying why, only when no browser binary is found
+(``.ci/run`` installs chromium). The screenshot is decoded here with zlib and struct.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+
+from solver.catalogue import catalogue_files, load_catalogue
+from solver.export import export_html
+
+ROOT = Path(__file__).resolve().parent.parent
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+PAGE_W, PAGE_H, GAP = 794, 1123, 30  # an A4 page in CSS px (96 dpi), 8 mm between pages
+SCALE = 0.5  # device pixels per CSS px: a smaller screenshot decodes faster
+
+
+def find_browser() -> str | None:
+    for name in BROWSERS:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def decode_png(data: bytes) -> tuple[int, int, list[list[int]]]:
+    """Width, height and rows of grey levels (0 black .. 255 white) of an 8-bit PNG."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat = 8, b""
+    width = height = bpp = 0
+    while pos < len(data):
+        (n,) = struct.unpack(">I", data[pos:pos + 4])
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and body[12] == 0, "only 8-bit, non-interlaced PNGs"
+            bpp = {0: 1, 2: 3, 4: 2, 6: 4}[colour]
+        elif kind == b"IDAT":
+            idat += body
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    prev = bytearray(stride)
+    grey_rows = []
+    i = 0
+    for _ in range(height):
+        kind = raw[i]
+        line = bytearray(raw[i + 1:i + 1 + stride])
+        i += 1 + stride
+        if kind == 1:
+            for x in range(bpp, stride):
+                line[x] = (line[x] + line[x - bpp]) & 255
+        elif kind == 2:
+            for x in range(stride):
+                line[x] = (line[x] + prev[x]) & 255
+        elif kind == 3:
+            for x in range(stride):
+                left = line[x - bpp] if x >= bpp else 0
+                line[x] = (line[x] + (left + prev[x]) // 2) & 255
+        elif kind == 4:
+            for x in range(stride):
+                a = line[x - bpp] if x >= bpp else 0
+                b = prev[x]
+                c = prev[x - bpp] if x >= bpp else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        prev = line
+        if bpp >= 3:
+            grey_rows.append([(line[x] * 3 + line[x + 1] * 6 + line[x + 2]) // 10
+                              for x in range(0, stride, bpp)])
+        else:
+            grey_rows.append(list(line[::bpp]))
+    return width, height, grey_rows
+
+
+def dark_pixels(rows: list[list[int]], x0: int, y0: int, x1: int, y1: int) -> int:
+    return sum(1 for row in rows[y0:y1] for v in row[x0:x1] if v < 110)
+
+
+@pytest.fixture(scope="module")
+def screenshot(tmp_path_factory) -> tuple[int, int, list[list[int]]]:
+    browser = find_browser()
+    if browser is None:
+        pytest.skip(f"no headless browser found (looked for {', '.join(BROWSERS)} on PATH); "
+                    "install Debian's chromium to run this test")
+    tmp = tmp_path_factory.mktemp("book")
+    puzzles = [p for f in catalogue_files([ROOT / "puzzles"]) for p in load_catalogue(f).puzzles]
+    assert len(puzzles) >= 6
+    book = tmp / "book.html"
+    book.write_text(export_html(puzzles), encoding="utf-8")
+    png = tmp / "shot.png"
+    height = 2 * PAGE_H + GAP
+    cmd = [
+        browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+        f"--force-device-scale-factor={SCALE}", f"--user-data-dir={tmp / 'profile'}",
+        f"--screenshot={png}", f"--window-size={PAGE_W},{height}", book.as_uri(),
+    ]
+    env = dict(os.environ, HOME=str(tmp))
+    done = subprocess.run(cmd, capture_output=True, timeout=180, env=env, cwd=tmp)
+    assert png.exists(), f"the browser wrote no screenshot: {done.stderr.decode()[-2000:]}"
+    return decode_png(png.read_bytes())
+
+
+def test_screenshot_is_not_blank(screenshot):
+    width, height, rows = screenshot
+    assert (width, height) == (round(PAGE_W * SCALE), round((2 * PAGE_H + GAP) * SCALE))
+    values = [v for row in rows for v in row]
+    mean = sum(values) / len(values)
+    variance = sum((v - mean) ** 2 for v in values) / len(values)
+    assert variance > 300, f"the page looks blank (grey-level variance {variance:.0f})"
+
+
+def test_title_page_has_title_diagram_and_contents(screenshot):
+    width, _, rows = screenshot
+    s = SCALE
+    title_band = dark_pixels(rows, 0, int(40 * s), width, int(140 * s))
+    frontispiece = dark_pixels(rows, int(50 * s), int(190 * s), int(360 * s), int(580 * s))
+    contents = dark_pixels(rows, 0, int(620 * s), width, int(900 * s))
+    assert title_band > 250, title_band
+    assert frontispiece > 500, frontispiece
+    assert contents > 300, contents
+
+
+def test_puzzles_are_laid_out_six_to_a_page(screenshot):
+    """The second page holds six diagrams in two columns and three rows: every cell of that
+    grid is full of ink, and the page's middle gutter is nearly empty."""
+    width, _, rows = screenshot
+    s = SCALE
+    top = int((PAGE_H + GAP + 100) * s)  # below the page heading
+    bottom = int((2 * PAGE_H + GAP - 60) * s)
+    band = (bottom - top) // 3
+    for r in range(3):
+        for c in range(2):
+            x0 = int((40 + c * 357) * s)
+            x1 = int((40 + (c + 1) * 357) * s)
+            y0 = top + r * band
+            ink = dark_pixels(rows, x0, y0, x1, y0 + band)
+            assert ink > 250, f"puzzle cell row {r + 1}, column {c + 1} looks empty ({ink})"
+    gutter = dark_pixels(rows, int(392 * s), top, int(402 * s), bottom)
+    assert gutter < 30, f"something is drawn across the middle gutter ({gutter})"
