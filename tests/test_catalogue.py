@@ -355,3 +355,31 @@ def test_add_command_bad_input(tmp_path):
                  "--to", str(tmp_path / "x.yaml"), "--id", "bad id!")
     assert result.exit_code == 2 and "may hold only" in result.output
     assert not (tmp_path / "x.yaml").exists()
+
+
+def test_add_command_keeps_the_rules(tmp_path):
+    target = tmp_path / "rules.yaml"
+    taboo = "....../1...../3.23../3.211./2.132./...... S"
+    result = run("catalogue", "add", taboo, "--to", str(target), "--id", "entry-taboo",
+                 "--max-moves", "1", "--rules", "pbmserv", "--rule", "taboo=entry")
+    assert result.exit_code == 0, result.output
+    assert "rule: {taboo: entry}" in target.read_text()
+    (p,) = load_catalogue(target).puzzles
+    assert p.rules == PBM.with_options({"taboo": "entry"})
+    assert check_puzzle(p) == []
+
+
+def test_add_command_reads_a_position_file_with_history(tmp_path):
+    source = tmp_path / "pos.yaml"
+    resign = load_catalogue(PUZZLES / "seed000.yaml").puzzles[-1]
+    assert resign.id == "seed000-resignation"
+    source.write_text(f'position: "{resign.position}"\nhistory:\n'
+                      + "".join(f'  - "{h}"\n' for h in resign.history))
+    target = tmp_path / "game.yaml"
+    result = run("catalogue", "add", str(source), "--to", str(target), "--id", "resign",
+                 "--max-moves", "2")
+    assert result.exit_code == 0, result.output
+    (p,) = load_catalogue(target).puzzles
+    assert p.history == resign.history
+    assert p.key == resign.key and p.stipulation == resign.stipulation
+    assert check_puzzle(p) == []
