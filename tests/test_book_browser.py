@@ -7,6 +7,7 @@ The test installs nothing: it skips, saying why, only when no browser binary is 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -87,26 +88,35 @@ def dark_pixels(rows: list[list[int]], x0: int, y0: int, x1: int, y1: int) -> in
     return sum(1 for row in rows[y0:y1] for v in row[x0:x1] if v < 110)
 
 
-@pytest.fixture(scope="module")
-def screenshot(tmp_path_factory) -> tuple[int, int, list[list[int]]]:
+def run_browser(tmp: Path, *args: str) -> subprocess.CompletedProcess:
     browser = find_browser()
     if browser is None:
         pytest.skip(f"no headless browser found (looked for {', '.join(BROWSERS)} on PATH); "
                     "install Debian's chromium to run this test")
+    cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+           f"--user-data-dir={tmp / 'profile'}", *args]
+    env = dict(os.environ, HOME=str(tmp))
+    return subprocess.run(cmd, capture_output=True, timeout=180, env=env, cwd=tmp)
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory) -> tuple[Path, int]:
+    """The book of puzzles/ written to a temporary directory, and its number of puzzles."""
     tmp = tmp_path_factory.mktemp("book")
     puzzles = [p for f in catalogue_files([ROOT / "puzzles"]) for p in load_catalogue(f).puzzles]
     assert len(puzzles) >= 6
-    book = tmp / "book.html"
-    book.write_text(export_html(puzzles), encoding="utf-8")
-    png = tmp / "shot.png"
-    height = 2 * PAGE_H + GAP
-    cmd = [
-        browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-        f"--force-device-scale-factor={SCALE}", f"--user-data-dir={tmp / 'profile'}",
-        f"--screenshot={png}", f"--window-size={PAGE_W},{height}", book.as_uri(),
-    ]
-    env = dict(os.environ, HOME=str(tmp))
-    done = subprocess.run(cmd, capture_output=True, timeout=180, env=env, cwd=tmp)
+    path = tmp / "book.html"
+    path.write_text(export_html(puzzles), encoding="utf-8")
+    return path, len(puzzles)
+
+
+@pytest.fixture(scope="module")
+def screenshot(book) -> tuple[int, int, list[list[int]]]:
+    path, _ = book
+    png = path.parent / "shot.png"
+    done = run_browser(path.parent, f"--force-device-scale-factor={SCALE}",
+                       f"--screenshot={png}", f"--window-size={PAGE_W},{2 * PAGE_H + GAP}",
+                       path.as_uri())
     assert png.exists(), f"the browser wrote no screenshot: {done.stderr.decode()[-2000:]}"
     return decode_png(png.read_bytes())
 
@@ -148,3 +158,19 @@ def test_puzzles_are_laid_out_six_to_a_page(screenshot):
             assert ink > 250, f"puzzle cell row {r + 1}, column {c + 1} looks empty ({ink})"
     gutter = dark_pixels(rows, int(392 * s), top, int(402 * s), bottom)
     assert gutter < 30, f"something is drawn across the middle gutter ({gutter})"
+
+
+def test_printing_breaks_pages_as_laid_out(book):
+    """Printed to PDF, the book has a title page, six puzzles a page, three solutions a page,
+    all on A4."""
+    path, n = book
+    pdf = path.parent / "book.pdf"
+    done = run_browser(path.parent, "--no-pdf-header-footer", f"--print-to-pdf={pdf}",
+                       path.as_uri())
+    assert pdf.exists(), f"the browser wrote no PDF: {done.stderr.decode()[-2000:]}"
+    data = pdf.read_bytes()
+    pages = len(re.findall(rb"/Type\s*/Page(?![s\w])", data))
+    assert pages == 1 + -(-n // 6) + -(-n // 3)
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", data)
+    assert boxes and all(abs(float(w) - 595.3) < 1.5 and abs(float(h) - 841.9) < 1.5
+                         for w, h in boxes)
