@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import textwrap
 from collections.abc import Sequence
 
 from solver.catalogue import Line, Puzzle, Stipulation, play_line
@@ -121,15 +122,19 @@ def export_text(puzzles: Sequence[Puzzle], title: str = BOOK_TITLE) -> str:
         s = solved(p)
         out.append(f"{n}. {p.title or p.id}: {p.stipulation}")
         if p.key:
-            out.append(f"   Key: {p.key}" + (f" (cooks: {', '.join(p.cooks)})" if p.cooks else ""))
+            out.append(f"   Key: {p.key}")
+        if p.cooks:
+            out += textwrap.wrap(f"Other keys (cooks): {', '.join(p.cooks)}", 88,
+                                 initial_indent="   ", subsequent_indent="     ",
+                                 break_on_hyphens=False)
         if p.main_line:
-            out.append(f"   Main line: {s.numbered()}")
+            out += textwrap.wrap(f"Main line: {s.numbered()}", 88, initial_indent="   ",
+                                 subsequent_indent="     ", break_on_hyphens=False)
         if p.themes:
             out.append(f"   Themes: {', '.join(p.themes)}")
         if p.notes:
-            import textwrap
-
-            out += textwrap.wrap(p.notes, 88, initial_indent="   ", subsequent_indent="   ")
+            out += textwrap.wrap(p.notes, 88, initial_indent="   ", subsequent_indent="   ",
+                                 break_on_hyphens=False)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
