@@ -90,12 +90,14 @@ def _load_all(paths: tuple[str, ...]) -> tuple[list[Puzzle], list[CatalogueError
     return puzzles, errors
 
 
-@click.group(cls=_Group, name="catalogue")
+@click.group(cls=_Group, name="catalogue", short_help="Puzzle catalogue: check, add, list.")
 def catalogue_group() -> None:
     """The puzzle catalogue: YAML files of proven puzzles (docs/catalogue.md)."""
 
 
-@catalogue_group.command("check", cls=_Command)
+@catalogue_group.command(
+    "check", cls=_Command, short_help="Re-prove every puzzle (exit 1: wrong, 2: unreadable)."
+)
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def check(paths: tuple[str, ...], quiet: bool) -> None:
@@ -135,7 +137,9 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
         sys.exit(EXIT_WRONG)
 
 
-@catalogue_group.command("list", cls=_Command)
+@catalogue_group.command(
+    "list", cls=_Command, short_help="Table of id, stipulation, themes, difficulty."
+)
 @click.argument("paths", nargs=-1, type=click.Path())
 def list_(paths: tuple[str, ...]) -> None:
     """A table of the puzzles of PATHS (default: puzzles/): id, stipulation, themes,
@@ -156,7 +160,9 @@ def list_(paths: tuple[str, ...]) -> None:
         sys.exit(EXIT_MALFORMED)
 
 
-@catalogue_group.command("add", cls=_Command)
+@catalogue_group.command(
+    "add", cls=_Command, short_help="Solve a position and append it as a new entry."
+)
 @click.argument("source", metavar="POS|FILE")
 @click.option("--to", "target", required=True, type=click.Path(dir_okay=False),
               help="The catalogue file to append to (created if missing).")
@@ -234,7 +240,9 @@ def _proof_note(st: Stipulation, side: str, keys: int, bound: int) -> str:
     return f"Proven by the solver: neither side can force a win within {bound} moves."
 
 
-@click.command("export", cls=_Command)
+@click.command(
+    "export", cls=_Command, short_help="Export puzzles as text, SVG or a printable HTML book."
+)
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["text", "svg", "html"]), default="html",
               show_default=True, help="text: puzzles.txt; svg: one file per diagram; "
