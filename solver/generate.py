@@ -1,0 +1,684 @@
+"""Puzzle generation: candidates, soundness, rating, themes, duplicates, and the run.
+
+A *candidate* is a position with the side to move; it comes from one of two sources:
+
+- ``play``: random, engine-guided play from random setups (no move that lets the opponent
+  land at once; the first position of the game where the side to move wins in exactly the
+  wanted number of moves is the candidate);
+- ``compose``: a CP-SAT model that builds a position around a designed idea (the winning
+  landing after the key with a given number of bounces, a relocation in the key, a path
+  that crosses itself under the taboo); see :mod:`solver.compose`.
+
+Every candidate goes to the solver (:func:`assess`), which keeps it only when it is sound
+(docs/generate.md): the stipulation is exact, there is one key, and the puzzle is not
+trivial. Sound puzzles are rated (:func:`rating`), their themes tagged from the main line
+the catalogue checker replays, and duplicates removed up to the board's symmetries
+(:func:`canonical`). :func:`run` drives the candidates through a process pool, records each
+one in a side JSON Lines file (resumable) and writes the catalogue file.
+
+>>> from solver.rules import PRESETS
+>>> p = Position.from_string("3....3/13..2./2...../1..31./....22/.1.... N")
+>>> canonical(p) == canonical(p.mirrored()) == canonical(flipped(p))
+True
+>>> rating(Features(moves=2, single_tries=0, defences=5, key_bounces=0, quiet=False,
+...                 nodes=100)).difficulty
+1
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+import math
+import multiprocessing
+import os
+import random
+import signal
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from solver.catalogue import (
+    CatalogueError,
+    Stipulation,
+    catalogue_files,
+    format_entry,
+    line_themes,
+    load_catalogue,
+    play_line,
+    principal_line,
+    renop_matters,
+)
+from solver.moves import Move, apply_move, can_land, legal_moves
+from solver.notation import format_move, format_turn
+from solver.position import Position
+from solver.rules import RuleSet, Side
+from solver.squares import SLOTS, column_of, row_of, slot
+
+__all__ = [
+    "Assessment", "Features", "GenerateError", "Params", "Rating", "assess", "canonical",
+    "candidate", "candidate_seed", "evaluate", "flipped", "known_positions", "rating",
+    "read_state", "run", "theme_matches", "write_catalogue",
+]
+
+LOG = logging.getLogger("gyges.generate")
+FORMAT = 1  #: version of the side JSON Lines record layout
+SOURCES = ("play", "compose")
+
+
+class GenerateError(ValueError):
+    """Parameters that cannot be used, or a state file that cannot be resumed."""
+
+
+# -- symmetry and duplicates ---------------------------------------------------------------
+
+
+def flipped(position: Position) -> Position:
+    """The position turned upside down with the sides swapped (rows 1..6 -> 6..1, South's
+    rings become North's): the same puzzle for the other side.
+
+    >>> str(flipped(Position.from_string("1...../....../....../....../....../.....2 S")))
+    '.....2/....../....../....../....../1..... N'
+    """
+    board = tuple(position.board[slot(7 - row_of(s), column_of(s))] for s in SLOTS)
+    return Position(board, position.turn.other)
+
+
+def canonical(position: Position) -> str:
+    """The least position string among the position, its mirror image (left to right), and
+    both of them turned upside down with the sides swapped: equal for duplicates."""
+    images = (position, position.mirrored(), flipped(position), flipped(position.mirrored()))
+    return min(str(p) for p in images)
+
+
+def known_positions(paths: Iterable[str | Path], rules: RuleSet | None = None) -> set[str]:
+    """The canonical positions of the puzzles of the catalogue files (under ``rules`` when
+    given); unreadable files are skipped, since checking them is ``catalogue check``'s job."""
+    out: set[str] = set()
+    try:
+        files = catalogue_files(paths)
+    except CatalogueError:
+        return out
+    for f in files:
+        try:
+            cat = load_catalogue(f)
+        except CatalogueError:
+            continue
+        for p in cat.puzzles:
+            if rules is None or p.rules == rules:
+                out.add(canonical(p.position))
+    return out
+
+
+# -- rating ------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Features:
+    """What makes a sound puzzle hard, measured by the solver.
+
+    ``moves``: the stipulated number of moves; ``single_tries``: tries (first moves that
+    fail) refuted by one defence only; ``defences``: the defender's legal replies to the
+    key; ``key_bounces``: bounces of the key; ``quiet``: the key neither relocates a ring
+    nor threatens to land; ``nodes``: positions the solver visited to prove the win.
+    """
+
+    moves: int
+    single_tries: int
+    defences: int
+    key_bounces: int
+    quiet: bool
+    nodes: int
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(frozen=True)
+class Rating:
+    score: float
+    difficulty: int  #: 1 (easy) .. 5 (hard), as in the catalogue
+
+
+#: The score's terms (docs/generate.md); each grows with its feature and is capped.
+WEIGHTS = {"moves": 2.0, "single_tries": 0.6, "defences": 0.05, "key_bounces": 0.5,
+           "quiet": 1.5, "nodes": 0.3}
+CAPS = {"single_tries": 5, "defences": 40, "key_bounces": 4, "nodes": 6.0}
+#: Score thresholds of difficulty 2, 3, 4, 5.
+THRESHOLDS = (3.0, 4.5, 6.0, 7.5)
+
+
+def rating(f: Features) -> Rating:
+    """The difficulty of a puzzle from its features: a weighted sum of capped, increasing
+    terms (so more of any feature never makes a puzzle easier), cut into 1..5.
+
+    >>> rating(Features(2, 3, 20, 2, True, 5000)).difficulty
+    4
+    """
+    w, c = WEIGHTS, CAPS
+    score = (
+        w["moves"] * (f.moves - 1)
+        + w["single_tries"] * min(f.single_tries, c["single_tries"])
+        + w["defences"] * min(f.defences, c["defences"])
+        + w["key_bounces"] * min(f.key_bounces, c["key_bounces"])
+        + (w["quiet"] if f.quiet else 0.0)
+        + w["nodes"] * min(math.log10(f.nodes + 1), c["nodes"])
+    )
+    difficulty = 1 + sum(score >= t for t in THRESHOLDS)
+    return Rating(round(score, 3), difficulty)
+
+
+# -- soundness -----------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Assessment:
+    """The solver's verdict on a candidate (``sound``, else the ``reasons`` it is not) and,
+    for a sound one, everything its catalogue entry needs."""
+
+    position: Position
+    sound: bool
+    reasons: tuple[str, ...]
+    key: str | None = None
+    main_line: tuple[str, ...] = ()
+    themes: tuple[str, ...] = ()
+    features: Features | None = None
+    rating: Rating | None = None
+    tries: tuple[str, ...] = ()
+    duals: tuple[str, ...] = ()
+    threats: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": str(self.position), "sound": self.sound, "reasons": list(self.reasons),
+            "key": self.key, "main_line": list(self.main_line), "themes": list(self.themes),
+            "features": self.features.to_json() if self.features else None,
+            "score": self.rating.score if self.rating else None,
+            "difficulty": self.rating.difficulty if self.rating else None,
+            "tries": list(self.tries), "duals": list(self.duals), "threats": self.threats,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Assessment:
+        f = d.get("features")
+        r = Rating(d["score"], d["difficulty"]) if d.get("difficulty") is not None else None
+        return cls(Position.from_string(d["position"]), d["sound"], tuple(d["reasons"]),
+                   d.get("key"), tuple(d.get("main_line", ())), tuple(d.get("themes", ())),
+                   Features(**f) if f else None, r, tuple(d.get("tries", ())),
+                   tuple(d.get("duals", ())), d.get("threats", 0))
+
+
+def _threatens(before: Position, after: Position, side: Side, rules: RuleSet) -> bool:
+    """Could ``side`` land at once from ``after`` if it were to move again?"""
+    return can_land(after.with_turn(side), rules, [before])
+
+
+def plausible_moves(position: Position, rules: RuleSet) -> list[Move]:
+    """The first moves a solver would look at first: those that threaten to land next move
+    (if the opponent did nothing) without letting the opponent land at once."""
+    me = position.turn
+    out = []
+    for m in legal_moves(position, rules):
+        if m.is_win or m.side is not me:
+            continue
+        after = apply_move(position, m)
+        if can_land(after, rules, [position]):
+            continue
+        if _threatens(position, after, me, rules):
+            out.append(m)
+    return out
+
+
+def _duals(tree: dict[str, Any] | None) -> list[str]:
+    """Defences after which the winner has several winning continuations before the last
+    move (a dual); several rings landing on the goal at the end is not counted."""
+    out: list[str] = []
+
+    def walk(node: dict[str, Any] | None, defence: str | None, root: bool) -> None:
+        if not node:
+            return
+        if node["role"] == "winner":
+            if not root and node.get("moves_left", 1) >= 2 and node.get("dual"):
+                out.append(f"after {defence}: {', '.join(node['moves'][:3])}")
+            walk(node.get("after") or node.get("then"), defence, False)
+        else:
+            if node.get("passed"):
+                walk(node.get("reply"), defence, False)
+            for d in node.get("defences") or ():
+                walk(d.get("reply"), d["move"], False)
+
+    walk(tree, None, True)
+    return out
+
+
+def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = False,
+           min_tries: int = 2, solve: Callable[..., Any] | None = None) -> Assessment:
+    """Is ``position`` a sound "side to move wins in ``moves``" puzzle? (docs/generate.md)
+
+    Sound: the solver proves a win in exactly ``moves`` (no shorter win), with one key (no
+    cook); not trivial: the key is not the only legal move, not the only move that threatens
+    to land, and at least ``min_tries`` other moves threaten to land (plausible tries).
+    Duals are a flaw recorded in ``duals``; with ``no_duals`` they reject the puzzle.
+    """
+    if solve is None:
+        from solver.search import solve
+    me = position.turn
+    root = legal_moves(position, rules)
+    if root.mover is not me or not root.moves:
+        return Assessment(position, False, ("the side to move is blocked",))
+    if root.wins:
+        return Assessment(position, False, ("the side to move lands at once",))
+    sol = solve(position, rules, max_moves=moves, tree=False)
+    if sol.result != "win" or sol.moves != moves:
+        found = f"{sol.result} in {sol.moves}" if sol.moves else sol.result
+        return Assessment(position, False, (f"not a win in exactly {moves} ({found})",))
+    if len(sol.keys) != 1:
+        return Assessment(position, False, (f"cooked: {len(sol.keys)} keys",))
+    key = sol.keys[0]
+    reasons = []
+    if len(root.moves) == 1:
+        reasons.append("the key is the only legal move")
+    threats = plausible_moves(position, rules)
+    key_result = (key.start, key.end, key.relocation)
+    others = [m for m in threats if (m.start, m.end, m.relocation) != key_result]
+    if len(others) < len(threats) and not others:
+        reasons.append("the key is the only move that threatens to land")
+    if len(others) < min_tries:
+        reasons.append(f"{len(others)} plausible tries (at least {min_tries} wanted)")
+    if reasons:
+        return Assessment(position, False, tuple(reasons), key=format_move(key))
+    full = solve(position, rules, max_moves=moves, tries=True)
+    duals = _duals(full.tree)
+    if duals and no_duals:
+        return Assessment(position, False, ("duals: " + "; ".join(duals),),
+                          key=format_move(key))
+    st = Stipulation("win", moves, me)
+    try:
+        turns = [format_turn(t) for t in principal_line(position, rules, "win", moves, (),
+                                                        solve, first=key)]
+        line = play_line(position, rules, turns)
+    except ValueError as e:
+        # the catalogue checker replays the main line: an entry it cannot replay is no use
+        return Assessment(position, False, (f"the main line cannot be replayed: {e}",),
+                          key=format_move(key))
+    themes = line_themes(line, rules, st)
+    if renop_matters(position, rules, st, (), solve):
+        themes.append("Renop")
+    after = apply_move(position, key)
+    defences = legal_moves(after, rules, [position])
+    quiet = not key.is_replace and not _threatens(position, after, me, rules)
+    features = Features(
+        moves=moves,
+        single_tries=sum(1 for t in full.tries if len(t.refutations) == 1 and not t.more),
+        defences=len(defences.moves) if defences.mover is after.turn else 0,
+        key_bounces=key.bounces,
+        quiet=quiet,
+        nodes=sol.stats.nodes,
+    )
+    return Assessment(
+        position, True, (), key=format_move(key), main_line=tuple(turns),
+        themes=tuple(themes), features=features, rating=rating(features),
+        tries=tuple(str(t.move) for t in full.tries), duals=tuple(duals),
+        threats=len(others),
+    )
+
+
+def theme_matches(wanted: Sequence[str], themes: Sequence[str]) -> bool:
+    """Does a puzzle with ``themes`` show every wanted theme? ``bounce chain N`` asks for a
+    chain of at least N bounces.
+
+    >>> theme_matches(["bounce chain 2", "relocation"], ["bounce chain 3", "relocation"])
+    True
+    >>> theme_matches(["taboo"], ["bounce chain 3"])
+    False
+    """
+    for w in wanted:
+        if w.startswith("bounce chain"):
+            n = int(w.split()[-1])
+            if not any(t.startswith("bounce chain") and int(t.split()[-1]) >= n for t in themes):
+                return False
+        elif w not in themes:
+            return False
+    return True
+
+
+# -- candidates ----------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Params:
+    """Everything a run's results depend on (stored in every state record)."""
+
+    moves: int
+    rules: RuleSet
+    seed: int = 0
+    sources: tuple[str, ...] = SOURCES
+    themes: tuple[str, ...] = ()
+    no_duals: bool = False
+    min_tries: int = 2
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "moves": self.moves, "rules": self.rules.describe(),
+                "seed": self.seed, "sources": list(self.sources), "themes": list(self.themes),
+                "no_duals": self.no_duals, "min_tries": self.min_tries}
+
+
+def candidate_seed(seed: int, index: int) -> int:
+    """The candidate's own seed: a hash of the run's seed and the candidate's index, so a
+    candidate is the same whichever worker makes it and whatever ran before.
+
+    >>> candidate_seed(1, 2) == candidate_seed(1, 2) != candidate_seed(2, 1)
+    True
+    """
+    digest = hashlib.sha256(f"gyges-generate:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def play_candidate(rng: random.Random, rules: RuleSet, moves: int,
+                   max_plies: int = 40) -> Position | None:
+    """Engine-guided random play from random setups: never a move that lets the opponent
+    land at once (when there is another), and the first position from the fifth ply on
+    where the side to move wins in exactly ``moves`` (and cannot land at once) is returned."""
+    from solver.search import win_in
+    from solver.setups import ALL_SETUPS
+
+    pos = Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS))
+    history: list[Position] = []
+    for ply in range(max_plies):
+        ml = legal_moves(pos, rules, history)
+        if not ml.moves or ml.wins:
+            return None
+        if ply >= 4 and ml.mover is pos.turn and win_in(pos, rules, moves) and (moves == 1 or not win_in(pos, rules, moves - 1)):
+            return pos
+        safe = [m for m in ml if not can_land(apply_move(pos, m), rules, [*history, pos])]
+        m = rng.choice(safe or list(ml.moves))
+        history.append(pos)
+        pos = apply_move(pos, m)
+    return None
+
+
+def candidate(index: int, params: Params) -> tuple[str, Position | None, dict[str, Any]]:
+    """Candidate ``index`` of a run: (source, position or None, what the source says)."""
+    rng = random.Random(candidate_seed(params.seed, index))
+    source = params.sources[index % len(params.sources)]
+    if source == "play":
+        return source, play_candidate(rng, params.rules, params.moves), {}
+    from solver.compose import compose_candidate
+
+    pos, design = compose_candidate(rng, params.rules, params.moves, params.themes)
+    return source, pos, design
+
+
+def evaluate(index: int, params: Params) -> dict[str, Any]:
+    """Make and judge candidate ``index``: one JSON-ready state record."""
+    t0 = time.perf_counter()
+    source, pos, design = candidate(index, params)
+    record: dict[str, Any] = {"index": index, "source": source, "design": design}
+    if pos is None:
+        record.update(position=None, sound=False, reasons=["no candidate"], canonical=None)
+    else:
+        a = assess(pos, params.rules, params.moves, no_duals=params.no_duals,
+                   min_tries=params.min_tries)
+        record.update(a.to_json())
+        if a.sound and params.themes and not theme_matches(params.themes, a.themes):
+            record["sound"] = False
+            record["reasons"] = [f"themes {', '.join(a.themes)} lack "
+                                 f"{', '.join(params.themes)}"]
+        record["canonical"] = canonical(pos)
+    record["seconds"] = round(time.perf_counter() - t0, 3)
+    record["params"] = params.to_json()
+    return record
+
+
+# -- the state file and the catalogue output -----------------------------------------------
+
+
+def read_state(path: str | Path, params: Params) -> dict[int, dict[str, Any]]:
+    """The records of an earlier run (by index); a truncated last line (an interrupted
+    write) is dropped. A file made with other parameters is refused."""
+    path = Path(path)
+    if not path.exists():
+        return {}
+    out: dict[int, dict[str, Any]] = {}
+    wanted = params.to_json()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            if n == len(lines):
+                continue
+            raise GenerateError(f"{path}:{n}: not a JSON record") from None
+        if rec.get("params") != wanted:
+            raise GenerateError(
+                f"{path}:{n}: made by a run with other parameters ({rec.get('params')}); "
+                "rerun with those to resume it, or choose another --out")
+        out[rec["index"]] = rec
+    return out
+
+
+def _repair(path: Path) -> None:
+    """Cut a half-written last line so appending starts on a fresh line."""
+    if path.exists():
+        data = path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            path.write_bytes(data[: data.rfind(b"\n") + 1])
+
+
+def select(records: dict[int, dict[str, Any]], count: int,
+           known: set[str] = frozenset()) -> list[dict[str, Any]]:
+    """The first ``count`` sound records by index, each position once up to symmetry and
+    none already in ``known``."""
+    seen = set(known)
+    out = []
+    for i in sorted(records):
+        rec = records[i]
+        if not rec.get("sound"):
+            continue
+        c = rec["canonical"]
+        if c in seen:
+            continue
+        seen.add(c)
+        out.append(rec)
+        if len(out) == count:
+            break
+    return out
+
+
+def entry_id(params: Params, index: int) -> str:
+    return f"gen-w{params.moves}-s{params.seed}-{index:05d}"
+
+
+def entry_text(rec: dict[str, Any], params: Params) -> str:
+    """A catalogue entry (YAML text) for a sound record."""
+    pos = Position.from_string(rec["position"])
+    st = Stipulation("win", params.moves, pos.turn)
+    f = rec["features"]
+    notes = (f"Proven by the solver: {pos.turn.title} wins in {params.moves} and no sooner; "
+             f"the only key. Rating {rec['score']} (tries refuted once: {f['single_tries']}, "
+             f"defences: {f['defences']}, key bounces: {f['key_bounces']}, "
+             f"{'quiet key' if f['quiet'] else 'key threatens'}, solver nodes: {f['nodes']}).")
+    if rec["duals"]:
+        notes += " Flaw, dual: " + "; ".join(rec["duals"]) + "."
+    source = ("random play from random setups" if rec["source"] == "play"
+              else "CP-SAT construction: " + ", ".join(f"{k} {v}" for k, v in
+                                                       sorted(rec["design"].items())))
+    return format_entry(
+        entry_id(params, rec["index"]), pos, params.rules, st, key=rec["key"],
+        main_line=rec["main_line"], themes=rec["themes"], difficulty=rec["difficulty"],
+        title=_title(rec), source=source,
+        credit=f"composed by gyges generate, seed {params.seed} (candidate {rec['index']})",
+        notes=notes,
+    )
+
+
+def _title(rec: dict[str, Any]) -> str:
+    themes = rec["themes"]
+    chain = next((t for t in themes if t.startswith("bounce chain")), None)
+    parts = []
+    if "stalemate chain" in themes:
+        parts.append("Stalemate chain")
+    if "relocation" in themes:
+        parts.append("Relocation")
+    if "taboo" in themes:
+        parts.append("Crossing path")
+    if "Renop" in themes:
+        parts.append("Renop")
+    if chain and not parts:
+        parts.append(chain.capitalize())
+    if rec["features"]["quiet"]:
+        parts.append("quiet key")
+    return (", ".join(parts) or "Direct threat").capitalize()
+
+
+def write_catalogue(path: str | Path, records: Sequence[dict[str, Any]], params: Params,
+                    title: str = "") -> str:
+    """Write the catalogue file of ``records`` (sorted by index) and return its text."""
+    head = [f"# Generated by gyges generate --stipulation 'win in {params.moves}' --seed "
+            f"{params.seed} ({params.rules.describe()}).",
+            "# Every entry was proven by the solver; docs/generate.md explains the rating.",
+            "schema: 1",
+            "title: " + json.dumps(title or f"Generated puzzles: win in {params.moves}"),
+            "puzzles:"]
+    body = "".join(entry_text(r, params) for r in sorted(records, key=lambda r: r["index"]))
+    text = "\n".join(head) + "\n" + (body or "")
+    if not records:
+        text = text.replace("puzzles:", "puzzles: []")
+    Path(path).write_text(text, encoding="utf-8")
+    return text
+
+
+# -- the run -------------------------------------------------------------------------------
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(params: Params) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER["params"] = params
+
+
+def _work(index: int) -> dict[str, Any]:
+    rec = evaluate(index, _WORKER["params"])
+    LOG.info("pid %d: candidate %d (%s): %s", os.getpid(), index, rec["source"],
+             "sound" if rec["sound"] else "; ".join(rec["reasons"]))
+    return rec
+
+
+class _Terminated(Exception):
+    pass
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise _Terminated()
+
+
+def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
+        state: str | Path | None = None, max_candidates: int | None = None,
+        against: Sequence[str | Path] = (), progress: TextIO | None = None,
+        log: str | None = None, batch: int | None = None) -> dict[str, Any]:
+    """Generate until ``count`` sound, new puzzles are found (or ``max_candidates`` were
+    tried), write them to the catalogue file ``out`` and return a summary.
+
+    Candidates are judged in index order in batches; each candidate's record goes to the
+    ``state`` file (default ``out`` + ``.jsonl``) as it arrives, and a rerun skips the
+    indices there. The puzzles kept are the first ``count`` sound ones by index, whatever
+    ``jobs`` and however often the run was interrupted.
+    """
+    from solver.batch import Progress, _setup_logging, _teardown_logging
+
+    out = Path(out)
+    state = Path(state) if state is not None else out.with_name(out.name + ".jsonl")
+    if count < 1:
+        raise GenerateError(f"--count {count}: ask for at least 1 puzzle")
+    max_candidates = max_candidates or 200 * count + 200
+    records = read_state(state, params)
+    known = known_positions([a for a in against if Path(a).resolve() != out.resolve()]
+                            if against else [], params.rules)
+    _repair(state)
+    batch = batch or max(4 * jobs, 8)
+    handler = _setup_logging(log)
+    bar = _Bar(count, progress) if progress is not None else None
+    if bar is not None:
+        bar.update(len(select(records, count, known)))
+    summary = {"candidates": 0, "resumed": len(records), "interrupted": False}
+    old_term = signal.signal(signal.SIGTERM, _on_sigterm)
+    pool = None
+    t0 = time.perf_counter()
+    try:
+        if jobs > 1:
+            ctx = multiprocessing.get_context("fork")
+            pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(params,))
+        else:
+            _WORKER["params"] = params
+        with open(state, "a", encoding="utf-8") as f:
+            start = 0
+            while len(select(records, count, known)) < count and start < max_candidates:
+                todo = [i for i in range(start, min(start + batch, max_candidates))
+                        if i not in records]
+                start += batch
+                results: Iterator[dict[str, Any]] = (
+                    pool.imap_unordered(_work, todo) if pool is not None
+                    else (_work(i) for i in todo))
+                for rec in results:
+                    f.write(json.dumps(rec, sort_keys=True, separators=(",", ":")) + "\n")
+                    f.flush()
+                    records[rec["index"]] = rec
+                    summary["candidates"] += 1
+                    if bar is not None:
+                        bar.set(len(select(records, count, known)), summary["candidates"])
+    except (KeyboardInterrupt, _Terminated):
+        summary["interrupted"] = True
+        LOG.warning("interrupted after %d new candidates", summary["candidates"])
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+        if pool is not None:
+            if summary["interrupted"]:
+                pool.terminate()
+            else:
+                pool.close()
+            pool.join()
+        if bar is not None:
+            bar.close()
+        _teardown_logging(handler)
+    chosen = select(records, count, known)
+    write_catalogue(out, chosen, params)
+    summary.update(found=len(chosen), seconds=round(time.perf_counter() - t0, 2),
+                   tried=len(records), sound=sum(1 for r in records.values() if r["sound"]))
+    return summary
+
+
+class _Bar:
+    """The batch module's progress bar, counting puzzles found (and candidates tried)."""
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        from solver.batch import Progress
+
+        self.progress = Progress(total, stream)
+        self.tried = 0
+        self.progress.line = self._line  # type: ignore[method-assign]
+
+    def _line(self) -> str:
+        p = self.progress
+        elapsed = time.monotonic() - p.start
+        rate = p.done / elapsed * 60 if elapsed > 0 else 0.0
+        width = 30
+        filled = int(width * p.done / p.total) if p.total else width
+        return (f"[{'#' * filled}{'.' * (width - filled)}] {p.done}/{p.total} puzzles, "
+                f"{self.tried} candidates, {rate:.1f} puzzles/min, {int(elapsed)} s")
+
+    def update(self, n: int) -> None:
+        self.progress.update(n)
+
+    def set(self, found: int, tried: int) -> None:
+        self.tried = tried
+        self.progress.update(found - self.progress.done)
+
+    def close(self) -> None:
+        self.progress.close()
