@@ -25,7 +25,7 @@ from solver.catalogue import (
     difficulty_of,
     format_entry,
     line_themes,
-    load_catalogue,
+    load_all,
     play_line,
     principal_line,
     renop_matters,
@@ -64,29 +64,13 @@ class _Command(click.Command):
 
 def _load_all(paths: tuple[str, ...]) -> tuple[list[Puzzle], list[CatalogueError]]:
     """Every puzzle of the files; unreadable files are returned as errors."""
+    where = ", ".join(paths or (DEFAULT_DIR,))
     try:
-        files = catalogue_files(paths or (DEFAULT_DIR,))
+        puzzles, errors = load_all(paths or (DEFAULT_DIR,))
     except CatalogueError as e:
         raise UserError(e.problem, e.source) from None
-    if not files:
-        raise UserError("no catalogue files (*.yaml) found", ", ".join(paths or (DEFAULT_DIR,)))
-    puzzles: list[Puzzle] = []
-    errors: list[CatalogueError] = []
-    seen: dict[str, Puzzle] = {}
-    for f in files:
-        try:
-            cat = load_catalogue(f)
-        except CatalogueError as e:
-            errors.append(e)
-            continue
-        for p in cat.puzzles:
-            if p.id in seen:
-                other = seen[p.id]
-                errors.append(p.error(f"the id is already used in {other.file}:{other.line}",
-                                      "id", malformed=True))
-                continue
-            seen[p.id] = p
-            puzzles.append(p)
+    if not puzzles and not errors and not catalogue_files(paths or (DEFAULT_DIR,)):
+        raise UserError("no catalogue files (*.yaml) found", where)
     return puzzles, errors
 
 

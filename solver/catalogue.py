@@ -710,32 +710,27 @@ def _check_line(puzzle: Puzzle, st: Stipulation, solve: SolveFn) -> list[Catalog
     return problems
 
 
-def check_catalogue(paths: Iterable[str | Path], solve: SolveFn | None = None,
-                    progress: Callable[[Puzzle, int, int], None] | None = None
-                    ) -> tuple[list[Puzzle], list[CatalogueError]]:
-    """Load and check every file; malformed files are reported, not raised."""
+def load_all(paths: Iterable[str | Path]) -> tuple[list[Puzzle], list[CatalogueError]]:
+    """Every puzzle of the files named or found in the directories, and the problems of the
+    files that cannot be read (reported, not raised; a repeated id is one of them)."""
     puzzles: list[Puzzle] = []
-    problems: list[CatalogueError] = []
-    files = catalogue_files(paths)
-    by_id: dict[str, Puzzle] = {}
-    for f in files:
+    errors: list[CatalogueError] = []
+    seen: dict[str, Puzzle] = {}
+    for f in catalogue_files(paths):
         try:
             cat = load_catalogue(f)
         except CatalogueError as e:
-            problems.append(e)
+            errors.append(e)
             continue
         for p in cat.puzzles:
-            if p.id in by_id:
-                other = by_id[p.id]
-                problems.append(p.error(f"the id is already used in {other.file}:{other.line}",
-                                        "id", malformed=True))
-            by_id[p.id] = p
+            if p.id in seen:
+                other = seen[p.id]
+                errors.append(p.error(f"the id is already used in {other.file}:{other.line}",
+                                      "id", malformed=True))
+                continue
+            seen[p.id] = p
             puzzles.append(p)
-    for i, p in enumerate(puzzles):
-        if progress:
-            progress(p, i, len(puzzles))
-        problems.extend(check_puzzle(p, solve))
-    return puzzles, problems
+    return puzzles, errors
 
 
 # -- adding --------------------------------------------------------------------------------
@@ -942,7 +937,7 @@ def difficulty_of(stipulation: Stipulation, themes: Sequence[str]) -> int:
 
 __all__ = [
     "Catalogue", "CatalogueError", "Line", "Puzzle", "SCHEMA_VERSION", "Stipulation", "THEMES",
-    "catalogue_files", "check_catalogue", "check_puzzle", "difficulty_of", "line_themes",
+    "catalogue_files", "check_puzzle", "load_all", "difficulty_of", "line_themes",
     "load_catalogue", "parse_catalogue", "play_line", "principal_line", "renop_matters",
     "theme_problem", "format_entry", "append_entry",
 ]
