@@ -486,8 +486,9 @@ cdef int _gen_ring(Ctx* c, const Board* b, int side, int rules, const History* h
         t = _lowbit(targets)
         targets &= targets - 1
         if t == s:
-            n = _emit_null(c, b, rules, hist, out, n, s, best_e)
-        elif (c.ends >> t) & 1 and (best_e < 0 or c.depth[t] <= c.depth[best_e]):
+            n = _emit_null(c, b, rules, hist, out, n, s, best_e if (reloc >> s) & 1 else -1)
+        elif (c.ends >> t) & 1 and (best_e < 0 or not (reloc >> t) & 1
+                                    or c.depth[t] <= c.depth[best_e]):
             n = _emit(b, rules, hist, out, n, s, t, NO_SLOT)
         else:
             n = _emit(b, rules, hist, out, n, s, best_e, t)
@@ -510,6 +511,8 @@ cdef int _gen_ring(Ctx* c, const Board* b, int side, int rules, const History* h
 cdef int _emit_null(Ctx* c, const Board* b, int rules, const History* hist, CMove* out, int n,
                     int s, int best_e) noexcept nogil:
     """Emit the null move of ring ``s`` (the board is left unchanged), if the rules allow.
+
+    ``best_e`` is the same-size ring whose replace can put it back on ``s`` (-1: none).
 
     Every ring that can come back to its start (or swap with a ring of its own size) gives
     the same result: the row lists one null move, with the path of fewest bounces.
