@@ -1,0 +1,113 @@
+"""``gyges generate``: compose, verify, rate and collect sound puzzles (docs/generate.md)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from gyges_cli.common import UserError, rule_options
+from solver.rules import RuleSet
+
+
+def _themes(text: str | None) -> tuple[str, ...]:
+    from solver.catalogue import theme_problem
+
+    if not text:
+        return ()
+    themes = tuple(t.strip() for t in text.split(",") if t.strip())
+    for t in themes:
+        problem = theme_problem(t)
+        if problem:
+            raise UserError(problem, "--themes")
+        if t == "unstoppable":
+            raise UserError("'unstoppable' is the theme of a 'loses in N' puzzle; the "
+                            "generator composes 'wins in N' puzzles", "--themes")
+    return themes
+
+
+@click.command("generate")
+@click.option("--stipulation", required=True, metavar="'win in N'",
+              help="What the side to move must do: 'win in 2', 'win in 3' (N = 2..4).")
+@click.option("--themes", default=None, metavar="LIST",
+              help="Comma-separated themes every puzzle must show: 'bounce chain N' (at "
+              "least N), relocation, stalemate chain, taboo, Renop.")
+@rule_options
+@click.option("--count", default=10, show_default=True, type=int,
+              help="How many sound, new puzzles to collect.")
+@click.option("--seed", default=0, show_default=True, type=int,
+              help="The run's seed: the same seed gives the same puzzles, whatever --jobs.")
+@click.option("--jobs", default=None, type=int,
+              help="Worker processes (default: all cores).")
+@click.option("--source", type=click.Choice(["both", "play", "compose"]), default="both",
+              show_default=True,
+              help="Candidates from random play, from the CP-SAT construction, or both "
+              "(alternately).")
+@click.option("--no-duals", is_flag=True, help="Reject puzzles with duals (default: keep them "
+              "and note the dual as a flaw).")
+@click.option("--min-tries", default=2, show_default=True, type=int,
+              help="Plausible tries (other moves that threaten to land) a puzzle needs.")
+@click.option("--max-candidates", default=None, type=int,
+              help="Give up after this many candidates (default: 200 per puzzle + 200).")
+@click.option("--against", "against", multiple=True, type=click.Path(),
+              help="Catalogue files or directories whose puzzles are not generated again "
+              "(default: puzzles/ when it exists); repeatable.")
+@click.option("--state", default=None, type=click.Path(dir_okay=False),
+              help="The side file of judged candidates (default: OUT.jsonl); a rerun "
+              "resumes from it.")
+@click.option("--log", default=None, type=click.Path(dir_okay=False),
+              help="Write the workers' log to this file.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False),
+              help="The catalogue file to write (YAML, schema 1).")
+def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: bool,
+             count: int, seed: int, jobs: int | None, source: str, no_duals: bool,
+             min_tries: int, max_candidates: int | None, against: tuple[str, ...],
+             state: str | None, log: str | None, quiet: bool, out: str) -> None:
+    """Generate sound puzzles: candidates from play and from a CP-SAT construction, each
+    proven by the solver (exact stipulation, one key, not trivial), rated, tagged with its
+    themes, duplicates removed; written to OUT as catalogue entries."""
+    from solver.catalogue import Stipulation
+    from solver.generate import GenerateError, Params, run
+
+    try:
+        st = Stipulation.parse(stipulation)
+    except ValueError as e:
+        raise UserError(str(e), "--stipulation") from None
+    if st.kind != "win" or st.side is not None:
+        raise UserError(f"'{stipulation}': the generator composes 'win in N' puzzles (the "
+                        "side to move is chosen by the generator)", "--stipulation")
+    if not 2 <= st.moves <= 4:
+        raise UserError(f"win in {st.moves}: choose 2, 3 or 4 (a win in 1 is never a "
+                        "puzzle: the first move that lands wins)", "--stipulation")
+    if count < 1:
+        raise UserError(f"{count}: ask for at least one puzzle", "--count")
+    if jobs is not None and jobs < 1:
+        raise UserError(f"{jobs}: use at least one worker", "--jobs")
+    if min_tries < 0:
+        raise UserError(f"{min_tries}: 0 or more", "--min-tries")
+    sources = ("play", "compose") if source == "both" else (source,)
+    params = Params(st.moves, rules, seed, sources, _themes(themes), no_duals, min_tries)
+    if not against and os.path.isdir("puzzles"):
+        against = ("puzzles",)
+    try:
+        summary = run(params, out, count, jobs=jobs or os.cpu_count() or 1, state=state,
+                      max_candidates=max_candidates, against=against,
+                      progress=None if quiet else sys.stderr, log=log)
+    except (GenerateError, OSError) as e:
+        raise UserError(str(e)) from None
+    what = (f"{summary['found']} puzzle{'s' if summary['found'] != 1 else ''} written to "
+            f"{out} ({summary['tried']} candidates judged, {summary['sound']} sound")
+    if summary["resumed"]:
+        what += f", {summary['resumed']} of them from an earlier run"
+    click.echo(what + ")")
+    if summary["interrupted"]:
+        click.echo("interrupted: run the same command again to resume", err=True)
+        sys.exit(130)
+    if summary["found"] < count:
+        click.echo(f"only {summary['found']} of {count} found within the candidate limit",
+                   err=True)
+
+
+COMMANDS = [generate]

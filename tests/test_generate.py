@@ -1,0 +1,287 @@
+"""Puzzle generation: soundness filter, rating, dedup, CP-SAT construction, determinism,
+resuming, and the catalogue checker on the output."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gyges_cli.main import cli
+from solver.catalogue import check_puzzle, load_all, load_catalogue
+from solver.compose import Design, construct, draw_path
+from solver.generate import (
+    Features,
+    Params,
+    assess,
+    candidate,
+    canonical,
+    flipped,
+    known_positions,
+    rating,
+    read_state,
+    run,
+    select,
+)
+from solver.moves import apply_move, can_land, legal_moves
+from solver.position import Position
+from solver.rules import PRESETS, Side
+
+RULES = PRESETS["pbmserv"]
+
+
+def wins_in_two_by(pos: Position, move) -> bool:
+    """Independent of the solver: after ``move`` every reply leaves the mover a landing."""
+    if move.is_win:
+        return False
+    me = pos.turn
+    after = apply_move(pos, move)
+    replies = legal_moves(after, RULES, [pos])
+    if replies.mover is me:  # the opponent is blocked: the mover plays again at once
+        return bool(replies.wins)
+    if not replies.moves:
+        return False
+    for r in replies:
+        if r.is_win:
+            return False
+        nxt = apply_move(after, r)
+        if not can_land(nxt, RULES, [pos, after]):
+            return False
+    return True
+
+
+# -- soundness -------------------------------------------------------------------------------
+
+
+def test_a_cooked_position_is_rejected():
+    pos = Position.from_string("2.3.31/...2.3/1...../.3..../.....1/.1..22 N")
+    assert not can_land(pos, RULES)
+    keys = [m for m in legal_moves(pos, RULES) if wins_in_two_by(pos, m)]
+    assert len(keys) >= 2                       # two first moves win in 2: a cook
+    a = assess(pos, RULES, 2)
+    assert not a.sound and a.reasons[0].startswith("cooked")
+
+
+def test_a_trivial_position_is_rejected():
+    pos = Position.from_string("...331/1.2222/.....3/.....1/....../3.1... N")
+    keys = [m for m in legal_moves(pos, RULES) if wins_in_two_by(pos, m)]
+    assert len(keys) == 1                       # one key, a win in exactly 2 ...
+    threats = [m for m in legal_moves(pos, RULES)
+               if not can_land(apply_move(pos, m), RULES, [pos])
+               and can_land(apply_move(pos, m).with_turn(Side.NORTH), RULES, [pos])]
+    assert threats == keys                      # ... but the only move that threatens to land
+    a = assess(pos, RULES, 2)
+    assert not a.sound
+    assert "the key is the only move that threatens to land" in a.reasons
+
+
+def test_wrong_length_is_rejected():
+    pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
+    assert not assess(pos, RULES, 3).sound          # a win in 2 is not a win in 3
+    assert assess(pos, RULES, 2).sound
+
+
+def test_a_sound_puzzle_and_what_it_records():
+    pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
+    keys = [m for m in legal_moves(pos, RULES) if wins_in_two_by(pos, m)]
+    assert len(keys) == 1 and not can_land(pos, RULES)
+    a = assess(pos, RULES, 2)
+    assert a.sound and a.key == str(keys[0])
+    assert a.main_line[0] == a.key and a.main_line[-1].endswith("-N")
+    assert a.features.key_bounces == keys[0].bounces
+    assert a.threats >= 2 and 1 <= a.rating.difficulty <= 5
+    assert any(t.startswith("bounce chain") for t in a.themes)
+
+
+def test_duals_are_a_flaw_unless_refused():
+    # stub solver answers: a proven win in 2 with one key, and a tree with a dual
+    pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
+    from solver.search import solve as real
+
+    def dual_solve(*args, **kwargs):
+        sol = real(*args, **kwargs)
+        if sol.tree and sol.moves == 2 and kwargs.get("tries"):
+            tree = json.loads(json.dumps(sol.tree))
+            reply = tree["after"]["defences"][0]["reply"]
+            reply.update(moves_left=2, dual=True, moves=["a", "b"])
+            sol = dataclasses.replace(sol, tree=tree)
+        return sol
+
+    kept = assess(pos, RULES, 2, solve=dual_solve)
+    assert kept.sound and kept.duals
+    refused = assess(pos, RULES, 2, solve=dual_solve, no_duals=True)
+    assert not refused.sound and refused.reasons[0].startswith("duals")
+
+
+# -- rating ----------------------------------------------------------------------------------
+
+features = st.builds(Features, moves=st.integers(2, 4), single_tries=st.integers(0, 10),
+                     defences=st.integers(0, 60), key_bounces=st.integers(0, 6),
+                     quiet=st.booleans(), nodes=st.integers(0, 10**7))
+
+
+@settings(max_examples=300, deadline=None)
+@given(features, st.sampled_from(["moves", "single_tries", "defences", "key_bounces",
+                                  "quiet", "nodes"]), st.integers(1, 5))
+def test_rating_is_monotone(f, field, step):
+    if field == "quiet":
+        harder = dataclasses.replace(f, quiet=True)
+    else:
+        harder = dataclasses.replace(f, **{field: getattr(f, field) + step})
+    assert rating(harder).score >= rating(f).score
+    assert rating(harder).difficulty >= rating(f).difficulty
+
+
+def test_rating_spans_the_scale():
+    easy = Features(2, 0, 1, 0, False, 10)
+    hard = Features(3, 5, 40, 4, True, 10**6)
+    assert rating(easy).difficulty == 1 and rating(hard).difficulty == 5
+
+
+# -- duplicates ------------------------------------------------------------------------------
+
+
+def test_mirror_and_flip_give_one_canonical_form():
+    pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
+    images = {pos, pos.mirrored(), flipped(pos), flipped(pos).mirrored()}
+    assert len(images) == 4
+    assert {canonical(p) for p in images} == {canonical(pos)}
+    # the flipped puzzle is the same puzzle for the other side
+    a, b = assess(pos, RULES, 2), assess(flipped(pos), RULES, 2)
+    assert a.sound and b.sound and a.features.defences == b.features.defences
+
+
+def test_select_drops_duplicates_and_known_positions():
+    pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
+    other = Position.from_string("2..3.3/....../....1./....13/.3..../212.12 S")
+    recs = {i: {"index": i, "sound": True, "canonical": canonical(p)}
+            for i, p in enumerate([pos, pos.mirrored(), other, flipped(pos)])}
+    assert [r["index"] for r in select(recs, 10)] == [0, 2]
+    assert [r["index"] for r in select(recs, 10, {canonical(other)})] == [0]
+    assert [r["index"] for r in select(recs, 1)] == [0]
+
+
+def test_known_positions_reads_the_catalogue(tmp_path):
+    known = known_positions(["puzzles"], RULES)
+    cat = load_catalogue("puzzles/seed000.yaml")
+    assert any(canonical(p.position.mirrored()) in known for p in cat.puzzles
+               if p.rules == RULES)
+
+
+# -- CP-SAT construction ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bounces,key", [(0, "plain"), (1, "relocation"), (2, "plain")])
+def test_construction_has_the_designed_bounces(bounces, key):
+    design = Design(bounces=bounces, key=key)
+    built = construct(design, RULES, random.Random(bounces))
+    assert built is not None
+    pos, key_move, landing = built
+    assert counts(pos) == {1: 4, 2: 4, 3: 4}
+    assert key_move.is_replace == (key == "relocation")
+    assert not can_land(pos, RULES)
+    legal = legal_moves(pos, RULES)
+    assert key_move in legal.moves
+    after = apply_move(pos, key_move)
+    assert not can_land(after, RULES, [pos])
+    threats = legal_moves(after.with_turn(Side.SOUTH), RULES, [pos]).wins
+    assert landing in threats
+    assert min(m.bounces for m in threats) == bounces == landing.bounces
+
+
+def test_drawn_paths_cross_when_asked():
+    path = draw_path(Design(bounces=2, crossing=True), random.Random(1))
+    entered = [t for w in path for t in w[1:]]
+    assert len(set(entered)) < len(entered)
+    edges = [frozenset(e) for w in path for e in zip(w, w[1:], strict=False)]
+    assert len(set(edges)) == len(edges)
+
+
+def check_catalogue(paths):
+    """What ``gyges catalogue check`` does: read every entry, re-prove each one."""
+    puzzles, problems = load_all(paths)
+    for p in puzzles:
+        problems.extend(check_puzzle(p))
+    return puzzles, problems
+
+
+def counts(pos: Position) -> dict[int, int]:
+    return {v: sum(1 for x in pos.board if x == v) for v in (1, 2, 3)}
+
+
+# -- runs ------------------------------------------------------------------------------------
+
+
+PLAY = Params(2, RULES, seed=11, sources=("play",))
+
+
+def test_candidates_depend_only_on_seed_and_index():
+    assert candidate(5, PLAY) == candidate(5, PLAY)
+    assert candidate(5, PLAY)[1] != candidate(6, PLAY)[1]
+
+
+def test_same_puzzles_whatever_jobs_and_accepted_by_the_checker(tmp_path):
+    one, two = tmp_path / "one.yaml", tmp_path / "two.yaml"
+    s1 = run(PLAY, one, 3, jobs=1)
+    s2 = run(PLAY, two, 3, jobs=2)
+    assert s1["found"] == s2["found"] == 3
+    assert one.read_text() == two.read_text()
+    puzzles, problems = check_catalogue([one])
+    assert len(puzzles) == 3 and problems == []
+    for p in puzzles:
+        assert p.credit.startswith("composed by gyges generate, seed 11")
+        assert p.difficulty is not None and p.key
+
+
+def test_an_interrupted_run_resumes(tmp_path):
+    whole = tmp_path / "whole.yaml"
+    run(PLAY, whole, 3, jobs=1)
+    part = tmp_path / "part.yaml"
+    first = run(PLAY, part, 3, jobs=1, max_candidates=4)       # stopped early
+    state = tmp_path / "part.yaml.jsonl"
+    assert len(read_state(state, PLAY)) == 4 and first["found"] < 3
+    with open(state, "a") as f:
+        f.write('{"index": 99, "half a li')                    # killed mid-write
+    second = run(PLAY, part, 3, jobs=2)
+    assert second["resumed"] == 4
+    assert part.read_text() == whole.read_text()
+    with pytest.raises(ValueError, match="other parameters"):
+        run(dataclasses.replace(PLAY, seed=12), part, 3)
+
+
+def test_cli_generate(tmp_path):
+    out = tmp_path / "g.yaml"
+    r = CliRunner().invoke(cli, ["generate", "--stipulation", "win in 2", "--count", "1",
+                                 "--seed", "11", "--jobs", "1", "--source", "play", "--quiet",
+                                 "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "1 puzzle written" in r.output
+    r = CliRunner().invoke(cli, ["catalogue", "check", str(out)])
+    assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--stipulation", "win in 1"], "choose 2, 3 or 4"),
+    (["--stipulation", "loses in 2"], "'win in N' puzzles"),
+    (["--stipulation", "win twice"], "is not a stipulation"),
+    (["--stipulation", "win in 2", "--themes", "sparkle"], "unknown theme"),
+])
+def test_cli_bad_input(tmp_path, args, message):
+    r = CliRunner().invoke(cli, ["generate", *args, "--out", str(tmp_path / "x.yaml")])
+    assert r.exit_code == 2
+    assert message in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.slow
+def test_composed_candidates_are_the_same_in_a_pool(tmp_path):
+    params = Params(2, RULES, seed=4, sources=("compose",))
+    a = run(params, tmp_path / "a.yaml", 1, jobs=1)
+    b = run(params, tmp_path / "b.yaml", 1, jobs=2)
+    assert a["found"] == b["found"] == 1
+    assert (tmp_path / "a.yaml").read_text() == (tmp_path / "b.yaml").read_text()
+    assert check_catalogue([tmp_path / "a.yaml"])[1] == []
