@@ -9,8 +9,8 @@ figures do not depend on ``--jobs``; :func:`read_results` sorts.
 
 >>> from solver.rules import PRESETS
 >>> r = analyse_pair("231123", "321123", PRESETS["pbmserv"], 1)
->>> r["south_moves"], r["north_moves"], r["result"], r["win_in"]
-(338, 210, 'none', None)
+>>> r["result"], r["win_in"], r["keys"], r["south"], r["north"]
+('none', None, [], '231123', '321123')
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TextIO
@@ -281,6 +282,7 @@ _WORKER: dict[str, Any] = {}
 
 def _init_worker(rules: RuleSet, depth: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # Pool.terminate() must end a worker
     _WORKER["rules"] = rules
     _WORKER["depth"] = depth
 
@@ -375,7 +377,8 @@ def run(
     summary = {"done": 0, "skipped": len(pairs) - len(todo), "interrupted": False}
     handler = _setup_logging(log)
     bar = Progress(len(todo), progress) if progress is not None else None
-    old_term = signal.signal(signal.SIGTERM, _on_sigterm)
+    main_thread = threading.current_thread() is threading.main_thread()
+    old_term = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     pool = None
     try:
         with open(out, "a", encoding="utf-8") as f:
@@ -401,7 +404,8 @@ def run(
         summary["interrupted"] = True
         LOG.warning("interrupted after %d new results", summary["done"])
     finally:
-        signal.signal(signal.SIGTERM, old_term)
+        if main_thread:
+            signal.signal(signal.SIGTERM, old_term)
         if pool is not None:
             if summary["interrupted"]:
                 pool.terminate()
@@ -439,10 +443,13 @@ def _teardown_logging(handler: logging.Handler | None) -> None:
 # -- the report ----------------------------------------------------------------------------
 
 
-def _strength(records: Iterable[dict], side: str) -> list[tuple[float, str, int, int]]:
-    """Per setup of ``side``: (score, setup, wins, pairs); the score is the share of pairs
-    won by South (for South's setups) or not won by South (for North's), then South's
-    landing threats per pair as a tie-break (more for South, fewer for North)."""
+def _strength(records: Iterable[dict], side: str) -> list[tuple[float, str, int, int, int]]:
+    """Per setup of ``side``, strongest first: (score, setup, South wins, North wins, pairs).
+
+    The score is the share of pairs the setup's side forces a win in, less the share it
+    loses, then South's landing threats per pair as a tie-break (more is better for South,
+    fewer for North).
+    """
     table: dict[str, list[int]] = {}
     for r in records:
         t = table.setdefault(r[side], [0, 0, 0, 0])
@@ -452,12 +459,9 @@ def _strength(records: Iterable[dict], side: str) -> list[tuple[float, str, int,
         t[3] += r["landing_threats"]
     out = []
     for setup, (wins, losses, n, threats) in table.items():
-        if side == "south":
-            score = (wins - losses) / n + threats / n / 1000
-            out.append((score, setup, wins, n))
-        else:
-            score = (losses - wins) / n - threats / n / 1000
-            out.append((score, setup, losses, n))
+        sign = 1 if side == "south" else -1
+        score = sign * ((wins - losses) / n + threats / n / 1000)
+        out.append((score, setup, wins, losses, n))
     return sorted(out, key=lambda t: (-t[0], t[1]))
 
 
@@ -502,14 +506,15 @@ def report(records: Sequence[dict], found: dict[str, Any] | None, top: int = 5) 
     lines.append(f"South setups with a forced win against some North setup: {len(south_wins)}")
     for side in ("south", "north"):
         ranked = _strength(records, side)
-        noun = "wins for South" if side == "south" else "losses for South"
         lines.append(f"\nstrongest {side.title()} setups (share of pairs, South's landing "
                      "threats as tie-break):")
-        for score, setup, k, m in ranked[:top]:
-            lines.append(f"  {setup}  {k}/{m} {noun}, score {score:+.4f}")
+        for score, setup, w, lost, m in ranked[:top]:
+            lines.append(f"  {setup}  South wins {w}/{m}, North wins {lost}/{m}, "
+                         f"score {score:+.4f}")
         lines.append(f"weakest {side.title()} setups:")
-        for score, setup, k, m in ranked[-top:][::-1]:
-            lines.append(f"  {setup}  {k}/{m} {noun}, score {score:+.4f}")
+        for score, setup, w, lost, m in ranked[-top:][::-1]:
+            lines.append(f"  {setup}  South wins {w}/{m}, North wins {lost}/{m}, "
+                         f"score {score:+.4f}")
     for key, title in (
         ("south_moves", "South's first moves"), ("north_moves", "North's moves (if to move)"),
         ("landing_threats", "South's landing threats"), ("blunders", "South's blunders"),
