@@ -249,29 +249,6 @@ def parse_setup(text: str) -> str:
 # -- matching a text against the position ---------------------------------------------------
 
 
-def _cuts(parsed: ParsedMove, board: Sequence[int]) -> list[int]:
-    """Index in the path of each listed slot, from the ring sizes along the chain."""
-    cuts = [0]
-    for s in parsed.chain[:-1]:
-        cuts.append(cuts[-1] + board[s])
-    return cuts
-
-
-def _fits(parsed: ParsedMove, board: Sequence[int], kind: str, path: tuple[int, ...],
-          landings: tuple[int, ...]) -> bool:
-    if kind != parsed.kind or path[-1] != parsed.chain[-1]:
-        return False
-    if landings != parsed.chain[1:-1]:
-        return False
-    cuts = _cuts(parsed, board)
-    if cuts[-1] != len(path) - 1:
-        return False
-    for i, steps in parsed.groups:
-        if path[cuts[i] + 1 : cuts[i + 1]] != steps:
-            return False
-    return True
-
-
 def _result(board: Sequence[int], start: int, end: int, relocation: int | None) -> tuple:
     """What identifies a move's result: the win of that ring, or the board it leaves."""
     if end in GOALS:
@@ -330,29 +307,19 @@ def parse_move(
                           "plays on")
             raise fail(where)
 
-    paths = _movegen.ring_paths(position.key, side.index, rules.flags(), parsed.start)
-    fitting = [(k, p, ls) for k, p, ls in paths if _fits(parsed, board, k, p, ls)]
-    if not fitting:
-        raise fail(_explain_path(parsed, position, side, rules, paths))
-
+    path, why = _chain_path(parsed, position, side, rules)
+    if why is not None:
+        raise fail(why)
+    landings = parsed.chain[1:-1]
+    move = Move(parsed.start, path[-1], parsed.relocation, path, landings, side)
+    if parsed.relocation is not None:
+        problem = _relocation_problem(position, side, rules, move)
+        if problem:
+            raise fail(problem)
+    # the chain fixes start, end and relocation, hence the result: no text is ambiguous
     results = {_result(board, start, end, reloc) for start, end, reloc, _, _ in legal}
-    found: dict[tuple, Move] = {}
-    for _, path, landings in fitting:
-        move = Move(parsed.start, path[-1], parsed.relocation, path, landings, side)
-        if parsed.relocation is not None:
-            problem = _relocation_problem(position, side, rules, move)
-            if problem:
-                raise fail(problem)
-        key = _result(board, move.start, move.end, move.relocation)
-        if key in results:
-            found.setdefault(key, move)
-    if len(found) > 1:
-        shown = " or ".join(format_move(m) for m in found.values())
-        raise fail(f"ambiguous: the text could be {shown}")
-    if found:
-        return next(iter(found.values()))
-    move = Move(parsed.start, fitting[0][1][-1], parsed.relocation, fitting[0][1],
-                fitting[0][2], side)
+    if _result(board, move.start, move.end, move.relocation) in results:
+        return move
     raise fail(_explain_result(position, rules, history, move))
 
 
@@ -470,10 +437,17 @@ def _taboo_problem(steps: Sequence[tuple[int, int]], taboo: str) -> str | None:
     return None
 
 
-def _explain_path(parsed: ParsedMove, position: Position, side: Side, rules: RuleSet,
-                  paths: list) -> str:
-    """Why no path of the ring fits the text: walk the listed slots and steps (a check of
-    the text for the error message only; the paths themselves come from the core)."""
+def _chain_path(parsed: ParsedMove, position: Position, side: Side,
+                rules: RuleSet) -> tuple[tuple[int, ...], str | None]:
+    """A path of the ring that fits the text, or why there is none.
+
+    Walks the listed chain: each segment takes exactly as many steps as the size of the
+    ring it leaves, through empty slots (the start slot counts as empty), to the next
+    listed slot, then the taboo and ``rebounce`` apply over the whole move. This is the
+    core's movement rule (``_movegen.ring_paths`` lists the same paths; the tests compare
+    them) restricted to the text's chain: listing every path of a ring explodes under
+    ``taboo=entry``. Whether the result is legal is asked of the core afterwards.
+    """
     board = list(position.board)
     board[parsed.start] = 0  # the moving ring is lifted
     chain = parsed.chain
@@ -488,63 +462,66 @@ def _explain_path(parsed: ParsedMove, position: Position, side: Side, rules: Rul
         name = RING_NAMES[k]
         last = i == len(chain) - 2
         if a in GOALS:
-            return f"a ring cannot go on from a goal ({slot_name(a)})"
+            return (), f"a ring cannot go on from a goal ({slot_name(a)})"
         if b == own_goal:
-            return f"{side.title} cannot enter its own goal ({slot_name(b)})"
+            return (), f"{side.title} cannot enter its own goal ({slot_name(b)})"
         if b in GOALS:
             pass
         elif not last or parsed.kind == "land":
             if not board[b]:
                 what = "to bounce on" if not last else "to replace"
-                return f"no ring on {slot_name(b)} {what}"
+                return (), f"no ring on {slot_name(b)} {what}"
             if rules.rebounce == "once" and b in seen_landings:
-                return (f"the move lands twice on the ring at {slot_name(b)}, which "
+                return (), (f"the move lands twice on the ring at {slot_name(b)}, which "
                         "rebounce=once does not allow")
             seen_landings.append(b)
         elif board[b]:
             follow = " or replace it" if rules.replace != "off" else ""
-            return (f"the move cannot end on {slot_name(b)}: it holds a ring (bounce on"
+            return (), (f"the move cannot end on {slot_name(b)}: it holds a ring (bounce on"
                     f"{follow})")
         steps = parsed.group(i)
         if steps is not None or k == 1:
             full = (a, *(steps or ()), b)
             if len(full) - 1 != k:
                 if k == 1 and steps is None:
-                    return (f"a single moves 1 step: {slot_name(a)} cannot reach "
+                    return (), (f"a single moves 1 step: {slot_name(a)} cannot reach "
                             f"{slot_name(b)} without a bounce")
                 shown = "-".join(slot_name(s) for s in full)
-                return (f"a {name} moves {_steps_name(k)}: {shown} takes "
+                return (), (f"a {name} moves {_steps_name(k)}: {shown} takes "
                         f"{_steps_name(len(full) - 1)}")
             for x, y in zip(full, full[1:], strict=False):
                 if not adjacent(x, y):
                     if k == 1 and steps is None:
-                        return (f"a single moves 1 step: {slot_name(a)} cannot reach "
+                        return (), (f"a single moves 1 step: {slot_name(a)} cannot reach "
                                 f"{slot_name(b)} without a bounce")
-                    return f"{slot_name(x)} and {slot_name(y)} are not connected"
+                    return (), f"{slot_name(x)} and {slot_name(y)} are not connected"
             for x in full[1:-1]:
                 if x in GOALS:
-                    return f"a ring cannot pass through a goal ({slot_name(x)})"
+                    return (), f"a ring cannot pass through a goal ({slot_name(x)})"
                 if board[x]:
-                    return (f"{slot_name(x)} holds a ring: a ring passes only through "
+                    return (), (f"{slot_name(x)} holds a ring: a ring passes only through "
                             "empty slots")
             problem = _taboo_problem(list(zip(full, full[1:], strict=False)), rules.taboo)
             if problem:
-                return problem
+                return (), problem
             options.append([full])
         else:
             d = _distance(a, b)
             if d > k:
-                return (f"a {name} moves {_steps_name(k)}: {slot_name(a)} cannot reach "
+                return (), (f"a {name} moves {_steps_name(k)}: {slot_name(a)} cannot reach "
                         f"{slot_name(b)} without a bounce")
-            if (k - d) % 2:
-                return (f"a {name} moves exactly {_steps_name(k)}: it cannot go from "
+            if (k - d) % 2 and b not in GOALS:  # every row-1/row-6 slot joins a goal
+                return (), (f"a {name} moves exactly {_steps_name(k)}: it cannot go from "
                         f"{slot_name(a)} to {slot_name(b)}")
             walks = _walks(a, b, k, board)
             if not walks:
-                return (f"the {name} on {slot_name(a)} has no free path of {_steps_name(k)} "
+                return (), (f"the {name} on {slot_name(a)} has no free path of {_steps_name(k)} "
                         f"to {slot_name(b)}: the slots between are taken")
             options.append(walks)
-    # each segment is possible alone: the taboo across segments must be what forbids it
+    path = _first_path(parsed.chain[0], options, rules.taboo)
+    if path is not None:
+        return path, None
+    # each segment is possible alone: the taboo across segments is what forbids the move
     problems: set[str] = set()
     combos = 1
     for walks in options:
@@ -553,18 +530,39 @@ def _explain_path(parsed: ParsedMove, position: Position, side: Side, rules: Rul
         for combo in itertools.product(*options):
             steps = [step for walk in combo for step in zip(walk, walk[1:], strict=False)]
             problem = _taboo_problem(steps, rules.taboo)
-            if problem is None:
-                break
-            problems.add(problem)
-        else:
-            if len(problems) == 1:
-                return problems.pop()
-            shown = sorted(problems)
-            more = ", ..." if len(shown) > 2 else ""
-            return (f"every path that fits the text breaks the taboo (taboo={rules.taboo}): "
-                    + " or ".join(shown[:2]) + more)
-    return (f"the {RING_NAMES[position.board[parsed.start]]} on {slot_name(parsed.start)} "
-            "has no path that fits the text")
+            if problem is not None:
+                problems.add(problem)
+    if len(problems) == 1:
+        return (), problems.pop()
+    shown = sorted(problems)
+    more = ", ..." if len(shown) > 2 else ""
+    return (), (f"every path that fits the text breaks the taboo (taboo={rules.taboo})"
+                + (": " + " or ".join(shown[:2]) + more if shown else ""))
+
+
+def _first_path(start: int, options: list[list[tuple[int, ...]]],
+                taboo: str) -> tuple[int, ...] | None:
+    """The first way through the segments' walks that respects the taboo (depth first)."""
+    used: set = set()
+
+    def key(x: int, y: int) -> object:
+        return frozenset((x, y)) if taboo == "connection" else (x, y)
+
+    def go(i: int, path: tuple[int, ...]) -> tuple[int, ...] | None:
+        if i == len(options):
+            return path
+        for walk in options[i]:
+            steps = [key(x, y) for x, y in zip(walk, walk[1:], strict=False)]
+            if len(set(steps)) < len(steps) or used.intersection(steps):
+                continue
+            used.update(steps)
+            found = go(i + 1, path + walk[1:])
+            used.difference_update(steps)
+            if found is not None:
+                return found
+        return None
+
+    return go(0, (start,))
 
 
 def parse_turn(
