@@ -325,8 +325,10 @@ def construct(design: Design, rules: RuleSet, rng: random.Random, rounds: int = 
     return None
 
 
-def draw_design(rng: random.Random, themes: Sequence[str] = ()) -> Design:
-    """A design for a candidate: the wanted themes fix what they name, the rest is drawn."""
+def draw_design(rng: random.Random, themes: Sequence[str] = (),
+                rules: RuleSet | None = None) -> Design:
+    """A design for a candidate: the wanted themes fix what they name, the rest is drawn
+    (no relocation when the rules have no replace)."""
     bounces = rng.choice((0, 1, 1, 2, 2, 3))
     key = "relocation" if rng.random() < 0.3 else "plain"
     crossing = rng.random() < 0.15
@@ -339,6 +341,8 @@ def draw_design(rng: random.Random, themes: Sequence[str] = ()) -> Design:
             crossing = True
     if crossing:
         bounces = max(bounces, 2)
+    if rules is not None and rules.replace == "off":
+        key = "plain"
     return Design(min(bounces, 4), key, crossing, rng.choice((1, 1, 2, 3)))
 
 
@@ -351,7 +355,7 @@ def compose_candidate(rng: random.Random, rules: RuleSet, moves: int,
     from solver.generate import flipped
     from solver.search import solve, win_in
 
-    design = draw_design(rng, themes)
+    design = draw_design(rng, themes, rules)
 
     def accept(p: Position) -> bool:
         if not win_in(p, rules, moves) or win_in(p, rules, moves - 1):

@@ -153,15 +153,15 @@ WEIGHTS = {"moves": 2.0, "single_tries": 0.6, "defences": 0.05, "key_bounces": 0
            "quiet": 1.5, "nodes": 0.3}
 CAPS = {"single_tries": 5, "defences": 40, "key_bounces": 4, "nodes": 6.0}
 #: Score thresholds of difficulty 2, 3, 4, 5.
-THRESHOLDS = (3.0, 4.5, 6.0, 7.5)
+THRESHOLDS = (3.5, 5.0, 6.5, 8.5)
 
 
 def rating(f: Features) -> Rating:
     """The difficulty of a puzzle from its features: a weighted sum of capped, increasing
     terms (so more of any feature never makes a puzzle easier), cut into 1..5.
 
-    >>> rating(Features(2, 3, 20, 2, True, 5000)).difficulty
-    4
+    >>> rating(Features(2, 3, 20, 2, True, 5000))
+    Rating(score=8.41, difficulty=4)
     """
     w, c = WEIGHTS, CAPS
     score = (
@@ -500,17 +500,33 @@ def entry_id(params: Params, index: int) -> str:
     return f"gen-w{params.moves}-s{params.seed}-{index:05d}"
 
 
-def entry_text(rec: dict[str, Any], params: Params) -> str:
-    """A catalogue entry (YAML text) for a sound record."""
+def current_themes(rec: dict[str, Any], params: Params) -> list[str]:
+    """The record's themes as the catalogue checker sees them now: its main line replayed
+    (the engine's representative paths decide ``taboo``), plus ``Renop`` as proven."""
     pos = Position.from_string(rec["position"])
     st = Stipulation("win", params.moves, pos.turn)
+    themes = line_themes(play_line(pos, params.rules, rec["main_line"]), params.rules, st)
+    if "Renop" in rec["themes"]:
+        themes.append("Renop")
+    return themes
+
+
+def entry_text(rec: dict[str, Any], params: Params) -> str:
+    """A catalogue entry (YAML text) for a sound record; ValueError if its main line no
+    longer replays (a record made by an older engine)."""
+    pos = Position.from_string(rec["position"])
+    st = Stipulation("win", params.moves, pos.turn)
+    rec = {**rec, "themes": current_themes(rec, params)}
     f = rec["features"]
+    rated = rating(Features(**f))  # the current formula, also for records of older runs
     notes = (f"Proven by the solver: {pos.turn.title} wins in {params.moves} and no sooner; "
-             f"the only key. Rating {rec['score']} (tries refuted once: {f['single_tries']}, "
+             f"the only key. Rating {rated.score} (tries refuted once: {f['single_tries']}, "
              f"defences: {f['defences']}, key bounces: {f['key_bounces']}, "
              f"{'quiet key' if f['quiet'] else 'key threatens'}, solver nodes: {f['nodes']}).")
     if rec["duals"]:
-        notes += " Flaw, dual: " + "; ".join(rec["duals"]) + "."
+        n = len(rec["duals"])
+        notes += (f" Flaw: duals after {n} defence{'s' if n != 1 else ''}, e.g. "
+                  + "; ".join(rec["duals"][:2]) + ".")
     source = "random play from random setups"
     if rec["source"] == "compose":
         d = rec["design"]
@@ -520,7 +536,7 @@ def entry_text(rec: dict[str, Any], params: Params) -> str:
                   f"{d['defenders']} defender{'s' if d['defenders'] != 1 else ''} on the shore")
     return format_entry(
         entry_id(params, rec["index"]), pos, params.rules, st, key=rec["key"],
-        main_line=rec["main_line"], themes=rec["themes"], difficulty=rec["difficulty"],
+        main_line=rec["main_line"], themes=rec["themes"], difficulty=rated.difficulty,
         title=_title(rec), source=source,
         credit=f"composed by gyges generate, seed {params.seed} (candidate {rec['index']})",
         notes=notes,
@@ -557,8 +573,15 @@ def write_catalogue(path: str | Path, runs: Sequence[tuple[Params, Sequence[dict
              "title: " + json.dumps(title or "Generated puzzles: " + ", ".join(
                  dict.fromkeys(f"win in {p.moves}" for p, _ in runs))),
              "puzzles:"]
-    body = "".join(entry_text(r, params) for params, records in runs
-                   for r in sorted(records, key=lambda r: r["index"]))
+    entries = []
+    for params, records in runs:
+        for r in sorted(records, key=lambda r: r["index"]):
+            try:
+                entries.append(entry_text(r, params))
+            except ValueError as e:
+                LOG.warning("candidate %d left out: its main line no longer replays: %s",
+                            r["index"], e)
+    body = "".join(entries)
     text = "\n".join(head) + "\n" + (body or "")
     if not body:
         text = text.replace("puzzles:", "puzzles: []")
