@@ -75,6 +75,6 @@ def arbitrary_position(rng: random.Random) -> Position:
         if sizes:
             break
     board = [0] * 36
-    for slot, size in zip(rng.sample(range(36), len(sizes)), sizes):
+    for slot, size in zip(rng.sample(range(36), len(sizes)), sizes, strict=True):
         board[slot] = size
     return Position(tuple(board), rng.choice([Side.SOUTH, Side.NORTH]))
