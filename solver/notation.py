@@ -8,9 +8,11 @@ groups may give the intermediate steps between two listed slots
 match the path exactly. Moves of a side that plays on while its opponent is blocked are
 joined with ``; `` and a setup is six digits, columns 1 to 6.
 
-Parsing finds the path of the ring that fits the text, then asks the compiled core
-(through :func:`solver.moves.legal_moves`) whether the result is legal: legality is decided
-there, never here. When the text fits no legal move, :class:`NotationError` says why.
+Parsing finds a path of the ring that fits the text (walking the listed chain), then asks
+the compiled core (``_movegen.generate``, as :func:`solver.moves.legal_moves` does) whether
+the result is legal: which rings may move, blocked sides, null moves and the Renop law are
+decided there, never here. When the text fits no legal move, :class:`NotationError` says
+why.
 
 >>> from solver.position import Position
 >>> from solver.rules import PRESETS
@@ -299,7 +301,7 @@ def parse_move(
         if row_of(parsed.start) not in rows:
             where = f"{slot_name(parsed.start)} is not on {side.title}'s shore (row {shore})"
             if rows != {shore}:
-                (row,) = rows
+                row = min(rows)
                 where = (f"{slot_name(parsed.start)} is not in row {row}, the row {side.title} "
                          f"moves from (its shore, row {shore}, has no legal move)")
             if side is not position.turn:
@@ -327,6 +329,8 @@ def _no_moves(position: Position, rules: RuleSet) -> str:
     side = position.turn
     if rules.blocked == "draw":
         return f"{side.title} has no legal move: under blocked=draw the game is drawn"
+    if rules.blocked == "next-row":
+        return f"{side.title} cannot move a ring from any row: the game is drawn"
     return "neither side has a legal move: the game is drawn"
 
 

@@ -288,6 +288,14 @@ def test_refusal_when_nobody_can_move():
         parse_move("62-52", position, PRESETS["bga"])
 
 
+def test_next_row_names_the_row_that_moves():
+    position = ".3.3.3/112232/...1../...1.2/....../...... N"
+    assert refusal("62-52", position, PRESETS["summary"]) == (
+        "62 is not in row 5, the row North moves from (its shore, row 6, has no legal move)")
+    move = parse_move("51-41", Position.from_string(position), PRESETS["summary"])
+    assert move.side is Side.NORTH and move.end == parse_slot("41")
+
+
 def test_a_blocked_side_names_the_side_that_plays_on():
     position = ".3.3.3/112232/...1../...1.2/....../...... N"
     assert refusal("62-51", position) == (
