@@ -66,7 +66,10 @@ def _solve(position: Position, rules: RuleSet, depth: int) -> tuple[str, int | N
     except ImportError:
         solve = None
     if solve is not None:
-        sol = solve(position, rules, max_moves=depth)
+        try:
+            sol = solve(position, rules, max_moves=depth, tree=False)  # no tree: faster
+        except TypeError:
+            sol = solve(position, rules, max_moves=depth)
         keys = sorted(format_move(m) for m in sol.keys)
         return sol.result, sol.moves, keys
     if depth != 1:
@@ -140,7 +143,7 @@ def analyse_pair(south: str, north: str, rules: RuleSet, depth: int) -> dict[str
       threat hardest to meet (``threat``: the South first move whose threat the fewest North
       replies stop, not counting moves that let North land first; ``replies``: how many
       replies stop it, by landing or by leaving South no landing; ``reply``: the first of
-      them by notation), or null when South has no landing threat.
+      them in slot order), or null when South has no landing threat.
     """
     start = Position.setup(south, north)
     flags = rules.flags()
@@ -164,23 +167,7 @@ def analyse_pair(south: str, north: str, rules: RuleSet, depth: int) -> dict[str
     if result == "win" and keys and win_in and win_in > 1:
         defence = _win_defence(start, rules, keys[0], win_in)
     elif result != "win" and threats:
-        hardest: tuple[int, str, str | None] | None = None
-        for m in threats:
-            after = _after(key, m.start, m.end, m.relocation)
-            after_pos = Position(_tuple(after), Side.NORTH)
-            replies = legal_moves(after_pos, rules, [start])
-            if replies.mover is not Side.NORTH:
-                stops: list[str] = []
-            else:
-                stops = sorted(
-                    format_move(r) for r in replies
-                    if r.is_win or not _movegen.goal_reachable(
-                        _after(after, r.start, r.end, r.relocation), 0, flags, [key, after])
-                )
-            cand = (len(stops), format_move(m), stops[0] if stops else None)
-            hardest = cand if hardest is None or cand[:2] < hardest[:2] else hardest
-        assert hardest is not None
-        defence = {"threat": hardest[1], "replies": hardest[0], "reply": hardest[2]}
+        defence = _hardest_threat(start, rules, threats)
     record = {
         "south": south, "north": north,
         "south_moves": len(ml), "north_moves": len(nl),
@@ -192,6 +179,44 @@ def analyse_pair(south: str, north: str, rules: RuleSet, depth: int) -> dict[str
     }
     record.update(params(rules, depth))
     return record
+
+
+def _hardest_threat(start: Position, rules: RuleSet, threats: Sequence[Move]
+                    ) -> dict[str, Any]:
+    """The landing threat the fewest North replies stop, how many, and the first of them.
+
+    Threats are taken in slot order (start, end, relocation) and ties keep the first; the
+    reply given is the first stopping reply in slot order. Counting a threat stops as soon
+    as it cannot beat the best so far (the result is the same, found faster).
+    """
+    flags = rules.flags()
+    key = start.key
+    best: tuple[int, Move, tuple[int, int, int | None] | None] | None = None
+    for m in sorted(threats, key=lambda m: m.result_key(start)):
+        after = _after(key, m.start, m.end, m.relocation)
+        mover, replies = _movegen.generate(after, 1, flags, [key], False)
+        stops = 0
+        first = None
+        if mover == 1:
+            for r_start, r_to, r_reloc, _, _ in sorted(
+                    replies, key=lambda r: (r[0], r[1], -1 if r[2] is None else r[2])):
+                if r_to >= 36 or not _movegen.goal_reachable(
+                        _after(after, r_start, r_to, r_reloc), 0, flags, [key, after]):
+                    stops += 1
+                    if first is None:
+                        first = (r_start, r_to, r_reloc)
+                    if best is not None and stops >= best[0]:
+                        break
+        if best is None or stops < best[0]:
+            best = (stops, m, first)
+    assert best is not None
+    stops, m, first = best
+    reply = None
+    if first is not None:
+        after_pos = Position(_tuple(_after(key, m.start, m.end, m.relocation)), Side.NORTH)
+        reply = next(format_move(r) for r in legal_moves(after_pos, rules, [start])
+                     if (r.start, r.end, r.relocation) == first)
+    return {"threat": format_move(m), "replies": stops, "reply": reply}
 
 
 def dumps(record: dict[str, Any]) -> str:

@@ -418,8 +418,12 @@ def replace_threats(position: Position, rules: RuleSet) -> int:
             continue
         after = _after(key, start, to, reloc)
         replier, replies = _movegen.generate(after, 1 - mover, flags, [key], False)
-        if replier != mover and any(r[1] == to and r[2] is not None for r in replies):
-            n += 1
+        if replier == mover:
+            continue
+        for r in replies:
+            if r[1] == to and r[2] is not None:
+                n += 1
+                break
     return n
 
 

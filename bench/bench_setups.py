@@ -1,0 +1,71 @@
+"""Setup pairs: wall time and per-core rate of ``analyze --depth 2``, jobs 1 and 2.
+
+By default a fixed sample (every 10th of the 8,100 pairs in sorted order: 810 pairs,
+every South setup, every North setup) is analysed with 1 and then 2 jobs and the time for
+the whole table is extrapolated. ``GYGES_BENCH_SETUPS_FULL=1`` runs all 8,100 pairs with
+2 jobs instead of extrapolating (several minutes). ``GYGES_BENCH_SETUPS_STEP`` changes the
+sample step. Also times ``setups search`` for all 8,100 pairs (CP-SAT enumeration).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+
+from solver.batch import run, select_pairs
+from solver.rules import PRESETS
+from solver.setups import constraints_from_options, search
+
+TOTAL = 8100
+
+
+def _load() -> str:
+    try:
+        return f"load {os.getloadavg()[0]:.2f}"
+    except OSError:
+        return "load ?"
+
+
+def time_analyze(pairs, depth: int, jobs: int) -> float:
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "bench.jsonl")
+        t = time.perf_counter()
+        summary = run(pairs, PRESETS["pbmserv"], depth, out, jobs=jobs)
+        elapsed = time.perf_counter() - t
+        assert summary["done"] == len(pairs) and not summary["interrupted"]
+    return elapsed
+
+
+def main() -> None:
+    rules = PRESETS["pbmserv"]
+    t = time.perf_counter()
+    n = search(constraints_from_options({"side": "pair"}), rules, count_only=True)
+    print(f"setups search, all pairs (CP-SAT, 1 worker): {n} in {time.perf_counter() - t:.2f} s")
+
+    every = select_pairs()
+    step = int(os.environ.get("GYGES_BENCH_SETUPS_STEP", "10"))
+    full = os.environ.get("GYGES_BENCH_SETUPS_FULL") == "1"
+    cores = os.cpu_count() or 1
+    for depth in (2,):
+        if full:
+            print(f"analyze --depth {depth}, all {TOTAL} pairs, jobs 2 ({_load()} before)")
+            elapsed = time_analyze(every, depth, 2)
+            print(f"  {elapsed:.1f} s wall, {TOTAL / elapsed:.1f} pairs/s, "
+                  f"{TOTAL / elapsed / 2:.1f} pairs/s per core")
+            continue
+        sample = every[::step]
+        times = {}
+        for jobs in (1, 2):
+            load = _load()
+            times[jobs] = time_analyze(sample, depth, jobs)
+            rate = len(sample) / times[jobs]
+            print(f"analyze --depth {depth}, {len(sample)} pairs (every {step}th), jobs {jobs} "
+                  f"({load} before): {times[jobs]:.1f} s, {rate:.1f} pairs/s, "
+                  f"{rate / jobs:.1f} pairs/s per core; whole table extrapolated: "
+                  f"{TOTAL / rate / 60:.1f} min")
+        print(f"  speed-up 1 -> 2 jobs: {times[1] / times[2]:.2f}x on {cores} cores")
+
+
+if __name__ == "__main__":
+    main()
