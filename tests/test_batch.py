@@ -168,3 +168,23 @@ def test_cli_analyze_report_and_svg(tmp_path):
                  ["report", str(tmp_path / "missing.jsonl")]):
         r = runner.invoke(cli, ["setups", *args])
         assert r.exit_code == 2 and "Traceback" not in r.output, (args, r.output)
+
+
+def test_win_defence_is_the_reply_leaving_fewest_landings():
+    # not a start position (no setup pair has a win within 2): the defence logic itself
+    from solver.batch import _win_defence
+    from solver.search import solve
+
+    p = Position.from_string("1...../...3../2323.2/11..23/..1.../...... S")
+    sol = solve(p, RULES, max_moves=2)
+    assert sol.result == "win" and sol.moves == 2
+    key_text = sorted(str(k) for k in sol.keys)[0]
+    d = _win_defence(p, RULES, key_text, 2)
+    key = next(m for m in legal_moves(p, RULES) if str(m) == key_text)
+    after = apply_move(p, key)
+    replies = legal_moves(after, RULES, [p])
+    counts = {str(r): len(legal_moves(apply_move(after, r), RULES, [p, after]).wins)
+              for r in replies if not r.is_win}
+    assert d["replies"] == len(replies) and d["landings"] == min(counts.values()) > 0
+    assert counts[d["reply"]] == d["landings"]
+    assert d["reply"] == min(r for r, n in counts.items() if n == d["landings"])

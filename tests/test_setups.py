@@ -230,3 +230,16 @@ def test_cli_bad_input_exit_2(tmp_path):
     bad.write_text("fix: [3@1\n")
     r = runner.invoke(cli, ["setups", "search", "--file", str(bad)])
     assert r.exit_code == 2 and "bad.yaml" in r.output and "line" in r.output
+
+
+def test_forced_landing_within_2_lazily_matches_the_solver():
+    from solver.search import win_in
+
+    north = "321123"
+    base = {"side": "pair", "north": north, "fix": ["3@1", "1@2"]}
+    sols = brute(lambda s: s[0] == "3" and s[1] == "1")
+    wins = [(s, north) for s in sols if win_in(Position.setup(s, north), RULES, 2)]
+    got = search(constraints_from_options({**base, "lands-in": 2}), RULES)
+    assert got == wins
+    got = search(constraints_from_options({**base, "cannot-land-in": 2}), RULES)
+    assert got == [(s, north) for s in sols if (s, north) not in wins] and len(sols) == 12
