@@ -767,6 +767,19 @@ def ring_paths(bytes sizes, int side, int rules, int start, chain=None):
     return found
 
 
+def relocation_targets(bytes sizes, int side, int rules, int start):
+    """Slots where a ring landed on by the ring from ``start`` may be relocated (sorted).
+
+    Empty under ``replace=off``. The landing slot itself is never empty, so never listed.
+    """
+    cdef Board b
+    _load(&b, sizes)
+    if not rules & (R_REPLACE_SHORE | R_REPLACE_ANY):
+        return []
+    cdef uint64_t m = _reloc_targets(&b, side, rules, start)
+    return [t for t in range(36) if (m >> t) & 1]
+
+
 def goal_reachable(bytes sizes, int side, int rules, history=()):
     """Can the side to move land on the opponent's goal now? (No move list is built.)"""
     cdef Board b

@@ -335,29 +335,22 @@ def _no_moves(position: Position, rules: RuleSet) -> str:
 
 
 def _relocation_problem(position: Position, side: Side, rules: RuleSet, move: Move) -> str | None:
-    """Why a replace's relocation slot is not allowed (mirrors the core's rule), or None."""
+    """Why a replace's relocation slot is not allowed, or None.
+
+    The compiled core decides which slots are allowed; this only words the refusal.
+    """
     target = move.relocation
     assert target is not None
-    occupied = [bool(x) for x in position.board]
-    occupied[move.start] = False
+    if target in _movegen.relocation_targets(position.key, side.index, rules.flags(), move.start):
+        return None
     if target in GOALS:
         return "a relocated ring goes to an empty slot, not to a goal"
-    if occupied[target] or target == move.end:
+    if target == move.end or (position.board[target] and target != move.start):
         return f"{slot_name(target)} is not empty: a relocated ring goes to an empty slot"
-    if rules.replace != "shore":
-        return None
-    rows = [row_of(s) for s in range(36) if occupied[s]]
-    opponent = side.other
-    if side is Side.SOUTH:
-        shore = max(rows)
-        beyond = row_of(target) > shore
-    else:
-        shore = min(rows)
-        beyond = row_of(target) < shore
-    if beyond:
-        return (f"{slot_name(target)} cannot take a relocated ring: it is beyond "
-                f"{opponent.title}'s shore (row {shore})")
-    return None
+    rows = [row_of(s) for s in range(36) if position.board[s] and s != move.start]
+    shore = max(rows) if side is Side.SOUTH else min(rows)
+    return (f"{slot_name(target)} cannot take a relocated ring: it is beyond "
+            f"{side.other.title}'s shore (row {shore})")
 
 
 def _explain_result(position: Position, rules: RuleSet, history: list, move: Move) -> str:
