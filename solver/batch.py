@@ -540,6 +540,15 @@ def report(records: Sequence[dict], found: dict[str, Any] | None, top: int = 5) 
         for score, setup, w, lost, m in ranked[-top:][::-1]:
             lines.append(f"  {setup}  South wins {w}/{m}, North wins {lost}/{m}, "
                          f"score {score:+.4f}")
+    narrow = sorted((r for r in records if r.get("defence") and "threat" in r["defence"]),
+                    key=lambda r: (r["defence"]["replies"], r["south"], r["north"]))
+    if narrow:
+        lines.append("\nnarrowest defences (South's landing threat that the fewest North "
+                     "replies stop):")
+        for r in narrow[:top]:
+            d = r["defence"]
+            lines.append(f"  S {r['south']} N {r['north']}: {d['threat']}, stopped by "
+                         f"{d['replies']} replies, e.g. {d['reply']}")
     for key, title in (
         ("south_moves", "South's first moves"), ("north_moves", "North's moves (if to move)"),
         ("landing_threats", "South's landing threats"), ("blunders", "South's blunders"),

@@ -128,6 +128,8 @@ def synthetic(n_s: int = 3, n_n: int = 4) -> list[dict]:
 
 def test_report_summarises():
     recs = synthetic()
+    recs[5]["defence"] = {"threat": "11-21", "replies": 7, "reply": "61-51"}
+    recs[7]["defence"] = {"threat": "12-22", "replies": 3, "reply": "62-52"}
     text = report(recs, {"depth": 2, "format": 1, "rules": RULES.describe()}, top=2)
     assert "12 setup pairs (3 South setups x 4 North setups)" in text
     assert "forces a landing within 2: 3 pairs (25.0%)" in text
@@ -138,6 +140,8 @@ def test_report_summarises():
     assert weakest_north.split()[0] == "112332" and "South wins 1/3" in weakest_north
     strongest_north = text.split("strongest North setups")[1].splitlines()[1]
     assert strongest_north.split()[0] == "113223" and "South wins 0/3" in strongest_north
+    narrow = text.split("narrowest defences")[1].splitlines()[1:3]
+    assert "12-22, stopped by 3 replies" in narrow[0] and "stopped by 7" in narrow[1]
 
 
 def test_heatmap_svg_parses_and_has_a_cell_per_pair():
