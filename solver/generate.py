@@ -596,7 +596,8 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(params: Params) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent handles Ctrl-C
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)    # and pool.terminate() must end us
     _WORKER["params"] = params
 
 

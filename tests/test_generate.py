@@ -285,3 +285,43 @@ def test_composed_candidates_are_the_same_in_a_pool(tmp_path):
     assert a["found"] == b["found"] == 1
     assert (tmp_path / "a.yaml").read_text() == (tmp_path / "b.yaml").read_text()
     assert check_catalogue([tmp_path / "a.yaml"])[1] == []
+
+
+@pytest.mark.slow
+def test_a_killed_command_resumes(tmp_path):
+    import shutil
+    import subprocess
+    import time
+
+    if shutil.which("gyges") is None:
+        pytest.skip("the gyges command is not installed")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    args = [shutil.which("gyges"), "generate", "--stipulation", "win in 2",
+            "--count", "6", "--seed", "11", "--jobs", "2", "--source", "play", "--quiet",
+            "--against", str(empty)]
+    whole = subprocess.run([*args, "--out", str(tmp_path / "whole.yaml")], capture_output=True,
+                           text=True, timeout=600)
+    assert whole.returncode == 0, whole.stderr
+    part = tmp_path / "part.yaml"
+    proc = subprocess.Popen([*args, "--out", str(part)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    state = tmp_path / "part.yaml.jsonl"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and (
+                not state.exists() or len(state.read_text().splitlines()) < 3):
+            time.sleep(0.05)
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    if proc.returncode == 0:
+        pytest.skip("the run finished before it could be interrupted")
+    assert proc.returncode == 130 and "resume" in err
+    again = subprocess.run([*args, "--out", str(part)], capture_output=True, text=True,
+                           timeout=600)
+    assert again.returncode == 0 and "from an earlier run" in again.stdout
+    assert part.read_text() == (tmp_path / "whole.yaml").read_text()
