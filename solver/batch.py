@@ -565,8 +565,8 @@ def heatmap_svg(records: Sequence[dict], cell: int = 6, value: str = "auto") -> 
     """A heat map, South setup (rows) by North setup (columns), as an SVG 1.1 document.
 
     Each cell's colour shows the pair's result (a South win red, a North win blue); for
-    pairs without a forced result, the shade shows South's landing threats (``value``:
-    ``auto``, or any numeric record key).
+    pairs without a forced result, a shade from white to green shows South's landing
+    threats (``value``: ``auto``, or any numeric record key).
 
     >>> import xml.etree.ElementTree as ET
     >>> from solver.rules import PRESETS
@@ -606,7 +606,7 @@ def heatmap_svg(records: Sequence[dict], cell: int = 6, value: str = "auto") -> 
             colour = "#1f77b4"
         else:
             level = 255 - round(200 * r[key] / hi)
-            colour = f"#{255:02x}{level:02x}{level // 2 + 100:02x}"
+            colour = f"#{level:02x}{(level + 255) // 2:02x}{level:02x}"  # white to green
         out.append(
             f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{colour}">'
             f"<title>S {r['south']} N {r['north']}: {escape(str(r['result']))}, "
@@ -614,7 +614,7 @@ def heatmap_svg(records: Sequence[dict], cell: int = 6, value: str = "auto") -> 
         )
     out.append(
         f'<text x="{margin}" y="{h - 10}" font-family="sans-serif" font-size="10">red: South '
-        f"forces a landing; blue: North does; shade: {escape(key)} (0 to {hi})</text>"
+        f"forces a landing; blue: North does; white to green: {escape(key)} (0 to {hi})</text>"
     )
     out.append("</svg>")
     return "\n".join(out) + "\n"
