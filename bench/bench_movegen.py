@@ -100,9 +100,11 @@ def main() -> None:
     print(f"  {'depth':>5} {'leaves':>15} {'move lists':>12} {'wall s':>9} {'CPU s':>9} "
           f"{'leaves/s':>14} {'lists/s':>12}  (rates per CPU second)")
     for depth, leaves, lists, wall, cpu in time_perft():
-        cpu = max(cpu, 1e-9)
-        print(f"  {depth:>5} {leaves:>15,} {lists:>12,} {wall:>9.3f} {cpu:>9.3f} "
-              f"{leaves / cpu:>14,.0f} {lists / cpu:>12,.0f}")
+        if cpu < 0.05:  # too short for the process clock: no rate
+            rates = f"{'-':>14} {'-':>12}"
+        else:
+            rates = f"{leaves / cpu:>14,.0f} {lists / cpu:>12,.0f}"
+        print(f"  {depth:>5} {leaves:>15,} {lists:>12,} {wall:>9.3f} {cpu:>9.3f} {rates}")
 
 
 if __name__ == "__main__":
