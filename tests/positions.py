@@ -25,6 +25,7 @@ __all__ = [
     "random_playout",
     "random_setup",
     "reachable_positions",
+    "sparse_position",
 ]
 
 
@@ -74,6 +75,18 @@ def arbitrary_position(rng: random.Random) -> Position:
         sizes = [size for size in (1, 2, 3) for _ in range(rng.randint(0, 4))]
         if sizes:
             break
+    board = [0] * 36
+    for slot, size in zip(rng.sample(range(36), len(sizes)), sizes, strict=True):
+        board[slot] = size
+    return Position(tuple(board), rng.choice([Side.SOUTH, Side.NORTH]))
+
+
+def sparse_position(rng: random.Random, min_rings: int = 2, max_rings: int = 6) -> Position:
+    """A few rings (sizes at random, at most four of each) on random slots, either side to
+    move: small enough for brute-force searches."""
+    sizes = [size for size in (1, 2, 3) for _ in range(4)]
+    rng.shuffle(sizes)
+    sizes = sizes[: rng.randint(min_rings, max_rings)]
     board = [0] * 36
     for slot, size in zip(rng.sample(range(36), len(sizes)), sizes, strict=True):
         board[slot] = size
