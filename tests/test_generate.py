@@ -325,3 +325,65 @@ def test_a_killed_command_resumes(tmp_path):
                            timeout=600)
     assert again.returncode == 0 and "from an earlier run" in again.stdout
     assert part.read_text() == (tmp_path / "whole.yaml").read_text()
+
+
+# -- the generated catalogue, by brute force (independent of the solver's kernel) -----------
+
+
+def brute_wins(pos: Position, rules, k: int, hist: list) -> bool:
+    """Does the side to move land within ``k`` of its moves, whatever the opponent does?
+    Plain minimax over the legal moves; a blocked side is passed over (the MoveList says
+    who moves)."""
+    me = pos.turn
+    ml = legal_moves(pos, rules, hist)
+    if not ml.moves:
+        return False
+    if ml.mover is not me:      # blocked: the opponent moves again
+        return all(not d.is_win and brute_wins(apply_move(pos, d), rules, k, [*hist, pos])
+                   for d in ml)
+    if ml.wins:
+        return True
+    return k > 1 and any(brute_loses(apply_move(pos, m), rules, k - 1, [*hist, pos], me)
+                         for m in ml)
+
+
+def brute_loses(pos: Position, rules, k: int, hist: list, winner: Side) -> bool:
+    """The opponent of ``winner`` to move: does ``winner`` land within ``k`` more moves?"""
+    ml = legal_moves(pos, rules, hist)
+    if not ml.moves:
+        return False
+    if ml.mover is winner:      # the defender is blocked: the winner moves again
+        return brute_wins(pos.with_turn(winner), rules, k, hist)
+    for d in ml:
+        if d.is_win:
+            return False
+        nxt = apply_move(pos, d)
+        if k == 1 and not can_land(nxt, rules, [*hist, pos]):
+            if legal_moves(nxt, rules, [*hist, pos]).mover is winner:
+                return False    # not blocked, and no landing
+            if not brute_wins(nxt, rules, 1, [*hist, pos]):
+                return False
+        elif k > 1 and not brute_wins(nxt, rules, k, [*hist, pos]):
+            return False
+    return True
+
+
+def test_generated_catalogue_by_brute_force():
+    from solver.notation import parse_move
+
+    cat = load_catalogue("puzzles/generated.yaml")
+    assert len(cat.puzzles) >= 30
+    assert len({p.difficulty for p in cat.puzzles}) >= 4
+    assert len({canonical(p.position) for p in cat.puzzles}) == len(cat.puzzles)
+    for p in cat.puzzles:
+        assert p.credit.startswith("composed by gyges generate, seed")
+        k, pos = p.stipulation.moves, p.position
+        key = parse_move(p.key, pos, p.rules)
+        assert brute_loses(apply_move(pos, key), p.rules, k - 1, [pos], pos.turn), p.id
+        assert not brute_wins(pos, p.rules, k - 1, []), p.id      # no shorter win
+        if k == 2:                                                 # and no other key
+            same = (key.start, key.end, key.relocation)
+            others = [m for m in legal_moves(pos, p.rules) if not m.is_win
+                      and (m.start, m.end, m.relocation) != same
+                      and brute_loses(apply_move(pos, m), p.rules, 1, [pos], pos.turn)]
+            assert others == [], p.id
