@@ -192,3 +192,19 @@ def test_win_defence_is_the_reply_leaving_fewest_landings():
     assert d["replies"] == len(replies) and d["landings"] == min(counts.values()) > 0
     assert counts[d["reply"]] == d["landings"]
     assert d["reply"] == min(r for r, n in counts.items() if n == d["landings"])
+
+
+def test_progress_bar_shows_count_rate_and_time_left():
+    import io
+
+    from solver.batch import Progress
+
+    stream = io.StringIO()
+    bar = Progress(4, stream, every=0.0)
+    for _ in range(4):
+        bar.update()
+    bar.close()
+    lines = stream.getvalue().splitlines()
+    assert lines[-1].startswith("[" + "#" * 30 + "] 4/4 ")
+    assert "pairs/s" in lines[-1] and "elapsed" in lines[-1] and "0m00s left" in lines[-1]
+    assert lines[0].split("] ")[1].startswith("1/4 ")

@@ -128,7 +128,7 @@ def test_min_moves_is_lazy_and_exact():
 
 def test_replace_threats_lazy_and_defined():
     north = "321123"
-    got = search(constraints_from_options({"side": "pair", "north": north,
+    got = search(constraints_from_options({"side": "pair", "north": north, "fix": ["3@1", "1@2"],
                                            "no-replace-threat": True}), RULES)
 
     def exposed(p: Position) -> int:
@@ -144,10 +144,10 @@ def test_replace_threats_lazy_and_defined():
                 n += 1
         return n
 
-    want = brute_pairs(north, lambda p: exposed(p) == 0)
-    assert got == want
-    some = [s for s in BRUTE_SETUPS[:12]]
-    for s in some:
+    want = [(s, north) for s in brute(lambda s: s[:2] == "31")
+            if exposed(Position.setup(s, north)) == 0]
+    assert got == want and 0 < len(want) < 12
+    for s in BRUTE_SETUPS[:6]:
         assert replace_threats(Position.setup(s, north), RULES) == exposed(Position.setup(s, north))
 
 
@@ -243,3 +243,21 @@ def test_forced_landing_within_2_lazily_matches_the_solver():
     assert got == wins
     got = search(constraints_from_options({**base, "cannot-land-in": 2}), RULES)
     assert got == [(s, north) for s in sols if (s, north) not in wins] and len(sols) == 12
+
+
+def test_cli_symmetric_optional_value_and_rules():
+    runner = CliRunner()
+    r = runner.invoke(cli, ["setups", "search", "--symmetric", "--apart", "1"])
+    assert r.exit_code == 0, r.output
+    assert r.output.split() == brute(lambda s: s == s[::-1] and not adjacent(s, "1"))
+    r = runner.invoke(cli, ["setups", "search", "--side", "pair", "--symmetric", "north",
+                            "--south", "231123", "--count"])
+    assert r.exit_code == 0 and int(r.output) == 6
+    # engine properties follow --rules: without replace, no first move is a replace
+    r = runner.invoke(cli, ["setups", "search", "--rules", "dorbec-beginner", "--side", "pair",
+                            "--north", "321123", "--fix", "3@1", "--min-moves", "30"])
+    assert r.exit_code == 0, r.output
+    rules = PRESETS["dorbec-beginner"]
+    want = [f"{s} 321123" for s in BRUTE_SETUPS if s[0] == "3"
+            and len(legal_moves(Position.setup(s, "321123"), rules)) >= 30]
+    assert r.stdout.strip().splitlines() == want and want
