@@ -8,6 +8,8 @@ import json
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gyges_cli.main import cli
 from solver.moves import legal_moves
@@ -261,3 +263,56 @@ def test_cli_symmetric_optional_value_and_rules():
     want = [f"{s} 321123" for s in BRUTE_SETUPS if s[0] == "3"
             and len(legal_moves(Position.setup(s, "321123"), rules)) >= 30]
     assert r.stdout.strip().splitlines() == want and want
+
+
+# -- random combinations of placement constraints against an independent reading ---------
+
+OPS = {"=": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
+
+
+def holds(options: dict, s: str) -> bool:
+    """What the options say, read directly from docs/setups.md, on one setup string."""
+    for text in options.get("fix", []):
+        size, col = text.split("@")
+        if s[int(col) - 1] != size:
+            return False
+    for text in options.get("off", []):
+        size, cols = text.split("@")
+        if any(s[int(c) - 1] == size for c in cols):
+            return False
+    for sizes in options.get("apart", []):
+        if any(adjacent(s, k) for k in sizes):
+            return False
+    if options.get("symmetric") and s != s[::-1]:
+        return False
+    for key, cols in (("centre", (3, 4)), ("edges", (1, 6))):
+        for text in options.get(key, []):
+            op = next(o for o in ("<=", ">=", "=") if o in text)
+            size, count = text.split(op)
+            if not OPS[op](sum(s[c - 1] == size for c in cols), int(count)):
+                return False
+    return True
+
+
+sizes = st.sampled_from("123")
+cols = st.integers(1, 6).map(str)
+option_sets = st.fixed_dictionaries({}, optional={
+    "fix": st.lists(st.builds(lambda a, b: f"{a}@{b}", sizes, cols), max_size=2),
+    "off": st.lists(st.builds(lambda a, b: f"{a}@{''.join(sorted(set(b)))}", sizes,
+                              st.lists(cols, min_size=1, max_size=3)), max_size=2),
+    "apart": st.lists(st.sampled_from(["1", "2", "3", "12", "123"]), max_size=1),
+    "symmetric": st.booleans(),
+    "centre": st.lists(st.builds(lambda a, o, k: f"{a}{o}{k}", sizes,
+                                 st.sampled_from(["=", "<=", ">="]), st.integers(0, 2)),
+                       max_size=2),
+    "edges": st.lists(st.builds(lambda a, o, k: f"{a}{o}{k}", sizes,
+                                st.sampled_from(["=", "<=", ">="]), st.integers(0, 2)),
+                      max_size=2),
+})
+
+
+@settings(max_examples=60, deadline=None)
+@given(option_sets, st.sampled_from(["south", "north"]))
+def test_random_placement_constraints_match_brute_force(options, side):
+    got = search(constraints_from_options({**options, "side": side}))
+    assert got == brute(lambda s: holds(options, s))
