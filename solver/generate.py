@@ -667,6 +667,10 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
     if count < 1:
         raise GenerateError(f"--count {count}: ask for at least 1 puzzle")
     max_candidates = max_candidates or 200 * count + 200
+    if out.exists() and not state.exists() and out.stat().st_size:
+        raise GenerateError(
+            f"{out} exists and no state file {state} says this run made it: choose another "
+            "--out (or --state), or remove the file")
     records = read_state(state, params)
     known = known_positions(against, params.rules, exclude=out)
     _repair(state)

@@ -387,3 +387,11 @@ def test_generated_catalogue_by_brute_force():
                       and (m.start, m.end, m.relocation) != same
                       and brute_loses(apply_move(pos, m), p.rules, 1, [pos], pos.turn)]
             assert others == [], p.id
+
+
+def test_an_existing_catalogue_is_not_overwritten(tmp_path):
+    out = tmp_path / "mine.yaml"
+    out.write_text("schema: 1\npuzzles: []\n")
+    with pytest.raises(ValueError, match="exists"):
+        run(PLAY, out, 1)
+    assert out.read_text() == "schema: 1\npuzzles: []\n"
