@@ -280,7 +280,10 @@ def read_results(path: str, repair: bool = False) -> tuple[dict[str, Any] | None
                 raise ValueError("not an object")
             pair = (rec["south"], rec["north"])
             p = {k: rec[k] for k in ("depth", "format", "rules")}
-        except (ValueError, KeyError) as e:
+        except KeyError as e:
+            raise BatchError(f"{path}, line {i}: not a setup analysis record (no {e} key)"
+                             ) from None
+        except ValueError as e:
             raise BatchError(f"{path}, line {i}: not a setup analysis record ({e})") from None
         if found is None:
             found = p
