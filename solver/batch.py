@@ -410,7 +410,7 @@ def run(
     pool = None
     try:
         with open(out, "a", encoding="utf-8") as f:
-            if jobs == 1:
+            if jobs == 1 or len(todo) <= 1:
                 _WORKER.update(rules=rules, depth=depth)
                 results: Iterator[dict] = (_work(p) for p in todo)
             else:
