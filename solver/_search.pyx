@@ -40,6 +40,8 @@ cdef enum:
     MAX_PLY = 160
     MAX_HIST = 1400
     MAX_FILE_HIST = 1024
+    HIST_SIZE = 36 * 38 * 37
+    ESC_CAP = 40
     MAX_PASSES = 12       # W passed over this often in one line: give up on it (truncated)
 
 ctypedef struct Entry:
@@ -66,6 +68,8 @@ ctypedef struct S:
     int ply
     int maxchg                 # most slots one move changes (3 with replace, else 2)
     CMove killer[MAX_PLY]
+    unsigned int* hw           # history heuristic: how often a move won (W) / held (L)
+    unsigned int* hl
     int has_killer[MAX_PLY]
 
 
@@ -183,6 +187,101 @@ cdef int _surely_moves(S* s, const Board* b, int side) noexcept nogil:
     return 0
 
 
+
+
+cdef int _simple_moves(S* s, const Board* b, int side, CMove* out) noexcept nogil:
+    """Moves that are legal under every rule set without asking the core: a shore ring
+    walks its k steps through empty slots only (never its start slot, never back over a
+    slot it just left) and stops on an empty slot, not reproducing an earlier board.
+    A ring on the shore that can move means the shore row is the moving row."""
+    cdef int row = shore_row(b, side), r, k, n = 0, i, j, l, a, c, e
+    cdef uint64_t rings, free
+    cdef Board t
+    if row < 0:
+        return 0
+    free = ~b.occ & ((1ULL << 36) - 1)
+    rings = b.occ & ((<uint64_t>0x3F) << (6 * row))
+    while rings:
+        r = __builtin_ctzll(rings)
+        rings &= rings - 1
+        k = b.size[r]
+        for i in range(4):
+            a = _step(r, i)
+            if a < 0 or not (free >> a) & 1:
+                continue
+            if k == 1:
+                n = _add_simple(s, b, r, a, out, n)
+                continue
+            for j in range(4):
+                c = _step(a, j)
+                if c < 0 or c == r or not (free >> c) & 1:
+                    continue
+                if k == 2:
+                    n = _add_simple(s, b, r, c, out, n)
+                    continue
+                for l in range(4):
+                    e = _step(c, l)
+                    if e < 0 or e == r or e == a or not (free >> e) & 1:
+                        continue
+                    n = _add_simple(s, b, r, e, out, n)
+    return n
+
+
+cdef inline int _step(int x, int dirn) noexcept nogil:
+    if dirn == 0:
+        return x + 6 if x < 30 else -1
+    if dirn == 1:
+        return x - 6 if x >= 6 else -1
+    if dirn == 2:
+        return x - 1 if x % 6 else -1
+    return x + 1 if x % 6 != 5 else -1
+
+
+cdef inline int _add_simple(S* s, const Board* b, int start, int end, CMove* out,
+                            int n) noexcept nogil:
+    cdef Board t
+    cdef int i
+    for i in range(n):
+        if out[i].start == start and out[i].to == end:
+            return n                        # another walk to the same slot
+    if not (s.rules & R_REPEAT_OK):
+        memcpy(&t, b, sizeof(Board))
+        board_set(&t, start, 0)
+        board_set(&t, end, b.size[start])
+        if _in_hist(s, t.klo, t.khi):
+            return n
+    if n < 256:
+        out[n].start = <uint8_t>start
+        out[n].to = <uint8_t>end
+        out[n].reloc = NO_SLOT
+        n += 1
+    return n
+
+
+cdef inline int _mi(CMove m) noexcept nogil:
+    return (m.start * 38 + m.to) * 37 + (36 if m.reloc == NO_SLOT else m.reloc)
+
+
+cdef void _order(unsigned int* table, CMove* moves, int n, int* idx, int* key) noexcept nogil:
+    """Indices 0..n-1 sorted by ``key`` (descending; ties by history ``table``)."""
+    cdef int i, j, gap, t
+    cdef unsigned int v
+    for i in range(n):
+        idx[i] = i
+        v = table[_mi(moves[i])]
+        key[i] = key[i] * (1 << 24) + <int>(v if v < (1 << 23) else (1 << 23))
+    gap = n // 2
+    while gap > 0:
+        for i in range(gap, n):
+            t = idx[i]
+            j = i
+            while j >= gap and key[idx[j - gap]] < key[t]:
+                idx[j] = idx[j - gap]
+                j -= gap
+            idx[j] = t
+        gap //= 2
+
+
 cdef inline int _same(CMove a, CMove b) noexcept nogil:
     return a.start == b.start and a.to == b.to and a.reloc == b.reloc
 
@@ -194,6 +293,8 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     cdef int W = s.winner, L = 1 - s.winner, i, j, first = -1, r
     cdef History h
     cdef Board child
+    cdef int idx[MAX_MOVES]
+    cdef int key[MAX_MOVES]
     for i in range(n):
         if moves[i].to >= 36:
             return 0                       # L lands: L wins
@@ -205,19 +306,15 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
             if _same(moves[i], s.killer[s.ply]):
                 first = i
                 break
+    for i in range(n):
+        key[i] = 1 if i == first else 0
+    _order(s.hl, moves, n, idx, key)
     _push(s, b)
     h.lo = s.hlo
     h.hi = s.hhi
     h.n = s.hn
-    for j in range(-1, n):
-        if j < 0:
-            if first < 0:
-                continue
-            i = first
-        else:
-            i = j
-            if i == first:
-                continue
+    for j in range(n):
+        i = idx[j]
         memcpy(&child, b, sizeof(Board))
         board_make(&child, moves[i])
         if can_land(&child, W, s.rules, &h):
@@ -231,17 +328,96 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
             _pop(s)
             s.killer[s.ply] = moves[i]
             s.has_killer[s.ply] = 1
+            s.hl[_mi(moves[i])] += d * d
             return 0
     _pop(s)
     return 1
 
 
-cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogil:
-    """W (not blocked, no landing now) chooses among ``moves``; ``d >= 2``."""
-    cdef int W = s.winner, L = 1 - s.winner, i, j, pass_, first = -1
+cdef int _quiet_defence(S* s, const Board* b, int d, int l_cannot_land) noexcept nogil:
+    """Does L (to move, able to move) have a simple move that holds against W's next move?
+    Tried before building L's move list: usually one does, and then no list is needed.
+    Returns 1 only when L can neither be proven to lose nor land itself first: L must
+    not be able to land now (the landing would be L's best move, and is not simple)."""
+    cdef int W = s.winner, L = 1 - s.winner, n, i, j, first
+    cdef CMove simple[256]
     cdef History h
     cdef Board child
-    cdef signed char score[MAX_MOVES]
+    n = _simple_moves(s, b, L, simple)
+    if n == 0:
+        return 0
+    h.lo = s.hlo
+    h.hi = s.hhi
+    h.n = s.hn
+    if not l_cannot_land and can_land(b, L, s.rules, &h):
+        return 0                           # L lands: the caller sees it in the move list
+    first = -1
+    if s.has_killer[s.ply]:
+        for i in range(n):
+            if _same(simple[i], s.killer[s.ply]):
+                first = i
+                break
+    _push(s, b)
+    h.n = s.hn
+    for j in range(-1, n):
+        if j < 0:
+            if first < 0:
+                continue
+            i = first
+        else:
+            i = j
+            if i == first:
+                continue
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, simple[i])
+        if can_land(&child, W, s.rules, &h):
+            continue
+        if (s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW)) or _surely_moves(s, &child, W):
+            _pop(s)
+            s.killer[s.ply] = simple[i]
+            s.has_killer[s.ply] = 1
+            s.hl[_mi(simple[i])] += 1
+            return 1
+    _pop(s)
+    return 0
+
+
+cdef int _escapes(S* s, const Board* b, int cap) noexcept nogil:
+    """How many moves of L (to move on ``b``) stop W's immediate landing (at most ``cap``;
+    ``cap`` also when L is blocked or can land itself: not worth ordering)."""
+    cdef int W = s.winner, L = 1 - s.winner, n, i, mover, count = 0
+    cdef History h
+    cdef Board child
+    cdef CMove moves[MAX_MOVES]
+    h.lo = s.hlo
+    h.hi = s.hhi
+    h.n = s.hn
+    n = gen_moves(b, L, s.rules, &h, moves, &mover)
+    if n == 0 or mover != L:
+        return cap
+    _push(s, b)
+    h.n = s.hn
+    for i in range(n):
+        if moves[i].to >= 36:
+            count = cap
+            break
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, moves[i])
+        if not can_land(&child, W, s.rules, &h):
+            count += 1
+            if count >= cap:
+                break
+    _pop(s)
+    return count
+
+
+cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogil:
+    """W (not blocked, no landing now) chooses among ``moves``; ``d >= 2``."""
+    cdef int W = s.winner, L = 1 - s.winner, i, j, first = -1
+    cdef History h
+    cdef Board child
+    cdef int idx[MAX_MOVES]
+    cdef int key[MAX_MOVES]
     for i in range(n):
         if moves[i].to >= 36:
             return 1
@@ -263,30 +439,35 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
         if not can_land(&child, L, s.rules, &h) and _win_l(s, &child, d - 1):
             _pop(s)
             return 1
-    # threats first: moves after which W could land if L passed
     for i in range(n):
-        if i == first:
-            score[i] = -1
-            continue
-        memcpy(&child, b, sizeof(Board))
-        board_make(&child, moves[i])
-        if can_land(&child, L, s.rules, &h):
-            score[i] = -1                  # L would land at once
-        elif can_land(&child, W, s.rules, &h):
-            score[i] = 1
-        else:
-            score[i] = 0
-    for pass_ in range(1, -1, -1):
+        key[i] = -1 if i == first else 0
+    if d >= 3:
+        # threats first: moves after which W could land if L passed
         for i in range(n):
-            if score[i] != pass_:
+            if i == first:
                 continue
             memcpy(&child, b, sizeof(Board))
             board_make(&child, moves[i])
-            if _win_l(s, &child, d - 1):
-                _pop(s)
-                s.killer[s.ply] = moves[i]
-                s.has_killer[s.ply] = 1
-                return 1
+            if can_land(&child, L, s.rules, &h):
+                key[i] = -1                # L would land at once
+            elif can_land(&child, W, s.rules, &h):
+                # a threat: fewer defences that stop the landing first
+                key[i] = 1 + (ESC_CAP - _escapes(s, &child, ESC_CAP))
+    _order(s.hw, moves, n, idx, key)
+    for j in range(n):
+        i = idx[j]
+        if key[i] < 0:
+            break
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, moves[i])
+        if d == 2 and can_land(&child, L, s.rules, &h):
+            continue                       # L would land at once
+        if _win_l(s, &child, d - 1, 1):
+            _pop(s)
+            s.killer[s.ply] = moves[i]
+            s.has_killer[s.ply] = 1
+            s.hw[_mi(moves[i])] += d * d
+            return 1
     _pop(s)
     return 0
 
@@ -348,7 +529,7 @@ cdef int _win_w(S* s, const Board* b, int d) noexcept nogil:
     return r
 
 
-cdef int _win_l(S* s, const Board* b, int d) noexcept nogil:
+cdef int _win_l(S* s, const Board* b, int d, int l_cannot_land=0) noexcept nogil:
     cdef int W = s.winner, L = 1 - s.winner, mover, n, r
     cdef uint64_t rh
     cdef unsigned long long taint0
@@ -371,6 +552,10 @@ cdef int _win_l(S* s, const Board* b, int d) noexcept nogil:
     h.lo = s.hlo
     h.hi = s.hhi
     h.n = s.hn
+    if d == 1 and _quiet_defence(s, b, d, l_cannot_land):
+        if not s.truncated:
+            _store(s, e, b, L, rh, d, 0)
+        return 0
     n = gen_moves(b, L, s.rules, &h, moves, &mover)
     if n == 0:
         r = 0
@@ -417,14 +602,19 @@ cdef class Searcher:
         self.s.mask = (1ULL << tt_bits) - 1
         self.s.hlo = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
         self.s.hhi = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
+        self.s.hw = <unsigned int*>calloc(HIST_SIZE, sizeof(unsigned int))
+        self.s.hl = <unsigned int*>calloc(HIST_SIZE, sizeof(unsigned int))
         self.s.maxchg = 3 if rules & (R_REPLACE_SHORE | R_REPLACE_ANY) else 2
-        if self.s.tt == NULL or self.s.hlo == NULL or self.s.hhi == NULL:
+        if (self.s.tt == NULL or self.s.hlo == NULL or self.s.hhi == NULL
+                or self.s.hw == NULL or self.s.hl == NULL):
             raise MemoryError("no memory for the transposition table")
 
     def __dealloc__(self):
         free(self.s.tt)
         free(self.s.hlo)
         free(self.s.hhi)
+        free(self.s.hw)
+        free(self.s.hl)
 
     def win(self, bytes board, int side, int winner, int d, history=()):
         cdef Board b, t
