@@ -1,0 +1,96 @@
+"""Solver benchmarks (figures in docs/performance.md, section "Solver").
+
+(a) The position a published Rust engine solves in about 5 s and 1.2M nodes (the side to
+    move wins at ply 11, i.e. in 6 moves) under its rules: prove the win in 6 exactly,
+    that is "no win in 1..5" and "win in 6", by iterative deepening.
+(b) Ten mid-game positions reached by seeded random play from varied setups under
+    pbmserv (some with wins, some without): time the win-in-1, 2 and 3 questions and the
+    whole ``solve(max_moves=3)`` (win and loss checks, keys, no tree).
+
+Run: ``python -m bench solver`` (or ``python bench/bench_solver.py [a|b]``).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from solver import _search
+from solver.position import Position
+from solver.rules import PRESETS, rules_from
+from solver.search import solve
+
+RUST_POSITION = "030100/000200/002000/021100/300300/002130 S"
+RUST_RULES = ["rebounce=once", "null-move=allowed", "blocked=draw", "repetition=allowed"]
+
+#: (random seed of the play-out, position, what solve(max_moves=3) proves under pbmserv).
+#: Seeded play-outs: random setups (random.Random(seed)), then 8-22 random plies.
+MIDGAME = [
+    (0, ".13.../.1..3./...2.2/2.21../3.3.../...1.. S", "loss 3"),
+    (3, "....../...11./2.21../133..3/2..3.2/...... S", "none"),
+    (5, "....../.1..../2..33./.122../2...31/..1..3 N", "win 2"),
+    (13, ".2..1./1.1.../....3./...2.2/3.23../....13 S", "win 3"),
+    (15, "23...1/2.1.2./...3../2...3./...3../.1..1. N", "win 3"),
+    (23, "..3.../..2.../3...2./2..2../.1133./...11. S", "win 2"),
+    (24, "....../....../...231/3.11.1/3..2.2/.2.3.. S", "none"),
+    (25, "..11../.22.2./.1..3./2...../..3..3/31.... N", "win 3"),
+    (26, "....../....../..1122/.2.313/3..23./..1... S", "loss 2"),
+    (30, "..212./1.3.../..3.3./.1..../.....2/.1.2.3 N", "win 3"),
+]
+
+
+def bench_rust_position(max_moves: int = 6) -> None:
+    rules = rules_from("pbmserv", RUST_RULES)
+    p = Position.from_string(RUST_POSITION)
+    searcher = _search.Searcher(rules.flags(), 22)
+    me = p.turn.index
+    print(f"(a) {RUST_POSITION} under {' '.join(RUST_RULES)}")
+    print("  k  result      seconds        nodes      tt_hits")
+    total = time.perf_counter()
+    for k in range(1, max_moves + 1):
+        t = time.perf_counter()
+        won = searcher.win(p.key, me, me, k)
+        print(f"  {k}  {'win' if won else 'no win':10s} {time.perf_counter() - t:8.2f} "
+              f"{searcher.nodes:12d} {searcher.tt_hits:12d}")
+        if won:
+            break
+    print(f"  total {time.perf_counter() - total:.2f} s, {searcher.nodes} nodes "
+          "(a node: one position searched; landing tests at the leaves are not nodes)")
+
+
+def bench_midgame() -> None:
+    rules = PRESETS["pbmserv"]
+    print("(b) ten mid-game positions, pbmserv: seconds for win-in-k (fresh table each)")
+    print("  seed  win1     win2     win3     solve(3)  result   nodes")
+    sums = [0.0] * 4
+    for seed, text, expected in MIDGAME:
+        p = Position.from_string(text)
+        me = p.turn.index
+        times = []
+        for k in (1, 2, 3):
+            searcher = _search.Searcher(rules.flags(), 20)
+            t = time.perf_counter()
+            searcher.win(p.key, me, me, k)
+            times.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        s = solve(p, rules, 3, tree=False)
+        times.append(time.perf_counter() - t)
+        got = s.result if s.moves is None else f"{s.result} {s.moves}"
+        flag = "" if got == expected else f"  (expected {expected}!)"
+        for i, x in enumerate(times):
+            sums[i] += x
+        print(f"  {seed:4d}  " + " ".join(f"{x:8.4f}" for x in times)
+              + f"  {got:8s} {s.stats.nodes}{flag}")
+    print("  sum   " + " ".join(f"{x:8.4f}" for x in sums))
+
+
+def main(argv: list[str] | None = None) -> None:
+    which = argv if argv else ["a", "b"]
+    if "b" in which:
+        bench_midgame()
+    if "a" in which:
+        bench_rust_position()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
