@@ -3,7 +3,8 @@
 This module exists to check the compiled generator (``solver/_movegen.pyx``) and was
 written without reading it. It knows nothing of bitboards or tables: a ring walks the
 board one step at a time, by recursion, and remembers the connections it has used in a
-plain Python set. It is slow, and it is meant to be obviously right.
+plain Python set (a walk state met before is not walked again: its future is the same).
+It is slow, and it is meant to be obviously right.
 
 The rules it implements (seed 000, with the options of :class:`solver.rules.RuleSet`):
 

@@ -57,7 +57,7 @@ RULESETS: dict[str, RuleSet] = {
 #: under taboo=entry have millions of walks; they are skipped here (the slow test raises
 #: the budget) and the skipped share is bounded.
 FAST_BUDGET = 20_000
-SLOW_BUDGET = 2_000_000
+SLOW_BUDGET = 500_000
 
 
 def positions_per_ruleset(rules: RuleSet, fast: int) -> int:
@@ -256,7 +256,7 @@ def test_blocked_side_passes_under_pass_rules():
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_many_reachable_positions_match_reference(name):
     rules = RULESETS[name]
-    count = positions_per_ruleset(rules, 4000)
+    count = positions_per_ruleset(rules, 2000)
     check_many(name, reachable_positions(5000 + len(name), rules, count), SLOW_BUDGET, 0.01)
     rng = random.Random(6000 + len(name))
     cases = [(arbitrary_position(rng), []) for _ in range(count // 2)]
