@@ -561,23 +561,30 @@ def entry_text(rec: dict[str, Any], params: Params) -> str:
     )
 
 
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
 def _title(rec: dict[str, Any]) -> str:
+    """A short title from the themes and the key: ``Relocation, four bounces``."""
     themes = rec["themes"]
-    chain = next((t for t in themes if t.startswith("bounce chain")), None)
+    chain = max((int(t.split()[-1]) for t in themes if t.startswith("bounce chain")),
+                default=0)
     parts = []
     if "stalemate chain" in themes:
-        parts.append("Stalemate chain")
+        parts.append("stalemate chain")
     if "relocation" in themes:
-        parts.append("Relocation")
+        parts.append("relocation")
     if "taboo" in themes:
-        parts.append("Crossing path")
+        parts.append("crossing path")
     if "Renop" in themes:
         parts.append("Renop")
-    if chain and not parts:
-        parts.append(chain.capitalize())
+    if chain:
+        word = _NUMBERS[chain] if chain < len(_NUMBERS) else str(chain)
+        parts.append(f"{word} bounce{'s' if chain != 1 else ''}")
     if rec["features"]["quiet"]:
         parts.append("quiet key")
-    return (", ".join(parts) or "Direct threat").capitalize()
+    text = ", ".join(parts) or "direct threat"
+    return text[0].upper() + text[1:]
 
 
 def write_catalogue(path: str | Path, runs: Sequence[tuple[Params, Sequence[dict[str, Any]]]],
