@@ -395,3 +395,18 @@ def test_an_existing_catalogue_is_not_overwritten(tmp_path):
     with pytest.raises(ValueError, match="exists"):
         run(PLAY, out, 1)
     assert out.read_text() == "schema: 1\npuzzles: []\n"
+
+
+def test_collect_merges_runs_without_duplicates(tmp_path):
+    from solver.generate import collect
+
+    run(PLAY, tmp_path / "a.yaml", 3, jobs=1)
+    state = tmp_path / "a.yaml.jsonl"
+    other = dataclasses.replace(PLAY, rules=PRESETS["bga"])
+    text = collect(tmp_path / "all.yaml", [(PLAY, state, 3), (PLAY, state, 3)])
+    assert text.count("- id:") == 3                          # the second run adds nothing
+    assert text.startswith("# gyges generate --stipulation 'win in 2' --rules pbmserv "
+                           "--seed 11 --count 3 --source play")
+    assert check_catalogue([tmp_path / "all.yaml"])[1] == []
+    with pytest.raises(ValueError, match="other parameters"):
+        collect(tmp_path / "x.yaml", [(other, state, 1)])
