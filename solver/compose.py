@@ -131,7 +131,7 @@ _WALKS = {(k, g): walks(k, g) for k in (1, 2, 3) for g in (False, True)}
 
 
 def _model(design: Design, path: Sequence[tuple[int, ...]], rng: random.Random,
-           cuts: Sequence[tuple[int, ...]]):
+           cuts: Sequence[Sequence[tuple[int, int]]]):
     from ortools.sat.python import cp_model
 
     m = cp_model.CpModel()
@@ -215,8 +215,8 @@ def _model(design: Design, path: Sequence[tuple[int, ...]], rng: random.Random,
                 m.AddImplication(x, post[t, 0])
         m.Add(sum(post[t, 0].Not() for t in SLOTS if row_of(t) == r)
               == design.defenders).OnlyEnforceIf(x)
-    for cut in cuts:
-        m.AddBoolOr([pre[s, v].Not() for s, v in enumerate(cut)])
+    for cut in cuts:     # no-goods: not all of these placements (slot, size) again
+        m.AddBoolOr([pre[s, v].Not() for s, v in cut])
     weights = [(pre[s, v], rng.randrange(100)) for s in SLOTS for v in (1, 2, 3)]
     m.Maximize(sum(w * x for x, w in weights))
     return m, pre, key, kr
@@ -259,7 +259,7 @@ def _path_ok(path: Sequence[tuple[int, ...]], design: Design) -> bool:
 
 
 def _solve_model(design: Design, path: Sequence[tuple[int, ...]], rng: random.Random,
-                 cuts: Sequence[tuple[int, ...]]):
+                 cuts: Sequence[Sequence[tuple[int, int]]]):
     from ortools.sat.python import cp_model
 
     m, pre, key, kr = _model(design, path, rng, cuts)
@@ -276,13 +276,31 @@ def _solve_model(design: Design, path: Sequence[tuple[int, ...]], rng: random.Ra
     return board, walk, reloc
 
 
+class _LandsNow(Exception):
+    """The proposal lets the side to move land at once (by ``move``)."""
+
+    def __init__(self, move: Move) -> None:
+        self.move = move
+
+
+def _landing_cut(board: tuple[int, ...], move: Move) -> list[tuple[int, int]]:
+    """The placements a landing stands on: its rings and the empty slots it crosses (a
+    stronger cut than the whole board: every board with them is refused at once)."""
+    rings = {move.start, *move.landings}
+    cut = [(s, board[s]) for s in sorted(rings)]
+    cut += [(t, 0) for t in sorted(set(move.path[1:-1]) - rings) if t < 36]
+    return cut
+
+
 def _check(board: tuple[int, ...], walk: tuple[int, ...], reloc: int | None, design: Design,
            rules: RuleSet) -> tuple[Position, Move, Move] | None:
     """The engine's checks of a proposal: (position, key, landing) or None."""
     pos = Position(board, Side.SOUTH)
     ml = legal_moves(pos, rules)
-    if ml.mover is not Side.SOUTH or ml.wins:
+    if ml.mover is not Side.SOUTH:
         return None
+    if ml.wins:
+        raise _LandsNow(ml.wins[0])
     key = next((mv for mv in ml if mv.start == walk[0] and mv.end == walk[-1]
                 and mv.relocation == reloc), None)
     if key is None:
@@ -300,11 +318,16 @@ def _check(board: tuple[int, ...], walk: tuple[int, ...], reloc: int | None, des
 
 
 def construct(design: Design, rules: RuleSet, rng: random.Random, rounds: int = ROUNDS,
-              accept=None) -> tuple[Position, Move, Move] | None:
+              accept=None, stats: dict[str, int] | None = None
+              ) -> tuple[Position, Move, Move] | None:
     """A position (South to move) built around ``design`` that passes the engine's checks
     and ``accept(position)`` (when given): (position, key, the landing it threatens), or
-    None after ``rounds`` proposals."""
-    cuts: list[tuple[int, ...]] = []
+    None after ``rounds`` proposals. ``stats`` counts what happened: ``paths`` drawn,
+    ``infeasible`` paths, ``proposals``, rejected by the ``engine`` and by ``accept``."""
+    stats = stats if stats is not None else {}
+    for k in ("paths", "infeasible", "proposals", "engine", "accept"):
+        stats.setdefault(k, 0)
+    cuts: list[list[tuple[int, int]]] = []
     path = None
     for r in range(rounds):
         if r % 5 == 0:
@@ -313,15 +336,27 @@ def construct(design: Design, rules: RuleSet, rng: random.Random, rounds: int = 
             path = draw_path(design, rng)
             if path is None:
                 return None
+            stats["paths"] += 1
         found = _solve_model(design, path, rng, cuts)
         if found is None:
+            stats["infeasible"] += 1
             path, cuts = None, []     # this path admits no position: draw another
             continue
+        stats["proposals"] += 1
         board, walk, reloc = found
-        checked = _check(board, walk, reloc, design, rules)
-        if checked is not None and (accept is None or accept(checked[0])):
+        try:
+            checked = _check(board, walk, reloc, design, rules)
+        except _LandsNow as e:
+            stats["engine"] += 1
+            cuts.append(_landing_cut(board, e.move))
+            continue
+        if checked is None:
+            stats["engine"] += 1
+        elif accept is None or accept(checked[0]):
             return checked
-        cuts.append(board)
+        else:
+            stats["accept"] += 1
+        cuts.append(list(enumerate(board)))
     return None
 
 
@@ -362,8 +397,9 @@ def compose_candidate(rng: random.Random, rules: RuleSet, moves: int,
             return False
         return len(solve(p, rules, max_moves=moves, tree=False).keys) == 1
 
-    built = construct(design, rules, rng, accept=accept)
-    info = design.to_json()
+    stats: dict[str, int] = {}
+    built = construct(design, rules, rng, accept=accept, stats=stats)
+    info = {**design.to_json(), "model": stats}
     if built is None:
         return None, info
     pos = built[0]

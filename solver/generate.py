@@ -442,7 +442,13 @@ def evaluate(index: int, params: Params) -> dict[str, Any]:
     source, pos, design = candidate(index, params)
     record: dict[str, Any] = {"index": index, "source": source, "design": design}
     if pos is None:
-        record.update(position=None, sound=False, reasons=["no candidate"], canonical=None)
+        why = "no candidate: the game ended or no exact win came up"
+        if "model" in design:
+            m = design["model"]
+            why = (f"no candidate: {m['proposals']} CP-SAT proposals ({m['engine']} refused "
+                   f"by the engine, {m['accept']} not an exact win with one key), "
+                   f"{m['infeasible']} of {m['paths']} paths infeasible")
+        record.update(position=None, sound=False, reasons=[why], canonical=None)
     else:
         a = assess(pos, params.rules, params.moves, no_duals=params.no_duals,
                    min_tries=params.min_tries)
