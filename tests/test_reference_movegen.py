@@ -198,7 +198,7 @@ def check_many(name: str, cases, budget: int, max_skipped: float, path_every: in
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_reachable_positions_match_reference(name):
     rules = RULESETS[name]
-    count = positions_per_ruleset(rules, 160)
+    count = positions_per_ruleset(rules, 120)
     cases = reachable_positions(1000 + len(name), rules, count)
     check_many(name, cases, FAST_BUDGET, 0.25, path_every=3)
 
@@ -226,7 +226,7 @@ def test_arbitrary_placements_match_reference(name):
     """Rings anywhere (not necessarily reachable): blocked sides, lone rings, crowds."""
     rules = RULESETS[name]
     rng = random.Random(3000 + len(name))
-    cases = [(arbitrary_position(rng), []) for _ in range(positions_per_ruleset(rules, 200))]
+    cases = [(arbitrary_position(rng), []) for _ in range(positions_per_ruleset(rules, 150))]
     check_many(name, cases, FAST_BUDGET, 0.25, path_every=2)
 
 

@@ -33,7 +33,7 @@ RULESETS: dict[str, RuleSet] = {
 }
 
 #: How many positions of each reference result to keep per rule set.
-WANTED = {("win", 1): 3, ("win", 2): 4, ("loss", 1): 2, ("loss", 2): 2, ("none", None): 4}
+WANTED = {("win", 1): 3, ("win", 2): 3, ("loss", 1): 2, ("loss", 2): 2, ("none", None): 3}
 MAX_BRANCHING = 40  #: both sides' move counts at the root, to keep the brute force small
 
 
