@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from solver.search import Solution
 
 GROUP_WIDTH = 88
+MAX_LISTED = 6  #: alternatives listed after a dual (the JSON lists them all)
 
 
 def _wrap(prefix: str, items: list[str], indent: str) -> list[str]:
@@ -54,7 +55,11 @@ def _winner_lines(node: dict[str, Any], indent: str, lead: str) -> list[str]:
     if node.get("moves_left", 1) == 1:
         text += "  (lands)" if main.endswith(("-N", "-S")) else ""
     if len(moves) > 1:
-        text += f"  [dual: also {', '.join(moves[1:])}]"
+        others = moves[1:]
+        shown = ", ".join(others[:MAX_LISTED])
+        if len(others) > MAX_LISTED:
+            shown += f" and {len(others) - MAX_LISTED} more"
+        text += f"  [{'cook' if lead == '' and indent == '  ' else 'dual'}: also {shown}]"
     out = [text]
     after = node.get("after")
     if after is not None:
@@ -108,7 +113,7 @@ def render_text(solution: Solution) -> str:
     if s.result == "win":
         if s.keys:
             label = "keys (cook)" if s.cook else "key"
-            lines.append(f"{label}: {', '.join(str(k) for k in s.keys)}")
+            lines += _wrap(f"{label}:", [str(k) for k in s.keys], "")
         line = s.main_line()
         if line:
             lines.append(f"main line: {' / '.join(line)}")
