@@ -262,14 +262,14 @@ cdef inline int _mi(CMove m) noexcept nogil:
     return (m.start * 38 + m.to) * 37 + (36 if m.reloc == NO_SLOT else m.reloc)
 
 
-cdef void _order(unsigned int* table, CMove* moves, int n, int* idx, int* key) noexcept nogil:
+cdef void _order(unsigned int* table, CMove* moves, int n, int* idx, long long* key) noexcept nogil:
     """Indices 0..n-1 sorted by ``key`` (descending; ties by history ``table``)."""
     cdef int i, j, gap, t
     cdef unsigned int v
     for i in range(n):
         idx[i] = i
         v = table[_mi(moves[i])]
-        key[i] = key[i] * (1 << 24) + <int>(v if v < (1 << 23) else (1 << 23))
+        key[i] = key[i] * (1LL << 24) + <long long>(v if v < (1 << 23) else (1 << 23))
     gap = n // 2
     while gap > 0:
         for i in range(gap, n):
@@ -294,7 +294,7 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     cdef History h
     cdef Board child
     cdef int idx[MAX_MOVES]
-    cdef int key[MAX_MOVES]
+    cdef long long key[MAX_MOVES]
     for i in range(n):
         if moves[i].to >= 36:
             return 0                       # L lands: L wins
@@ -417,7 +417,7 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     cdef History h
     cdef Board child
     cdef int idx[MAX_MOVES]
-    cdef int key[MAX_MOVES]
+    cdef long long key[MAX_MOVES]
     for i in range(n):
         if moves[i].to >= 36:
             return 1
@@ -452,7 +452,10 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
                 key[i] = -1                # L would land at once
             elif can_land(&child, W, s.rules, &h):
                 # a threat: fewer defences that stop the landing first
-                key[i] = 1 + (ESC_CAP - _escapes(s, &child, ESC_CAP))
+                key[i] = 300 + (ESC_CAP - _escapes(s, &child, ESC_CAP))
+            elif d >= 4:
+                # a quiet move: the fewer replies L has, the better
+                key[i] = 1 + (256 - _escapes(s, &child, 256))
     _order(s.hw, moves, n, idx, key)
     for j in range(n):
         i = idx[j]
@@ -621,8 +624,8 @@ cdef class Searcher:
         cdef int r, i = 0
         if side not in (0, 1) or winner not in (0, 1):
             raise ValueError("sides are 0 (South) and 1 (North)")
-        if d > 60:
-            raise ValueError("at most 60 moves")
+        if d > 30:
+            raise ValueError("at most 30 moves (the search is recursive)")
         _load(&b, board)
         for past in history:
             if i >= MAX_FILE_HIST:
