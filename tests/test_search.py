@@ -361,15 +361,38 @@ def test_random_positions_with_history_agree():
         checked += 1
 
 
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_random_positions_win_in_3_agree_with_brute_force(preset):
+    rules = PRESETS[preset]
+    rng = random.Random(f"deep-{preset}")
+    searcher = _search.Searcher(rules.flags(), 18)
+    checked = 0
+    while checked < 12:
+        p = random_position(rng, rules)
+        if sum(1 for x in p.board if x) > 7:
+            continue
+        me = p.turn.index
+        for winner in (me, 1 - me):
+            expect = brute_win(p.key, me, winner, 3, rules.flags())
+            assert searcher.win(p.key, me, winner, 3) == expect, (str(p), winner)
+        checked += 1
+
+
 @pytest.mark.slow
-def test_random_positions_win_in_3_agree_with_brute_force():
+def test_random_positions_win_in_4_agree_with_brute_force():
+    """Four moves: the orderings used only with 4+ moves left (quiet moves by the loser's
+    replies) are exercised too."""
     for preset in ("pbmserv", "bga"):
         rules = PRESETS[preset]
-        rng = random.Random(f"deep-{preset}")
+        rng = random.Random(f"deeper-{preset}")
         searcher = _search.Searcher(rules.flags(), 18)
-        for _ in range(12):
+        checked = 0
+        while checked < 6:
             p = random_position(rng, rules)
-            if sum(1 for x in p.board if x) > 7:
+            if sum(1 for x in p.board if x) > 5:
                 continue
             me = p.turn.index
-            assert searcher.win(p.key, me, me, 3) == brute_win(p.key, me, me, 3, rules.flags())
+            for winner in (me, 1 - me):
+                expect = brute_win(p.key, me, winner, 4, rules.flags())
+                assert searcher.win(p.key, me, winner, 4) == expect, (str(p), winner)
+            checked += 1
