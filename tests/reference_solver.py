@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from reference import Board, is_win, reference_moves
+
 from solver.position import Position
 from solver.rules import RuleSet, Side
-from tests.reference import Board, is_win, reference_moves
 
 
 def wins_within(

@@ -2,7 +2,7 @@
 
 The counts in the data file were computed once by the naive reference generator
 (``tests/reference.py``, :func:`reference_perft`), independently of the compiled core; run
-``python -m tests.test_perft`` to compute them again (a few minutes).
+``python tests/test_perft.py > tests/data/perft.txt`` to compute them again (a few minutes).
 
 Perft(depth) is the number of move sequences of exactly ``depth`` moves, where a node's
 moves are its distinct results plus one goal landing per ring that can land; a goal
@@ -127,7 +127,7 @@ def test_perft_deep(entry, depth, count):
 )
 def test_perft_file_agrees_with_reference_now(entry, depth, count):
     """The small counts, recomputed by the reference: the file is what it claims to be."""
-    from tests.reference import reference_perft
+    from reference import reference_perft
 
     position = Position.from_string(entry.position)
     assert reference_perft(position.board, position.turn, entry.ruleset(), depth) == count
@@ -183,7 +183,7 @@ MIDGAMES = [
 
 def compute(out=sys.stdout) -> None:
     """Compute every entry with the reference generator and write the file's text."""
-    from tests.reference import TooComplex, reference_perft
+    from reference import TooComplex, reference_perft
 
     specs = []
     for name in ("pbmserv", "summary", "bga", "dorbec", "dorbec-beginner"):
@@ -192,7 +192,7 @@ def compute(out=sys.stdout) -> None:
     specs.extend(MIDGAMES)
     print("# Perft counts computed by the naive reference generator (tests/reference.py):",
           file=out)
-    print("# python -m tests.test_perft > tests/data/perft.txt", file=out)
+    print("# python tests/test_perft.py > tests/data/perft.txt", file=out)
     for ident, text, rules_text, depth in specs:
         position = Position.from_string(text)
         preset, *overrides = rules_text.split()

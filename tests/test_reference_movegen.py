@@ -14,12 +14,8 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from solver.moves import Move, apply_move, can_land, legal_moves
-from solver.position import Position
-from solver.rules import PRESETS, RuleSet, Side
-from tests.positions import arbitrary_position, reachable_positions
-from tests.reference import (
+from positions import arbitrary_position, reachable_positions
+from reference import (
     NORTH_GOAL,
     SOUTH_GOAL,
     TooComplex,
@@ -29,6 +25,10 @@ from tests.reference import (
     relocations,
     ring_results,
 )
+
+from solver.moves import Move, apply_move, can_land, legal_moves
+from solver.position import Position
+from solver.rules import PRESETS, RuleSet, Side
 
 #: Every preset, plus option mixes no preset has.
 RULESETS: dict[str, RuleSet] = {

@@ -12,12 +12,12 @@ import random
 from collections import Counter
 
 import pytest
+from positions import sparse_position
+from reference import TooComplex, is_win, reference_moves
+from reference_solver import reference_solve
 
 from solver.position import Position
 from solver.rules import PRESETS, RuleSet
-from tests.positions import sparse_position
-from tests.reference import TooComplex, is_win, reference_moves
-from tests.reference_solver import reference_solve
 
 search = pytest.importorskip(
     "solver.search", reason="solver.search (the real solver) is not importable yet"
