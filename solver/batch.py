@@ -17,18 +17,15 @@ from __future__ import annotations
 
 import json
 import logging
-import multiprocessing
 import os
-import signal
-import sys
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 from solver import _movegen
 from solver.moves import Move, legal_moves
 from solver.notation import format_move
+from solver.parallel import Interrupted, Progress, log_to, worker_pool
 from solver.position import Position
 from solver.rules import RuleSet, Side
 from solver.setups import ALL_SETUPS, SetupError, _after, replace_threats
@@ -309,8 +306,6 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(rules: RuleSet, depth: int) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # Pool.terminate() must end a worker
     _WORKER["rules"] = rules
     _WORKER["depth"] = depth
 
@@ -321,57 +316,6 @@ def _work(pair: tuple[str, str]) -> dict[str, Any]:
     LOG.info("pid %d: %s %s: %s in %.3f s", os.getpid(), pair[0], pair[1], record["result"],
              time.perf_counter() - t)
     return record
-
-
-class Progress:
-    """A one-line progress bar on a stream: count, rate and time left."""
-
-    def __init__(self, total: int, stream: TextIO | None = None, every: float = 0.25) -> None:
-        self.total = total
-        self.stream = stream if stream is not None else sys.stderr
-        self.every = every
-        self.start = time.monotonic()
-        self.done = 0
-        self.last = 0.0
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-
-    def line(self) -> str:
-        elapsed = time.monotonic() - self.start
-        rate = self.done / elapsed if elapsed > 0 else 0.0
-        left = (self.total - self.done) / rate if rate > 0 else float("nan")
-        width = 30
-        filled = int(width * self.done / self.total) if self.total else width
-        eta = _duration(left) if left == left else "?"
-        return (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                f"{rate:.1f} pairs/s, {_duration(elapsed)} elapsed, {eta} left")
-
-    def update(self, n: int = 1) -> None:
-        self.done += n
-        now = time.monotonic()
-        if now - self.last >= (self.every if self.tty else 10 * self.every) or \
-                self.done == self.total:
-            self.last = now
-            self.stream.write(("\r" if self.tty else "") + self.line() + ("" if self.tty else "\n"))
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def _duration(seconds: float) -> str:
-    s = int(seconds)
-    return f"{s // 3600}h{s % 3600 // 60:02d}m{s % 60:02d}s" if s >= 3600 else \
-        f"{s // 60}m{s % 60:02d}s"
-
-
-class _Terminated(Exception):
-    pass
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    raise _Terminated()
 
 
 def run(
@@ -403,24 +347,15 @@ def run(
     have = {(r["south"], r["north"]) for r in existing}
     todo = [p for p in dict.fromkeys(pairs) if p not in have]
     summary = {"done": 0, "skipped": len(pairs) - len(todo), "interrupted": False}
-    handler = _setup_logging(log)
-    bar = Progress(len(todo), progress) if progress is not None else None
-    main_thread = threading.current_thread() is threading.main_thread()
-    old_term = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
-    pool = None
+    bar = Progress(len(todo), progress, unit="pairs") if progress is not None else None
+    size = chunksize or max(1, min(16, len(todo) // (jobs * 8) or 1))
     try:
-        with open(out, "a", encoding="utf-8") as f:
-            if jobs == 1 or len(todo) <= 1:
-                _WORKER.update(rules=rules, depth=depth)
-                results: Iterator[dict] = (_work(p) for p in todo)
-            else:
-                ctx = multiprocessing.get_context("fork")
-                pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(rules, depth))
-                size = chunksize or max(1, min(16, len(todo) // (jobs * 8) or 1))
-                results = pool.imap_unordered(_work, todo, chunksize=size)
+        with log_to(log, LOG), \
+                worker_pool(jobs if len(todo) > 1 else 1, _init_worker, (rules, depth)) as pool, \
+                open(out, "a", encoding="utf-8") as f:
             LOG.info("analysing %d pairs (%d already done) with %d job(s), %s",
                      len(todo), summary["skipped"], jobs, _describe(wanted))
-            for record in results:
+            for record in pool.map_unordered(_work, todo, chunksize=size):
                 f.write(dumps(record) + "\n")
                 f.flush()
                 summary["done"] += 1
@@ -428,44 +363,13 @@ def run(
                     on_result(record)
                 if bar is not None:
                     bar.update()
-    except (KeyboardInterrupt, _Terminated):
+    except Interrupted:
         summary["interrupted"] = True
         LOG.warning("interrupted after %d new results", summary["done"])
     finally:
-        if main_thread:
-            signal.signal(signal.SIGTERM, old_term)
-        if pool is not None:
-            if summary["interrupted"]:
-                pool.terminate()
-            else:
-                pool.close()
-            pool.join()
         if bar is not None:
             bar.close()
-        _teardown_logging(handler)
     return summary
-
-
-def _setup_logging(path: str | None) -> logging.Handler | None:
-    LOG.setLevel(logging.INFO)
-    LOG.propagate = False
-    if path is None:
-        return None
-    import multiprocessing_logging
-
-    handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-    LOG.addHandler(handler)
-    multiprocessing_logging.install_mp_handler(LOG)
-    return handler
-
-
-def _teardown_logging(handler: logging.Handler | None) -> None:
-    if handler is None:
-        return
-    for h in list(LOG.handlers):
-        LOG.removeHandler(h)
-        h.close()
 
 
 # -- the report ----------------------------------------------------------------------------

@@ -32,12 +32,10 @@ import hashlib
 import json
 import logging
 import math
-import multiprocessing
 import os
 import random
-import signal
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -54,6 +52,7 @@ from solver.catalogue import (
 )
 from solver.moves import Move, apply_move, can_land, legal_moves
 from solver.notation import format_move, format_turn
+from solver.parallel import Interrupted, Progress, log_to, worker_pool
 from solver.position import Position
 from solver.rules import RuleSet, Side
 from solver.squares import SLOTS, column_of, row_of, slot
@@ -641,8 +640,6 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(params: Params) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent handles Ctrl-C
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)    # and pool.terminate() must end us
     _WORKER["params"] = params
 
 
@@ -651,14 +648,6 @@ def _work(index: int) -> dict[str, Any]:
     LOG.info("pid %d: candidate %d (%s): %s", os.getpid(), index, rec["source"],
              "sound" if rec["sound"] else "; ".join(rec["reasons"]))
     return rec
-
-
-class _Terminated(Exception):
-    pass
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    raise _Terminated()
 
 
 def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
@@ -673,8 +662,6 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
     indices there. The puzzles kept are the first ``count`` sound ones by index, whatever
     ``jobs`` and however often the run was interrupted.
     """
-    from solver.batch import _setup_logging, _teardown_logging
-
     out = Path(out)
     state = Path(state) if state is not None else out.with_name(out.name + ".jsonl")
     if count < 1:
@@ -688,82 +675,36 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
     known = known_positions(against, params.rules, exclude=out)
     _repair(state)
     batch = batch or max(4 * jobs, 8)
-    handler = _setup_logging(log)
-    bar = _Bar(count, progress) if progress is not None else None
-    if bar is not None:
-        bar.update(len(select(records, count, known)))
     summary = {"candidates": 0, "resumed": len(records), "interrupted": False}
-    old_term = signal.signal(signal.SIGTERM, _on_sigterm)
-    pool = None
+    bar = None
+    if progress is not None:
+        bar = Progress(count, progress, unit="puzzles", per_minute=True,
+                       extra=lambda: f"{summary['candidates']} candidates")
+        bar.set(len(select(records, count, known)))
     t0 = time.perf_counter()
     try:
-        if jobs > 1:
-            ctx = multiprocessing.get_context("fork")
-            pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(params,))
-        else:
-            _WORKER["params"] = params
-        with open(state, "a", encoding="utf-8") as f:
+        with log_to(log, LOG), worker_pool(jobs, _init_worker, (params,)) as pool, \
+                open(state, "a", encoding="utf-8") as f:
             start = 0
             while len(select(records, count, known)) < count and start < max_candidates:
                 todo = [i for i in range(start, min(start + batch, max_candidates))
                         if i not in records]
                 start += batch
-                results: Iterator[dict[str, Any]] = (
-                    pool.imap_unordered(_work, todo) if pool is not None
-                    else (_work(i) for i in todo))
-                for rec in results:
+                for rec in pool.map_unordered(_work, todo):
                     f.write(json.dumps(rec, sort_keys=True, separators=(",", ":")) + "\n")
                     f.flush()
                     records[rec["index"]] = rec
                     summary["candidates"] += 1
                     if bar is not None:
-                        bar.set(len(select(records, count, known)), summary["candidates"])
-    except (KeyboardInterrupt, _Terminated):
+                        bar.set(len(select(records, count, known)))
+    except Interrupted:
         summary["interrupted"] = True
         LOG.warning("interrupted after %d new candidates", summary["candidates"])
     finally:
-        signal.signal(signal.SIGTERM, old_term)
-        if pool is not None:
-            if summary["interrupted"]:
-                pool.terminate()
-            else:
-                pool.close()
-            pool.join()
         if bar is not None:
             bar.close()
-        _teardown_logging(handler)
     chosen = select(records, count, known)
     write_catalogue(out, [(params, chosen)])
     summary.update(found=len(chosen), seconds=round(time.perf_counter() - t0, 2),
                    tried=len(records), sound=sum(1 for r in records.values() if r["sound"]))
     return summary
-
-
-class _Bar:
-    """The batch module's progress bar, counting puzzles found (and candidates tried)."""
-
-    def __init__(self, total: int, stream: TextIO) -> None:
-        from solver.batch import Progress
-
-        self.progress = Progress(total, stream)
-        self.tried = 0
-        self.progress.line = self._line  # type: ignore[method-assign]
-
-    def _line(self) -> str:
-        p = self.progress
-        elapsed = time.monotonic() - p.start
-        rate = p.done / elapsed * 60 if elapsed > 0 else 0.0
-        width = 30
-        filled = int(width * p.done / p.total) if p.total else width
-        return (f"[{'#' * filled}{'.' * (width - filled)}] {p.done}/{p.total} puzzles, "
-                f"{self.tried} candidates, {rate:.1f} puzzles/min, {int(elapsed)} s")
-
-    def update(self, n: int) -> None:
-        self.progress.update(n)
-
-    def set(self, found: int, tried: int) -> None:
-        self.tried = tried
-        self.progress.update(found - self.progress.done)
-
-    def close(self) -> None:
-        self.progress.close()

@@ -197,10 +197,10 @@ def test_win_defence_is_the_reply_leaving_fewest_landings():
 def test_progress_bar_shows_count_rate_and_time_left():
     import io
 
-    from solver.batch import Progress
+    from solver.parallel import Progress
 
     stream = io.StringIO()
-    bar = Progress(4, stream, every=0.0)
+    bar = Progress(4, stream, every=0.0, unit="pairs")
     for _ in range(4):
         bar.update()
     bar.close()
