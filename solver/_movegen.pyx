@@ -240,6 +240,9 @@ ctypedef struct Ctx:
     uint64_t dom_land[36][MAX_DOM]
     uint8_t dom_depth[36][MAX_DOM]
     int prune            # dominance pruning on (off when every path must be listed)
+    int near_n           # earlier boards one move could reproduce (Renop), see _near_history
+    uint64_t near_lo[64]
+    uint64_t near_hi[64]
     int null_index       # where the row's null move (board unchanged) went, or -1
     int null_depth
     int nswap            # swaps emitted in the current row: (start, landing) pairs
@@ -410,38 +413,79 @@ cdef uint64_t _reloc_targets(const Board* b, int side, int rules, int s) noexcep
 # ---------------------------------------------------------------------------------------
 # Move lists.
 
+cdef inline void _key_flip(uint64_t* lo, uint64_t* hi, int slot, int bits) noexcept nogil:
+    if slot < 32:
+        lo[0] ^= (<uint64_t>bits) << (2 * slot)
+    else:
+        hi[0] ^= (<uint64_t>bits) << (2 * (slot - 32))
+
+
 cdef inline void _key_after(const Board* b, CMove m, uint64_t* lo, uint64_t* hi) noexcept nogil:
-    cdef Board t
-    memcpy(&t, b, sizeof(Board))
-    board_make(&t, m)
-    lo[0] = t.klo
-    hi[0] = t.khi
+    """The board key after a (non-winning) move, from the current key by XOR."""
+    cdef int mover = b.size[m.start], landed
+    lo[0] = b.klo
+    hi[0] = b.khi
+    _key_flip(lo, hi, m.start, mover)              # start: mover -> empty
+    if m.reloc == NO_SLOT:
+        _key_flip(lo, hi, m.to, mover)             # end: empty -> mover
+    else:
+        landed = b.size[m.to]
+        _key_flip(lo, hi, m.to, landed ^ mover)    # landing: landed ring -> mover
+        _key_flip(lo, hi, m.reloc, landed)         # target: empty -> landed ring
 
 
-cdef inline int _repeats(const Board* b, CMove m, int rules, const History* hist) noexcept nogil:
-    """Renop law: does the move reproduce an earlier board (or the current one)?"""
+cdef inline int _slots_changed(uint64_t x, uint64_t y) noexcept nogil:
+    """How many slots differ between two board keys (2 bits per slot)."""
+    return _popcount((x | (x >> 1)) & 0x5555555555555555ULL) \
+        + _popcount((y | (y >> 1)) & 0x5555555555555555ULL)
+
+
+cdef void _near_history(Ctx* c, const Board* b, int rules, const History* hist) noexcept nogil:
+    """Keep the earlier boards that one move could reproduce: at most 3 slots differ.
+
+    A move changes 2 slots (3 for a replace), so only those boards can be repeated; the
+    current board itself is reproduced only by a null move, which _emit_null refuses
+    under the Renop law. If too many are near, all are kept (near_n = -1).
+    """
+    cdef int i
+    c.near_n = 0
+    if rules & R_REPEAT_OK or hist == NULL:
+        return
+    for i in range(hist.n):
+        if _slots_changed(hist.lo[i] ^ b.klo, hist.hi[i] ^ b.khi) <= 3:
+            if c.near_n == 64:
+                c.near_n = -1
+                return
+            c.near_lo[c.near_n] = hist.lo[i]
+            c.near_hi[c.near_n] = hist.hi[i]
+            c.near_n += 1
+
+
+cdef inline int _repeats(Ctx* c, const Board* b, CMove m, const History* hist) noexcept nogil:
+    """Renop law: does the move reproduce an earlier board? (Null moves: see _emit_null.)"""
     cdef uint64_t lo, hi
     cdef int i
-    if rules & R_REPEAT_OK:
+    if c.near_n == 0:
         return 0
     _key_after(b, m, &lo, &hi)
-    if lo == b.klo and hi == b.khi:
-        return 1
-    if hist == NULL:
+    if c.near_n < 0:
+        for i in range(hist.n):
+            if hist.lo[i] == lo and hist.hi[i] == hi:
+                return 1
         return 0
-    for i in range(hist.n):
-        if hist.lo[i] == lo and hist.hi[i] == hi:
+    for i in range(c.near_n):
+        if c.near_lo[i] == lo and c.near_hi[i] == hi:
             return 1
     return 0
 
 
-cdef int _emit(const Board* b, int rules, const History* hist, CMove* out, int n,
+cdef int _emit(Ctx* c, const Board* b, const History* hist, CMove* out, int n,
                int start, int to, int reloc) noexcept nogil:
     cdef CMove m
     m.start = <uint8_t>start
     m.to = <uint8_t>to
     m.reloc = <uint8_t>reloc
-    if to < 36 and _repeats(b, m, rules, hist):
+    if to < 36 and _repeats(c, b, m, hist):
         return n
     if n < MAX_MOVES:
         out[n] = m
@@ -462,7 +506,7 @@ cdef int _gen_ring(Ctx* c, const Board* b, int side, int rules, const History* h
     cdef int t, e, best_e, mover = b.size[s]
     _search_ring(c, b, side, rules, s, 0, c.verbose)
     if c.win:
-        n = _emit(b, rules, hist, out, n, s, c.goal, NO_SLOT)
+        n = _emit(c, b, hist, out, n, s, c.goal, NO_SLOT)
     if c.lands:
         reloc = _reloc_targets(b, side, rules, s)
         lands = c.lands
@@ -489,9 +533,9 @@ cdef int _gen_ring(Ctx* c, const Board* b, int side, int rules, const History* h
             n = _emit_null(c, b, rules, hist, out, n, s, best_e if (reloc >> s) & 1 else -1)
         elif (c.ends >> t) & 1 and (best_e < 0 or not (reloc >> t) & 1
                                     or c.depth[t] <= c.depth[best_e]):
-            n = _emit(b, rules, hist, out, n, s, t, NO_SLOT)
+            n = _emit(c, b, hist, out, n, s, t, NO_SLOT)
         else:
-            n = _emit(b, rules, hist, out, n, s, best_e, t)
+            n = _emit(c, b, hist, out, n, s, best_e, t)
     if diff and reloc:
         lands = diff
         while lands:
@@ -504,7 +548,7 @@ cdef int _gen_ring(Ctx* c, const Board* b, int side, int rules, const History* h
                 if t == s:
                     n = _emit_swap(c, b, rules, hist, out, n, s, e)
                 else:
-                    n = _emit(b, rules, hist, out, n, s, e, t)
+                    n = _emit(c, b, hist, out, n, s, e, t)
     return n
 
 
@@ -521,8 +565,8 @@ cdef int _emit_null(Ctx* c, const Board* b, int rules, const History* hist, CMov
     cdef int depth = c.depth[s] if plain else c.depth[best_e]
     cdef int to = s if plain else best_e
     cdef int reloc = NO_SLOT if plain else s
-    if not (rules & R_NULL_OK):
-        return n
+    if not (rules & R_NULL_OK) or not (rules & R_REPEAT_OK):
+        return n                     # forbidden, or it reproduces the current position (Renop)
     if c.null_index >= 0:
         if depth < c.null_depth:
             out[c.null_index].start = <uint8_t>s
@@ -530,11 +574,9 @@ cdef int _emit_null(Ctx* c, const Board* b, int rules, const History* hist, CMov
             out[c.null_index].reloc = <uint8_t>reloc
             c.null_depth = depth
         return n
-    if c.null_index == -2:
-        return n                     # the null move repeats a position (Renop): never legal
     cdef int before = n
-    n = _emit(b, rules, hist, out, n, s, to, reloc)
-    c.null_index = before if n > before else -2
+    n = _emit(c, b, hist, out, n, s, to, reloc)
+    c.null_index = before
     c.null_depth = depth
     return n
 
@@ -556,7 +598,7 @@ cdef int _emit_swap(Ctx* c, const Board* b, int rules, const History* hist, CMov
                 c.swap_depth[i] = <uint8_t>depth
             return n
     cdef int before = n
-    n = _emit(b, rules, hist, out, n, s, e, s)
+    n = _emit(c, b, hist, out, n, s, e, s)
     if c.nswap < 64:
         c.swap_a[c.nswap] = <uint8_t>s
         c.swap_b[c.nswap] = <uint8_t>e
@@ -615,6 +657,7 @@ cdef int gen_moves(const Board* b, int side, int rules, const History* hist,
     cdef Ctx* c = &_CTX
     c.verbose = 0
     mover[0] = side
+    _near_history(c, b, rules, hist)
     cdef int n = _gen_side(c, b, side, rules, hist, out)
     if n or rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW):
         return n
@@ -632,6 +675,7 @@ cdef int can_land(const Board* b, int side, int rules, const History* hist) noex
     cdef uint64_t rings
     cdef int s, row = shore_row(b, side)
     cdef CMove buf[MAX_MOVES]
+    _near_history(c, b, rules, hist)
     while row >= 0:
         rings = b.occ & ROW_MASK[row]
         while rings:
