@@ -594,6 +594,7 @@ cdef class Searcher:
     """
     cdef S s
     cdef int tt_bits
+    cdef Board root
 
     def __cinit__(self, int rules, int tt_bits=20):
         if not 4 <= tt_bits <= 28:
@@ -619,14 +620,14 @@ cdef class Searcher:
         free(self.s.hw)
         free(self.s.hl)
 
-    def win(self, bytes board, int side, int winner, int d, history=()):
-        cdef Board b, t
-        cdef int r, i = 0
-        if side not in (0, 1) or winner not in (0, 1):
+    cdef int _start(self, bytes board, int winner, int d, history) except -1:
+        cdef Board t
+        cdef int i = 0
+        if winner not in (0, 1):
             raise ValueError("sides are 0 (South) and 1 (North)")
         if d > 30:
             raise ValueError("at most 30 moves (the search is recursive)")
-        _load(&b, board)
+        _load(&self.root, board)
         for past in history:
             if i >= MAX_FILE_HIST:
                 raise ValueError(f"at most {MAX_FILE_HIST} earlier positions")
@@ -640,12 +641,59 @@ cdef class Searcher:
         self.s.passes = 0
         self.s.truncated = 0
         memset(self.s.has_killer, 0, sizeof(self.s.has_killer))
+        return 0
+
+    def win(self, bytes board, int side, int winner, int d, history=()):
+        cdef Board b
+        cdef int r
+        if side not in (0, 1):
+            raise ValueError("sides are 0 (South) and 1 (North)")
+        self._start(board, winner, d, history)
+        b = self.root
         with nogil:
             if side == winner:
                 r = _win_w(&self.s, &b, d)
             else:
                 r = _win_l(&self.s, &b, d)
         return bool(r)
+
+    def winning_moves(self, bytes board, int side, int d, history=()):
+        """Every move of ``side`` (to move) that wins within ``d`` of its moves, as
+        ``(start, to, reloc)`` triples (``reloc`` None for plain moves): the keys and cooks.
+        Empty when ``side`` is blocked (its opponent would move)."""
+        cdef Board b, child
+        cdef int n, i, mover, won
+        cdef History h
+        cdef CMove moves[MAX_MOVES]
+        self._start(board, side, d, history)
+        b = self.root
+        h.lo = self.s.hlo
+        h.hi = self.s.hhi
+        h.n = self.s.hn
+        n = gen_moves(&b, side, self.s.rules, &h, moves, &mover)
+        found = []
+        if mover != side:
+            return found
+        _push(&self.s, &b)
+        h.n = self.s.hn
+        try:
+            for i in range(n):
+                if moves[i].to >= 36:
+                    won = 1
+                elif d < 2:
+                    won = 0
+                else:
+                    memcpy(&child, &b, sizeof(Board))
+                    board_make(&child, moves[i])
+                    with nogil:
+                        won = (not can_land(&child, 1 - side, self.s.rules, &h)
+                               and _win_l(&self.s, &child, d - 1, 1))
+                if won:
+                    found.append((moves[i].start, moves[i].to,
+                                  None if moves[i].reloc == NO_SLOT else moves[i].reloc))
+        finally:
+            _pop(&self.s)
+        return found
 
     @property
     def nodes(self):

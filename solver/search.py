@@ -349,8 +349,8 @@ def _keys(prover: _Prover, position: Position, root: MoveList, me: Side, k: int)
     landings = [m for m in root if m.is_win]
     if landings or k == 1:
         return landings
-    return [m for m in root
-            if prover.win(apply_move(position, m), me, k - 1, (position,))]
+    wins = set(prover.searcher.winning_moves(position.key, me.index, k, prover.history))
+    return [m for m in root if (m.start, m.end, m.relocation) in wins]
 
 
 def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,
