@@ -18,7 +18,7 @@ from solver.search import solve as run_solve
               help="Bound N: look for wins of at most N moves of the winner.")
 @click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON.")
 @click.option("--tries", is_flag=True,
-              help="Also list the winner's threatening first moves that fail, with refutations.")
+              help="Also list the winner's first moves that fail with the fewest refutations.")
 @click.option("--jobs", "-j", default=1, show_default=True, type=int,
               help="Split the root moves across this many processes.")
 @rule_options
@@ -29,6 +29,8 @@ def solve(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int,
     k counts the winner's moves (a move made while the opponent is blocked counts). The
     output gives the key move(s) (several: a cook), the threat, every defence with the
     winner's replies down to the landing (duals marked), and search statistics.
+    Under --rule win=unstoppable a landing available now is reported as stoppable unless
+    the file's ``previous:`` position shows the opponent could not have avoided it.
     """
     loaded = load_input(source)
     rules = combine_rules(loaded.rules, rules, rules_given)
