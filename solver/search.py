@@ -213,16 +213,14 @@ def _check_previous(position: Position, previous: Position, rules: RuleSet,
     if prior and prior[-1] == previous:
         prior = prior[:-1]
     options = legal_moves(previous, rules, prior)
-    results = []
-    for m in options:
-        if m.is_win:
-            return False      # the opponent could have landed itself
-        results.append(apply_move(previous, m))
-    if position.board not in [r.board for r in results]:
+    results = [apply_move(previous, m) for m in options if not m.is_win]
+    if options.mover is position.turn or position.board not in [r.board for r in results]:
         raise SolveError(
             f"the previous position {previous} is not one move before {position}: "
-            "no legal move leads from it to the position"
+            f"no legal move of {position.turn.other.title} leads from it to the position"
         )
+    if options.wins:
+        return False          # the opponent could have landed itself instead
     from solver.moves import can_land
 
     return all(can_land(r, rules, [*prior, previous]) for r in results)

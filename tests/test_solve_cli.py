@@ -74,3 +74,30 @@ def test_errors_exit_2(tmp_path):
         r = run(*args)
         assert r.exit_code == 2, (args, r.output)
         assert "Traceback" not in r.output
+
+
+def test_unstoppable_with_previous(tmp_path):
+    """South's every move from the previous position allowed North a landing (seed 001's
+    take-back variant): with ``previous:`` the landing stands; without it, it is stoppable."""
+    f = tmp_path / "u.yaml"
+    f.write_text(
+        'position: "..3.../....../.3..../.....1/..3.../..3... N"\n'
+        "rule:\n  win: unstoppable\n"
+        'previous: "..3.../....../.3..../.....1/..3.../.....3 S"\n'
+    )
+    data = json.loads(run(str(f), "--json", "-n", "1").output)
+    assert (data["result"], data["moves"], data["stoppable"]) == ("win", 1, False)
+    f.write_text(
+        'position: "..3.../....../.3..../.....1/..3.../..3... N"\n'
+        "rule:\n  win: unstoppable\n"
+    )
+    r = run(str(f), "-n", "1")
+    assert "North to move wins in 1, stoppable" in r.output
+    # a previous position that does not lead here is an error
+    f.write_text(
+        'position: "..3.../....../.3..../.....1/..3.../..3... N"\n'
+        "rule:\n  win: unstoppable\n"
+        'previous: "..3.../....../.3..../.....1/..3.../..3... S"\n'
+    )
+    r = run(str(f), "-n", "1")
+    assert r.exit_code == 2 and "not one move before" in r.output
