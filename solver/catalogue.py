@@ -197,32 +197,20 @@ class Catalogue:
     list_indent: int = 0  # column of the '-' of the entries
 
 
-def _line(node: yaml.Node) -> int:
-    return node.start_mark.line + 1
-
-
 def parse_catalogue(text: str, source: str = "<catalogue>") -> Catalogue:
     """Read a catalogue file's text; :class:`CatalogueError` says what and where."""
-    from solver import posfile
+    from solver import yamlnodes
 
     def fail_file(problem: str, node: yaml.Node | None = None) -> CatalogueError:
-        return CatalogueError(problem, source, _line(node) if node is not None else None)
+        return CatalogueError(problem, source, yamlnodes.line(node) if node is not None else None)
 
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        what = " ".join(x for x in (e.context, e.problem) if x)
-        raise CatalogueError(f"malformed YAML: {what}", source,
-                             mark.line + 1 if mark else None) from None
-    except yaml.YAMLError as e:
-        raise CatalogueError(f"malformed YAML: {e}", source) from None
+    root = yamlnodes.compose(text, lambda problem, at: CatalogueError(problem, source, at))
     if root is None:
         raise CatalogueError("the file is empty: it needs 'schema: 1' and 'puzzles:'", source, 1)
 
     title = description = ""
     if isinstance(root, yaml.MappingNode):
-        entries = posfile._mapping(root, fail_file)
+        entries = yamlnodes.mapping(root, fail_file)
         for key, (key_node, _) in entries.items():
             if key not in FILE_KEYS:
                 hint = " (a file of one puzzle still lists it under 'puzzles:')" \
@@ -234,14 +222,14 @@ def parse_catalogue(text: str, source: str = "<catalogue>") -> Catalogue:
                                  "says which schema it follows (docs/catalogue.md)", source, 1)
         _check_schema(entries["schema"][1], fail_file)
         if "title" in entries:
-            title = posfile._scalar(entries["title"][1], "title", "text", fail_file).value
+            title = yamlnodes.scalar(entries["title"][1], "title", "text", fail_file).value
         if "description" in entries:
-            description = posfile._scalar(entries["description"][1], "description", "text",
+            description = yamlnodes.scalar(entries["description"][1], "description", "text",
                                           fail_file).value
         if "puzzles" not in entries:
             raise CatalogueError("no 'puzzles:' list", source, 1)
         seq = entries["puzzles"][1]
-        if posfile._is_null(seq):
+        if yamlnodes.is_null(seq):
             return Catalogue(source, (), title, description, "mapping", 0)
         form = "mapping"
     else:
@@ -249,7 +237,7 @@ def parse_catalogue(text: str, source: str = "<catalogue>") -> Catalogue:
         form = "list"
     if not isinstance(seq, yaml.SequenceNode):
         raise fail_file(f"the puzzles are a YAML list ('- id: ...' entries), not "
-                        f"{posfile._kind(seq)}", seq)
+                        f"{yamlnodes.kind(seq)}", seq)
     puzzles = []
     seen: dict[str, int] = {}
     for item in seq.value:
@@ -271,19 +259,20 @@ def _check_schema(node: yaml.Node, fail) -> None:
 
 
 def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
-    from solver import posfile
+    from solver import posfile, yamlnodes
 
     puzzle_id: str | None = None
 
     def fail(problem: str, at: yaml.Node | None = None) -> CatalogueError:
-        return CatalogueError(problem, source, _line(at if at is not None else node), puzzle_id)
+        where = yamlnodes.line(at if at is not None else node)
+        return CatalogueError(problem, source, where, puzzle_id)
 
     if not isinstance(node, yaml.MappingNode):
         raise fail(f"a puzzle is a mapping of keys (id, diagram, stipulation, ...), not "
-                   f"{posfile._kind(node)}")
-    entries = posfile._mapping(node, fail)
+                   f"{yamlnodes.kind(node)}")
+    entries = yamlnodes.mapping(node, fail)
     if "id" in entries:
-        id_node = posfile._scalar(entries["id"][1], "id", "a word like seed000-taboo", fail)
+        id_node = yamlnodes.scalar(entries["id"][1], "id", "a word like seed000-taboo", fail)
         puzzle_id = id_node.value
         if not _ID.match(puzzle_id):
             raise fail(f"the id {puzzle_id!r} may hold only letters, digits, '-', '_' and '.'",
@@ -292,7 +281,7 @@ def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
         raise fail("no 'id': every puzzle has one (a word like seed000-taboo)")
     for key, (key_node, _) in entries.items():
         if key not in PUZZLE_KEYS:
-            raise fail(f"unknown key {key!r}: {posfile._suggest(key, PUZZLE_KEYS)}"
+            raise fail(f"unknown key {key!r}: {yamlnodes.suggest(key, PUZZLE_KEYS)}"
                        f"the keys are {', '.join(PUZZLE_KEYS)}", key_node)
     if "schema" in entries:
         if not bare_list:
@@ -302,12 +291,12 @@ def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
     elif bare_list:
         raise fail(f"a bare list of puzzles carries 'schema: {SCHEMA_VERSION}' in every entry "
                    "(or write the file as a mapping with 'schema:' and 'puzzles:')")
-    lines = {key: _line(v) for key, (_, v) in entries.items()}
+    lines = {key: yamlnodes.line(v) for key, (_, v) in entries.items()}
 
     def text(key: str, expected: str = "text") -> str:
         if key not in entries:
             return ""
-        return posfile._scalar(entries[key][1], key, expected, fail).value
+        return yamlnodes.scalar(entries[key][1], key, expected, fail).value
 
     # Position: a diagram (the readable form) or a position string.
     given = [k for k in ("diagram", "position") if k in entries]
@@ -319,7 +308,7 @@ def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
                    entries["position"][0])
     to_move = None
     if "to-move" in entries:
-        tm = posfile._scalar(entries["to-move"][1], "to-move", "S or N", fail)
+        tm = yamlnodes.scalar(entries["to-move"][1], "to-move", "S or N", fail)
         try:
             to_move = Side.parse(tm.value)
         except ValueError:
@@ -338,7 +327,7 @@ def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
             position = _diagram(dnode, source, puzzle_id, fail, to_move, has_turn,
                                 entries.get("to-move"))
         else:
-            position = posfile._position(entries["position"][1], fail, "position")
+            position = posfile.read_position(entries["position"][1], fail, "position")
             if to_move is not None and to_move is not position.turn:
                 raise fail("to-move and the position string disagree on who moves",
                            entries["to-move"][1])
@@ -347,23 +336,23 @@ def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
             raise
         raise fail(str(e), entries[given[0]][1]) from None
 
-    rules = posfile._rules(entries, fail) or PRESETS["pbmserv"]
+    rules = posfile.read_rules(entries, fail) or PRESETS["pbmserv"]
 
     history: tuple[Position, ...] = ()
     if "history" in entries:
         hnode = entries["history"][1]
-        items = [] if posfile._is_null(hnode) else getattr(hnode, "value", None)
+        items = [] if yamlnodes.is_null(hnode) else getattr(hnode, "value", None)
         if not isinstance(hnode, yaml.SequenceNode) and items != []:
             raise fail("history is a list of position strings (oldest first)", hnode)
-        turns = posfile._alternating_back(position.turn, len(items))
+        turns = posfile.alternating_back(position.turn, len(items))
         history = tuple(
-            posfile._position(item, fail, f"history entry {i + 1}", default_turn=turn)
+            posfile.read_position(item, fail, f"history entry {i + 1}", default_turn=turn)
             for i, (item, turn) in enumerate(zip(items, turns, strict=True))
         )
 
     if "stipulation" not in entries:
         raise fail("no 'stipulation' (like 'South wins in 2')")
-    snode = posfile._scalar(entries["stipulation"][1], "stipulation", "like 'South wins in 2'",
+    snode = yamlnodes.scalar(entries["stipulation"][1], "stipulation", "like 'South wins in 2'",
                             fail)
     try:
         stipulation = Stipulation.parse(snode.value, position.turn)
@@ -378,17 +367,17 @@ def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
         if not isinstance(sol, yaml.MappingNode):
             raise fail("solution is a mapping with 'key', 'main-line' and optionally 'tree'",
                        sol)
-        sentries = posfile._mapping(sol, fail)
+        sentries = yamlnodes.mapping(sol, fail)
         for k, (knode, _) in sentries.items():
             if k not in SOLUTION_KEYS:
                 raise fail(f"unknown solution key {k!r}: use {', '.join(SOLUTION_KEYS)}", knode)
         if "key" in sentries:
-            key = posfile._scalar(sentries["key"][1], "solution key", "a move like 16-35",
+            key = yamlnodes.scalar(sentries["key"][1], "solution key", "a move like 16-35",
                                   fail).value
-            lines["key"] = _line(sentries["key"][1])
+            lines["key"] = yamlnodes.line(sentries["key"][1])
         if "main-line" in sentries:
             main_line = _turn_list(sentries["main-line"][1], "main-line", fail)
-            lines["main-line"] = _line(sentries["main-line"][1])
+            lines["main-line"] = yamlnodes.line(sentries["main-line"][1])
         if "tree" in sentries:
             tree = yaml.SafeLoader("").construct_document(sentries["tree"][1])
     elif stipulation.kind != "none":
@@ -412,7 +401,7 @@ def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
                 raise fail(problem, tnode)
     difficulty = None
     if "difficulty" in entries:
-        dnode = posfile._scalar(entries["difficulty"][1], "difficulty", "1 to 5", fail)
+        dnode = yamlnodes.scalar(entries["difficulty"][1], "difficulty", "1 to 5", fail)
         if dnode.value not in ("1", "2", "3", "4", "5"):
             raise fail(f"difficulty {dnode.value!r}: use a whole number from 1 (easy) to 5",
                        dnode)
@@ -422,24 +411,25 @@ def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
         id=puzzle_id, position=position, rules=rules, stipulation=stipulation,
         title=text("title"), source=text("source"), credit=text("credit"), history=history,
         key=key, main_line=main_line, tree=tree, cooks=cooks, themes=themes,
-        difficulty=difficulty, notes=text("notes"), file=source, line=_line(node), lines=lines,
+        difficulty=difficulty, notes=text("notes"), file=source, line=yamlnodes.line(node),
+        lines=lines,
     )
 
 
 def _diagram(node: yaml.Node, source: str, puzzle_id: str | None, fail, to_move: Side | None,
              has_turn: bool, to_move_entry) -> Position:
     """The position drawn under ``diagram:`` (errors located on the diagram's own lines)."""
-    from solver import posfile
+    from solver import yamlnodes
     from solver.diagram import DiagramError, parse_diagram
 
-    node = posfile._scalar(node, "diagram", "a text diagram written as a block scalar "
+    node = yamlnodes.scalar(node, "diagram", "a text diagram written as a block scalar "
                            "('diagram: |' then the diagram's lines, indented)", fail)
     literal = node.style == "|"
-    first = _line(node) + 1 if literal else _line(node)
+    first = yamlnodes.line(node) + 1 if literal else yamlnodes.line(node)
     try:
         position = parse_diagram(node.value, source, first_line=first)
     except DiagramError as e:
-        line = e.line if literal else _line(node)
+        line = e.line if literal else yamlnodes.line(node)
         raise CatalogueError(f"diagram: {e.problem}", source, line, puzzle_id) from None
     if to_move is not None:
         if has_turn and position.turn is not to_move:
@@ -455,11 +445,11 @@ def _items(node: yaml.Node) -> list[yaml.Node]:
 
 def _turn_list(node: yaml.Node, what: str, fail) -> tuple[str, ...]:
     """A list of texts, or one text."""
-    from solver import posfile
+    from solver import yamlnodes
 
     out = []
     for item in _items(node):
-        out.append(str(posfile._scalar(item, f"an entry of {what}", "text", fail).value))
+        out.append(str(yamlnodes.scalar(item, f"an entry of {what}", "text", fail).value))
     return tuple(out)
 
 

@@ -72,16 +72,17 @@ solver.posfile.PositionFileError: p.yaml:1: unknown key 'positon': did you mean 
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Iterable
 from pathlib import Path
 
 import yaml
 
+from solver import yamlnodes
 from solver.diagram import DiagramError, format_diagram, parse_diagram
 from solver.position import MAX_OF_EACH_SIZE, Position, PositionError
 from solver.rules import OPTIONS, PRESETS, RuleError, RuleSet, Side
 from solver.squares import parse_slot, slot_name
+from solver.yamlnodes import Fail, compose, is_null, kind, mapping, scalar, suggest
 
 __all__ = [
     "KEYS",
@@ -143,26 +144,14 @@ def load_position_file(path: str | Path) -> PositionFile:
     return parse_position_file(text, source)
 
 
-def _line(node: yaml.Node) -> int:
-    return node.start_mark.line + 1
-
-
 def parse_position_file(text: str, source: str = "<position file>") -> PositionFile:
     """Read the text of a YAML position file (see the module documentation)."""
 
     def fail(problem: str, node: yaml.Node | None = None) -> PositionFileError:
-        return PositionFileError(problem, source, _line(node) if node is not None else None)
+        at = yamlnodes.line(node) if node is not None else None
+        return PositionFileError(problem, source, at)
 
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        what = " ".join(x for x in (e.context, e.problem) if x)
-        raise PositionFileError(
-            f"malformed YAML: {what}", source, mark.line + 1 if mark else None
-        ) from None
-    except yaml.YAMLError as e:
-        raise PositionFileError(f"malformed YAML: {e}", source) from None
+    root = compose(text, lambda problem, at: PositionFileError(problem, source, at))
     if root is None:
         raise PositionFileError(
             "the file is empty: it needs at least 'position: <position string>'", source, 1
@@ -170,13 +159,13 @@ def parse_position_file(text: str, source: str = "<position file>") -> PositionF
     if not isinstance(root, yaml.MappingNode):
         raise fail(
             f"a position file is a YAML mapping of keys ({', '.join(KEYS)}), "
-            f"not {_kind(root)}",
+            f"not {kind(root)}",
             root,
         )
-    entries = _mapping(root, fail)
+    entries = mapping(root, fail)
     for key, (key_node, _) in entries.items():
         if key not in KEYS:
-            raise fail(f"unknown key {key!r}: {_suggest(key, KEYS, _ALIASES)}(the keys are "
+            raise fail(f"unknown key {key!r}: {suggest(key, KEYS, _ALIASES)}(the keys are "
                        f"{', '.join(KEYS)})", key_node)
 
     given = [k for k in ("position", "diagram", "rings") if k in entries]
@@ -194,103 +183,60 @@ def parse_position_file(text: str, source: str = "<position file>") -> PositionF
 
     to_move: Side | None = None
     if "to-move" in entries:
-        node = _scalar(entries["to-move"][1], "to-move", "S or N", fail)
+        node = scalar(entries["to-move"][1], "to-move", "S or N", fail)
         try:
             to_move = Side.parse(node.value)
         except ValueError:
             raise fail(f"to-move cannot be {node.value!r}: use S (South) or N (North)", node) \
                 from None
 
-    kind = given[0]
-    value_node = entries[kind][1]
-    if kind == "position":
-        position = _position(value_node, fail, "position")
+    source_key = given[0]
+    value_node = entries[source_key][1]
+    if source_key == "position":
+        position = read_position(value_node, fail, "position")
         if to_move is not None and to_move is not position.turn:
             raise fail(
                 f"to-move says {to_move.value} but the position string says "
                 f"{position.turn.value}: drop to-move or make them agree",
                 entries["to-move"][1],
             )
-    elif kind == "diagram":
+    elif source_key == "diagram":
         position = _diagram(value_node, source, fail, to_move, entries.get("to-move"))
     else:
         position = _rings(value_node, fail, to_move or Side.SOUTH)
 
-    rules = _rules(entries, fail)
+    rules = read_rules(entries, fail)
 
     history: tuple[Position, ...] = ()
     if "history" in entries:
         node = entries["history"][1]
-        if _is_null(node):
+        if is_null(node):
             items = []
         elif not isinstance(node, yaml.SequenceNode):
-            raise fail(f"history is a list of position strings (oldest first), not {_kind(node)}",
+            raise fail(f"history is a list of position strings (oldest first), not {kind(node)}",
                        node)
         else:
             items = node.value
-        turns = _alternating_back(position.turn, len(items))
+        turns = alternating_back(position.turn, len(items))
         history = tuple(
-            _position(item, fail, f"history entry {i + 1}", default_turn=turn)
+            read_position(item, fail, f"history entry {i + 1}", default_turn=turn)
             for i, (item, turn) in enumerate(zip(items, turns, strict=True))
         )
 
     previous = None
     if "previous" in entries:
-        previous = _position(entries["previous"][1], fail, "previous",
+        previous = read_position(entries["previous"][1], fail, "previous",
                              default_turn=position.turn.other)
 
     comment = None
     if "comment" in entries:
         node = entries["comment"][1]
-        comment = _scalar(node, "comment", "free text", fail).value
+        comment = scalar(node, "comment", "free text", fail).value
 
     return PositionFile(position, rules, history, previous, source, comment)
 
 
-def _kind(node: yaml.Node) -> str:
-    if isinstance(node, yaml.MappingNode):
-        return "a mapping"
-    if isinstance(node, yaml.SequenceNode):
-        return "a list"
-    return f"{node.value!r}"
-
-
-def _is_null(node: yaml.Node) -> bool:
-    return isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null")
-
-
-def _suggest(word: str, choices: Iterable[str], aliases: dict[str, str] | None = None) -> str:
-    w = word.lower()
-    if aliases and w in aliases:
-        return f"did you mean {aliases[w]!r}? "
-    close = difflib.get_close_matches(w, list(choices), n=1, cutoff=0.5)
-    return f"did you mean {close[0]!r}? " if close else ""
-
-
-def _mapping(node: yaml.MappingNode, fail) -> dict[str, tuple[yaml.Node, yaml.Node]]:
-    """A mapping node's entries by key text, refusing duplicate and non-text keys."""
-    out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
-    for key_node, value_node in node.value:
-        if not isinstance(key_node, yaml.ScalarNode):
-            raise fail(f"a key must be a word, not {_kind(key_node)}", key_node)
-        key = key_node.value
-        if key in out:
-            raise fail(
-                f"{key!r} appears twice (first on line {_line(out[key][0])}): keep one",
-                key_node,
-            )
-        out[key] = (key_node, value_node)
-    return out
-
-
-def _scalar(node: yaml.Node, what: str, expected: str, fail) -> yaml.ScalarNode:
-    if not isinstance(node, yaml.ScalarNode) or _is_null(node):
-        found = "nothing" if _is_null(node) else _kind(node)
-        raise fail(f"{what} must be {expected}, found {found}", node)
-    return node
-
-
-def _alternating_back(turn: Side, n: int) -> list[Side]:
+def alternating_back(turn: Side, n: int) -> list[Side]:
     """Sides to move of the n positions before one with ``turn`` to move, oldest first."""
     sides = []
     side = turn
@@ -300,8 +246,11 @@ def _alternating_back(turn: Side, n: int) -> list[Side]:
     return sides[::-1]
 
 
-def _position(node: yaml.Node, fail, what: str, default_turn: Side | None = None) -> Position:
-    node = _scalar(node, what, "a position string like 321123/....../....../....../....../231123 S",
+def read_position(
+    node: yaml.Node, fail: Fail, what: str, default_turn: Side | None = None
+) -> Position:
+    """A position string node (the side to move may be left to ``default_turn``)."""
+    node = scalar(node, what, "a position string like 321123/....../....../....../....../231123 S",
                    fail)
     text = node.value.strip()
     if default_turn is not None and len(text.split()) == 1 and "/" in text:
@@ -313,10 +262,10 @@ def _position(node: yaml.Node, fail, what: str, default_turn: Side | None = None
 
 
 def _diagram(node: yaml.Node, source: str, fail, to_move: Side | None, to_move_entry) -> Position:
-    node = _scalar(node, "diagram", "a text diagram written as a block scalar ('diagram: |' "
+    node = scalar(node, "diagram", "a text diagram written as a block scalar ('diagram: |' "
                    "then the diagram's lines, indented)", fail)
     # A literal block scalar keeps its lines: its first line is the one after 'diagram: |'.
-    first = _line(node) + 1 if node.style == "|" else _line(node)
+    first = yamlnodes.line(node) + 1 if node.style == "|" else yamlnodes.line(node)
     try:
         position = parse_diagram(node.value, source, first_line=first)
     except DiagramError as e:
@@ -341,7 +290,7 @@ def _diagram(node: yaml.Node, source: str, fail, to_move: Side | None, to_move_e
 def _rings(node: yaml.Node, fail, turn: Side) -> Position:
     if not isinstance(node, yaml.MappingNode):
         raise fail(f"rings is a mapping from slots to ring sizes, like {{13: 3, 24: 1}}, "
-                   f"not {_kind(node)}", node)
+                   f"not {kind(node)}", node)
     board = [0] * 36
     seen: dict[int, yaml.Node] = {}
     counts = {1: 0, 2: 0, 3: 0}
@@ -356,12 +305,12 @@ def _rings(node: yaml.Node, fail, turn: Side) -> Position:
             raise fail(f"rings: {e}", key_node) from None
         if s in seen:
             raise fail(
-                f"two rings on slot {slot_name(s)} (first on line {_line(seen[s])}): a slot "
-                "holds at most one ring",
+                f"two rings on slot {slot_name(s)} (first on line "
+                f"{yamlnodes.line(seen[s])}): a slot holds at most one ring",
                 key_node,
             )
         seen[s] = key_node
-        size_node = _scalar(value_node, f"the ring on {slot_name(s)}", "a size: 1, 2 or 3", fail)
+        size_node = scalar(value_node, f"the ring on {slot_name(s)}", "a size: 1, 2 or 3", fail)
         if size_node.value not in ("1", "2", "3"):
             raise fail(f"the ring on {slot_name(s)} has size {size_node.value!r}: a ring is "
                        "1, 2 or 3", size_node)
@@ -377,33 +326,34 @@ def _rings(node: yaml.Node, fail, turn: Side) -> Position:
         raise fail(f"rings: {e}", node) from None
 
 
-def _rules(entries, fail) -> RuleSet | None:
+def read_rules(entries: dict, fail: Fail) -> RuleSet | None:
+    """The ``rules`` preset and ``rule`` overrides of a mapping, or None if neither."""
     if "rules" not in entries and "rule" not in entries:
         return None
     rules = PRESETS["pbmserv"]
     if "rules" in entries:
-        node = _scalar(entries["rules"][1], "rules", f"a preset: {', '.join(PRESETS)}", fail)
+        node = scalar(entries["rules"][1], "rules", f"a preset: {', '.join(PRESETS)}", fail)
         if node.value not in PRESETS:
             raise fail(f"unknown rule preset {node.value!r}: "
-                       f"{_suggest(node.value, PRESETS)}use one of {', '.join(PRESETS)}", node)
+                       f"{suggest(node.value, PRESETS)}use one of {', '.join(PRESETS)}", node)
         rules = PRESETS[node.value]
     if "rule" in entries:
         node = entries["rule"][1]
-        if _is_null(node):
+        if is_null(node):
             return rules
         if not isinstance(node, yaml.MappingNode):
-            raise fail(f"rule is a mapping of options, like {{taboo: entry}}, not {_kind(node)}",
+            raise fail(f"rule is a mapping of options, like {{taboo: entry}}, not {kind(node)}",
                        node)
         changes = {}
-        for key, (key_node, value_node) in _mapping(node, fail).items():
+        for key, (key_node, value_node) in mapping(node, fail).items():
             if key not in OPTIONS:
-                raise fail(f"unknown rule {key!r}: {_suggest(key, OPTIONS)}the rules are "
+                raise fail(f"unknown rule {key!r}: {suggest(key, OPTIONS)}the rules are "
                            f"{', '.join(OPTIONS)}", key_node)
             values = OPTIONS[key]
-            vnode = _scalar(value_node, f"rule {key}", f"one of {', '.join(values)}", fail)
+            vnode = scalar(value_node, f"rule {key}", f"one of {', '.join(values)}", fail)
             if vnode.value not in values:
                 raise fail(f"rule {key} cannot be {vnode.value!r}: "
-                           f"{_suggest(vnode.value, values)}use one of {', '.join(values)}",
+                           f"{suggest(vnode.value, values)}use one of {', '.join(values)}",
                            vnode)
             changes[key] = vnode.value
         try:

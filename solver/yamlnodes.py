@@ -1,0 +1,83 @@
+"""Reading YAML files node by node, so that every error can name its line.
+
+The position files (``solver/posfile.py``) and the puzzle catalogue (``solver/catalogue.py``)
+read YAML as nodes (``yaml.compose``) rather than plain data: a node knows where it stands
+in the file. ``fail`` arguments are callables ``fail(problem, node) -> Exception`` that a
+reader builds for its own error type and file.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable
+
+import yaml
+
+Fail = Callable[..., Exception]
+
+
+def line(node: yaml.Node) -> int:
+    """The 1-based line a node starts on."""
+    return node.start_mark.line + 1
+
+
+def compose(text: str, error: Callable[[str, int | None], Exception]) -> yaml.Node | None:
+    """The root node of a YAML text; malformed YAML raises ``error(problem, line)``.
+
+    >>> compose("a: 1", ValueError).value[0][0].value
+    'a'
+    """
+    try:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        what = " ".join(x for x in (e.context, e.problem) if x)
+        raise error(f"malformed YAML: {what}", mark.line + 1 if mark else None) from None
+    except yaml.YAMLError as e:
+        raise error(f"malformed YAML: {e}", None) from None
+
+
+def kind(node: yaml.Node) -> str:
+    """What a node is, for messages: ``a mapping``, ``a list`` or its text."""
+    if isinstance(node, yaml.MappingNode):
+        return "a mapping"
+    if isinstance(node, yaml.SequenceNode):
+        return "a list"
+    return f"{node.value!r}"
+
+
+def is_null(node: yaml.Node) -> bool:
+    return isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null")
+
+
+def suggest(word: str, choices: Iterable[str], aliases: dict[str, str] | None = None) -> str:
+    """``"did you mean 'x'? "`` for a close choice (or an alias), else ``""``."""
+    w = word.lower()
+    if aliases and w in aliases:
+        return f"did you mean {aliases[w]!r}? "
+    close = difflib.get_close_matches(w, list(choices), n=1, cutoff=0.5)
+    return f"did you mean {close[0]!r}? " if close else ""
+
+
+def mapping(node: yaml.MappingNode, fail: Fail) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+    """A mapping node's entries by key text, refusing duplicate and non-text keys."""
+    out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+    for key_node, value_node in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            raise fail(f"a key must be a word, not {kind(key_node)}", key_node)
+        key = key_node.value
+        if key in out:
+            raise fail(
+                f"{key!r} appears twice (first on line {line(out[key][0])}): keep one",
+                key_node,
+            )
+        out[key] = (key_node, value_node)
+    return out
+
+
+def scalar(node: yaml.Node, what: str, expected: str, fail: Fail) -> yaml.ScalarNode:
+    """The node if it is a (non-null) scalar; otherwise ``what must be expected``."""
+    if not isinstance(node, yaml.ScalarNode) or is_null(node):
+        found = "nothing" if is_null(node) else kind(node)
+        raise fail(f"{what} must be {expected}, found {found}", node)
+    return node
