@@ -695,6 +695,34 @@ cdef class Searcher:
             _pop(&self.s)
         return found
 
+    def find_win(self, bytes board, int side, int d, history=()):
+        """One move of ``side`` (to move) that wins within ``d`` moves, found with the
+        search's own ordering, as ``(start, to, reloc)``; None if there is none (or
+        ``side`` is blocked)."""
+        cdef Board b
+        cdef int n, i, mover, r
+        cdef History h
+        cdef CMove moves[MAX_MOVES]
+        self._start(board, side, d, history)
+        b = self.root
+        h.lo = self.s.hlo
+        h.hi = self.s.hhi
+        h.n = self.s.hn
+        n = gen_moves(&b, side, self.s.rules, &h, moves, &mover)
+        if mover != side or n == 0 or d < 1:
+            return None
+        for i in range(n):
+            if moves[i].to >= 36:
+                return (moves[i].start, moves[i].to, None)
+        if d < 2:
+            return None
+        with nogil:
+            r = _w_body(&self.s, &b, moves, n, d)
+        if not r or not self.s.has_killer[0]:
+            return None
+        m = self.s.killer[0]
+        return (m.start, m.to, None if m.reloc == NO_SLOT else m.reloc)
+
     @property
     def nodes(self):
         return self.s.nodes

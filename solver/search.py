@@ -30,6 +30,7 @@ from solver.rules import RuleSet, Side
 __all__ = ["Solution", "Stats", "Try", "solve", "win_in", "SolveError"]
 
 TREE_BUDGET = 4000  #: winner/loser nodes expanded in one solution tree before it is cut
+DUALS_UP_TO = 2  #: duals are searched for where the winner has at most this many moves left
 
 
 class SolveError(ValueError):
@@ -164,6 +165,21 @@ class _Prover:
             if self.win(position, winner, k, path):
                 return k
         return None
+
+    def winning(self, position: Position, d: int, path: Sequence[Position], moves: MoveList,
+                all_of_them: bool = True) -> tuple[list[Move], bool]:
+        """The moves of the side to move that win within ``d`` (all of them, or one found
+        by the search's ordering), and whether the list is complete."""
+        hist = self.history + [q.key for q in path]
+        me = position.turn.index
+        if all_of_them:
+            found = set(self.searcher.winning_moves(position.key, me, d, hist))
+            complete = True
+        else:
+            one = self.searcher.find_win(position.key, me, d, hist)
+            found = {one} if one is not None else set()
+            complete = False
+        return [m for m in moves if (m.start, m.end, m.relocation) in found], complete
 
     def moves(self, position: Position, path: Sequence[Position] = ()) -> MoveList:
         """The legal moves, with the file history and the line ``path`` for Renop."""
@@ -421,15 +437,16 @@ class _TreeBuilder:
             else:
                 node["truncated"] = True
             return node
+        checked = True
         if keys is not None:
             wins = list(keys)
         elif least == 1:
             wins = [m for m in moves if m.is_win]
         else:
-            wins = [m for m in moves if not m.is_win and
-                    p.win(apply_move(position, m), me, least - 1, (*path, position))]
+            wins, checked = p.winning(position, least, path, moves,
+                                      all_of_them=least <= DUALS_UP_TO)
         node["moves"] = [str(m) for m in wins]
-        node["dual"] = len(wins) > 1
+        node["dual"] = len(wins) > 1 if checked else None
         if least >= 2 and wins:
             main = wins[0]
             child = apply_move(position, main)
@@ -460,8 +477,8 @@ class _TreeBuilder:
                 if tl == 1:
                     threat = [str(m) for m in tm if m.is_win]
                 else:
-                    threat = [str(m) for m in tm if not m.is_win and
-                              p.win(apply_move(threat_pos, m), winner, tl - 1, (*path, position))]
+                    found, _ = p.winning(threat_pos, tl, path, tm, all_of_them=tl <= DUALS_UP_TO)
+                    threat = [str(m) for m in found]
         node["threat"] = threat
         defences = []
         for m in moves:

@@ -7,7 +7,9 @@ Tree nodes (the JSON ``tree``) alternate between
 * winner nodes ``{"role": "winner", "to_move", "moves_left", "moves": [...], "dual",
   "after": loser node}``: ``moves`` are all the winner's moves that win within
   ``moves_left`` (the least number that works), the first being the one followed in
-  ``after``; more than one is a dual (at the root: a cook). ``"passed": true`` with
+  ``after``; more than one is a dual (at the root: a cook). Duals are searched where the
+  winner has at most two moves left (``"dual": null`` above that: one winning move is
+  shown, alternatives were not looked for). ``"passed": true`` with
   ``"then"`` means the winner is blocked and the loser moves again;
 * loser nodes ``{"role": "loser", "to_move", "winner_moves_left", "threat": [...] | null,
   "defences": [{"move", "reply": winner node}]}``: ``threat`` is what the winner would play
@@ -60,6 +62,8 @@ def _winner_lines(node: dict[str, Any], indent: str, lead: str) -> list[str]:
         if len(others) > MAX_LISTED:
             shown += f" and {len(others) - MAX_LISTED} more"
         text += f"  [{'cook' if lead == '' and indent == '  ' else 'dual'}: also {shown}]"
+    if node.get("dual") is None and "dual" in node:
+        text += "  (duals not searched)"
     out = [text]
     after = node.get("after")
     if after is not None:
