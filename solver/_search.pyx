@@ -595,6 +595,7 @@ cdef class Searcher:
     cdef S s
     cdef int tt_bits
     cdef Board root
+    cdef int any_truncated
 
     def __cinit__(self, int rules, int tt_bits=20):
         if not 4 <= tt_bits <= 28:
@@ -639,6 +640,7 @@ cdef class Searcher:
         self.s.winner = winner
         self.s.ply = 0
         self.s.passes = 0
+        self.any_truncated |= self.s.truncated
         self.s.truncated = 0
         memset(self.s.has_killer, 0, sizeof(self.s.has_killer))
         return 0
@@ -733,8 +735,9 @@ cdef class Searcher:
 
     @property
     def truncated(self):
-        """Did the last search give up on a line (W passed over too often in a row)?"""
-        return bool(self.s.truncated)
+        """Did any search of this Searcher give up on a line (W passed over too often in a
+        row)? Then a "no win" answer may be wrong; it never happened in our tests."""
+        return bool(self.any_truncated or self.s.truncated)
 
     def clear(self):
         memset(self.s.tt, 0, (1ULL << self.tt_bits) * sizeof(Entry))
