@@ -499,8 +499,9 @@ cdef int _gen_ring(Ctx* c, const Board* b, int side, int rules, const History* h
 
     Each resulting position is produced once. A replace whose landed-on ring has the
     moving ring's size leaves the same board as a plain move of the moving ring to the
-    relocation slot, so those are merged; the representative is the one with the fewest
-    bounces (a plain move on ties).
+    relocation slot, so those are merged; the representative is the plain move when there
+    is one (as the seeds write such moves: ``34-44-43``, not ``34x44=43``), else the
+    replace; among paths of one kind, the one with the fewest bounces.
     """
     cdef uint64_t reloc = 0, same = 0, diff = 0, targets, lands, rs
     cdef int t, e, best_e, mover = b.size[s]
@@ -531,8 +532,7 @@ cdef int _gen_ring(Ctx* c, const Board* b, int side, int rules, const History* h
         targets &= targets - 1
         if t == s:
             n = _emit_null(c, b, rules, hist, out, n, s, best_e if (reloc >> s) & 1 else -1)
-        elif (c.ends >> t) & 1 and (best_e < 0 or not (reloc >> t) & 1
-                                    or c.depth[t] <= c.depth[best_e]):
+        elif (c.ends >> t) & 1:
             n = _emit(c, b, hist, out, n, s, t, NO_SLOT)
         else:
             n = _emit(c, b, hist, out, n, s, best_e, t)
@@ -559,10 +559,10 @@ cdef int _emit_null(Ctx* c, const Board* b, int rules, const History* hist, CMov
     ``best_e`` is the same-size ring whose replace can put it back on ``s`` (-1: none).
 
     Every ring that can come back to its start (or swap with a ring of its own size) gives
-    the same result: the row lists one null move, with the path of fewest bounces.
+    the same result: the row lists one null move, a plain one if any (then fewest bounces).
     """
-    cdef int plain = (c.ends >> s) & 1 and (best_e < 0 or c.depth[s] <= c.depth[best_e])
-    cdef int depth = c.depth[s] if plain else c.depth[best_e]
+    cdef int plain = (c.ends >> s) & 1
+    cdef int depth = c.depth[s] if plain else 256 + c.depth[best_e]   # rank: plain first
     cdef int to = s if plain else best_e
     cdef int reloc = NO_SLOT if plain else s
     if not (rules & R_NULL_OK) or not (rules & R_REPEAT_OK):

@@ -10,7 +10,7 @@ values and applies moves to positions.
 >>> moves = legal_moves(Position.from_string("321123/....../....../....../....../231123 S"),
 ...                     PRESETS["pbmserv"])
 >>> moves.blocked, len(moves), str(moves[0])
-(False, 338, '11-22')
+(False, 336, '11-22')
 """
 
 from __future__ import annotations

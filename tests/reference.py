@@ -181,8 +181,13 @@ def relocations(board: Board, side: Side, rules: RuleSet, start: int, landing: i
 def ring_results(
     board: Board, side: Side, rules: RuleSet, start: int, budget: int = BUDGET
 ) -> dict[Result, int]:
-    """Every result of moving the ring on ``start``, with the fewest bounces that reach it
-    (which rows may move, null moves and Renop not applied)."""
+    """Every result of moving the ring on ``start``, with the rank of its best path (which
+    rows may move, null moves and Renop not applied).
+
+    The rank is the number of bounces of the path, plus REPLACE_RANK for a replace: a
+    result reached both by a plain move and by a same-size replace is shown as the plain
+    move (as the seeds write it), whatever the bounces.
+    """
     best: dict[Result, int] = {}
 
     def note(result, bounces):
@@ -203,8 +208,16 @@ def ring_results(
             moved = list(after)
             moved[target] = board[end]
             moved[end] = board[start]
-            note(tuple(moved), bounces)
+            note(tuple(moved), REPLACE_RANK + bounces)
     return best
+
+
+REPLACE_RANK = 1000  #: added to a replace path's bounces when ranking representatives
+
+
+def rank(bounces: int, is_replace: bool) -> int:
+    """The rank of a path (see ring_results): fewer is preferred."""
+    return bounces + (REPLACE_RANK if is_replace else 0)
 
 
 def _legal(board: Board, rules: RuleSet, history: Iterable[Board], found: dict) -> dict:

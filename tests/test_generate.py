@@ -382,9 +382,9 @@ def test_generated_catalogue_by_brute_force():
         assert brute_loses(apply_move(pos, key), p.rules, k - 1, [pos], pos.turn), p.id
         assert not brute_wins(pos, p.rules, k - 1, []), p.id      # no shorter win
         if k == 2:                                                 # and no other key
-            same = (key.start, key.end, key.relocation)
+            same = apply_move(pos, key)            # moves are the same when their boards are
             others = [m for m in legal_moves(pos, p.rules) if not m.is_win
-                      and (m.start, m.end, m.relocation) != same
+                      and apply_move(pos, m) != same
                       and brute_loses(apply_move(pos, m), p.rules, 1, [pos], pos.turn)]
             assert others == [], p.id
 

@@ -4,7 +4,8 @@ For random reachable positions under every preset (and some mixed option sets), 
 engine's moves must give exactly the reference's set of results (boards after the move,
 ``("win", start)`` for a goal landing), one move per result, the same mover, the same
 answer to "can the side to move land now?", and every representative path must be a real
-legal path with the fewest bounces the reference finds for its result.
+legal path of the best rank the reference finds for its result (plain before replace, then
+fewest bounces).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from reference import (
     SOUTH_GOAL,
     TooComplex,
     neighbours,
+    rank,
     reference_can_land,
     reference_results,
     relocations,
@@ -173,11 +175,13 @@ def differences(
             per_start[move.start] = ring_results(
                 position.board, move.side, rules, move.start, budget
             )
+        # The representative: a plain path if there is one, then the fewest bounces.
+        mine = rank(move.bounces, move.is_replace)
         fewest = per_start[move.start].get(result)
-        if fewest is not None and move.bounces != fewest:
-            out.append(f"{move} bounces {move.bounces} times, {fewest} suffice from its start")
-        if result in ref and move.bounces > ref[result]:
-            out.append(f"{move} bounces {move.bounces} times, {ref[result]} suffice")
+        if fewest is not None and mine != fewest:
+            out.append(f"{move} has rank {mine}, {fewest} possible from its start")
+        if result in ref and mine > ref[result]:
+            out.append(f"{move} has rank {mine}, {ref[result]} possible")
     return out
 
 
