@@ -73,10 +73,18 @@ def time_move_lists(positions: list[Position], repeat: int = 5) -> dict[str, flo
             "inner": inner, "inner_lists": lists}
 
 
-def time_perft(depths=(1, 2, 3, 4)) -> list[tuple[int, int, int, float, float]]:
+#: The published Rust engine's rules (issue 2 quotes its perft 4: 26 s, 1.5 us per list).
+RUST_RULES = PRESETS["pbmserv"].with_options(
+    {"rebounce": "once", "null-move": "allowed", "blocked": "draw", "repetition": "allowed"}
+)
+
+
+def time_perft(
+    depths=(1, 2, 3, 4), rules=PRESETS["pbmserv"]
+) -> list[tuple[int, int, int, float, float]]:
     """(depth, leaves, move lists, wall seconds, CPU seconds) per depth."""
     position = Position.from_string(START)
-    flags = PRESETS["pbmserv"].flags()
+    flags = rules.flags()
     rows = []
     for depth in depths:
         t, c = time.perf_counter(), time.process_time()
@@ -96,15 +104,17 @@ def main() -> None:
           f"({1 / m['generate']:,.0f} lists/s)")
     print(f"  inside perft(2), {m['inner_lists']:,} lists  {m['inner'] * 1e6:8.2f} us/list  "
           f"({1 / m['inner']:,.0f} lists/s)")
-    print(f"perft from {START} (pbmserv):")
-    print(f"  {'depth':>5} {'leaves':>15} {'move lists':>12} {'wall s':>9} {'CPU s':>9} "
-          f"{'leaves/s':>14} {'lists/s':>12}  (rates per CPU second)")
-    for depth, leaves, lists, wall, cpu in time_perft():
-        if cpu < 0.05:  # too short for the process clock: no rate
-            rates = f"{'-':>14} {'-':>12}"
-        else:
-            rates = f"{leaves / cpu:>14,.0f} {lists / cpu:>12,.0f}"
-        print(f"  {depth:>5} {leaves:>15,} {lists:>12,} {wall:>9.3f} {cpu:>9.3f} {rates}")
+    for name, rules in (("pbmserv", PRESETS["pbmserv"]), ("the Rust engine's rules: "
+                        + RUST_RULES.describe(), RUST_RULES)):
+        print(f"perft from {START} ({name}):")
+        print(f"  {'depth':>5} {'leaves':>15} {'move lists':>12} {'wall s':>9} {'CPU s':>9} "
+              f"{'leaves/s':>14} {'us/list':>8}  (rates per CPU second)")
+        for depth, leaves, lists, wall, cpu in time_perft(rules=rules):
+            if cpu < 0.05:  # too short for the process clock: no rate
+                rates = f"{'-':>14} {'-':>8}"
+            else:
+                rates = f"{leaves / cpu:>14,.0f} {cpu / lists * 1e6:>8.2f}"
+            print(f"  {depth:>5} {leaves:>15,} {lists:>12,} {wall:>9.3f} {cpu:>9.3f} {rates}")
 
 
 if __name__ == "__main__":
