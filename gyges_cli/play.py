@@ -281,6 +281,13 @@ def replay(game_file: Path, quiet: bool, start_arg: str | None, rules: RuleSet,
     if last is not None and last.is_win:
         click.echo(f"{game.winner.title} wins: {last} lands on {_goal_name(last.side)} "
                    f"(move {record.turns[n - 1].number})")
+        if game.stoppable:
+            click.echo(f"  but the landing is stoppable (win=unstoppable): "
+                       f"{game.winner.other.title} could have avoided it with another last "
+                       "move and may take that move back")
+        elif game.stoppable is False:
+            click.echo("  and it stands (win=unstoppable): every other last move of "
+                       f"{game.winner.other.title} allowed a landing too")
     elif record.result == "Resign" and game.winner is not None:
         click.echo(f"{game.winner.other.title} resigns: {game.winner.title} wins")
     else:

@@ -189,13 +189,19 @@ class ReplayError:
 @dataclasses.dataclass(frozen=True)
 class Replay:
     """A replayed record: the position after the setups and after each legal turn, the
-    moves of each turn, the first illegal entry (or None) and the winner (or None)."""
+    moves of each turn, the first illegal entry (or None) and the winner (or None).
+
+    Under ``win=unstoppable`` (seed 001), ``stoppable`` tells whether the final landing
+    could have been avoided by the loser's last move (then the loser may take that move
+    back: the landing does not stand); None when the rules or the record do not ask.
+    """
 
     record: GameRecord
     positions: tuple[Position, ...]
     moves: tuple[tuple[Move, ...], ...]
     error: ReplayError | None
     winner: Side | None
+    stoppable: bool | None = None
 
 
 def replay(record: GameRecord, rules: RuleSet, start: Position | None = None) -> Replay:
@@ -218,6 +224,7 @@ def replay(record: GameRecord, rules: RuleSet, start: Position | None = None) ->
     history: list[Position] = []
     played: list[tuple[Move, ...]] = []
     winner: Side | None = None
+    stoppable: bool | None = None
     error: ReplayError | None = None
     for turn in record.turns:
         if winner is not None:
@@ -241,9 +248,11 @@ def replay(record: GameRecord, rules: RuleSet, start: Position | None = None) ->
             )
             break
         after = position
-        for move in moves:
+        for i, move in enumerate(moves):
             if move.is_win:
                 winner = move.side
+                if rules.win == "unstoppable" and i == 0 and len(positions) >= 2:
+                    stoppable = _stoppable(position, positions[-2], rules, history)
                 break
             history.append(after)
             after = apply_move(after, move)
@@ -254,7 +263,19 @@ def replay(record: GameRecord, rules: RuleSet, start: Position | None = None) ->
     if error is None and winner is None and record.result == "Resign":
         number = (record.turns[-1].number + 1) if record.turns else record.first_number
         winner = Side.NORTH if number % 2 else Side.SOUTH
-    return Replay(record, tuple(positions), tuple(played), error, winner)
+    return Replay(record, tuple(positions), tuple(played), error, winner, stoppable)
+
+
+def _stoppable(position: Position, previous: Position, rules: RuleSet,
+               history: list[Position]) -> bool | None:
+    """Could the loser's last move (from ``previous`` to ``position``) have been chosen so
+    that the winner could not land? The solver's test of the unstoppable variant."""
+    from solver.search import SolveError, landing_stands
+
+    try:
+        return not landing_stands(position, previous, rules, history)
+    except SolveError:
+        return None          # the loser's last turn was more than one move: no take-back
 
 
 def record_from_moves(

@@ -221,10 +221,11 @@ def _worker_task(args: tuple[bytes, int, int, int, bytes]) -> tuple[bool, int, i
 # -- solving ---------------------------------------------------------------------------------
 
 
-def _check_previous(position: Position, previous: Position, rules: RuleSet,
-                    history: Sequence[Position]) -> bool:
+def landing_stands(position: Position, previous: Position, rules: RuleSet,
+                   history: Sequence[Position] = ()) -> bool:
     """Did every alternative of the opponent's last move (from ``previous``) also allow the
-    side to move a landing? (The unstoppable variant: then the landing stands.)"""
+    side to move a landing? (The unstoppable variant, seed 001: then a landing stands;
+    otherwise the opponent may take the last move back.)"""
     prior = list(history)
     if prior and prior[-1] == previous:
         prior = prior[:-1]
@@ -316,7 +317,7 @@ def solve(
     stoppable = None
     if rules.win == "unstoppable" and result == "win":
         if k == 1 and root.mover is me:
-            stoppable = True if previous is None else not _check_previous(
+            stoppable = True if previous is None else not landing_stands(
                 position, previous, rules, history)
         else:
             stoppable = False

@@ -375,3 +375,12 @@ def test_the_real_entry_point():
     assert bad.stdout == ""
     assert bad.stderr == "gyges: bad position string: row 1 ('2311233') has 7 slots: each row " \
                          "has 6\n"
+
+
+def test_replay_flags_a_stoppable_landing(tmp_path):
+    game = tmp_path / "careless.txt"
+    game.write_text("South North\n1 15-35 2 51-43-33-31-21-S\n")
+    start = "....../3...../..1.1./1.23.3/3.22.1/....2. S"
+    out = ok("replay", game, "--start", start, "--rules", "summary", "--quiet")
+    assert "North wins" in out and "stoppable (win=unstoppable)" in out
+    assert "stoppable" not in ok("replay", game, "--start", start, "--rules", "bga", "--quiet")

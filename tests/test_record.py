@@ -170,3 +170,22 @@ def test_random_games_round_trip_through_records():
             assert game.winner is turns[-1][0].side
         else:
             assert game.positions[-1] == position
+
+
+def test_unstoppable_variant_flags_a_landing_the_loser_could_have_avoided():
+    """Seed 001: "If the opponent could have evaded it, he can take his last move back"."""
+    bouncing = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. S")
+    summary = PRESETS["summary"]                      # win=unstoppable
+    # South's 15-35 leaves North its landing, though 15-26-36-66 would have stopped it.
+    careless = parse_record("South North\n1 15-35 2 51-43-33-31-21-S\n")
+    game = replay(careless, summary, start=bouncing)
+    assert game.winner is Side.NORTH and game.error is None
+    assert game.stoppable is True
+    # Under the plain goal rule nobody asks.
+    assert replay(careless, PRESETS["bga"], start=bouncing).stoppable is None
+
+
+def test_unstoppable_landing_that_stands():
+    record = parse_record(open(DATA / "sample_game_continued.txt").read())
+    game = replay(record, PRESETS["pbmserv"].with_options({"win": "unstoppable"}))
+    assert game.winner is Side.NORTH and game.stoppable is False
