@@ -17,13 +17,20 @@ every ring before and after the key and draws the paths:
   bounce), the last onto the opponent's goal as its exact last step; no connection used
   twice;
 - the key makes the threat: it brings a ring onto the landing path's start or a bounce
-  slot, or it clears a slot the path crosses.
+  slot, or it clears a slot the path crosses;
+- with ``stalemate`` (a *stalemate chain*, for ``blocked=pass``): after the key North's
+  shore is row 6 and every ring on it is boxed in (no one; a two with every neighbour
+  occupied; a three with no two-step walk through empty slots), so North has no legal
+  move, South moves again at once and lands: the turn ``key; landing``
+  (:func:`_jam`). The landing's last walk is then a two on row 5 stepping through the
+  empty slot above it onto the goal (the only way through a jammed row 6).
 
 A random objective (weights drawn from the candidate's seed) picks one of the many
 solutions; one worker and a deterministic time limit keep it repeatable. The engine
 then checks what the model cannot see (the design's key is legal, the side to move cannot
 land yet, the fewest bounces of a landing after the key is the designed number, the
-opponent cannot land at once after the key) and a quick proof checks the stipulation; a
+opponent cannot land at once after the key; with ``stalemate``, that the opponent has no
+legal move after the key) and a quick proof checks the stipulation; a
 rejected board gets a no-good cut and the model is solved again (the pattern of
 :mod:`solver.setups`). The model is built for South; half the designs are turned around
 for North (:func:`solver.generate.flipped`).
@@ -34,6 +41,11 @@ for North (:func:`solver.generate.flipped`).
 >>> pos, key, landing = construct(d, PRESETS["pbmserv"], random.Random(3))
 >>> landing.bounces, key.is_replace, pos.turn.title
 (1, False, 'South')
+>>> d = Design(bounces=1, stalemate=True, defenders=3)
+>>> pos, key, landing = construct(d, PRESETS["pbmserv"], random.Random(1))
+>>> after = apply_move(pos, key)
+>>> legal_moves(after, PRESETS["pbmserv"], [pos]).mover.title   # North is blocked
+'South'
 """
 
 from __future__ import annotations
@@ -60,13 +72,15 @@ class ComposeError(ValueError):
 @dataclasses.dataclass(frozen=True)
 class Design:
     """The idea to build: bounces of the landing after the key, the key's kind
-    (``plain`` or ``relocation``), whether the landing path enters a slot twice, and how
-    many rings North's shore holds after the key (its defenders)."""
+    (``plain`` or ``relocation``), whether the landing path enters a slot twice, how
+    many rings North's shore holds after the key (its defenders), and whether the key
+    leaves North with no legal move (``stalemate``: South lands on its extra move)."""
 
     bounces: int = 1
     key: str = "plain"
     crossing: bool = False
     defenders: int = 2
+    stalemate: bool = False
 
     def __post_init__(self) -> None:
         if not 0 <= self.bounces <= 4:
@@ -75,10 +89,19 @@ class Design:
             raise ComposeError(f"defenders {self.defenders}: North's shore holds 1 to 6 rings")
         if self.key not in ("plain", "relocation"):
             raise ComposeError(f"key {self.key!r}: plain or relocation")
+        if self.stalemate and self.bounces < 1:
+            raise ComposeError("a stalemate chain lands through a bounce on row 5: "
+                               "bounces 1 to 4")
+        if self.stalemate and self.defenders < 3:
+            raise ComposeError(f"defenders {self.defenders}: a jammed row 6 holds at "
+                               "least 3 rings")
 
     def to_json(self) -> dict[str, Any]:
-        return {"bounces": self.bounces, "key": self.key, "crossing": self.crossing,
-                "defenders": self.defenders}
+        out: dict[str, Any] = {"bounces": self.bounces, "key": self.key,
+                               "crossing": self.crossing, "defenders": self.defenders}
+        if self.stalemate:
+            out["stalemate"] = True
+        return out
 
 
 def _neighbours(s: int) -> list[int]:
@@ -130,8 +153,29 @@ def walks(length: int, to_goal: bool = False) -> list[tuple[int, ...]]:
 _WALKS = {(k, g): walks(k, g) for k in (1, 2, 3) for g in (False, True)}
 
 
+def _jam(m, post, entry_taboo: bool = False) -> None:
+    """North's shore (row 6) after the key is jammed: no ring on it has a legal move.
+    A one always moves (onto an empty slot, or onto a ring: a bounce or a replace), so
+    none stands there; a two needs an empty neighbour for its first step, so all its
+    neighbours are occupied; a three needs two steps through empty slots, so no
+    neighbour and next slot (a walk that does not use a connection twice; under
+    ``taboo=entry`` also back onto its own, lifted, slot) are both empty."""
+    for s in SLOTS:
+        if row_of(s) != 6:
+            continue
+        m.Add(post[s, 1] == 0)
+        for a in _neighbours(s):
+            m.AddImplication(post[s, 2], post[a, 0].Not())
+            if entry_taboo:
+                m.AddImplication(post[s, 3], post[a, 0].Not())
+                continue
+            for b in _neighbours(a):
+                if b != s:
+                    m.AddBoolOr([post[s, 3].Not(), post[a, 0].Not(), post[b, 0].Not()])
+
+
 def _model(design: Design, path: Sequence[tuple[int, ...]], rng: random.Random,
-           cuts: Sequence[Sequence[tuple[int, int]]]):
+           cuts: Sequence[Sequence[tuple[int, int]]], entry_taboo: bool = False):
     from ortools.sat.python import cp_model
 
     m = cp_model.CpModel()
@@ -215,6 +259,9 @@ def _model(design: Design, path: Sequence[tuple[int, ...]], rng: random.Random,
                 m.AddImplication(x, post[t, 0])
         m.Add(sum(post[t, 0].Not() for t in SLOTS if row_of(t) == r)
               == design.defenders).OnlyEnforceIf(x)
+    if design.stalemate:     # North's shore is row 6, boxed in: North is blocked after the key
+        m.Add(top[6] == 1)
+        _jam(m, post, entry_taboo)
     for cut in cuts:     # no-goods: not all of these placements (slot, size) again
         m.AddBoolOr([pre[s, v].Not() for s, v in cut])
     weights = [(pre[s, v], rng.randrange(100)) for s in SLOTS for v in (1, 2, 3)]
@@ -232,6 +279,8 @@ def draw_path(design: Design, rng: random.Random, tries: int = 2000
         for w in _WALKS[k, False]:
             by_end.setdefault(w[-1], []).append(w)
     finals = [w for k in (1, 2, 3) for w in _WALKS[k, True]]
+    if design.stalemate:     # through a jammed row 6: a two on row 5, straight up
+        finals = [w for w in _WALKS[2, True] if w[1] == w[0] + 6]
     for _ in range(tries):
         path = [rng.choice(finals)]
         for _ in range(design.bounces):
@@ -259,10 +308,10 @@ def _path_ok(path: Sequence[tuple[int, ...]], design: Design) -> bool:
 
 
 def _solve_model(design: Design, path: Sequence[tuple[int, ...]], rng: random.Random,
-                 cuts: Sequence[Sequence[tuple[int, int]]]):
+                 cuts: Sequence[Sequence[tuple[int, int]]], entry_taboo: bool = False):
     from ortools.sat.python import cp_model
 
-    m, pre, key, kr = _model(design, path, rng, cuts)
+    m, pre, key, kr = _model(design, path, rng, cuts, entry_taboo)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = rng.randrange(1 << 30)
@@ -308,6 +357,8 @@ def _check(board: tuple[int, ...], walk: tuple[int, ...], reloc: int | None, des
     after = apply_move(pos, key)
     if can_land(after, rules, [pos]):
         return None
+    if design.stalemate and legal_moves(after, rules, [pos]).mover is not Side.SOUTH:
+        return None     # North is not blocked after the key (or blocked does not pass)
     again = legal_moves(after.with_turn(Side.SOUTH), rules, [pos])
     if again.mover is not Side.SOUTH or not again.wins:
         return None
@@ -337,7 +388,7 @@ def construct(design: Design, rules: RuleSet, rng: random.Random, rounds: int = 
             if path is None:
                 return None
             stats["paths"] += 1
-        found = _solve_model(design, path, rng, cuts)
+        found = _solve_model(design, path, rng, cuts, rules.taboo == "entry")
         if found is None:
             stats["infeasible"] += 1
             path, cuts = None, []     # this path admits no position: draw another
@@ -363,10 +414,12 @@ def construct(design: Design, rules: RuleSet, rng: random.Random, rounds: int = 
 def draw_design(rng: random.Random, themes: Sequence[str] = (),
                 rules: RuleSet | None = None) -> Design:
     """A design for a candidate: the wanted themes fix what they name, the rest is drawn
-    (no relocation when the rules have no replace)."""
+    (no relocation when the rules have no replace; a stalemate chain, only when asked for
+    with the theme ``stalemate chain`` and only under ``blocked=pass``)."""
     bounces = rng.choice((0, 1, 1, 2, 2, 3))
     key = "relocation" if rng.random() < 0.3 else "plain"
     crossing = rng.random() < 0.15
+    stalemate = False
     for t in themes:
         if t.startswith("bounce chain"):
             bounces = max(int(t.split()[-1]), 1)
@@ -374,11 +427,18 @@ def draw_design(rng: random.Random, themes: Sequence[str] = (),
             key = "relocation"
         elif t == "taboo":
             crossing = True
+        elif t == "stalemate chain":
+            stalemate = True
     if crossing:
         bounces = max(bounces, 2)
     if rules is not None and rules.replace == "off":
         key = "plain"
-    return Design(min(bounces, 4), key, crossing, rng.choice((1, 1, 2, 3)))
+    if rules is not None and rules.blocked != "pass":
+        stalemate = False     # a blocked side does not pass: no side moves twice
+    defenders = rng.choice((1, 1, 2, 3))
+    if stalemate:     # a jammed row 6 holds 3 to 5 rings; the landing bounces on row 5
+        return Design(min(max(bounces, 1), 4), key, crossing, defenders + 2, True)
+    return Design(min(bounces, 4), key, crossing, defenders)
 
 
 def compose_candidate(rng: random.Random, rules: RuleSet, moves: int,

@@ -7,7 +7,8 @@ A *candidate* is a position with the side to move; it comes from one of two sour
   wanted number of moves is the candidate);
 - ``compose``: a CP-SAT model that builds a position around a designed idea (the winning
   landing after the key with a given number of bounces, a relocation in the key, a path
-  that crosses itself under the taboo); see :mod:`solver.compose`.
+  that crosses itself under the taboo, a stalemate chain: the key leaves the opponent no
+  legal move and the extra move lands); see :mod:`solver.compose`.
 
 Every candidate goes to the solver (:func:`assess`), which keeps it only when it is sound
 (docs/generate.md): the stipulation is exact, there is one key, and the puzzle is not
@@ -556,7 +557,8 @@ def entry_text(rec: dict[str, Any], params: Params) -> str:
         source = (f"CP-SAT construction: a {d['key']} key, then a landing threat with "
                   f"{d['bounces']} bounce{'s' if d['bounces'] != 1 else ''}"
                   f"{' crossing its own path' if d['crossing'] else ''}, "
-                  f"{d['defenders']} defender{'s' if d['defenders'] != 1 else ''} on the shore")
+                  f"{d['defenders']} defender{'s' if d['defenders'] != 1 else ''} on the shore"
+                  f"{', boxed in after the key (no move)' if d.get('stalemate') else ''}")
     return format_entry(
         entry_id(params, rec["index"]), pos, params.rules, st, key=rec["key"],
         main_line=rec["main_line"], themes=rec["themes"], difficulty=rated.difficulty,

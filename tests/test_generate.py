@@ -202,6 +202,42 @@ def test_drawn_paths_cross_when_asked():
     assert len(set(edges)) == len(edges)
 
 
+def test_construction_of_a_stalemate_chain():
+    from solver.catalogue import Stipulation, line_themes, play_line
+    from solver.notation import format_turn
+
+    design = Design(bounces=1, stalemate=True, defenders=3)
+    built = construct(design, RULES, random.Random(1))
+    assert built is not None
+    pos, key_move, landing = built
+    assert counts(pos) == {1: 4, 2: 4, 3: 4}
+    assert not can_land(pos, RULES) and key_move in legal_moves(pos, RULES).moves
+    after = apply_move(pos, key_move)
+    replies = legal_moves(after, RULES, [pos])
+    assert replies.mover is Side.SOUTH              # North has no legal move: South again
+    assert not legal_moves(after, PRESETS["bga"], [pos]).moves   # (bga: blocked = draw)
+    assert after.shore(Side.NORTH) == 6             # the jammed shore: twos and threes only
+    assert {after.board[s] for s in range(30, 36)} <= {0, 2, 3}
+    assert landing in replies.wins and landing.bounces == 1
+    turn = format_turn([key_move, landing])
+    assert "; " in turn and turn.endswith("-N")
+    line = play_line(pos, RULES, [turn])            # the checker's reader takes the turn
+    assert line.moves[0].side is line.moves[1].side is Side.SOUTH
+    assert "stalemate chain" in line_themes(line, RULES, Stipulation("win", 2, Side.SOUTH))
+
+
+def test_stalemate_designs_only_when_asked_and_blocked_passes():
+    from solver.compose import ComposeError, draw_design
+
+    rng = random.Random(5)
+    assert not any(draw_design(rng, (), RULES).stalemate for _ in range(50))
+    d = draw_design(rng, ("stalemate chain",), RULES)
+    assert d.stalemate and d.bounces >= 1 and d.defenders >= 3
+    assert not draw_design(rng, ("stalemate chain",), PRESETS["bga"]).stalemate
+    with pytest.raises(ComposeError):
+        Design(bounces=0, stalemate=True, defenders=3)
+
+
 def check_catalogue(paths):
     """What ``gyges catalogue check`` does: read every entry, re-prove each one."""
     puzzles, problems = load_all(paths)
@@ -375,6 +411,7 @@ def test_generated_catalogue_by_brute_force():
     assert len(cat.puzzles) >= 30
     assert len({p.difficulty for p in cat.puzzles}) >= 4
     assert len({canonical(p.position) for p in cat.puzzles}) == len(cat.puzzles)
+    assert sum("stalemate chain" in p.themes for p in cat.puzzles) >= 2
     for p in cat.puzzles:
         assert p.credit.startswith("composed by gyges generate, seed")
         k, pos = p.stipulation.moves, p.position
