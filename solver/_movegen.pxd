@@ -39,6 +39,7 @@ ctypedef struct History:
     int n
 
 cdef void board_set(Board* b, int slot, int size) noexcept nogil
+cdef int board_load(Board* b, const unsigned char[:] sizes) except -1
 cdef void board_make(Board* b, CMove m) noexcept nogil
 cdef int shore_row(const Board* b, int side) noexcept nogil
 cdef int gen_moves(const Board* b, int side, int rules, const History* hist,

@@ -695,7 +695,8 @@ cdef int can_land(const Board* b, int side, int rules, const History* hist) noex
 # ---------------------------------------------------------------------------------------
 # Python entry points. Boards cross the boundary as 36-byte ``bytes`` (ring size per slot).
 
-cdef int _load(Board* b, const unsigned char[:] sizes) except -1:
+cdef int board_load(Board* b, const unsigned char[:] sizes) except -1:
+    """Fill a Board from 36 ring sizes (ValueError on anything else)."""
     cdef int i
     if sizes.shape[0] != 36:
         raise ValueError("a board has 36 slots")
@@ -718,7 +719,7 @@ cdef class _Hist:
         for sizes in boards:
             if i >= 1024:
                 break
-            _load(&t, sizes)
+            board_load(&t, sizes)
             self.lo[i] = t.klo
             self.hi[i] = t.khi
             i += 1
@@ -740,7 +741,7 @@ def generate(bytes sizes, int side, int rules, history=(), bint verbose=False):
     cdef int n, i, j, slot, mover = side, searched = -1
     cdef _Hist h = _Hist(history)
     cdef CMove out[MAX_MOVES]
-    _load(&b, sizes)
+    board_load(&b, sizes)
     n = gen_moves(&b, side, rules, &h.h, out, &mover)
     result = []
     for i in range(n):
@@ -772,7 +773,7 @@ def ring_paths(bytes sizes, int side, int rules, int start, chain=None):
     """
     cdef Board b
     cdef Ctx* c = &_CTX
-    _load(&b, sizes)
+    board_load(&b, sizes)
     if not 0 <= start < 36 or not b.size[start]:
         raise ValueError("no ring on that slot")
     found = []
@@ -817,7 +818,7 @@ def relocation_targets(bytes sizes, int side, int rules, int start):
     Empty under ``replace=off``. The landing slot itself is never empty, so never listed.
     """
     cdef Board b
-    _load(&b, sizes)
+    board_load(&b, sizes)
     if not rules & (R_REPLACE_SHORE | R_REPLACE_ANY):
         return []
     cdef uint64_t m = _reloc_targets(&b, side, rules, start)
@@ -828,14 +829,14 @@ def goal_reachable(bytes sizes, int side, int rules, history=()):
     """Can the side to move land on the opponent's goal now? (No move list is built.)"""
     cdef Board b
     cdef _Hist h = _Hist(history)
-    _load(&b, sizes)
+    board_load(&b, sizes)
     return bool(can_land(&b, side, rules, &h.h))
 
 
 def shore(bytes sizes, int side):
     """The side's shore row (1..6), or None on an empty board."""
     cdef Board b
-    _load(&b, sizes)
+    board_load(&b, sizes)
     cdef int r = shore_row(&b, side)
     return None if r < 0 else r + 1
 
@@ -843,7 +844,7 @@ def shore(bytes sizes, int side):
 def position_hash(bytes sizes, int side):
     """A 64-bit Zobrist hash of the rings and the side to move (fixed across runs)."""
     cdef Board b
-    _load(&b, sizes)
+    board_load(&b, sizes)
     return zobrist(&b, side)
 
 # ---------------------------------------------------------------------------------------
@@ -893,11 +894,11 @@ def perft(bytes sizes, int side, int rules, int depth, history=()):
     for past in history:
         if hn >= 1024:
             break
-        _load(&t, past)
+        board_load(&t, past)
         hlo[hn] = t.klo
         hhi[hn] = t.khi
         hn += 1
-    _load(&b, sizes)
+    board_load(&b, sizes)
     with nogil:
         leaves = _perft(&b, side, rules, depth, hlo, hhi, hn, &lists)
     return leaves, lists

@@ -27,7 +27,7 @@ from libc.string cimport memset, memcpy
 from libc.stdlib cimport calloc, free
 
 from solver._movegen cimport (
-    Board, CMove, History, board_set, board_make, gen_moves, can_land, zobrist, shore_row,
+    Board, CMove, History, board_load, board_set, board_make, gen_moves, can_land, zobrist, shore_row,
     GOAL_N, GOAL_S, NO_SLOT, MAX_MOVES, SOUTH, NORTH,
     R_REPLACE_SHORE, R_REPLACE_ANY, R_BLOCK_NEXTROW, R_BLOCK_DRAW, R_REPEAT_OK,
 )
@@ -573,18 +573,6 @@ cdef int _win_l(S* s, const Board* b, int d, int l_cannot_land=0) noexcept nogil
 # ---------------------------------------------------------------------------------------
 # Python entry point.
 
-cdef int _load(Board* b, const unsigned char[:] sizes) except -1:
-    cdef int i
-    if sizes.shape[0] != 36:
-        raise ValueError("a board has 36 slots")
-    memset(b, 0, sizeof(Board))
-    for i in range(36):
-        if sizes[i] > 3:
-            raise ValueError("ring sizes are 0..3")
-        board_set(b, i, sizes[i])
-    return 0
-
-
 cdef class Searcher:
     """A forced-win prover for one rule set, with its own transposition table.
 
@@ -628,11 +616,11 @@ cdef class Searcher:
             raise ValueError("sides are 0 (South) and 1 (North)")
         if d > 30:
             raise ValueError("at most 30 moves (the search is recursive)")
-        _load(&self.root, board)
+        board_load(&self.root, board)
         for past in history:
             if i >= MAX_FILE_HIST:
                 raise ValueError(f"at most {MAX_FILE_HIST} earlier positions")
-            _load(&t, past)
+            board_load(&t, past)
             self.s.hlo[i] = t.klo
             self.s.hhi[i] = t.khi
             i += 1

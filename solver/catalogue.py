@@ -50,6 +50,7 @@ from typing import Any
 
 import yaml
 
+from solver import yamlnodes
 from solver.moves import Move, apply_move, legal_moves
 from solver.position import Position, PositionError
 from solver.rules import PRESETS, RuleSet, Side
@@ -199,8 +200,6 @@ class Catalogue:
 
 def parse_catalogue(text: str, source: str = "<catalogue>") -> Catalogue:
     """Read a catalogue file's text; :class:`CatalogueError` says what and where."""
-    from solver import yamlnodes
-
     def fail_file(problem: str, node: yaml.Node | None = None) -> CatalogueError:
         return CatalogueError(problem, source, yamlnodes.line(node) if node is not None else None)
 
@@ -259,7 +258,7 @@ def _check_schema(node: yaml.Node, fail) -> None:
 
 
 def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
-    from solver import posfile, yamlnodes
+    from solver import posfile
 
     puzzle_id: str | None = None
 
@@ -419,7 +418,6 @@ def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
 def _diagram(node: yaml.Node, source: str, puzzle_id: str | None, fail, to_move: Side | None,
              has_turn: bool, to_move_entry) -> Position:
     """The position drawn under ``diagram:`` (errors located on the diagram's own lines)."""
-    from solver import yamlnodes
     from solver.diagram import DiagramError, parse_diagram
 
     node = yamlnodes.scalar(node, "diagram", "a text diagram written as a block scalar "
@@ -445,8 +443,6 @@ def _items(node: yaml.Node) -> list[yaml.Node]:
 
 def _turn_list(node: yaml.Node, what: str, fail) -> tuple[str, ...]:
     """A list of texts, or one text."""
-    from solver import yamlnodes
-
     out = []
     for item in _items(node):
         out.append(str(yamlnodes.scalar(item, f"an entry of {what}", "text", fail).value))
@@ -470,12 +466,7 @@ def theme_problem(theme: str) -> str | None:
 def load_catalogue(path: str | Path) -> Catalogue:
     """Read a catalogue file; :class:`CatalogueError` says what is wrong and where."""
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CatalogueError("no such file", source) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise CatalogueError(f"cannot read the file: {e}", source) from None
+    text = yamlnodes.read_file(path, lambda problem: CatalogueError(problem, source))
     return parse_catalogue(text, source)
 
 

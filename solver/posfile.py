@@ -135,12 +135,7 @@ class PositionFile:
 def load_position_file(path: str | Path) -> PositionFile:
     """Read a YAML position file; :class:`PositionFileError` says what is wrong and where."""
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PositionFileError("no such file", source) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise PositionFileError(f"cannot read the file: {e}", source) from None
+    text = yamlnodes.read_file(path, lambda problem: PositionFileError(problem, source))
     return parse_position_file(text, source)
 
 

@@ -10,10 +10,21 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 import yaml
 
 Fail = Callable[..., Exception]
+
+
+def read_file(path: str | Path, error: Callable[[str], Exception]) -> str:
+    """A file's text; a missing or unreadable file raises ``error(problem)``."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error("no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise error(f"cannot read the file: {e}") from None
 
 
 def line(node: yaml.Node) -> int:
