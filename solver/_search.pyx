@@ -108,6 +108,20 @@ cdef inline int _match(S* s, Entry* e, const Board* b, int side, uint64_t rh) no
             and e.rh == rh)
 
 
+cdef inline int _known(S* s, Entry* e, const Board* b, int side, uint64_t rh,
+                       int d) noexcept nogil:
+    """What the table already proves at depth ``d``: 1 (a win within d), 0 (no win within
+    d) or -1 (nothing)."""
+    if _match(s, e, b, side, rh):
+        if e.win_at <= d:
+            s.hits += 1
+            return 1
+        if e.nowin >= d:
+            s.hits += 1
+            return 0
+    return -1
+
+
 cdef inline void _store(S* s, Entry* e, const Board* b, int side, uint64_t rh, int d,
                         int won) noexcept nogil:
     if not _match(s, e, b, side, rh):
@@ -512,13 +526,9 @@ cdef int _win_w(S* s, const Board* b, int d) noexcept nogil:
         return _w_passed(s, b, moves, n, d)
     rh = _relevant(s, b, 2 * d - 1)
     e = _probe(s, b, W, rh)
-    if _match(s, e, b, W, rh):
-        if e.win_at <= d:
-            s.hits += 1
-            return 1
-        if e.nowin >= d:
-            s.hits += 1
-            return 0
+    r = _known(s, e, b, W, rh, d)
+    if r >= 0:
+        return r
     taint0 = s.taint
     n = gen_moves(b, W, s.rules, &h, moves, &mover)
     if n == 0:
@@ -544,13 +554,9 @@ cdef int _win_l(S* s, const Board* b, int d, int l_cannot_land=0) noexcept nogil
         return 0
     rh = _relevant(s, b, 2 * d)
     e = _probe(s, b, L, rh)
-    if _match(s, e, b, L, rh):
-        if e.win_at <= d:
-            s.hits += 1
-            return 1
-        if e.nowin >= d:
-            s.hits += 1
-            return 0
+    r = _known(s, e, b, L, rh, d)
+    if r >= 0:
+        return r
     taint0 = s.taint
     h.lo = s.hlo
     h.hi = s.hhi
