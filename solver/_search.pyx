@@ -579,6 +579,11 @@ cdef int _win_l(S* s, const Board* b, int d, int l_cannot_land=0) noexcept nogil
 # ---------------------------------------------------------------------------------------
 # Python entry point.
 
+cdef object _triple(CMove m):
+    """A move as ``(start, to, reloc)``, ``reloc`` None for a plain move or a landing."""
+    return (m.start, m.to, None if m.reloc == NO_SLOT else m.reloc)
+
+
 cdef class Searcher:
     """A forced-win prover for one rule set, with its own transposition table.
 
@@ -653,6 +658,16 @@ cdef class Searcher:
                 r = _win_l(&self.s, &b, d)
         return bool(r)
 
+    cdef int _root_moves(self, bytes board, int side, int d, history, Board* b, History* h,
+                         CMove* moves, int* mover) except -1:
+        """Set up a search from ``board`` and list its root moves (``mover`` moves)."""
+        self._start(board, side, d, history)
+        b[0] = self.root
+        h.lo = self.s.hlo
+        h.hi = self.s.hhi
+        h.n = self.s.hn
+        return gen_moves(b, side, self.s.rules, h, moves, mover)
+
     def winning_moves(self, bytes board, int side, int d, history=()):
         """Every move of ``side`` (to move) that wins within ``d`` of its moves, as
         ``(start, to, reloc)`` triples (``reloc`` None for plain moves): the keys and cooks.
@@ -661,12 +676,7 @@ cdef class Searcher:
         cdef int n, i, mover, won
         cdef History h
         cdef CMove moves[MAX_MOVES]
-        self._start(board, side, d, history)
-        b = self.root
-        h.lo = self.s.hlo
-        h.hi = self.s.hhi
-        h.n = self.s.hn
-        n = gen_moves(&b, side, self.s.rules, &h, moves, &mover)
+        n = self._root_moves(board, side, d, history, &b, &h, moves, &mover)
         found = []
         if mover != side:
             return found
@@ -685,8 +695,7 @@ cdef class Searcher:
                         won = (not can_land(&child, 1 - side, self.s.rules, &h)
                                and _win_l(&self.s, &child, d - 1, 1))
                 if won:
-                    found.append((moves[i].start, moves[i].to,
-                                  None if moves[i].reloc == NO_SLOT else moves[i].reloc))
+                    found.append(_triple(moves[i]))
         finally:
             _pop(&self.s)
         return found
@@ -699,25 +708,19 @@ cdef class Searcher:
         cdef int n, i, mover, r
         cdef History h
         cdef CMove moves[MAX_MOVES]
-        self._start(board, side, d, history)
-        b = self.root
-        h.lo = self.s.hlo
-        h.hi = self.s.hhi
-        h.n = self.s.hn
-        n = gen_moves(&b, side, self.s.rules, &h, moves, &mover)
+        n = self._root_moves(board, side, d, history, &b, &h, moves, &mover)
         if mover != side or n == 0 or d < 1:
             return None
         for i in range(n):
             if moves[i].to >= 36:
-                return (moves[i].start, moves[i].to, None)
+                return _triple(moves[i])
         if d < 2:
             return None
         with nogil:
             r = _w_body(&self.s, &b, moves, n, d)
         if not r or not self.s.has_killer[0]:
             return None
-        m = self.s.killer[0]
-        return (m.start, m.to, None if m.reloc == NO_SLOT else m.reloc)
+        return _triple(self.s.killer[0])
 
     @property
     def nodes(self):
