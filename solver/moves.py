@@ -64,17 +64,31 @@ class Move:
         return format_move(self)
 
 
+def board_after(
+    board: Sequence[int], start: int, end: int, relocation: int | None = None
+) -> tuple[int, ...]:
+    """Ring sizes after the ring on ``start`` stops on ``end`` (a replace relocates the ring
+    that stood on ``end`` to ``relocation``). Bounced-on rings never move, so this is all
+    a (non-winning) move changes.
+
+    >>> board_after((0, 3, 2) + (0,) * 33, 1, 2, 0)[:3]
+    (2, 0, 3)
+    """
+    after = list(board)
+    ring = after[start]
+    after[start] = 0
+    if relocation is not None:
+        after[relocation] = after[end]
+    after[end] = ring
+    return tuple(after)
+
+
 def apply_move(position: Position, move: Move) -> Position:
     """The position after a (non-winning) move, the mover's opponent to move."""
     if move.is_win:
         raise ValueError(f"{move} lands on a goal: the game is over, there is no next position")
-    board = list(position.board)
-    ring = board[move.start]
-    board[move.start] = 0
-    if move.relocation is not None:
-        board[move.relocation] = board[move.end]
-    board[move.end] = ring
-    return Position(tuple(board), move.side.other)
+    return Position(board_after(position.board, move.start, move.end, move.relocation),
+                    move.side.other)
 
 
 @dataclasses.dataclass(frozen=True)

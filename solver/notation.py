@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from solver import _movegen
-from solver.moves import Move, apply_move, legal_moves
+from solver.moves import Move, apply_move, board_after, legal_moves
 from solver.position import Position
 from solver.rules import RuleSet, Side
 from solver.squares import NORTH_GOAL, SOUTH_GOAL, adjacent, column_of, row_of, slot_name
@@ -255,13 +255,7 @@ def _result(board: Sequence[int], start: int, end: int, relocation: int | None) 
     """What identifies a move's result: the win of that ring, or the board it leaves."""
     if end in GOALS:
         return ("win", start)
-    after = list(board)
-    ring = after[start]
-    after[start] = 0
-    if relocation is not None:
-        after[relocation] = after[end]
-    after[end] = ring
-    return ("board", tuple(after))
+    return ("board", board_after(board, start, end, relocation))
 
 
 def _history_boards(history: Iterable[Position | bytes]) -> list[bytes]:

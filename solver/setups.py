@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from solver.moves import board_after, can_land, legal_moves
 from solver.notation import parse_setup
 from solver.position import Position
 from solver.rules import PRESETS, RuleSet
@@ -382,20 +383,13 @@ def forced_landing_within(position: Position, rules: RuleSet, k: int) -> bool:
     if win_in is not None:
         return bool(win_in(position, rules, k))
     if k == 1:
-        from solver.moves import can_land
-
         return can_land(position, rules)
     raise SetupError(f"a forced landing within {k} moves needs the solver (solver/search.py)")
 
 
 def _after(key: bytes, start: int, to: int, reloc: int | None) -> bytes:
-    board = bytearray(key)
-    ring = board[start]
-    board[start] = 0
-    if reloc is not None:
-        board[reloc] = board[to]
-    board[to] = ring
-    return bytes(board)
+    """The board key after a (non-winning) move."""
+    return bytes(board_after(key, start, to, reloc))
 
 
 def replace_threats(position: Position, rules: RuleSet) -> int:
@@ -429,8 +423,6 @@ def replace_threats(position: Position, rules: RuleSet) -> int:
 
 def check_pair(south: str, north: str, c: Constraints, rules: RuleSet) -> bool:
     """Do the engine properties of ``c`` hold for the start position of this pair?"""
-    from solver.moves import legal_moves
-
     position = Position.setup(south, north)
     if c.min_moves is not None:
         ml = legal_moves(position, rules)
