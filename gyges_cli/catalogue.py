@@ -37,31 +37,6 @@ EXIT_WRONG = 1
 EXIT_MALFORMED = 2
 
 
-class _Group(click.Group):
-    """Usage errors as one ``gyges: ...`` line with exit status 2."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        try:
-            return super().parse_args(ctx, args)
-        except click.exceptions.NoArgsIsHelpError:
-            raise
-        except click.UsageError as e:
-            raise UserError(f"{e.format_message().rstrip('.')}; see 'gyges catalogue --help'") \
-                from None
-
-
-class _Command(click.Command):
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        try:
-            return super().parse_args(ctx, args)
-        except click.exceptions.NoArgsIsHelpError:
-            raise
-        except click.UsageError as e:
-            name = ctx.command_path.split(" ", 1)[-1]
-            raise UserError(f"{e.format_message().rstrip('.')}; see 'gyges {name} --help'") \
-                from None
-
-
 def _load_all(paths: tuple[str, ...]) -> tuple[list[Puzzle], list[CatalogueError]]:
     """Every puzzle of the files; unreadable files are returned as errors."""
     where = ", ".join(paths or (DEFAULT_DIR,))
@@ -74,13 +49,13 @@ def _load_all(paths: tuple[str, ...]) -> tuple[list[Puzzle], list[CatalogueError
     return puzzles, errors
 
 
-@click.group(cls=_Group, name="catalogue", short_help="Puzzle catalogue: check, add, list.")
+@click.group(name="catalogue", short_help="Puzzle catalogue: check, add, list.")
 def catalogue_group() -> None:
     """The puzzle catalogue: YAML files of proven puzzles (docs/catalogue.md)."""
 
 
 @catalogue_group.command(
-    "check", cls=_Command, short_help="Re-prove every puzzle (exit 1: wrong, 2: unreadable)."
+    "check", short_help="Re-prove every puzzle (exit 1: wrong, 2: unreadable)."
 )
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
@@ -122,7 +97,7 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
 
 
 @catalogue_group.command(
-    "list", cls=_Command, short_help="Table of id, stipulation, themes, difficulty."
+    "list", short_help="Table of id, stipulation, themes, difficulty."
 )
 @click.argument("paths", nargs=-1, type=click.Path())
 def list_(paths: tuple[str, ...]) -> None:
@@ -145,7 +120,7 @@ def list_(paths: tuple[str, ...]) -> None:
 
 
 @catalogue_group.command(
-    "add", cls=_Command, short_help="Solve a position and append it as a new entry."
+    "add", short_help="Solve a position and append it as a new entry."
 )
 @click.argument("source", metavar="POS|FILE")
 @click.option("--to", "target", required=True, type=click.Path(dir_okay=False),
@@ -225,7 +200,7 @@ def _proof_note(st: Stipulation, side: str, keys: int, bound: int) -> str:
 
 
 @click.command(
-    "export", cls=_Command, short_help="Export puzzles as text, SVG or a printable HTML book."
+    "export", short_help="Export puzzles as text, SVG or a printable HTML book."
 )
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["text", "svg", "html"]), default="html",

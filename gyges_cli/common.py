@@ -47,6 +47,33 @@ class RuleRequest:
         return self.preset is not None or bool(self.overrides)
 
 
+class GygesGroup(click.Group):
+    """The ``gyges`` command group: a usage error anywhere below it (a missing argument,
+    a bad option value, an unknown command) is one line ``gyges: ...; see '<command>
+    --help'`` with exit status 2, like every other bad input."""
+
+    @staticmethod
+    def _one_line(e: click.UsageError) -> UserError:
+        path = e.ctx.command_path if e.ctx is not None else "gyges"
+        return UserError(f"{e.format_message().rstrip('.')}; see '{path} --help'")
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as e:
+            raise self._one_line(e) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as e:
+            raise self._one_line(e) from None
+
+
 def rule_options(func: F) -> F:
     """``--rules PRESET`` and repeatable ``--rule key=value``.
 

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import click
 
+from gyges_cli.common import GygesGroup
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+
+@click.group(
+    name="gyges",
+    cls=GygesGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.version_option(package_name="gyges")
 def cli() -> None:
     """Gyges toolkit: rules engine, forced-win solver, puzzles and opening analysis.

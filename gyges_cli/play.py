@@ -19,21 +19,6 @@ from solver.rules import RuleSet, Side
 from solver.squares import row_of
 
 
-class _Command(click.Command):
-    """A command whose usage errors (a missing argument, a bad option value) are one line
-    ``gyges: ...`` with exit status 2, like every other bad input."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        try:
-            return super().parse_args(ctx, args)
-        except click.exceptions.NoArgsIsHelpError:
-            raise
-        except click.UsageError as e:
-            raise UserError(
-                f"{e.format_message().rstrip('.')}; see 'gyges {self.name} --help'"
-            ) from None
-
-
 def _rules_line(rules: RuleSet) -> str:
     return f"{rules.name} ({rules.describe()})"
 
@@ -57,7 +42,7 @@ def _result(move: Move, position: Position) -> Position | None:
 # -- show ----------------------------------------------------------------------------------
 
 
-@click.command(cls=_Command, short_help="Show a diagram, shores, side to move, threats.")
+@click.command(short_help="Show a diagram, shores, side to move, threats.")
 @click.argument("pos", metavar="POS|FILE")
 @rule_options
 def show(pos: str, rules: RuleSet, rules_given: bool) -> None:
@@ -109,7 +94,7 @@ def show(pos: str, rules: RuleSet, rules_given: bool) -> None:
 # -- moves ---------------------------------------------------------------------------------
 
 
-@click.command(cls=_Command, short_help="List the legal moves of a position (text or JSON).")
+@click.command(short_help="List the legal moves of a position (text or JSON).")
 @click.argument("pos", metavar="POS|FILE")
 @click.option("--json", "as_json", is_flag=True,
               help="Print JSON: {position, mover, blocked, moves: [{notation, result, win}]}.")
@@ -165,7 +150,7 @@ def moves(pos: str, as_json: bool, rules: RuleSet, rules_given: bool) -> None:
 # -- perft ---------------------------------------------------------------------------------
 
 
-@click.command(cls=_Command, short_help="Count move sequences per depth, with time and nodes/s.")
+@click.command(short_help="Count move sequences per depth, with time and nodes/s.")
 @click.argument("pos", metavar="POS|FILE")
 @click.option("--depth", "-d", type=click.IntRange(1, 64), required=True,
               help="Count move sequences of 1, 2, ... up to this many moves.")
@@ -212,7 +197,7 @@ def perft(pos: str, depth: int, as_json: bool, rules: RuleSet, rules_given: bool
 # -- replay --------------------------------------------------------------------------------
 
 
-@click.command(cls=_Command, short_help="Replay a game record, checking every move.")
+@click.command(short_help="Replay a game record, checking every move.")
 @click.argument("game_file", metavar="GAME-FILE", type=click.Path(path_type=Path))
 @click.option("--quiet", "-q", is_flag=True, help="Print only the verdict, not every move.")
 @click.option("--start", "start_arg", metavar="POS|FILE", default=None,
