@@ -279,17 +279,12 @@ def solve(
             initargs=(rules.flags(), [h.key for h in history]))
     keys: list[Move] = []
     try:
+        # nothing to split over processes when the side to move is passed over, stuck or
+        # lands now
+        split = pool is not None and root.mover is me and bool(root.moves) and \
+            not any(m.is_win for m in root)
         for d in range(1, max_moves + 1):
-            if pool is None:
-                if prover.win(position, me, d):
-                    result, k = "win", d
-                    break
-                if prover.win(position, other, d):
-                    result, k = "loss", d
-                    break
-                continue
-            if root.mover is not me or not root.moves or any(m.is_win for m in root):
-                # nothing to split: the side to move is passed over, stuck or lands now
+            if not split:
                 if prover.win(position, me, d):
                     result, k = "win", d
                     break
