@@ -300,11 +300,21 @@ cdef inline int _same(CMove a, CMove b) noexcept nogil:
     return a.start == b.start and a.to == b.to and a.reloc == b.reloc
 
 
+cdef inline int _killer_index(S* s, const CMove* moves, int n) noexcept nogil:
+    """Where this ply's killer move stands in ``moves``, or -1."""
+    cdef int i
+    if s.has_killer[s.ply]:
+        for i in range(n):
+            if _same(moves[i], s.killer[s.ply]):
+                return i
+    return -1
+
+
 
 
 cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogil:
     """L (not blocked) chooses among ``moves``; W has ``d`` moves left after."""
-    cdef int W = s.winner, L = 1 - s.winner, i, j, first = -1, r
+    cdef int W = s.winner, L = 1 - s.winner, i, j, first, r
     cdef History h
     cdef Board child
     cdef int idx[MAX_MOVES]
@@ -315,11 +325,7 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     if s.ply + 1 >= MAX_PLY:
         s.truncated = 1
         return 0
-    if s.has_killer[s.ply]:
-        for i in range(n):
-            if _same(moves[i], s.killer[s.ply]):
-                first = i
-                break
+    first = _killer_index(s, moves, n)
     for i in range(n):
         key[i] = 1 if i == first else 0
     _order(s.hl, moves, n, idx, key)
@@ -365,12 +371,7 @@ cdef int _quiet_defence(S* s, const Board* b, int d, int l_cannot_land) noexcept
     h.n = s.hn
     if not l_cannot_land and can_land(b, L, s.rules, &h):
         return 0                           # L lands: the caller sees it in the move list
-    first = -1
-    if s.has_killer[s.ply]:
-        for i in range(n):
-            if _same(simple[i], s.killer[s.ply]):
-                first = i
-                break
+    first = _killer_index(s, simple, n)
     _push(s, b)
     h.n = s.hn
     for j in range(-1, n):
@@ -427,7 +428,7 @@ cdef int _escapes(S* s, const Board* b, int cap) noexcept nogil:
 
 cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogil:
     """W (not blocked, no landing now) chooses among ``moves``; ``d >= 2``."""
-    cdef int W = s.winner, L = 1 - s.winner, i, j, first = -1
+    cdef int W = s.winner, L = 1 - s.winner, i, j, first
     cdef History h
     cdef Board child
     cdef int idx[MAX_MOVES]
@@ -438,11 +439,7 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     if s.ply + 1 >= MAX_PLY:
         s.truncated = 1
         return 0
-    if s.has_killer[s.ply]:
-        for i in range(n):
-            if _same(moves[i], s.killer[s.ply]):
-                first = i
-                break
+    first = _killer_index(s, moves, n)
     _push(s, b)
     h.lo = s.hlo
     h.hi = s.hhi
