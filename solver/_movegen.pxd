@@ -45,4 +45,5 @@ cdef int shore_row(const Board* b, int side) noexcept nogil
 cdef int gen_moves(const Board* b, int side, int rules, const History* hist,
                    CMove* out, int* mover) noexcept nogil
 cdef int can_land(const Board* b, int side, int rules, const History* hist) noexcept nogil
+cdef uint64_t land_support(const Board* b, int side, int rules, const History* hist) noexcept nogil
 cdef uint64_t zobrist(const Board* b, int side) noexcept nogil

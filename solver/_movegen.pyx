@@ -232,6 +232,7 @@ ctypedef struct Ctx:
     uint64_t ends        # empty slots where the move can end
     uint64_t lands       # rings the move can land on (candidates for a replace)
     int win
+    uint64_t support     # goal_only: the slots the goal path found relies on
     uint8_t depth[38]    # fewest bounces to reach each end / landing / the goal
     # explored bounce states per slot (used taboo bits, landed rings, bounces so far)
     int dom_n[36]
@@ -332,6 +333,7 @@ cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t lande
                 _record(c, e, seg, depth)
                 if c.goal_only:
                     c.stop = 1
+                    c.support = seg.mid    # the frames below add their own steps
                     return
             continue
         if e >= 36:
@@ -363,6 +365,7 @@ cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t lande
             c.plen -= seg.nsteps
             c.nland -= 1
         if c.stop:
+            c.support |= seg.mid | eb
             return
 
 
@@ -671,9 +674,20 @@ cdef int can_land(const Board* b, int side, int rules, const History* hist) noex
     Does not enumerate moves, except under ``blocked=next-row`` when the shore has no
     goal landing: then whether the shore can move at all decides which row plays.
     """
+    return land_support(b, side, rules, hist) != 0
+
+
+cdef uint64_t land_support(const Board* b, int side, int rules, const History* hist) noexcept nogil:
+    """``can_land`` with a witness: 0 when the side cannot land now, else the slots one
+    goal path relies on (its start ring, every slot it steps on, every ring it bounces
+    off). That path stays legal on any board where none of those slots changed and the
+    side's shore row is the same, so the side can still land there: the solver reuses it
+    across sibling moves. A landing from a row behind the shore (``blocked=next-row``)
+    has no such witness: every slot is returned.
+    """
     cdef Ctx* c = &_CTX
     cdef uint64_t rings
-    cdef int s, row = shore_row(b, side)
+    cdef int s, row = shore_row(b, side), first = 1
     cdef CMove buf[MAX_MOVES]
     _near_history(c, b, rules, hist)
     while row >= 0:
@@ -683,13 +697,14 @@ cdef int can_land(const Board* b, int side, int rules, const History* hist) noex
             rings &= rings - 1
             _search_ring(c, b, side, rules, s, 1, 0)
             if c.win:
-                return 1
+                return (c.support | (1ULL << s)) if first else ALL_SLOTS
         if not (rules & R_BLOCK_NEXTROW):
             return 0
         c.verbose = 0
         if _gen_row(c, b, side, rules, hist, row, buf):
             return 0
         row = _next_row(b, side, row)
+        first = 0
     return 0
 
 # ---------------------------------------------------------------------------------------
@@ -831,6 +846,16 @@ def goal_reachable(bytes sizes, int side, int rules, history=()):
     cdef _Hist h = _Hist(history)
     board_load(&b, sizes)
     return bool(can_land(&b, side, rules, &h.h))
+
+
+def landing_witness(bytes sizes, int side, int rules, history=()):
+    """0 if the side to move cannot land now, else a bit mask of the slots one goal path
+    relies on (``land_support``): on a board that agrees on those slots, with the same
+    shore row for the side, the side can land too."""
+    cdef Board b
+    cdef _Hist h = _Hist(history)
+    board_load(&b, sizes)
+    return land_support(&b, side, rules, &h.h)
 
 
 def shore(bytes sizes, int side):

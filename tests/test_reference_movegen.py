@@ -265,3 +265,47 @@ def test_many_reachable_positions_match_reference(name):
     rng = random.Random(6000 + len(name))
     cases = [(arbitrary_position(rng), []) for _ in range(count // 2)]
     check_many(name, cases, SLOW_BUDGET, 0.05)
+
+
+
+def _witness_cases(seed: int, count: int):
+    """Positions with their rules: reachable ones under every rule set, and arbitrary ones."""
+    rng = random.Random(seed)
+    for name, rules in RULESETS.items():
+        for position, _history in reachable_positions(seed, rules, count):
+            yield name, rules, position
+        for _ in range(count):
+            yield name, rules, arbitrary_position(rng)
+
+
+@pytest.mark.parametrize("seed", [11, 13, 14])
+def test_landing_witness_stands_wherever_its_slots_agree(seed: int) -> None:
+    """The core's witness of a goal landing (what the solver reuses across sibling moves):
+    change any slots outside it at random, keep the side's shore row, and the naive
+    reference must still find a landing."""
+    from solver import _movegen
+
+    rng = random.Random(seed)
+    checked = skipped = 0
+    for name, rules, position in _witness_cases(seed, 6):
+        side = position.turn
+        mask = _movegen.landing_witness(bytes(position.board), side.index, rules.flags())
+        assert bool(mask) == can_land(position, rules), (name, position)
+        if not mask:
+            continue
+        row = _movegen.shore(bytes(position.board), side.index)
+        free = [s for s in range(36) if not (mask >> s) & 1]
+        for _ in range(4):
+            board = list(position.board)
+            for slot in rng.sample(free, min(len(free), rng.randint(1, 6))):
+                board[slot] = rng.choice([0, 0, 1, 2, 3])
+            if _movegen.shore(bytes(board), side.index) != row:
+                continue
+            try:
+                ref = reference_can_land(tuple(board), side, rules, budget=FAST_BUDGET)
+            except TooComplex:
+                skipped += 1
+                continue
+            checked += 1
+            assert ref, (name, position, board, bin(mask))
+    assert checked > 60 and skipped < checked / 5
