@@ -27,7 +27,8 @@ from libc.string cimport memset, memcpy
 from libc.stdlib cimport calloc, free
 
 from solver._movegen cimport (
-    Board, CMove, History, board_load, board_set, board_make, gen_moves, can_land, zobrist, shore_row,
+    Board, CMove, History, board_load, board_set, board_make, gen_moves, can_land, land_support, zobrist,
+    shore_row,
     GOAL_N, GOAL_S, NO_SLOT, MAX_MOVES, SOUTH, NORTH,
     R_REPLACE_SHORE, R_REPLACE_ANY, R_BLOCK_NEXTROW, R_BLOCK_DRAW, R_REPEAT_OK,
 )
@@ -43,6 +44,9 @@ cdef enum:
     HIST_SIZE = 36 * 38 * 37
     ESC_CAP = 40
     MAX_PASSES = 12       # W passed over this often in one line: give up on it (truncated)
+    LC_BITS = 17
+    DEEP_ORDER = 6        # from this many moves left, order W's moves by _holding_replies
+    LAZY_PICKS = 3        # moves picked one by one before the rest are sorted
 
 ctypedef struct Entry:
     uint64_t klo
@@ -52,8 +56,14 @@ ctypedef struct Entry:
     uint8_t win_at       # least d proven to win (255: none)
     uint8_t nowin        # greatest d proven not to win (0: none)
 
+ctypedef struct LandEntry:
+    uint64_t klo
+    uint64_t khi           # the board's high key, the side in bit 63, bit 62 set if used
+    uint64_t sup           # land_support's answer
+
 ctypedef struct S:
     int rules
+    LandEntry* lc          # cache of land_support answers (none under blocked=next-row)
     int winner
     Entry* tt
     uint64_t mask
@@ -98,14 +108,29 @@ cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
     return h
 
 
-cdef inline Entry* _probe(S* s, const Board* b, int side, uint64_t rh) noexcept nogil:
-    cdef uint64_t h = zobrist(b, side) ^ _mix(rh + <uint64_t>(s.winner + 1))
-    return &s.tt[h & s.mask]
-
-
 cdef inline int _match(S* s, Entry* e, const Board* b, int side, uint64_t rh) noexcept nogil:
     return (e.tag == 1 + side * 2 + s.winner and e.klo == b.klo and e.khi == b.khi
             and e.rh == rh)
+
+
+cdef inline int _depth(Entry* e) noexcept nogil:
+    """How much a table entry is worth keeping: the depth of what it proves."""
+    if e.tag == 0:
+        return -1
+    return e.nowin if e.win_at == 255 or e.nowin > e.win_at else e.win_at
+
+
+cdef inline Entry* _probe(S* s, const Board* b, int side, uint64_t rh) noexcept nogil:
+    """The entry of this node in its bucket of two, or the one to replace: the shallower
+    (so that deep results are not pushed out by the many shallow ones)."""
+    cdef uint64_t h = (zobrist(b, side) ^ _mix(rh + <uint64_t>(s.winner + 1))) & s.mask & ~1ULL
+    cdef Entry* a = &s.tt[h]
+    cdef Entry* c = &s.tt[h + 1]
+    if _match(s, a, b, side, rh):
+        return a
+    if _match(s, c, b, side, rh):
+        return c
+    return c if _depth(c) <= _depth(a) else a
 
 
 cdef inline int _known(S* s, Entry* e, const Board* b, int side, uint64_t rh,
@@ -277,23 +302,41 @@ cdef inline int _mi(CMove m) noexcept nogil:
 
 
 cdef void _order(unsigned int* table, CMove* moves, int n, int* idx, long long* key) noexcept nogil:
-    """Indices 0..n-1 sorted by ``key`` (descending; ties by history ``table``)."""
-    cdef int i, j, gap, t
+    """Prepare ``idx`` (0..n-1) and the sort keys: ``key`` (higher first), ties by the
+    history ``table``. The order itself is made lazily by ``_next``: most nodes stop
+    after one or two moves, so sorting them all would be wasted."""
+    cdef int i
     cdef unsigned int v
     for i in range(n):
         idx[i] = i
         v = table[_mi(moves[i])]
         key[i] = key[i] * (1LL << 24) + <long long>(v if v < (1 << 23) else (1 << 23))
-    gap = n // 2
-    while gap > 0:
-        for i in range(gap, n):
-            t = idx[i]
-            j = i
-            while j >= gap and key[idx[j - gap]] < key[t]:
-                idx[j] = idx[j - gap]
-                j -= gap
-            idx[j] = t
-        gap //= 2
+
+
+cdef inline int _next(int* idx, long long* key, int j, int n) noexcept nogil:
+    """The ``j``-th move in order (called for j = 0, 1, 2, ...): the first few are picked
+    one by one, and a node that gets that far without a cut sorts the rest at once."""
+    cdef int best = j, k, t, gap
+    if j < LAZY_PICKS:
+        for k in range(j + 1, n):
+            if key[idx[k]] > key[idx[best]]:
+                best = k
+        t = idx[best]
+        idx[best] = idx[j]
+        idx[j] = t
+        return t
+    if j == LAZY_PICKS:
+        gap = (n - j) // 2
+        while gap > 0:
+            for k in range(j + gap, n):
+                t = idx[k]
+                best = k
+                while best - gap >= j and key[idx[best - gap]] < key[t]:
+                    idx[best] = idx[best - gap]
+                    best -= gap
+                idx[best] = t
+            gap //= 2
+    return idx[j]
 
 
 cdef inline int _same(CMove a, CMove b) noexcept nogil:
@@ -312,10 +355,87 @@ cdef inline int _killer_index(S* s, const CMove* moves, int n) noexcept nogil:
 
 
 
+ctypedef struct Witnesses:
+    # Goal paths of one side found by the core (see land_support) on boards one move
+    # apart, reused for the other moves from the same board: a move that leaves one of
+    # them untouched, and the side's shore row where it was, leaves the side able to land.
+    int side
+    int n
+    uint64_t support[4]
+    int row[4]
+
+
+cdef inline uint64_t _touched(CMove m) noexcept nogil:
+    """The slots a (non-landing) move changes."""
+    cdef uint64_t t = (1ULL << m.start) | (1ULL << m.to)
+    if m.reloc != NO_SLOT:
+        t |= 1ULL << m.reloc
+    return t
+
+
+cdef uint64_t _land(S* s, const Board* b, int side, const History* h) noexcept nogil:
+    """``land_support`` through a cache: the answer is a function of the board and the
+    side (the history only matters under ``blocked=next-row``, which is not cached)."""
+    cdef uint64_t hi = b.khi | (<uint64_t>side << 63) | (1ULL << 62), sup
+    cdef LandEntry* e
+    if s.rules & R_BLOCK_NEXTROW:
+        return land_support(b, side, s.rules, h)
+    e = &s.lc[_mix(b.klo ^ (hi * 0x9E3779B97F4A7C15ULL)) & ((1ULL << LC_BITS) - 1)]
+    if e.klo == b.klo and e.khi == hi:
+        return e.sup
+    sup = land_support(b, side, s.rules, h)
+    e.klo = b.klo
+    e.khi = hi
+    e.sup = sup
+    return sup
+
+
+cdef inline void _witness_init(Witnesses* w, int side) noexcept nogil:
+    w.side = side
+    w.n = 0
+
+
+cdef inline void _witness_keep(Witnesses* w, uint64_t support, uint64_t touched,
+                               int row) noexcept nogil:
+    """Keep a goal path found on a board that differs from the one the witnesses are for
+    on the ``touched`` slots, if it does not use them: it then stands there too."""
+    if support and not (support & touched) and w.n < 4:
+        w.support[w.n] = support
+        w.row[w.n] = row
+        w.n += 1
+
+
+cdef inline int _witness_lands(Witnesses* w, const Board* child, CMove m) noexcept nogil:
+    """1 when a kept goal path proves ``w.side`` can land after ``m``, else 0 (unknown)."""
+    cdef int i, row
+    cdef uint64_t touched
+    if w.n == 0:
+        return 0
+    touched = _touched(m)
+    row = shore_row(child, w.side)
+    for i in range(w.n):
+        if not (w.support[i] & touched) and w.row[i] == row:
+            return 1
+    return 0
+
+
+cdef inline int _lands_after(S* s, Witnesses* w, const Board* child, CMove m,
+                             const History* h) noexcept nogil:
+    """Can ``w.side`` land on ``child``, the board after move ``m``? Answered from a kept
+    goal path where one still stands, else by the core (and the path it finds kept)."""
+    cdef uint64_t sup
+    if _witness_lands(w, child, m):
+        return 1
+    sup = _land(s, child, w.side, h)
+    _witness_keep(w, sup, _touched(m), shore_row(child, w.side))
+    return sup != 0
+
+
 cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogil:
     """L (not blocked) chooses among ``moves``; W has ``d`` moves left after."""
     cdef int W = s.winner, L = 1 - s.winner, i, j, first, r
     cdef History h
+    cdef Witnesses w
     cdef Board child
     cdef int idx[MAX_MOVES]
     cdef long long key[MAX_MOVES]
@@ -333,17 +453,18 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     h.lo = s.hlo
     h.hi = s.hhi
     h.n = s.hn
+    _witness_init(&w, W)
     for j in range(n):
-        i = idx[j]
+        i = _next(idx, key, j, n)
         memcpy(&child, b, sizeof(Board))
         board_make(&child, moves[i])
-        if can_land(&child, W, s.rules, &h):
+        if _lands_after(s, &w, &child, moves[i], &h):
             continue                       # refuted at once
         if d == 1 and ((s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW))
                        or _surely_moves(s, &child, W)):
             r = 0
         else:
-            r = _win_w(s, &child, d)
+            r = _win_w(s, &child, d, 1)
         if not r:
             _pop(s)
             s.killer[s.ply] = moves[i]
@@ -354,23 +475,21 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     return 1
 
 
-cdef int _quiet_defence(S* s, const Board* b, int d, int l_cannot_land) noexcept nogil:
+cdef int _quiet_defence(S* s, const Board* b, int d) noexcept nogil:
     """Does L (to move, able to move) have a simple move that holds against W's next move?
-    Tried before building L's move list: usually one does, and then no list is needed.
-    Returns 1 only when L can neither be proven to lose nor land itself first: L must
-    not be able to land now (the landing would be L's best move, and is not simple)."""
+    Tried before building L's move list: usually one does, and then no list is needed
+    (whether L could land instead does not matter: either way W does not win here)."""
     cdef int W = s.winner, L = 1 - s.winner, n, i, j, first
     cdef CMove simple[256]
     cdef History h
     cdef Board child
+    cdef Witnesses w
+    _witness_init(&w, W)
     n = _simple_moves(s, b, L, simple)
     if n == 0:
         return 0
     h.lo = s.hlo
     h.hi = s.hhi
-    h.n = s.hn
-    if not l_cannot_land and can_land(b, L, s.rules, &h):
-        return 0                           # L lands: the caller sees it in the move list
     first = _killer_index(s, simple, n)
     _push(s, b)
     h.n = s.hn
@@ -385,7 +504,7 @@ cdef int _quiet_defence(S* s, const Board* b, int d, int l_cannot_land) noexcept
                 continue
         memcpy(&child, b, sizeof(Board))
         board_make(&child, simple[i])
-        if can_land(&child, W, s.rules, &h):
+        if _lands_after(s, &w, &child, simple[i], &h):
             continue
         if (s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW)) or _surely_moves(s, &child, W):
             _pop(s)
@@ -403,6 +522,8 @@ cdef int _escapes(S* s, const Board* b, int cap) noexcept nogil:
     cdef int W = s.winner, L = 1 - s.winner, n, i, mover, count = 0
     cdef History h
     cdef Board child
+    cdef Witnesses w
+    _witness_init(&w, W)
     cdef CMove moves[MAX_MOVES]
     h.lo = s.hlo
     h.hi = s.hhi
@@ -418,7 +539,36 @@ cdef int _escapes(S* s, const Board* b, int cap) noexcept nogil:
             break
         memcpy(&child, b, sizeof(Board))
         board_make(&child, moves[i])
-        if not can_land(&child, W, s.rules, &h):
+        if not _lands_after(s, &w, &child, moves[i], &h):
+            count += 1
+            if count >= cap:
+                break
+    _pop(s)
+    return count
+
+
+cdef int _holding_replies(S* s, const Board* b, int cap) noexcept nogil:
+    """How many moves of L (to move on ``b``) leave W without a win within 2 (at most
+    ``cap``; ``cap`` also when L is blocked or can land itself). A finer measure than
+    ``_escapes`` for ordering the first moves of a deep search, where it pays."""
+    cdef int L = 1 - s.winner, n, i, mover, count = 0
+    cdef History h
+    cdef Board child
+    cdef CMove moves[MAX_MOVES]
+    h.lo = s.hlo
+    h.hi = s.hhi
+    h.n = s.hn
+    n = gen_moves(b, L, s.rules, &h, moves, &mover)
+    if n == 0 or mover != L:
+        return cap
+    _push(s, b)
+    for i in range(n):
+        if moves[i].to >= 36:
+            count = cap
+            break
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, moves[i])
+        if not _win_w(s, &child, 2):
             count += 1
             if count >= cap:
                 break
@@ -433,6 +583,8 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     cdef Board child
     cdef int idx[MAX_MOVES]
     cdef long long key[MAX_MOVES]
+    cdef Witnesses wl
+    _witness_init(&wl, L)
     for i in range(n):
         if moves[i].to >= 36:
             return 1
@@ -444,10 +596,16 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     h.lo = s.hlo
     h.hi = s.hhi
     h.n = s.hn
+    if d == 2:
+        # _win_l sees L's landings (cheaply, before L's moves); only the certain cases
+        # are filtered here: L can land already and W's move leaves the path alone
+        _witness_keep(&wl, _land(s, b, L, &h), 0, shore_row(b, L))
     if first >= 0:
         memcpy(&child, b, sizeof(Board))
         board_make(&child, moves[first])
-        if not can_land(&child, L, s.rules, &h) and _win_l(s, &child, d - 1):
+        if not (_witness_lands(&wl, &child, moves[first]) if d == 2
+                else _lands_after(s, &wl, &child, moves[first], &h)) \
+                and _win_l(s, &child, d - 1):
             _pop(s)
             return 1
     for i in range(n):
@@ -459,9 +617,11 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
                 continue
             memcpy(&child, b, sizeof(Board))
             board_make(&child, moves[i])
-            if can_land(&child, L, s.rules, &h):
+            if _lands_after(s, &wl, &child, moves[i], &h):
                 key[i] = -1                # L would land at once
-            elif can_land(&child, W, s.rules, &h):
+            elif d >= DEEP_ORDER:
+                key[i] = 1 + (256 - _holding_replies(s, &child, 256))
+            elif _land(s, &child, W, &h):
                 # a threat: fewer defences that stop the landing first
                 key[i] = 300 + (ESC_CAP - _escapes(s, &child, ESC_CAP))
             elif d >= 4:
@@ -469,14 +629,14 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
                 key[i] = 1 + (256 - _escapes(s, &child, 256))
     _order(s.hw, moves, n, idx, key)
     for j in range(n):
-        i = idx[j]
+        i = _next(idx, key, j, n)
         if key[i] < 0:
             break
         memcpy(&child, b, sizeof(Board))
         board_make(&child, moves[i])
-        if d == 2 and can_land(&child, L, s.rules, &h):
+        if d == 2 and _witness_lands(&wl, &child, moves[i]):
             continue                       # L would land at once
-        if _win_l(s, &child, d - 1, 1):
+        if _win_l(s, &child, d - 1):
             _pop(s)
             s.killer[s.ply] = moves[i]
             s.has_killer[s.ply] = 1
@@ -499,7 +659,7 @@ cdef int _w_passed(S* s, const Board* b, CMove* moves, int n, int d) noexcept no
     return r
 
 
-cdef int _win_w(S* s, const Board* b, int d) noexcept nogil:
+cdef int _win_w(S* s, const Board* b, int d, int w_cannot_land=0) noexcept nogil:
     cdef int W = s.winner, mover, n, r
     cdef uint64_t rh = 0
     cdef unsigned long long taint0
@@ -512,7 +672,7 @@ cdef int _win_w(S* s, const Board* b, int d) noexcept nogil:
     h.lo = s.hlo
     h.hi = s.hhi
     h.n = s.hn
-    if can_land(b, W, s.rules, &h):
+    if not w_cannot_land and _land(s, b, W, &h):
         return 1
     if d == 1:
         if s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW) or _surely_moves(s, b, W):
@@ -539,7 +699,7 @@ cdef int _win_w(S* s, const Board* b, int d) noexcept nogil:
     return r
 
 
-cdef int _win_l(S* s, const Board* b, int d, int l_cannot_land=0) noexcept nogil:
+cdef int _win_l(S* s, const Board* b, int d) noexcept nogil:
     cdef int W = s.winner, L = 1 - s.winner, mover, n, r
     cdef uint64_t rh
     cdef unsigned long long taint0
@@ -558,17 +718,20 @@ cdef int _win_l(S* s, const Board* b, int d, int l_cannot_land=0) noexcept nogil
     h.lo = s.hlo
     h.hi = s.hhi
     h.n = s.hn
-    if d == 1 and _quiet_defence(s, b, d, l_cannot_land):
+    if d == 1 and _quiet_defence(s, b, d):
         if not s.truncated:
             _store(s, e, b, L, rh, d, 0)
         return 0
-    n = gen_moves(b, L, s.rules, &h, moves, &mover)
-    if n == 0:
-        r = 0
-    elif mover == W:
-        r = _win_w(s, b, d)                # L blocked: W moves again, that move counts
+    if _land(s, b, L, &h):
+        r = 0                              # L lands: cheaper to see than L's move list
     else:
-        r = _l_body(s, b, moves, n, d)
+        n = gen_moves(b, L, s.rules, &h, moves, &mover)
+        if n == 0:
+            r = 0
+        elif mover == W:
+            r = _win_w(s, b, d)            # L blocked: W moves again, that move counts
+        else:
+            r = _l_body(s, b, moves, n, d)
     if s.taint == taint0 and not s.truncated:
         _store(s, e, b, L, rh, d, r)
     return r
@@ -600,18 +763,20 @@ cdef class Searcher:
         self.tt_bits = tt_bits
         self.s.rules = rules
         self.s.tt = <Entry*>calloc(1ULL << tt_bits, sizeof(Entry))
+        self.s.lc = <LandEntry*>calloc(1ULL << LC_BITS, sizeof(LandEntry))
         self.s.mask = (1ULL << tt_bits) - 1
         self.s.hlo = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
         self.s.hhi = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
         self.s.hw = <unsigned int*>calloc(HIST_SIZE, sizeof(unsigned int))
         self.s.hl = <unsigned int*>calloc(HIST_SIZE, sizeof(unsigned int))
         self.s.maxchg = 3 if rules & (R_REPLACE_SHORE | R_REPLACE_ANY) else 2
-        if (self.s.tt == NULL or self.s.hlo == NULL or self.s.hhi == NULL
+        if (self.s.tt == NULL or self.s.lc == NULL or self.s.hlo == NULL or self.s.hhi == NULL
                 or self.s.hw == NULL or self.s.hl == NULL):
             raise MemoryError("no memory for the transposition table")
 
     def __dealloc__(self):
         free(self.s.tt)
+        free(self.s.lc)
         free(self.s.hlo)
         free(self.s.hhi)
         free(self.s.hw)
@@ -689,8 +854,8 @@ cdef class Searcher:
                     memcpy(&child, &b, sizeof(Board))
                     board_make(&child, moves[i])
                     with nogil:
-                        won = (not can_land(&child, 1 - side, self.s.rules, &h)
-                               and _win_l(&self.s, &child, d - 1, 1))
+                        won = (not _land(&self.s, &child, 1 - side, &h)
+                               and _win_l(&self.s, &child, d - 1))
                 if won:
                     found.append(_triple(moves[i]))
         finally:
