@@ -8,7 +8,9 @@ import click
 
 from gyges_cli.common import UserError, combine_rules, rule_options
 from gyges_cli.inputs import load_input
+from solver.parallel import StatusLine
 from solver.rules import RuleSet
+from solver.search import DUALS_UP_TO
 from solver.search import solve as run_solve
 
 
@@ -21,8 +23,12 @@ from solver.search import solve as run_solve
               help="Also list the winner's first moves that fail with the fewest refutations.")
 @click.option("--jobs", "-j", default=1, show_default=True, type=int,
               help="Split the root moves across this many processes.")
+@click.option("--duals", default=DUALS_UP_TO, show_default=True, type=int, metavar="M",
+              help="List every winning continuation (duals) where the winner has at most M "
+                   "moves left; above that the tree shows one. The key and its cooks are "
+                   "always all listed. Larger M costs a full search per winner node.")
 @rule_options
-def solve(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int,
+def solve(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int, duals: int,
           rules: RuleSet, rules_given: bool) -> None:
     """Prove a forced win: "wins in k", "loses in k" or no forced result within N.
 
@@ -38,11 +44,17 @@ def solve(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int,
         raise UserError(f"must be 1..30, not {max_moves}", "--max-moves")
     if jobs < 1:
         raise UserError(f"must be at least 1, not {jobs}", "--jobs")
+    if duals < 0:
+        raise UserError(f"must be 0 or more, not {duals}", "--duals")
+    status = StatusLine(click.get_text_stream("stderr"))
     try:
         solution = run_solve(loaded.position, rules, max_moves, loaded.history, tries=tries,
-                             jobs=jobs, previous=loaded.previous)
+                             jobs=jobs, previous=loaded.previous, duals=duals,
+                             progress=status.show)
     except ValueError as e:
         raise UserError(str(e), source) from None
+    finally:
+        status.clear()
     if as_json:
         click.echo(json.dumps(solution.to_json(), indent=1))
     else:

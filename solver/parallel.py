@@ -161,6 +161,32 @@ class Progress:
             self.stream.flush()
 
 
+class StatusLine:
+    """One line of status on a terminal, rewritten in place, with the time elapsed: for
+    long single searches whose total is unknown. Silent when the stream is not a
+    terminal (logs and pipes get only the result); ``clear`` wipes the line.
+    """
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = time.monotonic()
+        self.shown = False
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def show(self, text: str) -> None:
+        if not self.tty:
+            return
+        self.stream.write(f"\r\x1b[K{text} ({duration(time.monotonic() - self.start)})")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
 @contextlib.contextmanager
 def log_to(path: str | None, logger: logging.Logger) -> Iterator[None]:
     """Send ``logger``'s records (INFO and up), the forked workers' too, to the file ``path``.

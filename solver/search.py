@@ -19,7 +19,7 @@ import concurrent.futures
 import dataclasses
 import multiprocessing
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from solver._search import Searcher
@@ -253,13 +253,19 @@ def solve(
     jobs: int = 1,
     previous: Position | None = None,
     tree: bool = True,
+    duals: int = DUALS_UP_TO,
+    progress: Callable[[str], None] | None = None,
 ) -> Solution:
     """Prove the shortest forced result of ``position`` within ``max_moves`` moves.
 
     ``history`` holds the earlier positions of the game (Renop law), oldest first;
     ``previous`` the position before the opponent's last move (unstoppable variant).
-    ``jobs > 1`` splits the root moves across processes.
+    ``jobs > 1`` splits the root moves across processes. ``duals``: the solution tree
+    lists every winning continuation (and marks duals) where the winner has at most this
+    many moves left; above that one winning move is shown (``"dual": null``).
+    ``progress`` receives a short note as each stage starts (for a status line).
     """
+    note = progress if progress is not None else (lambda _text: None)
     if not 1 <= max_moves <= 30:
         raise SolveError(f"--max-moves must be 1..30, not {max_moves}")
     if jobs < 1:
@@ -284,6 +290,7 @@ def solve(
         split = pool is not None and root.mover is me and bool(root.moves) and \
             not any(m.is_win for m in root)
         for d in range(1, max_moves + 1):
+            note(f"searching for a win in {d}")
             if not split:
                 if prover.win(position, me, d):
                     result, k = "win", d
@@ -308,7 +315,7 @@ def solve(
         if pool is not None:
             pool.shutdown()
     if result == "win" and not keys:
-        keys = _keys(prover, position, root, me, k)
+        keys = _keys(prover, position, root, me, k, note)
     stoppable = None
     if rules.win == "unstoppable" and result == "win":
         if k == 1 and root.mover is me:
@@ -318,7 +325,8 @@ def solve(
             stoppable = False
     built = None
     if tree and result != "none":
-        builder = _TreeBuilder(prover, TREE_BUDGET)
+        note("building the solution tree")
+        builder = _TreeBuilder(prover, TREE_BUDGET, duals)
         winner = me if result == "win" else other
         if result == "win" and root.mover is me:
             built = builder.winner_node(position, k, (), root=root, keys=keys)
@@ -326,6 +334,7 @@ def solve(
             built = builder.node(position, winner, k, ())
     found_tries: tuple[Try, ...] = ()
     if tries and result != "loss":
+        note("looking for tries")
         found_tries = _tries(prover, position, root, me, k or max_moves)
     searcher = prover.searcher
     stats = Stats(searcher.nodes + extra_nodes, time.perf_counter() - t0,
@@ -353,14 +362,21 @@ def _parallel_loss(pool, position: Position, root: MoveList, other: Side, d: int
     return all(o[0] for o in out), sum(o[1] for o in out), sum(o[2] for o in out)
 
 
-def _keys(prover: _Prover, position: Position, root: MoveList, me: Side, k: int) -> list[Move]:
+def _keys(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,
+          note: Callable[[str], None]) -> list[Move]:
+    """Every first move that wins within ``k``: the key and its cooks. Proving there is no
+    cook means refuting every other first move, often the longest part of a solve."""
     if root.mover is not me:
         return []
     landings = [m for m in root if m.is_win]
     if landings or k == 1:
         return landings
-    wins = set(prover.searcher.winning_moves(position.key, me.index, k, prover.history))
-    return [m for m in root if (m.start, m.end, m.relocation) in wins]
+    keys = []
+    for i, m in enumerate(root):
+        note(f"looking for cooks: first move {i + 1} of {len(root)}")
+        if prover.win(apply_move(position, m), me, k - 1, (position,)):
+            keys.append(m)
+    return keys
 
 
 def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,
@@ -402,9 +418,10 @@ def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int
 class _TreeBuilder:
     """Builds the solution tree as JSON-ready dicts (see docs/solver.md for the fields)."""
 
-    def __init__(self, prover: _Prover, budget: int):
+    def __init__(self, prover: _Prover, budget: int, duals: int = DUALS_UP_TO):
         self.prover = prover
         self.budget = budget
+        self.duals = duals
 
     def _spend(self) -> bool:
         self.budget -= 1
@@ -440,7 +457,7 @@ class _TreeBuilder:
             wins = [m for m in moves if m.is_win]
         else:
             wins, checked = p.winning(position, least, path, moves,
-                                      all_of_them=least <= DUALS_UP_TO)
+                                      all_of_them=least <= self.duals)
         node["moves"] = [str(m) for m in wins]
         node["dual"] = len(wins) > 1 if checked else None
         if least >= 2 and wins:
@@ -473,7 +490,7 @@ class _TreeBuilder:
                 if tl == 1:
                     threat = [str(m) for m in tm if m.is_win]
                 else:
-                    found, _ = p.winning(threat_pos, tl, path, tm, all_of_them=tl <= DUALS_UP_TO)
+                    found, _ = p.winning(threat_pos, tl, path, tm, all_of_them=tl <= self.duals)
                     threat = [str(m) for m in found]
         node["threat"] = threat
         defences = []

@@ -397,3 +397,92 @@ def test_random_positions_win_in_4_agree_with_brute_force():
                 expect = brute_win(p.key, me, winner, 4, rules.flags())
                 assert searcher.win(p.key, me, winner, 4) == expect, (str(p), winner)
             checked += 1
+
+
+# -- duals bound and progress notes ---------------------------------------------------------
+
+
+def _winner_nodes(node):
+    """Every winner node of a solution tree (the root included)."""
+    if isinstance(node, dict):
+        if node.get("role") == "winner":
+            yield node
+        for value in node.values():
+            yield from _winner_nodes(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _winner_nodes(value)
+
+
+def _line_positions(root: Position, tree: dict):
+    """(winner node, position) pairs, replaying the tree's moves from ``root``."""
+    out = []
+
+    def walk(node, position):
+        if node.get("role") == "winner":
+            out.append((node, position))
+            if node.get("passed"):
+                if "then" in node:
+                    walk(node["then"], position.with_turn(position.turn.other))
+                return
+            if "after" in node:
+                key = parse_move(node["moves"][0], position, PBM)
+                walk(node["after"], apply_move(position, key))
+            return
+        if node.get("passed"):
+            walk(node["reply"], position.with_turn(position.turn.other))
+            return
+        for d in node["defences"]:
+            if "reply" in d:
+                walk(d["reply"], apply_move(position, parse_move(d["move"], position, PBM)))
+
+    walk(tree, root)
+    return out
+
+
+def test_duals_are_searched_up_to_the_bound_and_marked_unknown_above():
+    """With duals=2 every winner node with 2 moves left lists all its winning moves
+    (checked move by move); with duals=1 those nodes say "not searched" (dual: None)."""
+    p = pos(".2..1./1.1.../....3./...2.2/3.23../....13 S")     # wins in 3 under pbmserv
+    full = solve(p, PBM, 3, duals=2)
+    cut = solve(p, PBM, 3, duals=1)
+    assert full.result == cut.result == "win" and full.moves == 3
+    inner = [(n, q) for n, q in _line_positions(p, full.tree)[1:] if n["moves_left"] == 2]
+    assert inner
+    for node, q in inner:
+        expected = []
+        for m in legal_moves(q, PBM):
+            child = apply_move(q, m)
+            if not can_land(child, PBM) and solve(child, PBM, 1, tree=False).result == "loss":
+                expected.append(str(m))
+        assert sorted(node["moves"]) == sorted(expected)
+        assert node["dual"] is (len(expected) > 1)
+    assert sum(node["dual"] for node, _ in inner) > 1          # the position has duals
+    assert all(n["dual"] is None for n in _winner_nodes(cut.tree) if n["moves_left"] == 2)
+
+
+def test_solve_reports_its_stages():
+    notes = []
+    solve(pos(CHAIN), PBM, 2, progress=notes.append)
+    assert notes[0] == "searching for a win in 1"
+    assert "searching for a win in 2" in notes
+    assert any(n.startswith("looking for cooks: first move 1 of ") for n in notes)
+    assert notes[-1] == "building the solution tree"
+
+
+def test_status_line_only_on_a_terminal():
+    import io
+
+    from solver.parallel import StatusLine
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    plain, tty = io.StringIO(), Tty()
+    for stream in (plain, tty):
+        line = StatusLine(stream)
+        line.show("searching for a win in 3")
+        line.clear()
+    assert plain.getvalue() == ""
+    assert "searching for a win in 3" in tty.getvalue() and tty.getvalue().endswith("\r\x1b[K")
