@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
 from gyges_cli.common import UserError, combine_rules, rule_options
 from gyges_cli.inputs import load_input
-from solver.parallel import StatusLine
+from solver.parallel import Interrupted, StatusLine
 from solver.rules import RuleSet
 from solver.search import DUALS_UP_TO
 from solver.search import solve as run_solve
@@ -53,6 +54,11 @@ def solve(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int, du
                              progress=status.show)
     except ValueError as e:
         raise UserError(str(e), source) from None
+    except (KeyboardInterrupt, Interrupted):
+        status.clear()
+        click.echo(f"gyges solve: interrupted ({status.text or 'starting'}): no result",
+                   err=True)
+        sys.exit(130)
     finally:
         status.clear()
     if as_json:

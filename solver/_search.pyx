@@ -830,10 +830,11 @@ cdef class Searcher:
         h.n = self.s.hn
         return gen_moves(b, side, self.s.rules, h, moves, mover)
 
-    def winning_moves(self, bytes board, int side, int d, history=()):
+    def winning_moves(self, bytes board, int side, int d, history=(), progress=None):
         """Every move of ``side`` (to move) that wins within ``d`` of its moves, as
         ``(start, to, reloc)`` triples (``reloc`` None for plain moves): the keys and cooks.
-        Empty when ``side`` is blocked (its opponent would move)."""
+        Empty when ``side`` is blocked (its opponent would move). ``progress(i, n)`` is
+        called before the i-th of the n moves is tried."""
         cdef Board b, child
         cdef int n, i, mover, won
         cdef History h
@@ -846,6 +847,8 @@ cdef class Searcher:
         h.n = self.s.hn
         try:
             for i in range(n):
+                if progress is not None:
+                    progress(i, n)
                 if moves[i].to >= 36:
                     won = 1
                 elif d < 2:

@@ -171,9 +171,11 @@ class StatusLine:
         self.stream = stream if stream is not None else sys.stderr
         self.start = time.monotonic()
         self.shown = False
+        self.text = ""   # the last note shown (or that would have been)
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
 
     def show(self, text: str) -> None:
+        self.text = text
         if not self.tty:
             return
         self.stream.write(f"\r\x1b[K{text} ({duration(time.monotonic() - self.start)})")

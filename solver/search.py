@@ -15,15 +15,15 @@ True
 
 from __future__ import annotations
 
-import concurrent.futures
+import contextlib
 import dataclasses
-import multiprocessing
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from solver._search import Searcher
 from solver.moves import Move, MoveList, apply_move, legal_moves
+from solver.parallel import Runner, worker_pool
 from solver.position import Position
 from solver.rules import RuleSet, Side
 
@@ -210,12 +210,23 @@ def _worker_init(flags: int, history: list[bytes]) -> None:
     _WORKER["history"] = history
 
 
-def _worker_task(args: tuple[bytes, int, int, int, bytes]) -> tuple[bool, int, int]:
-    child, side, winner, d, root = args
+def _worker_task(args: tuple[int, bytes, int, int, int, bytes]) -> tuple[int, bool, int, int]:
+    """One root move's question: ``(index, won, nodes, tt_hits)``."""
+    index, child, side, winner, d, root = args
     s: Searcher = _WORKER["searcher"]
     n0, h0 = s.nodes, s.tt_hits
     r = s.win(child, side, winner, d, [*_WORKER["history"], root])
-    return r, s.nodes - n0, s.tt_hits - h0
+    return index, r, s.nodes - n0, s.tt_hits - h0
+
+
+def _split(pool: Runner, tasks: list[tuple]) -> list[tuple[bool, int, int]]:
+    """Answers to the root questions ``tasks`` (without their index), in their order."""
+    out: list[tuple[bool, int, int]] = [(False, 0, 0)] * len(tasks)
+    numbered = [(i, *t) for i, t in enumerate(tasks)]
+    for i, r, nodes, hits in pool.map_unordered(_worker_task, numbered,
+                                                chunksize=max(1, len(tasks) // 32)):
+        out[i] = (r, nodes, hits)
+    return out
 
 
 # -- solving ---------------------------------------------------------------------------------
@@ -277,14 +288,12 @@ def solve(
     root = legal_moves(position, rules, history)
     extra_nodes = extra_hits = 0
     result, k = "none", None
-    pool = None
-    if jobs > 1 and len(root) > 1:
-        ctx = multiprocessing.get_context("fork")
-        pool = concurrent.futures.ProcessPoolExecutor(
-            jobs, mp_context=ctx, initializer=_worker_init,
-            initargs=(rules.flags(), [h.key for h in history]))
     keys: list[Move] = []
-    try:
+    with contextlib.ExitStack() as stack:
+        pool = None
+        if jobs > 1 and len(root) > 1:
+            pool = stack.enter_context(worker_pool(
+                jobs, _worker_init, (rules.flags(), [h.key for h in history])))
         # nothing to split over processes when the side to move is passed over, stuck or
         # lands now
         split = pool is not None and root.mover is me and bool(root.moves) and \
@@ -311,9 +320,6 @@ def solve(
             if lost:
                 result, k = "loss", d
                 break
-    finally:
-        if pool is not None:
-            pool.shutdown()
     if result == "win" and not keys:
         keys = _keys(prover, position, root, me, k, note)
     stoppable = None
@@ -343,22 +349,20 @@ def solve(
                     stats, stoppable)
 
 
-def _parallel_root(pool, position: Position, root: MoveList, me: Side, d: int):
+def _parallel_root(pool: Runner, position: Position, root: MoveList, me: Side, d: int):
     """Root moves of ``me`` that win within ``d`` (None if none), split across workers."""
     if d == 1:
         return None, 0, 0
-    tasks = [(apply_move(position, m).key, me.other.index, me.index, d - 1, position.key)
-             for m in root]
-    out = list(pool.map(_worker_task, tasks, chunksize=max(1, len(tasks) // 32)))
+    out = _split(pool, [(apply_move(position, m).key, me.other.index, me.index, d - 1,
+                         position.key) for m in root])
     wins = [m for m, (r, _, _) in zip(root, out, strict=True) if r]
     return (wins or None), sum(o[1] for o in out), sum(o[2] for o in out)
 
 
-def _parallel_loss(pool, position: Position, root: MoveList, other: Side, d: int):
+def _parallel_loss(pool: Runner, position: Position, root: MoveList, other: Side, d: int):
     """Does ``other`` win within ``d`` after every move of the side to move?"""
-    tasks = [(apply_move(position, m).key, other.index, other.index, d, position.key)
-             for m in root]
-    out = list(pool.map(_worker_task, tasks, chunksize=max(1, len(tasks) // 32)))
+    out = _split(pool, [(apply_move(position, m).key, other.index, other.index, d,
+                         position.key) for m in root])
     return all(o[0] for o in out), sum(o[1] for o in out), sum(o[2] for o in out)
 
 
@@ -371,12 +375,10 @@ def _keys(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,
     landings = [m for m in root if m.is_win]
     if landings or k == 1:
         return landings
-    keys = []
-    for i, m in enumerate(root):
-        note(f"looking for cooks: first move {i + 1} of {len(root)}")
-        if prover.win(apply_move(position, m), me, k - 1, (position,)):
-            keys.append(m)
-    return keys
+    wins = set(prover.searcher.winning_moves(
+        position.key, me.index, k, prover.history,
+        lambda i, n: note(f"looking for cooks: first move {i + 1} of {n}")))
+    return [m for m in root if (m.start, m.end, m.relocation) in wins]
 
 
 def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,

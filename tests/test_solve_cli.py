@@ -44,6 +44,9 @@ def test_loss_and_tries_and_jobs():
     r = run(TABOO, "-n", "2", "--jobs", "2")
     assert r.exit_code == 0
     assert "North to move loses in 2" in r.output
+    one = json.loads(run(SAMPLE_12, "--json", "-n", "2").output)
+    two = json.loads(run(SAMPLE_12, "--json", "-n", "2", "-j", "2").output)
+    assert (two["result"], two["moves"], two["keys"]) == (one["result"], one["moves"], one["keys"])
     r = run(SAMPLE_12, "-n", "2", "--tries")
     assert "tries:" in r.output and "refuted by" in r.output
 
@@ -70,6 +73,7 @@ def test_position_file_with_history(tmp_path):
 
 def test_errors_exit_2(tmp_path):
     for args in (["nope"], [SAMPLE_12, "--max-moves", "0"], [SAMPLE_12, "--jobs", "0"],
+                 [SAMPLE_12, "--duals", "-1"],
                  [SAMPLE_12, "--rules", "chess"], ["321123/....../....../....../....../2311 S"]):
         r = run(*args)
         assert r.exit_code == 2, (args, r.output)
