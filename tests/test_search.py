@@ -486,3 +486,16 @@ def test_status_line_only_on_a_terminal():
         line.clear()
     assert plain.getvalue() == ""
     assert "searching for a win in 3" in tty.getvalue() and tty.getvalue().endswith("\r\x1b[K")
+
+
+def test_rust_engine_position_is_a_win_in_6_and_not_in_5():
+    """The benchmark position of issue 3 (a published Rust engine's win at ply 11), under
+    that engine's options: proven by iterative deepening, and its key checked alone. This
+    is the one test that reaches the kernel's deep-node ordering (6 moves left)."""
+    rules = rules_from("pbmserv", ["rebounce=once", "null-move=allowed", "blocked=draw",
+                                   "repetition=allowed"])
+    p = pos("030100/000200/002000/021100/300300/002130 S")
+    searcher = _search.Searcher(rules.flags(), 20)
+    assert [searcher.win(p.key, 0, 0, k) for k in range(1, 7)] == [False] * 5 + [True]
+    key = apply_move(p, parse_move("14-24x21=44", p, rules))
+    assert _search.Searcher(rules.flags(), 20).win(key.key, 1, 0, 5, [p.key])
