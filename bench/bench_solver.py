@@ -2,7 +2,9 @@
 
 (a) The position a published Rust engine solves in about 5 s and 1.2M nodes (the side to
     move wins at ply 11, i.e. in 6 moves) under its rules: prove the win in 6 exactly,
-    that is "no win in 1..5" and "win in 6", by iterative deepening.
+    that is "no win in 1..5" and "win in 6", by iterative deepening; then the whole
+    ``solve`` (loss checks and the cook search: every other first move refuted), on one
+    and on two processes.
 (b) Ten mid-game positions reached by seeded random play from varied setups under
     pbmserv (some with wins, some without): time the win-in-1, 2 and 3 questions and the
     whole ``solve(max_moves=3)`` (win and loss checks, keys, no tree).
@@ -57,6 +59,14 @@ def bench_rust_position(max_moves: int = 6) -> None:
     print(f"  total {time.perf_counter() - total:.2f} s wall, "
           f"{time.process_time() - cpu_total:.2f} s CPU, {searcher.nodes} nodes "
           "(a node: one position searched; landing tests at the leaves are not nodes)")
+    # what `gyges solve -n 6` does on top: loss checks, and every other first move
+    # refuted to prove there is no cook (no tree)
+    for jobs in (1, 2):
+        t = time.perf_counter()
+        sol = solve(p, rules, max_moves, tree=False, jobs=jobs)
+        print(f"  solve(max_moves={max_moves}, jobs={jobs}, no tree): {sol.result} in "
+              f"{sol.moves}, keys {[str(k) for k in sol.keys]}, "
+              f"{time.perf_counter() - t:.1f} s wall, {sol.stats.nodes} nodes")
 
 
 def bench_midgame() -> None:

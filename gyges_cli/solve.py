@@ -23,7 +23,8 @@ from solver.search import solve as run_solve
 @click.option("--tries", is_flag=True,
               help="Also list the winner's first moves that fail with the fewest refutations.")
 @click.option("--jobs", "-j", default=1, show_default=True, type=int,
-              help="Split the root moves across this many processes.")
+              help="Processes for the cook search (every first move checked once the "
+                   "least k is known: often the longest part). The proof itself runs in one.")
 @click.option("--duals", default=DUALS_UP_TO, show_default=True, type=int, metavar="M",
               help="List every winning continuation (duals) where the winner has at most M "
                    "moves left; above that the tree shows one. The key and its cooks are "

@@ -803,7 +803,8 @@ cdef class Searcher:
         self.s.passes = 0
         self.any_truncated |= self.s.truncated
         self.s.truncated = 0
-        memset(self.s.has_killer, 0, sizeof(self.s.has_killer))
+        # killers and history are kept from earlier questions: only the order they give
+        # depends on them, and consecutive questions are usually about related positions
         return 0
 
     def win(self, bytes board, int side, int winner, int d, history=()):

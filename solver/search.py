@@ -15,7 +15,6 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import time
 from collections.abc import Callable, Sequence
@@ -23,7 +22,7 @@ from typing import Any
 
 from solver._search import Searcher
 from solver.moves import Move, MoveList, apply_move, legal_moves
-from solver.parallel import Runner, worker_pool
+from solver.parallel import worker_pool
 from solver.position import Position
 from solver.rules import RuleSet, Side
 
@@ -205,8 +204,10 @@ def win_in(position: Position, rules: RuleSet, k: int, history: Sequence[Positio
 _WORKER: dict[str, Any] = {}
 
 
-def _worker_init(flags: int, history: list[bytes]) -> None:
-    _WORKER["searcher"] = Searcher(flags, 18)
+def _worker_adopt(searcher: Searcher, history: list[bytes]) -> None:
+    """Set up a forked worker with the parent's searcher (its copy, table included: the
+    pool forks, so nothing is pickled)."""
+    _WORKER["searcher"] = searcher
     _WORKER["history"] = history
 
 
@@ -217,16 +218,6 @@ def _worker_task(args: tuple[int, bytes, int, int, int, bytes]) -> tuple[int, bo
     n0, h0 = s.nodes, s.tt_hits
     r = s.win(child, side, winner, d, [*_WORKER["history"], root])
     return index, r, s.nodes - n0, s.tt_hits - h0
-
-
-def _split(pool: Runner, tasks: list[tuple]) -> list[tuple[bool, int, int]]:
-    """Answers to the root questions ``tasks`` (without their index), in their order."""
-    out: list[tuple[bool, int, int]] = [(False, 0, 0)] * len(tasks)
-    numbered = [(i, *t) for i, t in enumerate(tasks)]
-    for i, r, nodes, hits in pool.map_unordered(_worker_task, numbered,
-                                                chunksize=max(1, len(tasks) // 32)):
-        out[i] = (r, nodes, hits)
-    return out
 
 
 # -- solving ---------------------------------------------------------------------------------
@@ -271,7 +262,9 @@ def solve(
 
     ``history`` holds the earlier positions of the game (Renop law), oldest first;
     ``previous`` the position before the opponent's last move (unstoppable variant).
-    ``jobs > 1`` splits the root moves across processes. ``duals``: the solution tree
+    ``jobs > 1`` splits the cook search (every first move checked once the least k is
+    known) across processes; the proof itself runs here, where iterative deepening's
+    table and move ordering serve it best. ``duals``: the solution tree
     lists every winning continuation (and marks duals) where the winner has at most this
     many moves left; above that one winning move is shown (``"dual": null``).
     ``progress`` receives a short note as each stage starts (for a status line).
@@ -286,42 +279,23 @@ def solve(
     prover = _Prover(rules, history)
     me, other = position.turn, position.turn.other
     root = legal_moves(position, rules, history)
-    extra_nodes = extra_hits = 0
     result, k = "none", None
+    for d in range(1, max_moves + 1):
+        note(f"searching for a win in {d}")
+        if prover.win(position, me, d):
+            result, k = "win", d
+            break
+        if prover.win(position, other, d):
+            result, k = "loss", d
+            break
     keys: list[Move] = []
-    with contextlib.ExitStack() as stack:
-        pool = None
-        if jobs > 1 and len(root) > 1:
-            pool = stack.enter_context(worker_pool(
-                jobs, _worker_init, (rules.flags(), [h.key for h in history])))
-        # nothing to split over processes when the side to move is passed over, stuck or
-        # lands now
-        split = pool is not None and root.mover is me and bool(root.moves) and \
-            not any(m.is_win for m in root)
-        for d in range(1, max_moves + 1):
-            note(f"searching for a win in {d}")
-            if not split:
-                if prover.win(position, me, d):
-                    result, k = "win", d
-                    break
-                if prover.win(position, other, d):
-                    result, k = "loss", d
-                    break
-                continue
-            wins, nodes, hits = _parallel_root(pool, position, root, me, d)
-            extra_nodes += nodes
-            extra_hits += hits
-            if wins is not None:
-                result, k, keys = "win", d, wins
-                break
-            lost, nodes, hits = _parallel_loss(pool, position, root, other, d)
-            extra_nodes += nodes
-            extra_hits += hits
-            if lost:
-                result, k = "loss", d
-                break
-    if result == "win" and not keys:
-        keys = _keys(prover, position, root, me, k, note)
+    extra_nodes = extra_hits = 0
+    if result == "win":
+        if jobs > 1 and root.mover is me and k > 1 and not root.wins:
+            keys, extra_nodes, extra_hits = _parallel_keys(
+                jobs, prover, position, root, me, k, note)
+        else:
+            keys = _keys(prover, position, root, me, k, note)
     stoppable = None
     if rules.win == "unstoppable" and result == "win":
         if k == 1 and root.mover is me:
@@ -349,21 +323,21 @@ def solve(
                     stats, stoppable)
 
 
-def _parallel_root(pool: Runner, position: Position, root: MoveList, me: Side, d: int):
-    """Root moves of ``me`` that win within ``d`` (None if none), split across workers."""
-    if d == 1:
-        return None, 0, 0
-    out = _split(pool, [(apply_move(position, m).key, me.other.index, me.index, d - 1,
-                         position.key) for m in root])
-    wins = [m for m, (r, _, _) in zip(root, out, strict=True) if r]
-    return (wins or None), sum(o[1] for o in out), sum(o[2] for o in out)
-
-
-def _parallel_loss(pool: Runner, position: Position, root: MoveList, other: Side, d: int):
-    """Does ``other`` win within ``d`` after every move of the side to move?"""
-    out = _split(pool, [(apply_move(position, m).key, other.index, other.index, d,
-                         position.key) for m in root])
-    return all(o[0] for o in out), sum(o[1] for o in out), sum(o[2] for o in out)
+def _parallel_keys(jobs: int, prover: _Prover, position: Position, root: MoveList, me: Side,
+                   k: int, note: Callable[[str], None]):
+    """The keys (every first move winning within ``k``), the first moves split across
+    ``jobs`` forked processes: ``(keys, nodes, tt_hits)``. Each worker starts from a copy of
+    the prover's searcher, whose table already holds what the proof found."""
+    tasks = [(apply_move(position, m).key, me.other.index, me.index, k - 1, position.key)
+             for m in root]
+    out: list[tuple[bool, int, int]] = [(False, 0, 0)] * len(tasks)
+    with worker_pool(jobs, _worker_adopt, (prover.searcher, prover.history)) as pool:
+        numbered = [(i, *t) for i, t in enumerate(tasks)]
+        for done, (i, won, nodes, hits) in enumerate(pool.map_unordered(_worker_task, numbered)):
+            out[i] = (won, nodes, hits)
+            note(f"looking for cooks: {done + 1} of {len(tasks)} first moves done")
+    keys = [m for m, (won, _, _) in zip(root, out, strict=True) if won]
+    return keys, sum(o[1] for o in out), sum(o[2] for o in out)
 
 
 def _keys(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,
