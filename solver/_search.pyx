@@ -803,8 +803,9 @@ cdef class Searcher:
         self.s.passes = 0
         self.any_truncated |= self.s.truncated
         self.s.truncated = 0
-        # killers and history are kept from earlier questions: only the order they give
-        # depends on them, and consecutive questions are usually about related positions
+        # killers and history are kept from earlier questions: only the order of moves
+        # depends on them (the workers of a split cook search ask one question per first
+        # move: 32 s instead of 53 s on the Rust engine's position with two processes)
         return 0
 
     def win(self, bytes board, int side, int winner, int d, history=()):
