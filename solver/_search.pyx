@@ -9,7 +9,9 @@ Two mutually recursive functions over the core's C API (``_movegen.pxd``):
   which ``_win_l(child, d - 1)`` holds.
 * ``_win_l(b, d)``: the loser L is to move; W wins if L cannot land now and, after *every*
   move of L, ``_win_w(child, d)`` holds. Each defence is first refuted by the cheap test
-  ``can_land(child, W)``; only defences that stop the immediate landing are searched deeper.
+  "can W land on child?"; only defences that stop the immediate landing are searched
+  deeper. That test is answered from a witness where it can (``Witnesses``: a goal path
+  the core found on a sibling board, still standing when the move leaves its slots alone).
 
 Passes (``blocked=pass``): when L is blocked W moves again (that move counts); when W is
 blocked L moves again and W's move count is unchanged. A side without any move
