@@ -47,7 +47,7 @@ cdef enum:
     ESC_CAP = 40
     MAX_PASSES = 12       # W passed over this often in one line: give up on it (truncated)
     LC_BITS = 17
-    DEEP_ORDER = 6        # from this many moves left, order W's moves by _holding_replies
+    DEEP_ORDER = 6        # from this many moves left, order W's moves by _holding(..., 2)
     LAZY_PICKS = 3        # moves picked one by one before the rest are sorted
 
 ctypedef struct Entry:
@@ -518,15 +518,17 @@ cdef int _quiet_defence(S* s, const Board* b, int d) noexcept nogil:
     return 0
 
 
-cdef int _escapes(S* s, const Board* b, int cap) noexcept nogil:
-    """How many moves of L (to move on ``b``) stop W's immediate landing (at most ``cap``;
-    ``cap`` also when L is blocked or can land itself: not worth ordering)."""
-    cdef int W = s.winner, L = 1 - s.winner, n, i, mover, count = 0
+cdef int _holding(S* s, const Board* b, int cap, int within) noexcept nogil:
+    """How many moves of L (to move on ``b``) leave W without a win within ``within``
+    moves (1: W cannot land at once) -- at most ``cap``; ``cap`` also when L is blocked or
+    can land itself (not worth ordering). Orders W's moves: the fewer replies hold, the
+    better the move."""
+    cdef int W = s.winner, L = 1 - s.winner, n, i, mover, count = 0, held
     cdef History h
     cdef Board child
     cdef Witnesses w
+    cdef CMove moves[MAX_MOVES]
     _witness_init(&w, W)
-    cdef CMove moves[MAX_MOVES]
     h.lo = s.hlo
     h.hi = s.hhi
     h.n = s.hn
@@ -541,36 +543,11 @@ cdef int _escapes(S* s, const Board* b, int cap) noexcept nogil:
             break
         memcpy(&child, b, sizeof(Board))
         board_make(&child, moves[i])
-        if not _lands_after(s, &w, &child, moves[i], &h):
-            count += 1
-            if count >= cap:
-                break
-    _pop(s)
-    return count
-
-
-cdef int _holding_replies(S* s, const Board* b, int cap) noexcept nogil:
-    """How many moves of L (to move on ``b``) leave W without a win within 2 (at most
-    ``cap``; ``cap`` also when L is blocked or can land itself). A finer measure than
-    ``_escapes`` for ordering the first moves of a deep search, where it pays."""
-    cdef int L = 1 - s.winner, n, i, mover, count = 0
-    cdef History h
-    cdef Board child
-    cdef CMove moves[MAX_MOVES]
-    h.lo = s.hlo
-    h.hi = s.hhi
-    h.n = s.hn
-    n = gen_moves(b, L, s.rules, &h, moves, &mover)
-    if n == 0 or mover != L:
-        return cap
-    _push(s, b)
-    for i in range(n):
-        if moves[i].to >= 36:
-            count = cap
-            break
-        memcpy(&child, b, sizeof(Board))
-        board_make(&child, moves[i])
-        if not _win_w(s, &child, 2):
+        if within == 1:
+            held = not _lands_after(s, &w, &child, moves[i], &h)
+        else:
+            held = not _win_w(s, &child, within)
+        if held:
             count += 1
             if count >= cap:
                 break
@@ -622,13 +599,13 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
             if _lands_after(s, &wl, &child, moves[i], &h):
                 key[i] = -1                # L would land at once
             elif d >= DEEP_ORDER:
-                key[i] = 1 + (256 - _holding_replies(s, &child, 256))
+                key[i] = 1 + (256 - _holding(s, &child, 256, 2))
             elif _land(s, &child, W, &h):
                 # a threat: fewer defences that stop the landing first
-                key[i] = 300 + (ESC_CAP - _escapes(s, &child, ESC_CAP))
+                key[i] = 300 + (ESC_CAP - _holding(s, &child, ESC_CAP, 1))
             elif d >= 4:
                 # a quiet move: the fewer replies L has, the better
-                key[i] = 1 + (256 - _escapes(s, &child, 256))
+                key[i] = 1 + (256 - _holding(s, &child, 256, 1))
     _order(s.hw, moves, n, idx, key)
     for j in range(n):
         i = _next(idx, key, j, n)
