@@ -47,3 +47,6 @@ cdef int gen_moves(const Board* b, int side, int rules, const History* hist,
 cdef int can_land(const Board* b, int side, int rules, const History* hist) noexcept nogil
 cdef uint64_t land_support(const Board* b, int side, int rules, const History* hist) noexcept nogil
 cdef uint64_t zobrist(const Board* b, int side) noexcept nogil
+cdef int surely_moves(const Board* b, int side, int rules, const History* hist) noexcept nogil
+cdef int simple_moves(const Board* b, int side, int rules, const History* hist, CMove* out,
+                      int cap) noexcept nogil

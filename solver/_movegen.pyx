@@ -708,6 +708,115 @@ cdef uint64_t land_support(const Board* b, int side, int rules, const History* h
     return 0
 
 # ---------------------------------------------------------------------------------------
+# Cheap sufficient tests for the solver: moves certainly legal, a side certainly not blocked.
+
+cdef inline int _in_history(const History* hist, uint64_t lo, uint64_t hi) noexcept nogil:
+    cdef int i
+    if hist == NULL:
+        return 0
+    for i in range(hist.n):
+        if hist.lo[i] == lo and hist.hi[i] == hi:
+            return 1
+    return 0
+
+
+cdef inline int _walk_repeats(const Board* b, int rules, const History* hist, int start,
+                              int end) noexcept nogil:
+    """Renop law for a plain move from ``start`` to the empty slot ``end``."""
+    cdef Board t
+    if rules & R_REPEAT_OK:
+        return 0
+    memcpy(&t, b, sizeof(Board))
+    board_set(&t, end, b.size[start])
+    board_set(&t, start, 0)
+    return _in_history(hist, t.klo, t.khi)
+
+
+cdef int surely_moves(const Board* b, int side, int rules, const History* hist) noexcept nogil:
+    """A cheap sufficient test that ``side`` is not blocked: a single on its shore can step
+    to an empty neighbouring slot (one step onto an empty slot ends a move under every rule
+    set) without reproducing an earlier board. 0 means "not sure"."""
+    cdef int row = shore_row(b, side), r, i, a
+    cdef uint64_t rings
+    if row < 0:
+        return 0
+    rings = b.occ & ROW_MASK[row]
+    while rings:
+        r = _lowbit(rings)
+        rings &= rings - 1
+        if b.size[r] != 1:
+            continue
+        for i in range(4):
+            a = _step(r, i)
+            if a >= 0 and not (b.occ >> a) & 1 and not _walk_repeats(b, rules, hist, r, a):
+                return 1
+    return 0
+
+
+cdef inline int _step(int x, int dirn) noexcept nogil:
+    """The slot next to ``x`` in one of four directions, or -1 off the board."""
+    if dirn == 0:
+        return x + 6 if x < 30 else -1
+    if dirn == 1:
+        return x - 6 if x >= 6 else -1
+    if dirn == 2:
+        return x - 1 if x % 6 else -1
+    return x + 1 if x % 6 != 5 else -1
+
+
+cdef inline int _add_walk(const Board* b, int rules, const History* hist, int start, int end,
+                          CMove* out, int n, int cap) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if out[i].start == start and out[i].to == end:
+            return n                        # another walk to the same slot
+    if n >= cap or _walk_repeats(b, rules, hist, start, end):
+        return n
+    out[n].start = <uint8_t>start
+    out[n].to = <uint8_t>end
+    out[n].reloc = NO_SLOT
+    return n + 1
+
+
+cdef int simple_moves(const Board* b, int side, int rules, const History* hist, CMove* out,
+                      int cap) noexcept nogil:
+    """Moves legal under every rule set, found without the bounce search: a shore ring
+    walks its k steps through empty slots only (never its start slot, never back over a
+    slot it just left) and stops on an empty slot, not reproducing an earlier board. (A
+    shore ring that can move makes the shore row the moving row, ``blocked=next-row``
+    included.) At most ``cap`` moves; one per end slot and ring."""
+    cdef int row = shore_row(b, side), r, k, n = 0, i, j, l, a, c, e
+    cdef uint64_t rings, free
+    if row < 0:
+        return 0
+    free = ~b.occ & ALL_SLOTS
+    rings = b.occ & ROW_MASK[row]
+    while rings:
+        r = _lowbit(rings)
+        rings &= rings - 1
+        k = b.size[r]
+        for i in range(4):
+            a = _step(r, i)
+            if a < 0 or not (free >> a) & 1:
+                continue
+            if k == 1:
+                n = _add_walk(b, rules, hist, r, a, out, n, cap)
+                continue
+            for j in range(4):
+                c = _step(a, j)
+                if c < 0 or c == r or not (free >> c) & 1:
+                    continue
+                if k == 2:
+                    n = _add_walk(b, rules, hist, r, c, out, n, cap)
+                    continue
+                for l in range(4):
+                    e = _step(c, l)
+                    if e < 0 or e == r or e == a or not (free >> e) & 1:
+                        continue
+                    n = _add_walk(b, rules, hist, r, e, out, n, cap)
+    return n
+
+# ---------------------------------------------------------------------------------------
 # Python entry points. Boards cross the boundary as 36-byte ``bytes`` (ring size per slot).
 
 cdef int board_load(Board* b, const unsigned char[:] sizes) except -1:
@@ -838,6 +947,20 @@ def relocation_targets(bytes sizes, int side, int rules, int start):
         return []
     cdef uint64_t m = _reloc_targets(&b, side, rules, start)
     return [t for t in range(36) if (m >> t) & 1]
+
+
+def quick_moves(bytes sizes, int side, int rules, history=()):
+    """``(simple, surely)``: the solver's cheap tests on a position (``simple_moves`` as
+    ``(start, end)`` pairs, and ``surely_moves``), for testing them against the full
+    generator."""
+    cdef Board b
+    cdef _Hist h = _Hist(history)
+    cdef CMove out[256]
+    cdef int n, i
+    board_load(&b, sizes)
+    n = simple_moves(&b, side, rules, &h.h, out, 256)
+    return ([(out[i].start, out[i].to) for i in range(n)],
+            bool(surely_moves(&b, side, rules, &h.h)))
 
 
 def goal_reachable(bytes sizes, int side, int rules, history=()):

@@ -29,7 +29,7 @@ from libc.string cimport memset, memcpy
 from libc.stdlib cimport calloc, free
 
 from solver._movegen cimport (
-    Board, CMove, History, board_load, board_set, board_make, gen_moves, can_land, land_support, zobrist,
+    Board, CMove, History, board_load, board_set, board_make, gen_moves, can_land, land_support, simple_moves, surely_moves, zobrist,
     shore_row,
     GOAL_N, GOAL_S, NO_SLOT, MAX_MOVES, SOUTH, NORTH,
     R_REPLACE_SHORE, R_REPLACE_ANY, R_BLOCK_NEXTROW, R_BLOCK_DRAW, R_REPEAT_OK,
@@ -177,126 +177,14 @@ cdef inline void _pop(S* s) noexcept nogil:
     s.ply -= 1
 
 
-cdef inline int _in_hist(S* s, uint64_t lo, uint64_t hi) noexcept nogil:
-    cdef int i
-    for i in range(s.hn):
-        if s.hlo[i] == lo and s.hhi[i] == hi:
-            return 1
-    return 0
 
-
-cdef int _surely_moves(S* s, const Board* b, int side) noexcept nogil:
-    """A cheap sufficient test that ``side`` is not blocked: a single on its shore can step
-    to an empty neighbouring slot (one step onto an empty slot ends a move under every rule
-    set) without reproducing an earlier board. 0 means "not sure"."""
-    cdef int row = shore_row(b, side), r, c, n, k
-    cdef uint64_t rings, nb
-    cdef Board t
-    cdef int nbs[4]
-    if row < 0:
-        return 0
-    rings = b.occ & ((<uint64_t>0x3F) << (6 * row))
-    while rings:
-        r = __builtin_ctzll(rings)
-        rings &= rings - 1
-        if b.size[r] != 1:
-            continue
-        c = r % 6
-        k = 0
-        if r >= 6:
-            nbs[k] = r - 6
-            k += 1
-        if r < 30:
-            nbs[k] = r + 6
-            k += 1
-        if c > 0:
-            nbs[k] = r - 1
-            k += 1
-        if c < 5:
-            nbs[k] = r + 1
-            k += 1
-        for n in range(k):
-            if (b.occ >> nbs[n]) & 1:
-                continue
-            if s.rules & R_REPEAT_OK:
-                return 1
-            memcpy(&t, b, sizeof(Board))
-            board_set(&t, r, 0)
-            board_set(&t, nbs[n], 1)
-            if not _in_hist(s, t.klo, t.khi):
-                return 1
-    return 0
-
-
-
-
-cdef int _simple_moves(S* s, const Board* b, int side, CMove* out) noexcept nogil:
-    """Moves that are legal under every rule set without asking the core: a shore ring
-    walks its k steps through empty slots only (never its start slot, never back over a
-    slot it just left) and stops on an empty slot, not reproducing an earlier board.
-    A ring on the shore that can move means the shore row is the moving row."""
-    cdef int row = shore_row(b, side), r, k, n = 0, i, j, l, a, c, e
-    cdef uint64_t rings, free
-    cdef Board t
-    if row < 0:
-        return 0
-    free = ~b.occ & ((1ULL << 36) - 1)
-    rings = b.occ & ((<uint64_t>0x3F) << (6 * row))
-    while rings:
-        r = __builtin_ctzll(rings)
-        rings &= rings - 1
-        k = b.size[r]
-        for i in range(4):
-            a = _step(r, i)
-            if a < 0 or not (free >> a) & 1:
-                continue
-            if k == 1:
-                n = _add_simple(s, b, r, a, out, n)
-                continue
-            for j in range(4):
-                c = _step(a, j)
-                if c < 0 or c == r or not (free >> c) & 1:
-                    continue
-                if k == 2:
-                    n = _add_simple(s, b, r, c, out, n)
-                    continue
-                for l in range(4):
-                    e = _step(c, l)
-                    if e < 0 or e == r or e == a or not (free >> e) & 1:
-                        continue
-                    n = _add_simple(s, b, r, e, out, n)
-    return n
-
-
-cdef inline int _step(int x, int dirn) noexcept nogil:
-    if dirn == 0:
-        return x + 6 if x < 30 else -1
-    if dirn == 1:
-        return x - 6 if x >= 6 else -1
-    if dirn == 2:
-        return x - 1 if x % 6 else -1
-    return x + 1 if x % 6 != 5 else -1
-
-
-cdef inline int _add_simple(S* s, const Board* b, int start, int end, CMove* out,
-                            int n) noexcept nogil:
-    cdef Board t
-    cdef int i
-    for i in range(n):
-        if out[i].start == start and out[i].to == end:
-            return n                        # another walk to the same slot
-    if not (s.rules & R_REPEAT_OK):
-        memcpy(&t, b, sizeof(Board))
-        board_set(&t, start, 0)
-        board_set(&t, end, b.size[start])
-        if _in_hist(s, t.klo, t.khi):
-            return n
-    if n < 256:
-        out[n].start = <uint8_t>start
-        out[n].to = <uint8_t>end
-        out[n].reloc = NO_SLOT
-        n += 1
-    return n
+cdef inline int _surely(S* s, const Board* b, int side) noexcept nogil:
+    """The core's "certainly not blocked" test, against the line's boards."""
+    cdef History h
+    h.lo = s.hlo
+    h.hi = s.hhi
+    h.n = s.hn
+    return surely_moves(b, side, s.rules, &h)
 
 
 cdef inline int _mi(CMove m) noexcept nogil:
@@ -463,7 +351,7 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
         if _lands_after(s, &w, &child, moves[i], &h):
             continue                       # refuted at once
         if d == 1 and ((s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW))
-                       or _surely_moves(s, &child, W)):
+                       or _surely(s, &child, W)):
             r = 0
         else:
             r = _win_w(s, &child, d, 1)
@@ -487,11 +375,12 @@ cdef int _quiet_defence(S* s, const Board* b, int d) noexcept nogil:
     cdef Board child
     cdef Witnesses w
     _witness_init(&w, W)
-    n = _simple_moves(s, b, L, simple)
-    if n == 0:
-        return 0
     h.lo = s.hlo
     h.hi = s.hhi
+    h.n = s.hn
+    n = simple_moves(b, L, s.rules, &h, simple, 256)
+    if n == 0:
+        return 0
     first = _killer_index(s, simple, n)
     _push(s, b)
     h.n = s.hn
@@ -508,7 +397,7 @@ cdef int _quiet_defence(S* s, const Board* b, int d) noexcept nogil:
         board_make(&child, simple[i])
         if _lands_after(s, &w, &child, simple[i], &h):
             continue
-        if (s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW)) or _surely_moves(s, &child, W):
+        if (s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW)) or _surely(s, &child, W):
             _pop(s)
             s.killer[s.ply] = simple[i]
             s.has_killer[s.ply] = 1
@@ -654,7 +543,7 @@ cdef int _win_w(S* s, const Board* b, int d, int w_cannot_land=0) noexcept nogil
     if not w_cannot_land and _land(s, b, W, &h):
         return 1
     if d == 1:
-        if s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW) or _surely_moves(s, b, W):
+        if s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW) or _surely(s, b, W):
             return 0
         n = gen_moves(b, W, s.rules, &h, moves, &mover)
         if n == 0 or mover == W:

@@ -109,3 +109,40 @@ def test_dense_position_under_entry_taboo_is_complete():
             assert ("end", m.end) in kinds or ("land", m.end) in kinds
         else:
             assert ("land", m.end) in kinds
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_solver_shortcuts_are_legal_moves(name: str):
+    """The solver's cheap tests (``quick_moves``): every simple move is a legal move (its
+    result is one of the generator's, Renop law included), and "surely not blocked" is
+    only said of a side that has a move of its own."""
+    from solver import _movegen
+
+    rules = RULES[name]
+    rng = random.Random(name)
+    simple_seen = surely_seen = 0
+    for _ in range(300):
+        position = random_position(rng)
+        history = []
+        for _ in range(rng.randint(0, 3)):          # a short line, for the Renop law
+            moves = legal_moves(position, rules, [h.key for h in history])
+            plain = [m for m in moves if not m.is_win]
+            if not plain or moves.mover is not position.turn:
+                break
+            history.append(position)
+            position = apply_move(position, rng.choice(plain))
+        keys = [h.key for h in history]
+        simple, surely = _movegen.quick_moves(position.key, position.turn.index,
+                                              rules.flags(), keys)
+        moves = legal_moves(position, rules, keys)
+        results = {apply_move(position, m).key for m in moves if not m.is_win}
+        for start, end in simple:
+            board = list(position.board)
+            board[end], board[start] = board[start], 0
+            after = Position(tuple(board), position.turn.other).key
+            assert after in results and moves.mover is position.turn, (position, start, end)
+        if surely:
+            assert moves.mover is position.turn and moves.moves
+        simple_seen += len(simple)
+        surely_seen += surely
+    assert simple_seen > 300 and surely_seen > 30
