@@ -29,8 +29,8 @@ from libc.string cimport memset, memcpy
 from libc.stdlib cimport calloc, free
 
 from solver._movegen cimport (
-    Board, CMove, History, board_load, board_set, board_make, gen_moves, can_land, land_support, simple_moves, surely_moves, zobrist,
-    shore_row,
+    Board, CMove, History, board_load, board_set, board_make, gen_moves, land_support,
+    simple_moves, surely_moves, zobrist, shore_row,
     GOAL_N, GOAL_S, NO_SLOT, MAX_MOVES, SOUTH, NORTH,
     R_REPLACE_SHORE, R_REPLACE_ANY, R_BLOCK_NEXTROW, R_BLOCK_DRAW, R_REPEAT_OK,
 )
@@ -177,7 +177,6 @@ cdef inline void _pop(S* s) noexcept nogil:
     s.ply -= 1
 
 
-
 cdef inline int _surely(S* s, const Board* b, int side) noexcept nogil:
     """The core's "certainly not blocked" test, against the line's boards."""
     cdef History h
@@ -241,8 +240,6 @@ cdef inline int _killer_index(S* s, const CMove* moves, int n) noexcept nogil:
             if _same(moves[i], s.killer[s.ply]):
                 return i
     return -1
-
-
 
 
 ctypedef struct Witnesses:

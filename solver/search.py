@@ -274,6 +274,8 @@ def solve(
         raise SolveError(f"--max-moves must be 1..30, not {max_moves}")
     if jobs < 1:
         raise SolveError(f"--jobs must be at least 1, not {jobs}")
+    if duals < 0:
+        raise SolveError(f"--duals must be 0 or more, not {duals}")
     history = tuple(history)
     t0 = time.perf_counter()
     prover = _Prover(rules, history)
