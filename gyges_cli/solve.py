@@ -48,7 +48,7 @@ def solve(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int, du
         raise UserError(f"must be at least 1, not {jobs}", "--jobs")
     if duals < 0:
         raise UserError(f"must be 0 or more, not {duals}", "--duals")
-    status = StatusLine(click.get_text_stream("stderr"))
+    status = StatusLine(sys.stderr)
     try:
         solution = run_solve(loaded.position, rules, max_moves, loaded.history, tries=tries,
                              jobs=jobs, previous=loaded.previous, duals=duals,
