@@ -27,6 +27,13 @@ ply count is then not bounded by ``d``) are never stored.
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport calloc, free
+from cpython.ref cimport PyObject
+
+cdef extern from "Python.h":
+    # declared here without Cython's "except -1": the kernel handles the -1 itself
+    int _check_signals "PyErr_CheckSignals" () noexcept
+    void PyErr_Fetch(PyObject** type, PyObject** value, PyObject** tb) noexcept
+    void PyErr_Restore(PyObject* type, PyObject* value, PyObject* tb) noexcept
 
 from solver._movegen cimport (
     Board, CMove, History, board_load, board_set, board_make, gen_moves, land_support,
@@ -48,6 +55,7 @@ cdef enum:
     MAX_PASSES = 12       # W passed over this often in one line: give up on it (truncated)
     LC_BITS = 17
     DEEP_ORDER = 6        # from this many moves left, order W's moves by _holding(..., 2)
+    SIGNAL_MASK = 0x3FFF  # look for Ctrl-C every 16384 nodes
     LAZY_PICKS = 3        # moves picked one by one before the rest are sorted
 
 ctypedef struct Entry:
@@ -75,6 +83,8 @@ ctypedef struct S:
     unsigned long long nodes
     unsigned long long hits
     int truncated
+    int aborted                # Ctrl-C seen: every node returns at once, nothing is stored
+    PyObject* exc[3]           # the exception its handler raised, raised again on return
     unsigned long long taint   # counts W passes: a subtree that saw one is not stored
     int passes
     int ply
@@ -524,6 +534,25 @@ cdef int _w_passed(S* s, const Board* b, CMove* moves, int n, int d) noexcept no
     return r
 
 
+cdef int _signalled(S* s) noexcept with gil:
+    """Has a signal (Ctrl-C) arrived? Its handler's exception is kept aside and raised by
+    the entry point once the search has unwound."""
+    if _check_signals() != 0:
+        PyErr_Fetch(&s.exc[0], &s.exc[1], &s.exc[2])
+        return 1
+    return 0
+
+
+cdef inline int _stop(S* s) noexcept nogil:
+    """Count a node; every so often look for Ctrl-C. 1: unwind now (answers are void and
+    the table is left alone: ``truncated`` forbids storing)."""
+    s.nodes += 1
+    if not s.aborted and (s.nodes & SIGNAL_MASK) == 0 and _signalled(s):
+        s.aborted = 1
+        s.truncated = 1
+    return s.aborted
+
+
 cdef int _win_w(S* s, const Board* b, int d, int w_cannot_land=0) noexcept nogil:
     cdef int W = s.winner, mover, n, r
     cdef uint64_t rh = 0
@@ -531,8 +560,7 @@ cdef int _win_w(S* s, const Board* b, int d, int w_cannot_land=0) noexcept nogil
     cdef Entry* e = NULL
     cdef History h
     cdef CMove moves[MAX_MOVES]
-    s.nodes += 1
-    if d <= 0:
+    if _stop(s) or d <= 0:
         return 0
     h.lo = s.hlo
     h.hi = s.hhi
@@ -571,8 +599,7 @@ cdef int _win_l(S* s, const Board* b, int d) noexcept nogil:
     cdef Entry* e
     cdef History h
     cdef CMove moves[MAX_MOVES]
-    s.nodes += 1
-    if d <= 0:
+    if _stop(s) or d <= 0:
         return 0
     rh = _relevant(s, b, 2 * d)
     e = _probe(s, b, L, rh)
@@ -673,6 +700,17 @@ cdef class Searcher:
         # move: 32 s instead of 53 s on the Rust engine's position with two processes)
         return 0
 
+    cdef int _raise_if_aborted(self) except -1:
+        """After a search: a signal stopped it, so its answer is void; raise what the
+        signal's handler raised (KeyboardInterrupt for Ctrl-C)."""
+        if not self.s.aborted:
+            return 0
+        self.s.aborted = 0
+        self.s.truncated = 0
+        PyErr_Restore(self.s.exc[0], self.s.exc[1], self.s.exc[2])
+        self.s.exc[0] = self.s.exc[1] = self.s.exc[2] = NULL
+        return -1
+
     def win(self, bytes board, int side, int winner, int d, history=()):
         cdef Board b
         cdef int r
@@ -685,6 +723,7 @@ cdef class Searcher:
                 r = _win_w(&self.s, &b, d)
             else:
                 r = _win_l(&self.s, &b, d)
+        self._raise_if_aborted()
         return bool(r)
 
     cdef int _root_moves(self, bytes board, int side, int d, history, Board* b, History* h,
@@ -726,6 +765,7 @@ cdef class Searcher:
                     with nogil:
                         won = (not _land(&self.s, &child, 1 - side, &h)
                                and _win_l(&self.s, &child, d - 1))
+                    self._raise_if_aborted()
                 if won:
                     found.append(_triple(moves[i]))
         finally:
@@ -750,6 +790,7 @@ cdef class Searcher:
             return None
         with nogil:
             r = _w_body(&self.s, &b, moves, n, d)
+        self._raise_if_aborted()
         if not r or not self.s.has_killer[0]:
             return None
         return _triple(self.s.killer[0])

@@ -499,3 +499,35 @@ def test_rust_engine_position_is_a_win_in_6_and_not_in_5():
     assert [searcher.win(p.key, 0, 0, k) for k in range(1, 7)] == [False] * 5 + [True]
     key = apply_move(p, parse_move("14-24x21=44", p, rules))
     assert _search.Searcher(rules.flags(), 20).win(key.key, 1, 0, 5, [p.key])
+
+
+def test_a_signal_stops_the_kernel_at_once_and_leaves_its_table_sound():
+    """Ctrl-C during a long kernel call: the call ends within a fraction of a second with
+    the handler's exception, and the same searcher (its table kept) still proves the
+    right answers afterwards (nothing half-searched was stored)."""
+    import signal
+    import time
+
+    rules = rules_from("pbmserv", ["rebounce=once", "null-move=allowed", "blocked=draw",
+                                   "repetition=allowed"])
+    p = pos("030100/000200/002000/021100/300300/002130 S")
+    searcher = _search.Searcher(rules.flags(), 20)
+
+    class Stop(Exception):
+        pass
+
+    def handler(signum, frame):
+        raise Stop
+
+    old = signal.signal(signal.SIGALRM, handler)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        start = time.monotonic()
+        with pytest.raises(Stop):
+            searcher.win(p.key, 0, 0, 6)           # about 3 s uninterrupted
+        assert time.monotonic() - start < 1.5
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert not searcher.truncated
+    assert [searcher.win(p.key, 0, 0, k) for k in range(1, 7)] == [False] * 5 + [True]
