@@ -362,21 +362,26 @@ def test_random_positions_with_history_agree():
         checked += 1
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_random_positions_win_in_3_agree_with_brute_force(preset):
-    rules = PRESETS[preset]
-    rng = random.Random(f"deep-{preset}")
+def _agrees_with_brute_force(rules: RuleSet, seed: str, d: int, count: int, max_rings: int):
+    """The kernel and the brute force give the same "win within d?" for both sides as
+    winner, on ``count`` random positions with at most ``max_rings`` rings."""
+    rng = random.Random(seed)
     searcher = _search.Searcher(rules.flags(), 18)
     checked = 0
-    while checked < 12:
+    while checked < count:
         p = random_position(rng, rules)
-        if sum(1 for x in p.board if x) > 7:
+        if sum(1 for x in p.board if x) > max_rings:
             continue
         me = p.turn.index
         for winner in (me, 1 - me):
-            expect = brute_win(p.key, me, winner, 3, rules.flags())
-            assert searcher.win(p.key, me, winner, 3) == expect, (str(p), winner)
+            expect = brute_win(p.key, me, winner, d, rules.flags())
+            assert searcher.win(p.key, me, winner, d) == expect, (str(p), winner)
         checked += 1
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_random_positions_win_in_3_agree_with_brute_force(preset):
+    _agrees_with_brute_force(PRESETS[preset], f"deep-{preset}", 3, 12, 7)
 
 
 @pytest.mark.slow
@@ -384,19 +389,7 @@ def test_random_positions_win_in_4_agree_with_brute_force():
     """Four moves: the orderings used only with 4+ moves left (quiet moves by the loser's
     replies) are exercised too."""
     for preset in ("pbmserv", "bga"):
-        rules = PRESETS[preset]
-        rng = random.Random(f"deeper-{preset}")
-        searcher = _search.Searcher(rules.flags(), 18)
-        checked = 0
-        while checked < 6:
-            p = random_position(rng, rules)
-            if sum(1 for x in p.board if x) > 5:
-                continue
-            me = p.turn.index
-            for winner in (me, 1 - me):
-                expect = brute_win(p.key, me, winner, 4, rules.flags())
-                assert searcher.win(p.key, me, winner, 4) == expect, (str(p), winner)
-            checked += 1
+        _agrees_with_brute_force(PRESETS[preset], f"deeper-{preset}", 4, 6, 5)
 
 
 # -- duals bound and progress notes ---------------------------------------------------------
