@@ -4,8 +4,8 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 extensions = [
-    Extension("solver._movegen", ["solver/_movegen.pyx"], extra_compile_args=["-O3"]),
-    Extension("solver._search", ["solver/_search.pyx"], extra_compile_args=["-O3"]),
+    Extension("solver.game._movegen", ["solver/game/_movegen.pyx"], extra_compile_args=["-O3"]),
+    Extension("solver.search._search", ["solver/search/_search.pyx"], extra_compile_args=["-O3"]),
 ]
 
 setup(

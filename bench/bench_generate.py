@@ -1,6 +1,6 @@
 """Puzzle generation speed: sound puzzles per minute for win in 2 and win in 3.
 
-Each row is one fresh run of :func:`solver.generate.run` (pbmserv rules, a fixed seed, no
+Each row is one fresh run of :func:`solver.puzzles.generate.run` (pbmserv rules, a fixed seed, no
 catalogue to dedup against) in a temporary directory, collecting ``count`` puzzles or
 giving up after ``limit`` candidates; it reports the wall time, the candidates judged, the
 sound puzzles found and the rate. ``python -m bench generate`` runs it;
@@ -15,8 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from solver.generate import Params, run
-from solver.rules import PRESETS
+from solver.game.rules import PRESETS
+from solver.puzzles.generate import Params, run
 
 #: (moves, sources, count, candidate limit, jobs)
 CASES = [

@@ -16,10 +16,10 @@ from __future__ import annotations
 import random
 import time
 
-from solver import _movegen
-from solver.moves import apply_move, legal_moves
-from solver.position import Position
-from solver.rules import PRESETS
+from solver.game import _movegen
+from solver.game.moves import apply_move, legal_moves
+from solver.game.position import Position
+from solver.game.rules import PRESETS
 
 START = "321123/....../....../....../....../321123 S"
 

@@ -14,9 +14,9 @@ import resource
 import tempfile
 import time
 
-from solver.batch import run, select_pairs
-from solver.rules import PRESETS
-from solver.setups import constraints_from_options, search
+from solver.game.rules import PRESETS
+from solver.setups.batch import run, select_pairs
+from solver.setups.constraints import constraints_from_options, search
 
 TOTAL = 8100
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 import sys
 import time
 
-from solver import _search
-from solver.position import Position
-from solver.rules import PRESETS, rules_from
-from solver.search import solve
+from solver.game.position import Position
+from solver.game.rules import PRESETS, rules_from
+from solver.search import _search
+from solver.search.prover import solve
 
 RUST_POSITION = "030100/000200/002000/021100/300300/002130 S"
 RUST_RULES = ["rebounce=once", "null-move=allowed", "blocked=draw", "repetition=allowed"]

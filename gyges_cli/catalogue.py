@@ -15,7 +15,8 @@ from pathlib import Path
 import click
 
 from gyges_cli.common import UserError, combine_rules, rule_options
-from solver.catalogue import (
+from solver.game.rules import RuleSet
+from solver.puzzles.catalogue import (
     CatalogueError,
     Puzzle,
     Stipulation,
@@ -30,7 +31,6 @@ from solver.catalogue import (
     principal_line,
     renop_matters,
 )
-from solver.rules import RuleSet
 
 DEFAULT_DIR = "puzzles"
 EXIT_WRONG = 1
@@ -67,7 +67,7 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
     goal, and each declared theme shown. Exit status 1 if an entry is wrong, 2 if a file
     cannot be read.
     """
-    from solver.search import SolveError
+    from solver.search.prover import SolveError
 
     puzzles, errors = _load_all(paths)
     for e in errors:
@@ -138,8 +138,8 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
     """Solve POS|FILE and append it to a catalogue file with the solver's findings:
     stipulation, key (other keys as cooks), main line, themes and difficulty."""
     from gyges_cli.inputs import load_input
-    from solver.notation import format_move, format_turn
-    from solver.search import SolveError, solve
+    from solver.formats.notation import format_move, format_turn
+    from solver.search.prover import SolveError, solve
 
     pf = load_input(source)
     rules = combine_rules(pf.rules, rules, rules_given)
@@ -212,7 +212,7 @@ def _proof_note(st: Stipulation, side: str, keys: int, bound: int) -> str:
 def export(paths: tuple[str, ...], fmt: str, out_dir: str, title: str | None) -> None:
     """Export the puzzles of PATHS (default: puzzles/) as text, SVG diagrams or a
     printable HTML book."""
-    from solver.export import BOOK_TITLE, export_html, export_text, puzzle_svgs
+    from solver.puzzles.export import BOOK_TITLE, export_html, export_text, puzzle_svgs
 
     puzzles, errors = _load_all(paths)
     if errors:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import click
 
-from solver.rules import OPTIONS, PRESETS, RuleError, RuleSet, parse_override, rules_from
+from solver.game.rules import OPTIONS, PRESETS, RuleError, RuleSet, parse_override, rules_from
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -116,7 +116,7 @@ def combine_rules(
 ) -> RuleSet:
     """The rules in force: ``--rules`` replaces a file's rules, ``--rule`` amends them.
 
-    >>> from solver.rules import PRESETS
+    >>> from solver.game.rules import PRESETS
     >>> dorbec = PRESETS["dorbec"]
     >>> combine_rules(dorbec, PRESETS["pbmserv"], RuleRequest()) == dorbec
     True

@@ -8,11 +8,11 @@ import sys
 import click
 
 from gyges_cli.common import UserError, rule_options
-from solver.rules import RuleSet
+from solver.game.rules import RuleSet
 
 
 def _themes(text: str | None) -> tuple[str, ...]:
-    from solver.catalogue import theme_problem
+    from solver.puzzles.catalogue import theme_problem
 
     if not text:
         return ()
@@ -68,8 +68,8 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
     """Generate sound puzzles: candidates from play and from a CP-SAT construction, each
     proven by the solver (exact stipulation, one key, not trivial), rated, tagged with its
     themes, duplicates removed; written to OUT as catalogue entries."""
-    from solver.catalogue import Stipulation
-    from solver.generate import GenerateError, Params, run
+    from solver.puzzles.catalogue import Stipulation
+    from solver.puzzles.generate import GenerateError, Params, run
 
     try:
         st = Stipulation.parse(stipulation)

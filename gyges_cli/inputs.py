@@ -1,7 +1,7 @@
 """Reading the ``POS|FILE`` argument of a command: a position string or a position file.
 
 An argument naming an existing file is read as a YAML position file (``.yaml``/``.yml``,
-see :mod:`solver.posfile`) or a seed-000 text diagram (any other extension; a file that
+see :mod:`solver.formats.posfile`) or a seed-000 text diagram (any other extension; a file that
 begins like YAML, or holds just a position string, is recognised by its content).
 Anything else is read as a position string. Every problem becomes one
 :class:`~gyges_cli.common.UserError` (exit status 2) naming the file and line.
@@ -20,9 +20,9 @@ import re
 from pathlib import Path
 
 from gyges_cli.common import UserError
-from solver.diagram import looks_like_diagram, parse_diagram
-from solver.posfile import KEYS, PositionFile, parse_position_file
-from solver.position import Position, PositionError
+from solver.formats.diagram import looks_like_diagram, parse_diagram
+from solver.formats.posfile import KEYS, PositionFile, parse_position_file
+from solver.game.position import Position, PositionError
 
 __all__ = ["load_input", "read_text_file"]
 

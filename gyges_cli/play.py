@@ -10,13 +10,13 @@ import click
 
 from gyges_cli.common import UserError, combine_rules, rule_options
 from gyges_cli.inputs import load_input, read_text_file
-from solver import _movegen
-from solver.diagram import format_diagram
-from solver.moves import Move, MoveList, apply_move, can_land, legal_moves
-from solver.posfile import PositionFile
-from solver.position import Position
-from solver.rules import RuleSet, Side
-from solver.squares import row_of
+from solver.formats.diagram import format_diagram
+from solver.formats.posfile import PositionFile
+from solver.game import _movegen
+from solver.game.moves import Move, MoveList, apply_move, can_land, legal_moves
+from solver.game.position import Position
+from solver.game.rules import RuleSet, Side
+from solver.game.squares import row_of
 
 
 def _rules_line(rules: RuleSet) -> str:
@@ -219,8 +219,8 @@ def replay(game_file: Path, quiet: bool, start_arg: str | None, rules: RuleSet,
       gyges replay tests/data/sample_game.txt
       gyges replay game.txt --rules dorbec --quiet
     """
-    from solver.record import RecordError, parse_record
-    from solver.record import replay as replay_record
+    from solver.formats.record import RecordError, parse_record
+    from solver.formats.record import replay as replay_record
 
     text = read_text_file(game_file, "game record") if game_file.exists() else None
     if text is None:

@@ -13,9 +13,15 @@ from typing import Any
 import click
 
 from gyges_cli.common import UserError, rule_options
-from solver.batch import BatchError, heatmap_svg, read_results, report, run, select_pairs
-from solver.rules import RuleSet
-from solver.setups import KEYS, SetupError, constraints_from_options, load_constraints, search
+from solver.game.rules import RuleSet
+from solver.setups.batch import BatchError, heatmap_svg, read_results, report, run, select_pairs
+from solver.setups.constraints import (
+    KEYS,
+    SetupError,
+    constraints_from_options,
+    load_constraints,
+    search,
+)
 
 REPEATABLE = ("fix", "off", "apart", "centre", "edges")
 

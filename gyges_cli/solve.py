@@ -9,10 +9,10 @@ import click
 
 from gyges_cli.common import UserError, combine_rules, rule_options
 from gyges_cli.inputs import load_input
+from solver.game.rules import RuleSet
 from solver.parallel import Interrupted, StatusLine
-from solver.rules import RuleSet
-from solver.search import DUALS_UP_TO
-from solver.search import solve as run_solve
+from solver.search.prover import DUALS_UP_TO
+from solver.search.prover import solve as run_solve
 
 
 @click.command("solve")

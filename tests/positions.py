@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import random
 
-from solver.moves import apply_move, legal_moves
-from solver.position import Position
-from solver.rules import PRESETS, RuleSet, Side
+from solver.game.moves import apply_move, legal_moves
+from solver.game.position import Position
+from solver.game.rules import PRESETS, RuleSet, Side
 
 __all__ = [
     "PRESETS",

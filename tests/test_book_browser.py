@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.catalogue import catalogue_files, load_catalogue
-from solver.export import export_html
+from solver.puzzles.catalogue import catalogue_files, load_catalogue
+from solver.puzzles.export import export_html
 
 ROOT = Path(__file__).resolve().parent.parent
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")

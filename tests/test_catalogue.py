@@ -8,7 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 from gyges_cli.main import cli
-from solver.catalogue import (
+from solver.formats.notation import parse_move
+from solver.game.moves import apply_move, legal_moves
+from solver.game.position import Position
+from solver.game.rules import PRESETS, Side
+from solver.puzzles.catalogue import (
     CatalogueError,
     Stipulation,
     check_puzzle,
@@ -16,10 +20,6 @@ from solver.catalogue import (
     parse_catalogue,
     play_line,
 )
-from solver.moves import apply_move, legal_moves
-from solver.notation import parse_move
-from solver.position import Position
-from solver.rules import PRESETS, Side
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"

@@ -12,11 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from gyges_cli.main import cli
-from solver.diagram import parse_diagram
-from solver.moves import apply_move, legal_moves
-from solver.posfile import load_position_file
-from solver.position import START, Position
-from solver.rules import PRESETS, Side
+from solver.formats.diagram import parse_diagram
+from solver.formats.posfile import load_position_file
+from solver.game.moves import apply_move, legal_moves
+from solver.game.position import START, Position
+from solver.game.rules import PRESETS, Side
 
 DATA = Path(__file__).parent / "data"
 POSITIONS = DATA / "positions"

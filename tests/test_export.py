@@ -10,9 +10,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from gyges_cli.main import cli
-from solver.catalogue import load_catalogue
-from solver.diagram import format_diagram, parse_diagram
-from solver.export import book_phrase, export_html, export_text, puzzle_svgs
+from solver.formats.diagram import format_diagram, parse_diagram
+from solver.puzzles.catalogue import load_catalogue
+from solver.puzzles.export import book_phrase, export_html, export_text, puzzle_svgs
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "puzzles" / "seed000.yaml"

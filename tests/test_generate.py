@@ -13,9 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gyges_cli.main import cli
-from solver.catalogue import check_puzzle, load_all, load_catalogue
-from solver.compose import Design, construct, draw_path
-from solver.generate import (
+from solver.game.moves import apply_move, can_land, legal_moves
+from solver.game.position import Position
+from solver.game.rules import PRESETS, Side
+from solver.puzzles.catalogue import check_puzzle, load_all, load_catalogue
+from solver.puzzles.compose import Design, construct, draw_path
+from solver.puzzles.generate import (
     Features,
     Params,
     assess,
@@ -28,9 +31,6 @@ from solver.generate import (
     run,
     select,
 )
-from solver.moves import apply_move, can_land, legal_moves
-from solver.position import Position
-from solver.rules import PRESETS, Side
 
 RULES = PRESETS["pbmserv"]
 
@@ -101,7 +101,7 @@ def test_a_sound_puzzle_and_what_it_records():
 def test_duals_are_a_flaw_unless_refused():
     # stub solver answers: a proven win in 2 with one key, and a tree with a dual
     pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
-    from solver.search import solve as real
+    from solver.search.prover import solve as real
 
     def dual_solve(*args, **kwargs):
         sol = real(*args, **kwargs)
@@ -203,8 +203,8 @@ def test_drawn_paths_cross_when_asked():
 
 
 def test_construction_of_a_stalemate_chain():
-    from solver.catalogue import Stipulation, line_themes, play_line
-    from solver.notation import format_turn
+    from solver.formats.notation import format_turn
+    from solver.puzzles.catalogue import Stipulation, line_themes, play_line
 
     design = Design(bounces=1, stalemate=True, defenders=3)
     built = construct(design, RULES, random.Random(1))
@@ -227,7 +227,7 @@ def test_construction_of_a_stalemate_chain():
 
 
 def test_stalemate_designs_only_when_asked_and_blocked_passes():
-    from solver.compose import ComposeError, draw_design
+    from solver.puzzles.compose import ComposeError, draw_design
 
     rng = random.Random(5)
     assert not any(draw_design(rng, (), RULES).stalemate for _ in range(50))
@@ -405,7 +405,7 @@ def brute_loses(pos: Position, rules, k: int, hist: list, winner: Side) -> bool:
 
 
 def test_generated_catalogue_by_brute_force():
-    from solver.notation import parse_move
+    from solver.formats.notation import parse_move
 
     cat = load_catalogue("puzzles/generated.yaml")
     assert len(cat.puzzles) >= 30
@@ -435,7 +435,7 @@ def test_an_existing_catalogue_is_not_overwritten(tmp_path):
 
 
 def test_collect_merges_runs_without_duplicates(tmp_path):
-    from solver.generate import collect
+    from solver.puzzles.generate import collect
 
     run(PLAY, tmp_path / "a.yaml", 3, jobs=1)
     state = tmp_path / "a.yaml.jsonl"

@@ -7,10 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.moves import apply_move, legal_moves
-from solver.notation import format_move
-from solver.position import Position
-from solver.record import (
+from solver.formats.notation import format_move
+from solver.formats.record import (
     GameRecord,
     RecordedTurn,
     RecordError,
@@ -19,7 +17,9 @@ from solver.record import (
     record_from_moves,
     replay,
 )
-from solver.rules import PRESETS, Side
+from solver.game.moves import apply_move, legal_moves
+from solver.game.position import Position
+from solver.game.rules import PRESETS, Side
 
 PBM = PRESETS["pbmserv"]
 DATA = Path(__file__).parent / "data"

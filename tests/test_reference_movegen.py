@@ -28,9 +28,9 @@ from reference import (
     ring_results,
 )
 
-from solver.moves import Move, apply_move, can_land, legal_moves
-from solver.position import Position
-from solver.rules import PRESETS, RuleSet, Side
+from solver.game.moves import Move, apply_move, can_land, legal_moves
+from solver.game.position import Position
+from solver.game.rules import PRESETS, RuleSet, Side
 
 #: Every preset, plus option mixes no preset has.
 RULESETS: dict[str, RuleSet] = {
@@ -283,7 +283,7 @@ def test_landing_witness_stands_wherever_its_slots_agree(seed: int) -> None:
     """The core's witness of a goal landing (what the solver reuses across sibling moves):
     change any slots outside it at random, keep the side's shore row, and the naive
     reference must still find a landing."""
-    from solver import _movegen
+    from solver.game import _movegen
 
     rng = random.Random(seed)
     checked = skipped = 0

@@ -9,12 +9,13 @@ from collections import Counter
 
 import pytest
 
-from solver import _movegen, _search
-from solver.moves import apply_move, can_land, legal_moves
-from solver.notation import parse_move
-from solver.position import Position
-from solver.rules import PRESETS, RuleSet, Side, rules_from
-from solver.search import SolveError, solve, win_in
+from solver.formats.notation import parse_move
+from solver.game import _movegen
+from solver.game.moves import apply_move, can_land, legal_moves
+from solver.game.position import Position
+from solver.game.rules import PRESETS, RuleSet, Side, rules_from
+from solver.search import _search
+from solver.search.prover import SolveError, solve, win_in
 
 PBM = PRESETS["pbmserv"]
 BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"

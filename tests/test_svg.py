@@ -8,12 +8,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from solver.moves import legal_moves
-from solver.notation import parse_move
-from solver.position import START, Position
-from solver.rules import PRESETS, Side
-from solver.squares import NORTH_GOAL, SOUTH_GOAL, column_of, row_of
-from solver.svg import render_position
+from solver.formats.notation import parse_move
+from solver.formats.svg import render_position
+from solver.game.moves import legal_moves
+from solver.game.position import START, Position
+from solver.game.rules import PRESETS, Side
+from solver.game.squares import NORTH_GOAL, SOUTH_GOAL, column_of, row_of
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 PBM = PRESETS["pbmserv"]
@@ -198,7 +198,7 @@ def test_title_names_the_position():
 
 def test_readable_at_5_cm():
     """At 5 cm (189 px at 96 dpi) the ring circles stay apart and their strokes visible."""
-    from solver.svg import RING_RADII, RING_STROKE, WIDTH
+    from solver.formats.svg import RING_RADII, RING_STROKE, WIDTH
 
     scale = 189 / WIDTH
     gaps = [a - b for a, b in zip(RING_RADII, RING_RADII[1:], strict=False)]

@@ -7,7 +7,7 @@ file as results arrive, so an interrupted run keeps everything written and a rer
 the same file resumes. Each result depends only on its pair and the parameters, so the
 figures do not depend on ``--jobs``; :func:`read_results` sorts.
 
->>> from solver.rules import PRESETS
+>>> from solver.game.rules import PRESETS
 >>> r = analyse_pair("231123", "321123", PRESETS["pbmserv"], 1)
 >>> r["result"], r["win_in"], r["keys"], r["south"], r["north"]
 ('none', None, [], '231123', '321123')
@@ -22,13 +22,13 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
-from solver import _movegen
-from solver.moves import Move, legal_moves
-from solver.notation import format_move
+from solver.formats.notation import format_move
+from solver.game import _movegen
+from solver.game.moves import Move, legal_moves
+from solver.game.position import Position
+from solver.game.rules import RuleSet, Side
 from solver.parallel import Interrupted, Progress, log_to, worker_pool
-from solver.position import Position
-from solver.rules import RuleSet, Side
-from solver.setups import ALL_SETUPS, SetupError, _after, replace_threats
+from solver.setups.constraints import ALL_SETUPS, SetupError, _after, replace_threats
 
 FORMAT = 1  #: version of the JSONL record layout
 LOG = logging.getLogger("gyges.setups")
@@ -55,11 +55,11 @@ def params(rules: RuleSet, depth: int) -> dict[str, Any]:
 def _solve(position: Position, rules: RuleSet, depth: int) -> tuple[str, int | None, list[str]]:
     """(result, moves, keys) for the side to move within ``depth`` moves, by the solver.
 
-    Without ``solver.search`` only depth 1 can be proved: a landing now, or every move
+    Without ``solver.search.prover`` only depth 1 can be proved: a landing now, or every move
     leaving the opponent a landing.
     """
     try:
-        from solver.search import solve
+        from solver.search.prover import solve
     except ImportError:
         solve = None
     if solve is not None:
@@ -106,7 +106,7 @@ def _win_defence(position: Position, rules: RuleSet, key_text: str, k: int) -> d
         nxt = _after(after.key, r.start, r.end, r.relocation)
         length = 1
         if k > 2:
-            from solver.search import solve
+            from solver.search.prover import solve
 
             sol = solve(Position(_tuple(nxt), position.turn), rules, max_moves=k - 1)
             length = sol.moves or k - 1
@@ -134,7 +134,7 @@ def analyse_pair(south: str, north: str, rules: RuleSet, depth: int) -> dict[str
     - ``landing_threats``: South first moves after which South could land next move if
       North did nothing; ``blunders``: South first moves that let North land at once;
       ``replace_threats``: South first moves North can answer by replacing the ring just
-      moved (:func:`solver.setups.replace_threats`).
+      moved (:func:`solver.setups.constraints.replace_threats`).
     - ``defence``: North's best defence. After a South win: North's reply to the first key
       that holds out longest, then leaves South the fewest landings. Otherwise: the landing
       threat hardest to meet (``threat``: the South first move whose threat the fewest North
@@ -230,7 +230,7 @@ def select_pairs(south: str = "all", north: str = "all") -> list[tuple[str, str]
     >>> len(select_pairs()), select_pairs("231123", "321123,123321")
     (8100, [('231123', '123321'), ('231123', '321123')])
     """
-    from solver.notation import parse_setup
+    from solver.formats.notation import parse_setup
 
     def side(text: str, who: str) -> list[str]:
         if text.strip().lower() == "all":
@@ -476,7 +476,7 @@ def heatmap_svg(records: Sequence[dict], cell: int = 6, value: str = "auto") -> 
     threats (``value``: ``auto``, or any numeric record key).
 
     >>> import xml.etree.ElementTree as ET
-    >>> from solver.rules import PRESETS
+    >>> from solver.game.rules import PRESETS
     >>> rec = analyse_pair("231123", "321123", PRESETS["pbmserv"], 1)
     >>> ET.fromstring(heatmap_svg([rec])).tag
     '{http://www.w3.org/2000/svg}svg'

@@ -54,9 +54,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from solver.position import MAX_OF_EACH_SIZE, Position, PositionError
-from solver.rules import Side
-from solver.squares import slot
+from solver.game.position import MAX_OF_EACH_SIZE, Position, PositionError
+from solver.game.rules import Side
+from solver.game.squares import slot
 
 __all__ = ["DiagramError", "format_diagram", "parse_diagram", "looks_like_diagram"]
 
@@ -73,7 +73,7 @@ _TO_MOVE = re.compile(
 class DiagramError(PositionError):
     """A diagram that cannot be read: ``str()`` is ``source:line: what is wrong``.
 
-    A subclass of :class:`~solver.position.PositionError` (so of ``ValueError``).
+    A subclass of :class:`~solver.game.position.PositionError` (so of ``ValueError``).
     """
 
     def __init__(self, problem: str, source: str = "<diagram>", line: int | None = None) -> None:
@@ -92,7 +92,7 @@ def format_diagram(
     ``coordinates`` adds the column numbers above and each row's number at its right;
     ``shores`` marks each side's shore row; ``turn`` adds the ``South to move`` line.
 
-    >>> from solver.position import START
+    >>> from solver.game.position import START
     >>> print(format_diagram(START, coordinates=False, turn=False))
     N
     3 2 1 1 2 3
@@ -163,10 +163,10 @@ def parse_diagram(text: str, source: str = "<diagram>", *, first_line: int = 1) 
     ``first_line`` is the number of the text's first line in ``source`` (for a diagram
     embedded in a larger file).
 
-    >>> parse_diagram("N\\n. . . . . .\\n", "d.txt")
+    >>> parse_diagram("N\\n. . . . . .\\n", "d.txt")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    solver.diagram.DiagramError: d.txt:3: the diagram ends after 1 row: it needs 6 rows, row 6 first
+    solver.formats.diagram.DiagramError: d.txt:3: the diagram ends after 1 row: ...
     """
     rows: list[list[int]] = []
     seen_n = seen_s = False

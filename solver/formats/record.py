@@ -16,7 +16,7 @@ moves with ``; ``::
 [(3, 'S', '16-35'), (4, 'N', '61-53')]
 >>> record.result
 'Resign'
->>> from solver.rules import PRESETS
+>>> from solver.game.rules import PRESETS
 >>> game = replay(record, PRESETS["pbmserv"])
 >>> str(game.positions[-1]), game.winner, game.error
 ('.21123/..3.../....../....3./....../23112. S', <Side.NORTH: 'N'>, None)
@@ -27,10 +27,10 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from solver.moves import Move, apply_move
-from solver.notation import NotationError, format_move, parse_setup, parse_turn
-from solver.position import Position, PositionError
-from solver.rules import RuleSet, Side
+from solver.formats.notation import NotationError, format_move, parse_setup, parse_turn
+from solver.game.moves import Move, NotOneMove, apply_move, landing_stands
+from solver.game.position import Position, PositionError
+from solver.game.rules import RuleSet, Side
 
 HEADER = "South North"
 RESULTS = ("Resign",)
@@ -270,11 +270,9 @@ def _stoppable(position: Position, previous: Position, rules: RuleSet,
                history: list[Position]) -> bool | None:
     """Could the loser's last move (from ``previous`` to ``position``) have been chosen so
     that the winner could not land? The solver's test of the unstoppable variant."""
-    from solver.search import SolveError, landing_stands
-
     try:
         return not landing_stands(position, previous, rules, history)
-    except SolveError:
+    except NotOneMove:
         return None          # the loser's last turn was more than one move: no take-back
 
 

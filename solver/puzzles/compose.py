@@ -32,11 +32,11 @@ land yet, the fewest bounces of a landing after the key is the designed number, 
 opponent cannot land at once after the key; with ``stalemate``, that the opponent has no
 legal move after the key) and a quick proof checks the stipulation; a
 rejected board gets a no-good cut and the model is solved again (the pattern of
-:mod:`solver.setups`). The model is built for South; half the designs are turned around
-for North (:func:`solver.generate.flipped`).
+:mod:`solver.setups.constraints`). The model is built for South; half the designs are turned around
+for North (:func:`solver.puzzles.generate.flipped`).
 
 >>> import random
->>> from solver.rules import PRESETS
+>>> from solver.game.rules import PRESETS
 >>> d = Design(bounces=1, key="plain")
 >>> pos, key, landing = construct(d, PRESETS["pbmserv"], random.Random(3))
 >>> landing.bounces, key.is_replace, pos.turn.title
@@ -55,10 +55,10 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from solver.moves import Move, apply_move, can_land, legal_moves
-from solver.position import Position
-from solver.rules import RuleSet, Side
-from solver.squares import NORTH_GOAL, SLOTS, column_of, row_of
+from solver.game.moves import Move, apply_move, can_land, legal_moves
+from solver.game.position import Position
+from solver.game.rules import RuleSet, Side
+from solver.game.squares import NORTH_GOAL, SLOTS, column_of, row_of
 
 __all__ = ["ComposeError", "Design", "construct", "compose_candidate", "walks"]
 
@@ -447,8 +447,8 @@ def compose_candidate(rng: random.Random, rules: RuleSet, moves: int,
     position built around it, kept by the model's loop only if the side to move wins in
     exactly ``moves`` with a single key (a quick proof; the full soundness test comes
     after)."""
-    from solver.generate import flipped
-    from solver.search import solve, win_in
+    from solver.puzzles.generate import flipped
+    from solver.search.prover import solve, win_in
 
     design = draw_design(rng, themes, rules)
 

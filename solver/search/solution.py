@@ -1,4 +1,4 @@
-"""Rendering a :class:`solver.search.Solution` as text, the way a chess problem solver
+"""Rendering a :class:`solver.search.prover.Solution` as text, the way a chess problem solver
 prints a solution: stipulation, key(s) with the threat, every defence with the winner's
 replies down to the landing (duals marked), tries with their refutations, statistics.
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from solver.search import Solution
+    from solver.search.prover import Solution
 
 GROUP_WIDTH = 88
 MAX_LISTED = 6  #: alternatives listed after a dual (the JSON lists them all)

@@ -18,7 +18,7 @@ The position is given in exactly one of three ways:
     a position string: six rows of six characters, row 6 first, joined by ``/``, a space
     and the side to move (``S`` or ``N``).
 ``diagram``
-    a seed-000 text diagram (see :mod:`solver.diagram`) as a block scalar, with the side
+    a seed-000 text diagram (see :mod:`solver.formats.diagram`) as a block scalar, with the side
     to move in ``to-move`` (``S``/``N``, or ``South``/``North``; South when absent) or
     in the diagram's last line (``North to move``)::
 
@@ -66,7 +66,7 @@ Every error names the file and the line, says what is wrong and what would be ri
 >>> parse_position_file(typo, "p.yaml")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-solver.posfile.PositionFileError: p.yaml:1: unknown key 'positon': did you mean 'position'? ...
+solver.formats.posfile.PositionFileError: p.yaml:1: unknown key 'positon': did you mean ...
 """
 
 from __future__ import annotations
@@ -77,12 +77,12 @@ from pathlib import Path
 
 import yaml
 
-from solver import yamlnodes
-from solver.diagram import DiagramError, format_diagram, parse_diagram
-from solver.position import MAX_OF_EACH_SIZE, Position, PositionError
-from solver.rules import OPTIONS, PRESETS, RuleError, RuleSet, Side
-from solver.squares import parse_slot, slot_name
-from solver.yamlnodes import Fail, compose, is_null, kind, mapping, scalar, suggest
+from solver.formats import yamlnodes
+from solver.formats.diagram import DiagramError, format_diagram, parse_diagram
+from solver.formats.yamlnodes import Fail, compose, is_null, kind, mapping, scalar, suggest
+from solver.game.position import MAX_OF_EACH_SIZE, Position, PositionError
+from solver.game.rules import OPTIONS, PRESETS, RuleError, RuleSet, Side
+from solver.game.squares import parse_slot, slot_name
 
 __all__ = [
     "KEYS",
@@ -392,7 +392,7 @@ def dump_position_file(
     ignored). ``diagram=True`` writes the rings as a text diagram instead of a position
     string. Rules that are no preset are written as the closest preset plus overrides.
 
-    >>> from solver.position import START
+    >>> from solver.game.position import START
     >>> print(dump_position_file(START, PRESETS["dorbec"].with_options({"replace": "off"})))
     position: "321123/....../....../....../....../231123 S"
     rules: dorbec-beginner

@@ -35,7 +35,7 @@ cdef extern from "Python.h":
     void PyErr_Fetch(PyObject** type, PyObject** value, PyObject** tb) noexcept
     void PyErr_Restore(PyObject* type, PyObject* value, PyObject* tb) noexcept
 
-from solver._movegen cimport (
+from solver.game._movegen cimport (
     Board, CMove, History, board_load, board_set, board_make, gen_moves, land_support,
     simple_moves, surely_moves, zobrist, shore_row,
     GOAL_N, GOAL_S, NO_SLOT, MAX_MOVES, SOUTH, NORTH,

@@ -1,11 +1,11 @@
 """Exports of the catalogue: a text booklet and a printable HTML puzzle book.
 
-Both are pure functions of the puzzles (see :mod:`solver.catalogue`): the text export puts
+Both are pure functions of the puzzles (see :mod:`solver.puzzles.catalogue`): the text export puts
 seed-000 diagrams and stipulations first and the solutions in a separate section; the HTML
-book has a title page, the puzzles several to a page (inline SVG from :mod:`solver.svg`)
+book has a title page, the puzzles several to a page (inline SVG from :mod:`solver.formats.svg`)
 and the solutions at the back, with ``@media print`` page breaks.
 
->>> from solver.catalogue import parse_catalogue
+>>> from solver.puzzles.catalogue import parse_catalogue
 >>> cat = parse_catalogue('''
 ... schema: 1
 ... puzzles:
@@ -28,10 +28,10 @@ import html
 import textwrap
 from collections.abc import Sequence
 
-from solver.catalogue import Line, Puzzle, Stipulation, play_line
-from solver.diagram import format_diagram
-from solver.position import START
-from solver.svg import render_position
+from solver.formats.diagram import format_diagram
+from solver.formats.svg import render_position
+from solver.game.position import START
+from solver.puzzles.catalogue import Line, Puzzle, Stipulation, play_line
 
 BOOK_TITLE = "Gygès puzzles"
 
@@ -50,7 +50,7 @@ def _solution_phrase(p: Puzzle) -> str:
 def book_phrase(st: Stipulation, turn_title: str) -> str:
     """The stipulation as a book prints it: ``South to move and win in 2``.
 
-    >>> from solver.rules import Side
+    >>> from solver.game.rules import Side
     >>> book_phrase(Stipulation("loss", 2, Side.SOUTH), "South")
     'South to move loses in 2'
     >>> book_phrase(Stipulation("none", 1), "North")
@@ -72,7 +72,7 @@ class Solved:
 
     def turns_text(self, long: bool = True) -> list[str]:
         """The main line, turn by turn, in pbmserv notation (long form: every step)."""
-        from solver.notation import format_turn
+        from solver.formats.notation import format_turn
 
         if self.line is None:
             return list(self.puzzle.main_line)
@@ -160,7 +160,7 @@ def _key_move(puzzle: Puzzle):
     if s.line is not None and s.line.moves:
         return s.line.moves[0]
     if puzzle.key:
-        from solver.notation import parse_move
+        from solver.formats.notation import parse_move
 
         try:
             return parse_move(puzzle.key, puzzle.position, puzzle.rules, puzzle.history)
@@ -248,7 +248,7 @@ def _strip_xml_header(svg: str) -> str:
 
 def _legend_ring(size: int) -> str:
     """A small SVG of one ring of the given size, drawn as in the diagrams."""
-    from solver.svg import RING_RADII, RING_STROKE
+    from solver.formats.svg import RING_RADII, RING_STROKE
 
     circles = "".join(
         f'<circle cx="30" cy="30" r="{r}" fill="none" stroke="#000" '

@@ -27,10 +27,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from solver.moves import board_after, can_land, legal_moves
-from solver.notation import parse_setup
-from solver.position import Position
-from solver.rules import PRESETS, RuleSet
+from solver.formats.notation import parse_setup
+from solver.game.moves import board_after, can_land, legal_moves
+from solver.game.position import ALL_SETUPS, Position
+from solver.game.rules import PRESETS, RuleSet
 
 SIZES = (1, 2, 3)
 COLUMNS = (1, 2, 3, 4, 5, 6)
@@ -38,8 +38,6 @@ CENTRE = (3, 4)
 EDGES = (1, 6)
 SIDES = ("south", "north")
 
-#: Every setup of one side, sorted: 6! / (2! 2! 2!) = 90.
-ALL_SETUPS: tuple[str, ...] = tuple(sorted({"".join(p) for p in itertools.permutations("112233")}))
 
 
 class SetupError(ValueError):
@@ -203,7 +201,7 @@ def constraints_from_options(options: Mapping[str, Any]) -> Constraints:
     >>> constraints_from_options({"fix": "4@1"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    solver.setups.SetupError: fix: '4@1' is not SIZE@COLUMN: write a size 1-3, ...
+    solver.setups.constraints.SetupError: fix: '4@1' is not SIZE@COLUMN: write a size 1-3, ...
     """
     unknown = [k for k in options if k not in KEYS]
     if unknown:
@@ -373,11 +371,11 @@ def load_constraints(path: str) -> dict[str, Any]:
 def forced_landing_within(position: Position, rules: RuleSet, k: int) -> bool:
     """Can the side to move force a landing on the goal within ``k`` of its moves?
 
-    Uses the solver (``solver.search.win_in``); without it, only ``k == 1`` (a landing now)
+    Uses the solver (``solver.search.prover.win_in``); without it, only ``k == 1`` (a landing now)
     can be answered.
     """
     try:
-        from solver.search import win_in
+        from solver.search.prover import win_in
     except ImportError:
         win_in = None
     if win_in is not None:
@@ -400,7 +398,7 @@ def replace_threats(position: Position, rules: RuleSet) -> int:
     "No immediate replace threat" means this count is 0: however the first player opens,
     the ring it brings out cannot be replaced at once.
     """
-    from solver import _movegen
+    from solver.game import _movegen
 
     flags = rules.flags()
     key = position.key

@@ -4,7 +4,7 @@ The proofs are made by the compiled kernel (``solver/_search.pyx``); this module
 the questions, finds every key move (cooks), and builds the solution tree by re-searching
 from the key. docs/solver.md explains the search and why its answers are exact.
 
->>> from solver.rules import PRESETS
+>>> from solver.game.rules import PRESETS
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
 >>> s = solve(p, PRESETS["pbmserv"])
 >>> s.result, s.moves, [str(k) for k in s.keys]
@@ -20,11 +20,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from solver._search import Searcher
-from solver.moves import Move, MoveList, apply_move, legal_moves
+from solver.game.moves import Move, MoveList, NotOneMove, apply_move, landing_stands, legal_moves
+from solver.game.position import Position
+from solver.game.rules import RuleSet, Side
 from solver.parallel import worker_pool
-from solver.position import Position
-from solver.rules import RuleSet, Side
+from solver.search._search import Searcher
 
 __all__ = ["Solution", "Stats", "Try", "solve", "win_in", "SolveError"]
 
@@ -134,7 +134,7 @@ class Solution:
         }
 
     def text(self) -> str:
-        from solver.solution import render_text
+        from solver.search.solution import render_text
 
         return render_text(self)
 
@@ -188,7 +188,7 @@ class _Prover:
 def win_in(position: Position, rules: RuleSet, k: int, history: Sequence[Position] = ()) -> bool:
     """Does the side to move win in at most ``k`` moves? (Yes/no, for batch use.)
 
-    >>> from solver.rules import PRESETS
+    >>> from solver.game.rules import PRESETS
     >>> win_in(Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S"),
     ...        PRESETS["pbmserv"], 2)
     True
@@ -221,28 +221,6 @@ def _worker_task(args: tuple[int, bytes, int, int, int, bytes]) -> tuple[int, bo
 
 
 # -- solving ---------------------------------------------------------------------------------
-
-
-def landing_stands(position: Position, previous: Position, rules: RuleSet,
-                   history: Sequence[Position] = ()) -> bool:
-    """Did every alternative of the opponent's last move (from ``previous``) also allow the
-    side to move a landing? (The unstoppable variant, seed 001: then a landing stands;
-    otherwise the opponent may take the last move back.)"""
-    prior = list(history)
-    if prior and prior[-1] == previous:
-        prior = prior[:-1]
-    options = legal_moves(previous, rules, prior)
-    results = [apply_move(previous, m) for m in options if not m.is_win]
-    if options.mover is position.turn or position.board not in [r.board for r in results]:
-        raise SolveError(
-            f"the previous position {previous} is not one move before {position}: "
-            f"no legal move of {position.turn.other.title} leads from it to the position"
-        )
-    if options.wins:
-        return False          # the opponent could have landed itself instead
-    from solver.moves import can_land
-
-    return all(can_land(r, rules, [*prior, previous]) for r in results)
 
 
 def solve(
@@ -301,8 +279,11 @@ def solve(
     stoppable = None
     if rules.win == "unstoppable" and result == "win":
         if k == 1 and root.mover is me:
-            stoppable = True if previous is None else not landing_stands(
-                position, previous, rules, history)
+            try:
+                stoppable = True if previous is None else not landing_stands(
+                    position, previous, rules, history)
+            except NotOneMove as e:
+                raise SolveError(str(e)) from None
         else:
             stoppable = False
     built = None

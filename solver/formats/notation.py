@@ -9,13 +9,13 @@ match the path exactly. Moves of a side that plays on while its opponent is bloc
 joined with ``; `` and a setup is six digits, columns 1 to 6.
 
 Parsing finds a path of the ring that fits the text (walking the listed chain), then asks
-the compiled core (``_movegen.generate``, as :func:`solver.moves.legal_moves` does) whether
+the compiled core (``_movegen.generate``, as :func:`solver.game.moves.legal_moves` does) whether
 the result is legal: which rings may move, blocked sides, null moves and the Renop law are
 decided there, never here. When the text fits no legal move, :class:`NotationError` says
 why.
 
->>> from solver.position import Position
->>> from solver.rules import PRESETS
+>>> from solver.game.position import Position
+>>> from solver.game.rules import PRESETS
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
 >>> m = parse_move("51-43-33-31-21-(11-12-)S", p, PRESETS["pbmserv"])
 >>> m.is_win, format_move(m), format_move(m, long=True)
@@ -23,7 +23,7 @@ why.
 >>> parse_move("43-33", p, PRESETS["pbmserv"])
 Traceback (most recent call last):
 ...
-solver.notation.NotationError: 43-33: 43 is not on North's shore (row 5)
+solver.formats.notation.NotationError: 43-33: 43 is not on North's shore (row 5)
 """
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ import itertools
 import re
 from collections.abc import Iterable, Sequence
 
-from solver import _movegen
-from solver.moves import Move, apply_move, board_after, legal_moves
-from solver.position import Position
-from solver.rules import RuleSet, Side
-from solver.squares import NORTH_GOAL, SOUTH_GOAL, adjacent, column_of, row_of, slot_name
+from solver.game import _movegen
+from solver.game.moves import Move, apply_move, board_after, legal_moves
+from solver.game.position import Position
+from solver.game.rules import RuleSet, Side
+from solver.game.squares import NORTH_GOAL, SOUTH_GOAL, adjacent, column_of, row_of, slot_name
 
 RING_NAMES = {1: "single", 2: "double", 3: "triple"}
 GOALS = (NORTH_GOAL, SOUTH_GOAL)
@@ -561,7 +561,7 @@ def parse_turn(
 ) -> list[Move]:
     """The moves of one turn, joined by ``; `` when the opponent is blocked between them.
 
-    >>> from solver.rules import PRESETS
+    >>> from solver.game.rules import PRESETS
     >>> p = Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S")
     >>> [format_move(m) for m in parse_turn("34-44-43; 43-53-N", p, PRESETS["pbmserv"])]
     ['34-44-43', '43-53-N']

@@ -17,13 +17,18 @@ True
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections import Counter
 
-from solver import _movegen
-from solver.rules import Side
-from solver.squares import SLOTS, column_of, row_of, slot
+from solver.game import _movegen
+from solver.game.rules import Side
+from solver.game.squares import SLOTS, column_of, row_of, slot
 
 MAX_OF_EACH_SIZE = 4
+
+#: Every setup of one side (ring sizes on columns 1..6 of its home row), sorted:
+#: 6! / (2! 2! 2!) = 90.
+ALL_SETUPS: tuple[str, ...] = tuple(sorted({"".join(p) for p in itertools.permutations("112233")}))
 
 
 class PositionError(ValueError):

@@ -8,7 +8,7 @@ move may play get a grey disc, and a move's path is a thick line with its bounce
 marked (a relocation is a dashed arrow). No fonts or files are referenced: text uses the
 generic ``sans-serif`` family.
 
->>> from solver.position import Position
+>>> from solver.game.position import Position
 >>> svg = render_position(Position.from_string("321123/....../....../....../....../231123 S"))
 >>> svg.startswith("<svg") and 'version="1.1"' in svg
 True
@@ -22,11 +22,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from solver.squares import NORTH_GOAL, SLOTS, SOUTH_GOAL, column_of, row_of, slot_name
+from solver.game.squares import NORTH_GOAL, SLOTS, SOUTH_GOAL, column_of, row_of, slot_name
 
 if TYPE_CHECKING:
-    from solver.moves import Move
-    from solver.position import Position
+    from solver.game.moves import Move
+    from solver.game.position import Position
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -136,7 +136,7 @@ def render_position(
     relocation as a dashed arrow; ``arrows`` are extra ``(from, to)`` slot or goal arrows;
     ``title`` is the document's ``<title>`` (default: the position string).
 
-    >>> from solver.position import Position
+    >>> from solver.game.position import Position
     >>> svg = render_position(Position.from_string("....../....../....../..3.../....../...... S"),
     ...                       size=None, coordinates=False)
     >>> ' width=' in svg.split('>')[0], svg.count('class="ring-circle"')
@@ -167,7 +167,7 @@ def render_position(
 
     # Shores: a light band behind each side's shore row.
     if shores:
-        from solver.rules import Side
+        from solver.game.rules import Side
 
         rows = {position.shore(Side.SOUTH), position.shore(Side.NORTH)}
         for row in sorted(rows):

@@ -5,8 +5,8 @@ path, the rings it bounced on, its end (a slot or a goal) and any relocation. Mo
 generation itself is compiled (``solver/_movegen.pyx``); this module turns its output into
 values and applies moves to positions.
 
->>> from solver.position import Position
->>> from solver.rules import PRESETS
+>>> from solver.game.position import Position
+>>> from solver.game.rules import PRESETS
 >>> moves = legal_moves(Position.from_string("321123/....../....../....../....../231123 S"),
 ...                     PRESETS["pbmserv"])
 >>> moves.blocked, len(moves), str(moves[0])
@@ -18,10 +18,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 
-from solver import _movegen
-from solver.position import Position
-from solver.rules import RuleSet, Side
-from solver.squares import NORTH_GOAL, SOUTH_GOAL
+from solver.game import _movegen
+from solver.game.position import Position
+from solver.game.rules import RuleSet, Side
+from solver.game.squares import NORTH_GOAL, SOUTH_GOAL
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,7 +59,7 @@ class Move:
 
     def __str__(self) -> str:
         """The pbmserv notation: start, each bounce, the end (``x``landing``=``target)."""
-        from solver.notation import format_move
+        from solver.formats.notation import format_move
 
         return format_move(self)
 
@@ -150,3 +150,27 @@ def can_land(position: Position, rules: RuleSet, history: Iterable[Position | by
     return _movegen.goal_reachable(
         position.key, position.turn.index, rules.flags(), _history_keys(position, history)
     )
+
+
+class NotOneMove(ValueError):
+    """A position said to be one move before another is not."""
+
+
+def landing_stands(position: Position, previous: Position, rules: RuleSet,
+                   history: Sequence[Position] = ()) -> bool:
+    """Did every alternative of the opponent's last move (from ``previous``) also allow the
+    side to move a landing? (The unstoppable variant, seed 001: then a landing stands;
+    otherwise the opponent may take the last move back.)"""
+    prior = list(history)
+    if prior and prior[-1] == previous:
+        prior = prior[:-1]
+    options = legal_moves(previous, rules, prior)
+    results = [apply_move(previous, m) for m in options if not m.is_win]
+    if options.mover is position.turn or position.board not in [r.board for r in results]:
+        raise NotOneMove(
+            f"the previous position {previous} is not one move before {position}: "
+            f"no legal move of {position.turn.other.title} leads from it to the position"
+        )
+    if options.wins:
+        return False          # the opponent could have landed itself instead
+    return all(can_land(r, rules, [*prior, previous]) for r in results)

@@ -50,10 +50,10 @@ from typing import Any
 
 import yaml
 
-from solver import yamlnodes
-from solver.moves import Move, apply_move, legal_moves
-from solver.position import Position, PositionError
-from solver.rules import PRESETS, RuleSet, Side
+from solver.formats import yamlnodes
+from solver.game.moves import Move, apply_move, legal_moves
+from solver.game.position import Position, PositionError
+from solver.game.rules import PRESETS, RuleSet, Side
 
 SCHEMA_VERSION = 1
 
@@ -258,7 +258,7 @@ def _check_schema(node: yaml.Node, fail) -> None:
 
 
 def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
-    from solver import posfile
+    from solver.formats import posfile
 
     puzzle_id: str | None = None
 
@@ -418,7 +418,7 @@ def _parse_puzzle(node: yaml.Node, source: str, bare_list: bool) -> Puzzle:
 def _diagram(node: yaml.Node, source: str, puzzle_id: str | None, fail, to_move: Side | None,
              has_turn: bool, to_move_entry) -> Position:
     """The position drawn under ``diagram:`` (errors located on the diagram's own lines)."""
-    from solver.diagram import DiagramError, parse_diagram
+    from solver.formats.diagram import DiagramError, parse_diagram
 
     node = yamlnodes.scalar(node, "diagram", "a text diagram written as a block scalar "
                            "('diagram: |' then the diagram's lines, indented)", fail)
@@ -503,7 +503,7 @@ class Line:
 def play_line(position: Position, rules: RuleSet, turns: Sequence[str],
               history: Sequence[Position] = ()) -> Line:
     """Play turns written in pbmserv notation; NotationError (a ValueError) if one fails."""
-    from solver.notation import parse_turn
+    from solver.formats.notation import parse_turn
 
     hist = list(history)
     played = []
@@ -567,7 +567,7 @@ SolveFn = Callable[..., Any]
 
 
 def _default_solve() -> SolveFn:
-    from solver.search import solve
+    from solver.search.prover import solve
 
     return solve
 
@@ -580,7 +580,7 @@ def check_puzzle(puzzle: Puzzle, solve: SolveFn | None = None) -> list[Catalogue
     the key, ending on the goal with the stipulated number of winner's moves, and every
     declared theme shown by it.
     """
-    from solver.notation import format_move
+    from solver.formats.notation import format_move
 
     solve = solve or _default_solve()
     problems: list[CatalogueError] = []
@@ -593,7 +593,7 @@ def check_puzzle(puzzle: Puzzle, solve: SolveFn | None = None) -> list[Catalogue
             f"the stipulation says '{st}' but the solver proves '{found}'", "stipulation"))
         return problems
 
-    from solver.notation import parse_move
+    from solver.formats.notation import parse_move
 
     def result_of(move: Move) -> tuple:
         if move.is_win:
@@ -654,7 +654,7 @@ def _describe(sol: Any, turn: Side) -> str:
 
 
 def _check_line(puzzle: Puzzle, st: Stipulation, solve: SolveFn) -> list[CatalogueError]:
-    from solver.notation import format_move
+    from solver.formats.notation import format_move
 
     try:
         line = play_line(puzzle.position, puzzle.rules, puzzle.main_line, puzzle.history)
@@ -803,15 +803,15 @@ def format_entry(
 ) -> str:
     """One puzzle entry as YAML text (a ``- id: ...`` item indented by ``indent``).
 
-    >>> from solver.position import Position
+    >>> from solver.game.position import Position
     >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
     >>> text = format_entry("x1", p, PRESETS["pbmserv"], Stipulation("win", 1, Side.NORTH),
     ...                     key="51-43-33-31-21-S", main_line=["51-43-33-31-21-S"])
     >>> parse_catalogue("schema: 1\\npuzzles:\\n" + text).puzzles[0].key
     '51-43-33-31-21-S'
     """
-    from solver.diagram import format_diagram
-    from solver.posfile import _closest_preset
+    from solver.formats.diagram import format_diagram
+    from solver.formats.posfile import _closest_preset
 
     def q(value: str) -> str:
         return json.dumps(value, ensure_ascii=False)

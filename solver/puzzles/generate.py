@@ -8,7 +8,7 @@ A *candidate* is a position with the side to move; it comes from one of two sour
 - ``compose``: a CP-SAT model that builds a position around a designed idea (the winning
   landing after the key with a given number of bounces, a relocation in the key, a path
   that crosses itself under the taboo, a stalemate chain: the key leaves the opponent no
-  legal move and the extra move lands); see :mod:`solver.compose`.
+  legal move and the extra move lands); see :mod:`solver.puzzles.compose`.
 
 Every candidate goes to the solver (:func:`assess`), which keeps it only when it is sound
 (docs/generate.md): the stipulation is exact, there is one key, and the puzzle is not
@@ -17,7 +17,7 @@ the catalogue checker replays, and duplicates removed up to the board's symmetri
 (:func:`canonical`). :func:`run` drives the candidates through a process pool, records each
 one in a side JSON Lines file (resumable) and writes the catalogue file.
 
->>> from solver.rules import PRESETS
+>>> from solver.game.rules import PRESETS
 >>> p = Position.from_string("3....3/13..2./2...../1..31./....22/.1.... N")
 >>> canonical(p) == canonical(p.mirrored()) == canonical(flipped(p))
 True
@@ -40,7 +40,13 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from solver.catalogue import (
+from solver.formats.notation import format_move, format_turn
+from solver.game.moves import Move, apply_move, can_land, legal_moves
+from solver.game.position import Position
+from solver.game.rules import RuleSet, Side
+from solver.game.squares import SLOTS, column_of, row_of, slot
+from solver.parallel import Interrupted, Progress, log_to, worker_pool
+from solver.puzzles.catalogue import (
     CatalogueError,
     Stipulation,
     catalogue_files,
@@ -51,12 +57,6 @@ from solver.catalogue import (
     principal_line,
     renop_matters,
 )
-from solver.moves import Move, apply_move, can_land, legal_moves
-from solver.notation import format_move, format_turn
-from solver.parallel import Interrupted, Progress, log_to, worker_pool
-from solver.position import Position
-from solver.rules import RuleSet, Side
-from solver.squares import SLOTS, column_of, row_of, slot
 
 __all__ = [
     "Assessment", "Features", "GenerateError", "Params", "Rating", "assess", "canonical",
@@ -269,7 +269,7 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
     Duals are a flaw recorded in ``duals``; with ``no_duals`` they reject the puzzle.
     """
     if solve is None:
-        from solver.search import solve
+        from solver.search.prover import solve
     me = position.turn
     root = legal_moves(position, rules)
     if root.mover is not me or not root.moves:
@@ -367,7 +367,7 @@ class Params:
 
     def command(self, count: int) -> str:
         """The ``gyges generate`` options of this run."""
-        from solver.posfile import _closest_preset
+        from solver.formats.posfile import _closest_preset
 
         preset, changes = _closest_preset(self.rules)
         parts = [f"gyges generate --stipulation 'win in {self.moves}' --rules {preset}"]
@@ -405,8 +405,8 @@ def play_candidate(rng: random.Random, rules: RuleSet, moves: int,
     """Engine-guided random play from random setups: never a move that lets the opponent
     land at once (when there is another), and the first position from the fifth ply on
     where the side to move wins in exactly ``moves`` (and cannot land at once) is returned."""
-    from solver.search import win_in
-    from solver.setups import ALL_SETUPS
+    from solver.game.position import ALL_SETUPS
+    from solver.search.prover import win_in
 
     pos = Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS))
     history: list[Position] = []
@@ -430,7 +430,7 @@ def candidate(index: int, params: Params) -> tuple[str, Position | None, dict[st
     source = params.sources[index % len(params.sources)]
     if source == "play":
         return source, play_candidate(rng, params.rules, params.moves), {}
-    from solver.compose import compose_candidate
+    from solver.puzzles.compose import compose_candidate
 
     pos, design = compose_candidate(rng, params.rules, params.moves, params.themes)
     return source, pos, design
