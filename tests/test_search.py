@@ -152,8 +152,8 @@ def test_stalemate_chain_corrected():
     # After it North is blocked and South plays on: 43-53-N, joined with "; ".
     rest = solve(after, PBM, 1, [p])
     assert (rest.result, rest.moves) == ("loss", 1)
-    assert rest.tree["passed"] is True
-    assert "43-53-N" in rest.tree["reply"]["moves"]          # with duals: 44-43-53-N, ...
+    assert rest.tree.to_json()["passed"] is True
+    assert "43-53-N" in rest.tree.to_json()["reply"]["moves"]  # with duals: 44-43-53-N, ...
     assert s.main_line()[0].count("; ") == 1
     assert any(t.startswith("34-44-43; ") for t in _all_key_lines(s))
 
@@ -162,7 +162,7 @@ def _all_key_lines(s) -> list[str]:
     out = []
     for k in s.keys:
         sub = solve(apply_move(s.position, k), s.rules, s.moves, [s.position])
-        out.append(f"{k}; {sub.main_line()[0]}" if sub.tree.get("passed") else str(k))
+        out.append(f"{k}; {sub.main_line()[0]}" if sub.tree.to_json().get("passed") else str(k))
     return out
 
 
@@ -183,8 +183,9 @@ def test_sample_game_after_move_12():
     assert (s.result, s.moves) == ("win", 2)
     assert [str(k) for k in s.keys] == ["14-24-33x43=12"]
     assert brute_result(p, PBM, 2) == ("win", 2)
-    assert s.tree["after"]["threat"] is None        # no threat: every move of North concedes
-    defences = s.tree["after"]["defences"]
+    # no threat: every move of North concedes
+    assert s.tree.to_json()["after"]["threat"] is None
+    defences = s.tree.to_json()["after"]["defences"]
     assert len(defences) == len(legal_moves(apply_move(p, s.keys[0]), PBM, [p]))
     assert all(d["reply"]["moves_left"] == 1 for d in defences)
 
@@ -217,9 +218,9 @@ def test_transposition_table_respects_history():
 def test_cook_and_dual_marks():
     s = solve(pos(CHAIN), PBM, 2)
     assert s.cook and s.to_json()["cook"] is True
-    assert s.tree["dual"] is True and len(s.tree["moves"]) == len(s.keys)
+    assert s.tree.to_json()["dual"] is True and len(s.tree.to_json()["moves"]) == len(s.keys)
     loss = solve(pos(TABOO), PBM, 2)
-    assert any(d["reply"]["dual"] for d in loss.tree["defences"])
+    assert any(d["reply"]["dual"] for d in loss.tree.to_json()["defences"])
     text = loss.text()
     assert "[dual]" in text and "North to move loses in 2" in text
 
@@ -228,7 +229,8 @@ def test_loss_tree_covers_every_move():
     p = pos(TABOO)
     s = solve(p, PBM, 2)
     assert s.keys == ()
-    assert {d["move"] for d in s.tree["defences"]} == {str(m) for m in legal_moves(p, PBM)}
+    assert {d["move"] for d in s.tree.to_json()["defences"]} == {
+        str(m) for m in legal_moves(p, PBM)}
 
 
 def test_none_within_bound_is_proven():
@@ -441,7 +443,8 @@ def test_duals_are_searched_up_to_the_bound_and_marked_unknown_above():
     full = solve(p, PBM, 3, duals=2)
     cut = solve(p, PBM, 3, duals=1)
     assert full.result == cut.result == "win" and full.moves == 3
-    inner = [(n, q) for n, q in _line_positions(p, full.tree)[1:] if n["moves_left"] == 2]
+    inner = [(n, q) for n, q in _line_positions(p, full.tree.to_json())[1:]
+             if n["moves_left"] == 2]
     assert inner
     for node, q in inner:
         expected = []
@@ -452,7 +455,8 @@ def test_duals_are_searched_up_to_the_bound_and_marked_unknown_above():
         assert sorted(node["moves"]) == sorted(expected)
         assert node["dual"] is (len(expected) > 1)
     assert sum(node["dual"] for node, _ in inner) > 1          # the position has duals
-    assert all(n["dual"] is None for n in _winner_nodes(cut.tree) if n["moves_left"] == 2)
+    assert all(n["dual"] is None for n in _winner_nodes(cut.tree.to_json())
+               if n["moves_left"] == 2)
 
 
 def test_solve_reports_its_stages():

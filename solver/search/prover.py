@@ -1,8 +1,9 @@
 """The forced-win solver: proven "win in k", "loses in k" or "no forced result within N".
 
 The proofs are made by the compiled kernel (``solver/_search.pyx``); this module asks it
-the questions, finds every key move (cooks), and builds the solution tree by re-searching
-from the key. docs/solver.md explains the search and why its answers are exact.
+the questions and finds every key move (cooks); :mod:`solver.search.tree` builds the
+solution tree by re-searching from the key, :mod:`solver.search.solution` holds the
+result. docs/solver.md explains the search and why its answers are exact.
 
 >>> from solver.game.rules import PRESETS
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
@@ -15,7 +16,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -25,118 +25,16 @@ from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
 from solver.parallel import worker_pool
 from solver.search._search import Searcher
+from solver.search.solution import Solution, Stats, Try
+from solver.search.stipulation import ResultKind
+from solver.search.tree import DUALS_UP_TO, TREE_BUDGET, build_tree
 
-__all__ = ["Solution", "Stats", "Try", "solve", "win_in", "SolveError"]
+__all__ = ["DUALS_UP_TO", "Solution", "SolveError", "Stats", "Try", "solve", "win_in"]
 
-TREE_BUDGET = 4000  #: winner/loser nodes expanded in one solution tree before it is cut
-DUALS_UP_TO = 2  #: duals are searched for where the winner has at most this many moves left
 
 
 class SolveError(ValueError):
     """A question the solver cannot answer as asked (bad bound, inconsistent files)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Stats:
-    """Search effort: positions visited, wall time, transposition-table hits."""
-
-    nodes: int
-    seconds: float
-    tt_hits: int
-    truncated: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {"nodes": self.nodes, "seconds": round(self.seconds, 4),
-                "tt_hits": self.tt_hits, "truncated": self.truncated}
-
-
-@dataclasses.dataclass(frozen=True)
-class Try:
-    """A first move of the would-be winner that fails, and the defences that refute it."""
-
-    move: Move
-    refutations: tuple[Move, ...]
-    more: int = 0  #: further refutations not listed
-
-    def to_json(self) -> dict[str, Any]:
-        return {"move": str(self.move), "refutations": [str(m) for m in self.refutations],
-                "more_refutations": self.more}
-
-
-@dataclasses.dataclass(frozen=True)
-class Solution:
-    """What the solver proved about a position.
-
-    ``result`` is ``"win"`` (the side to move lands on the goal with its ``moves``-th move
-    at the latest, whatever the opponent does, and ``moves`` is minimal), ``"loss"`` (every
-    move of the side to move leaves the opponent such a win in at most ``moves``) or
-    ``"none"`` (neither within ``max_moves``; every line was searched). ``keys`` holds every
-    first move that wins in ``moves`` (more than one: a cook). ``tree`` is the solution tree
-    as JSON-ready data (see docs/solver.md). ``stoppable`` is only set under
-    ``win=unstoppable`` for a win in 1.
-    """
-
-    position: Position
-    rules: RuleSet
-    max_moves: int
-    result: str
-    moves: int | None
-    keys: tuple[Move, ...]
-    tree: dict[str, Any] | None
-    tries: tuple[Try, ...]
-    stats: Stats
-    stoppable: bool | None = None
-
-    @property
-    def winner(self) -> Side | None:
-        if self.result == "win":
-            return self.position.turn
-        if self.result == "loss":
-            return self.position.turn.other
-        return None
-
-    @property
-    def cook(self) -> bool:
-        return len(self.keys) > 1
-
-    def main_line(self) -> list[str]:
-        """The turns of the main line, a side's consecutive moves joined by ``; ``."""
-        return main_line(self.tree)
-
-    def stipulation(self) -> str:
-        """``South to move wins in 2``, the way a chess problem states its task."""
-        side = self.position.turn.title
-        if self.result == "win":
-            text = f"{side} to move wins in {self.moves}"
-            if self.stoppable:
-                text += ", stoppable (the opponent could have avoided it: take-back)"
-            return text
-        if self.result == "loss":
-            return (f"{side} to move loses in {self.moves}: "
-                    f"{self.position.turn.other.title} wins whatever {side} does")
-        return f"{side} to move: no forced win for either side within {self.max_moves}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "position": str(self.position),
-            "rules": self.rules.options(),
-            "max_moves": self.max_moves,
-            "result": self.result,
-            "moves": self.moves,
-            "winner": self.winner.value if self.winner else None,
-            "keys": [str(k) for k in self.keys],
-            "cook": self.cook,
-            "stoppable": self.stoppable,
-            "main_line": self.main_line(),
-            "tree": self.tree,
-            "tries": [t.to_json() for t in self.tries],
-            "stats": self.stats.to_json(),
-        }
-
-    def text(self) -> str:
-        from solver.search.solution import render_text
-
-        return render_text(self)
 
 
 # -- the questions asked of the kernel ------------------------------------------------------
@@ -259,7 +157,8 @@ def solve(
     prover = _Prover(rules, history)
     me, other = position.turn, position.turn.other
     root = legal_moves(position, rules, history)
-    result, k = "none", None
+    result: ResultKind = "none"
+    k = None
     for d in range(1, max_moves + 1):
         note(f"searching for a win in {d}")
         if prover.win(position, me, d):
@@ -289,12 +188,9 @@ def solve(
     built = None
     if tree and result != "none":
         note("building the solution tree")
-        builder = _TreeBuilder(prover, TREE_BUDGET, duals)
-        winner = me if result == "win" else other
-        if result == "win" and root.mover is me:
-            built = builder.winner_node(position, k, (), root=root, keys=keys)
-        else:
-            built = builder.node(position, winner, k, ())
+        built = build_tree(prover, position, me if result == "win" else other, k, root=root,
+                           keys=keys if result == "win" else None, budget=TREE_BUDGET,
+                           duals=duals)
     found_tries: tuple[Try, ...] = ()
     if tries and result != "loss":
         note("looking for tries")
@@ -369,129 +265,3 @@ def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int
             scored.append((len(refs), len(scored), Try(m, tuple(refs))))
     scored.sort(key=lambda t: t[:2])
     return tuple(t for _, _, t in scored[:limit])
-
-
-# -- the solution tree ------------------------------------------------------------------------
-
-
-class _TreeBuilder:
-    """Builds the solution tree as JSON-ready dicts (see docs/solver.md for the fields)."""
-
-    def __init__(self, prover: _Prover, budget: int, duals: int = DUALS_UP_TO):
-        self.prover = prover
-        self.budget = budget
-        self.duals = duals
-
-    def _spend(self) -> bool:
-        self.budget -= 1
-        return self.budget >= 0
-
-    def node(self, position: Position, winner: Side, d: int, path: tuple[Position, ...]):
-        if position.turn is winner:
-            return self.winner_node(position, d, path)
-        return self.loser_node(position, winner, d, path)
-
-    def winner_node(self, position: Position, d: int, path: tuple[Position, ...], *,
-                    root: MoveList | None = None, keys: Sequence[Move] | None = None):
-        """The winner to move; it wins within ``d`` (the least such ``d`` is used)."""
-        p = self.prover
-        me = position.turn
-        moves = root if root is not None else p.moves(position, path)
-        least = p.least(position, me, d, path) if keys is None else d
-        if least is None:  # cannot happen for a proven node
-            raise AssertionError(f"no win within {d} in {position}")
-        node: dict[str, Any] = {"to_move": me.value, "role": "winner", "moves_left": least}
-        if moves.mover is not me:
-            node["passed"] = True   # the winner is blocked: the loser moves again
-            if self._spend():
-                node["then"] = self.loser_node(position.with_turn(me.other), me, least, path,
-                                               moves=moves)
-            else:
-                node["truncated"] = True
-            return node
-        checked = True
-        if keys is not None:
-            wins = list(keys)
-        elif least == 1:
-            wins = [m for m in moves if m.is_win]
-        else:
-            wins, checked = p.winning(position, least, path, moves,
-                                      all_of_them=least <= self.duals)
-        node["moves"] = [str(m) for m in wins]
-        node["dual"] = len(wins) > 1 if checked else None
-        if least >= 2 and wins:
-            main = wins[0]
-            child = apply_move(position, main)
-            if self._spend():
-                node["after"] = self.loser_node(child, me, least - 1, (*path, position))
-            else:
-                node["truncated"] = True
-        return node
-
-    def loser_node(self, position: Position, winner: Side, d: int, path: tuple[Position, ...],
-                   *, moves: MoveList | None = None):
-        """The loser to move; the winner wins within ``d`` more of its moves."""
-        p = self.prover
-        loser = position.turn
-        if moves is None:
-            moves = p.moves(position, path)
-        node: dict[str, Any] = {"to_move": loser.value, "role": "loser", "winner_moves_left": d}
-        if moves.mover is winner and moves.moves:
-            node["passed"] = True     # the loser is blocked: the winner moves again
-            node["reply"] = self.winner_node(position.with_turn(winner), d, path)
-            return node
-        threat_pos = position.with_turn(winner)
-        threat = None
-        if p.win(threat_pos, winner, d, path):
-            tl = p.least(threat_pos, winner, d, path)
-            tm = p.moves(threat_pos, path)
-            if tm.mover is winner:
-                if tl == 1:
-                    threat = [str(m) for m in tm if m.is_win]
-                else:
-                    found, _ = p.winning(threat_pos, tl, path, tm, all_of_them=tl <= self.duals)
-                    threat = [str(m) for m in found]
-        node["threat"] = threat
-        defences = []
-        for m in moves:
-            entry: dict[str, Any] = {"move": str(m)}
-            child = apply_move(position, m)
-            if self._spend():
-                entry["reply"] = self.winner_node(child, d, (*path, position))
-            else:
-                entry["truncated"] = True
-            defences.append(entry)
-        node["defences"] = defences
-        return node
-
-
-def main_line(tree: dict[str, Any] | None) -> list[str]:
-    """The first line of a solution tree as turns (``34-44-43; 43-53-N``)."""
-    turns: list[list[str]] = []
-    last_side = None
-    node = tree
-    while node:
-        if node["role"] == "winner":
-            if node.get("passed"):
-                node = node.get("then")
-                continue
-            if not node.get("moves"):
-                break
-            move = node["moves"][0]
-            side = node["to_move"]
-            node = node.get("after")
-        else:
-            if node.get("passed"):
-                node = node.get("reply")
-                continue
-            if not node.get("defences"):
-                break
-            move = node["defences"][0]["move"]
-            side = node["to_move"]
-            node = node["defences"][0].get("reply")
-        if side == last_side:
-            turns[-1].append(move)
-        else:
-            turns.append([move])
-        last_side = side
-    return ["; ".join(t) for t in turns]

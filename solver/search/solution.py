@@ -1,33 +1,129 @@
-"""Rendering a :class:`solver.search.prover.Solution` as text, the way a chess problem solver
-prints a solution: stipulation, key(s) with the threat, every defence with the winner's
-replies down to the landing (duals marked), tries with their refutations, statistics.
+"""What the solver proved (:class:`Solution`, with its :class:`Stats` and :class:`Try`
+values) and its rendering as text, the way a chess problem solver prints a solution:
+stipulation, key(s) with the threat, every defence with the winner's replies down to the
+landing (duals marked), tries with their refutations, statistics.
 
-Tree nodes (the JSON ``tree``) alternate between
-
-* winner nodes ``{"role": "winner", "to_move", "moves_left", "moves": [...], "dual",
-  "after": loser node}``: ``moves`` are all the winner's moves that win within
-  ``moves_left`` (the least number that works), the first being the one followed in
-  ``after``; more than one is a dual (at the root: a cook). Duals are searched where the
-  winner has at most two moves left (``"dual": null`` above that: one winning move is
-  shown, alternatives were not looked for). ``"passed": true`` with
-  ``"then"`` means the winner is blocked and the loser moves again;
-* loser nodes ``{"role": "loser", "to_move", "winner_moves_left", "threat": [...] | null,
-  "defences": [{"move", "reply": winner node}]}``: ``threat`` is what the winner would play
-  if the loser could pass; ``"passed": true`` with ``"reply"`` means the loser is blocked
-  and the winner moves again (the notation joins those moves with ``; ``).
-
-``"truncated": true`` marks a node left out because the tree grew too large.
+The solution tree is typed (:mod:`solver.search.tree`); its JSON form is documented there
+and in docs/solver.md.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import dataclasses
+from typing import Any
 
-if TYPE_CHECKING:
-    from solver.search.prover import Solution
+from solver.game.moves import Move
+from solver.game.position import Position
+from solver.game.rules import RuleSet, Side
+from solver.search.stipulation import ResultKind, Stipulation
+from solver.search.tree import LoserNode, Node, WinnerNode, main_line
+
+__all__ = ["Solution", "Stats", "Try", "render_text"]
 
 GROUP_WIDTH = 88
 MAX_LISTED = 6  #: alternatives listed after a dual (the JSON lists them all)
+
+
+@dataclasses.dataclass(frozen=True)
+class Stats:
+    """Search effort: positions visited, wall time, transposition-table hits."""
+
+    nodes: int
+    seconds: float
+    tt_hits: int
+    truncated: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"nodes": self.nodes, "seconds": round(self.seconds, 4),
+                "tt_hits": self.tt_hits, "truncated": self.truncated}
+
+
+@dataclasses.dataclass(frozen=True)
+class Try:
+    """A first move of the would-be winner that fails, and the defences that refute it."""
+
+    move: Move
+    refutations: tuple[Move, ...]
+    more: int = 0  #: further refutations not listed
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": str(self.move), "refutations": [str(m) for m in self.refutations],
+                "more_refutations": self.more}
+
+
+@dataclasses.dataclass(frozen=True)
+class Solution:
+    """What the solver proved about a position.
+
+    ``result`` is ``"win"`` (the side to move lands on the goal with its ``moves``-th move
+    at the latest, whatever the opponent does, and ``moves`` is minimal), ``"loss"`` (every
+    move of the side to move leaves the opponent such a win in at most ``moves``) or
+    ``"none"`` (neither within ``max_moves``; every line was searched). ``keys`` holds every
+    first move that wins in ``moves`` (more than one: a cook). ``tree`` is the solution tree
+    (:mod:`solver.search.tree`; its JSON form in docs/solver.md). ``stoppable`` is only set
+    under ``win=unstoppable`` for a win in 1.
+    """
+
+    position: Position
+    rules: RuleSet
+    max_moves: int
+    result: ResultKind
+    moves: int | None
+    keys: tuple[Move, ...]
+    tree: Node | None
+    tries: tuple[Try, ...]
+    stats: Stats
+    stoppable: bool | None = None
+
+    @property
+    def winner(self) -> Side | None:
+        if self.result == "win":
+            return self.position.turn
+        if self.result == "loss":
+            return self.position.turn.other
+        return None
+
+    @property
+    def cook(self) -> bool:
+        return len(self.keys) > 1
+
+    def main_line(self) -> list[str]:
+        """The turns of the main line, a side's consecutive moves joined by ``; ``."""
+        return main_line(self.tree)
+
+    def proven(self) -> Stipulation:
+        """What is proven, as a stipulation about the side to move (``none``: within
+        ``max_moves``)."""
+        moves = self.moves if self.moves is not None else self.max_moves
+        return Stipulation(self.result, moves, self.position.turn)
+
+    def stipulation(self) -> str:
+        """``South to move wins in 2``, the way a chess problem states its task."""
+        return self.proven().statement(stoppable=self.stoppable)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": str(self.position),
+            "rules": self.rules.options(),
+            "max_moves": self.max_moves,
+            "result": self.result,
+            "moves": self.moves,
+            "winner": self.winner.value if self.winner else None,
+            "keys": [str(k) for k in self.keys],
+            "cook": self.cook,
+            "stoppable": self.stoppable,
+            "main_line": self.main_line(),
+            "tree": self.tree.to_json() if self.tree is not None else None,
+            "tries": [t.to_json() for t in self.tries],
+            "stats": self.stats.to_json(),
+        }
+
+    def text(self) -> str:
+        """The whole solution as text (:func:`render_text`)."""
+        return render_text(self)
+
+
+# -- text ---------------------------------------------------------------------------------
 
 
 def _wrap(prefix: str, items: list[str], indent: str) -> list[str]:
@@ -42,19 +138,19 @@ def _wrap(prefix: str, items: list[str], indent: str) -> list[str]:
     return lines
 
 
-def _winner_lines(node: dict[str, Any], indent: str, lead: str) -> list[str]:
+def _winner_lines(node: WinnerNode, indent: str, lead: str) -> list[str]:
     """``lead`` is the text before the winner's move (a defence, or the key label)."""
-    if node.get("truncated") and "moves" not in node and "then" not in node:
-        return [f"{indent}{lead}... (tree cut here)"]
-    if node.get("passed"):
-        out = [f"{indent}{lead}({node['to_move']} is blocked: the opponent moves again)"]
-        if "then" in node:
-            out += _loser_lines(node["then"], indent + "  ")
+    if node.passed:
+        if node.truncated and node.then is None:
+            return [f"{indent}{lead}... (tree cut here)"]
+        out = [f"{indent}{lead}({node.to_move.value} is blocked: the opponent moves again)"]
+        if node.then is not None:
+            out += _loser_lines(node.then, indent + "  ")
         return out
-    moves = node.get("moves", [])
+    moves = node.moves
     main = moves[0] if moves else "?"
     text = f"{indent}{lead}{main}"
-    if node.get("moves_left", 1) == 1:
+    if node.moves_left == 1:
         text += "  (lands)" if main.endswith(("-N", "-S")) else ""
     if len(moves) > 1:
         others = moves[1:]
@@ -62,50 +158,45 @@ def _winner_lines(node: dict[str, Any], indent: str, lead: str) -> list[str]:
         if len(others) > MAX_LISTED:
             shown += f" and {len(others) - MAX_LISTED} more"
         text += f"  [{'cook' if lead == '' and indent == '  ' else 'dual'}: also {shown}]"
-    if node.get("dual") is None and "dual" in node:
+    if node.dual is None:
         text += "  (duals not searched)"
     out = [text]
-    after = node.get("after")
-    if after is not None:
-        out += _loser_lines(after, indent + "  ")
-    elif node.get("truncated"):
+    if node.after is not None:
+        out += _loser_lines(node.after, indent + "  ")
+    elif node.truncated:
         out.append(f"{indent}  ... (tree cut here)")
     return out
 
 
-def _loser_lines(node: dict[str, Any], indent: str) -> list[str]:
-    if node.get("passed"):
-        reply = node.get("reply")
-        out = [f"{indent}({node['to_move']} is blocked: the winner moves again)"]
-        if reply is not None:
-            out += _winner_lines(reply, indent, "; ")
+def _loser_lines(node: LoserNode, indent: str) -> list[str]:
+    if node.passed:
+        out = [f"{indent}({node.to_move.value} is blocked: the winner moves again)"]
+        if node.reply is not None:
+            out += _winner_lines(node.reply, indent, "; ")
         return out
-    out = []
-    threat = node.get("threat")
+    threat = node.threat
     if threat:
-        out.append(f"{indent}threat: {threat[0]}"
-                   + (f"  (also {', '.join(threat[1:])})" if len(threat) > 1 else ""))
+        out = [f"{indent}threat: {threat[0]}"
+               + (f"  (also {', '.join(threat[1:])})" if len(threat) > 1 else "")]
     else:
-        out.append(f"{indent}no threat (every move of {node['to_move']} concedes)")
+        out = [f"{indent}no threat (every move of {node.to_move.value} concedes)"]
     grouped: dict[str, list[str]] = {}
     rest = []
-    for d in node.get("defences", []):
-        reply = d.get("reply")
-        if (reply and reply.get("moves_left") == 1 and not reply.get("passed")
-                and reply.get("moves")):
-            grouped.setdefault(reply["moves"][0] + (" [dual]" if reply.get("dual") else ""),
-                               []).append(d["move"])
+    for d in node.defences:
+        reply = d.reply
+        if reply and reply.moves_left == 1 and not reply.passed and reply.moves:
+            grouped.setdefault(reply.moves[0] + (" [dual]" if reply.dual else ""),
+                               []).append(d.move)
         else:
             rest.append(d)
     for landing, defs in grouped.items():
         out += _wrap(f"{indent}{len(defs)} defence{'s' if len(defs) > 1 else ''} -> "
                      f"{landing}:", defs, indent)
     for d in rest:
-        reply = d.get("reply")
-        if reply is None:
-            out.append(f"{indent}{d['move']} ... (tree cut here)")
+        if d.reply is None:
+            out.append(f"{indent}{d.move} ... (tree cut here)")
         else:
-            out += _winner_lines(reply, indent, f"{d['move']}  ")
+            out += _winner_lines(d.reply, indent, f"{d.move}  ")
     return out
 
 
@@ -127,11 +218,10 @@ def render_text(solution: Solution) -> str:
             lines.append(f"for instance: {' / '.join(line)}")
     if s.tree is not None:
         lines.append("solution:")
-        tree = s.tree
-        if tree["role"] == "winner":
-            lines += _winner_lines(tree, "  ", "")
+        if isinstance(s.tree, WinnerNode):
+            lines += _winner_lines(s.tree, "  ", "")
         else:
-            lines += _loser_lines(tree, "  ")
+            lines += _loser_lines(s.tree, "  ")
     if s.tries:
         lines.append("tries:")
         for t in s.tries:

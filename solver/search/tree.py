@@ -1,0 +1,416 @@
+"""The solution tree: typed winner and loser nodes, their JSON form, one walker, and the
+builder that asks a prover for each node.
+
+Tree nodes alternate between
+
+* :class:`WinnerNode` (JSON ``{"to_move", "role": "winner", "moves_left", "moves": [...],
+  "dual", "after": loser node}``): ``moves`` are all the winner's moves that win within
+  ``moves_left`` (the least number that works), the first being the one followed in
+  ``after``; more than one is a dual (at the root: a cook). Duals are searched where the
+  winner has at most ``duals`` moves left (``"dual": null`` above that: one winning move is
+  shown, alternatives were not looked for). ``"passed": true`` with ``"then"`` means the
+  winner is blocked and the loser moves again;
+* :class:`LoserNode` (JSON ``{"to_move", "role": "loser", "winner_moves_left", "threat":
+  [...] | null, "defences": [{"move", "reply": winner node}]}``): ``threat`` is what the
+  winner would play if the loser could pass; ``"passed": true`` with ``"reply"`` means the
+  loser is blocked and the winner moves again (the notation joins those moves with ``; ``).
+
+``"truncated": true`` marks a node left out because the tree grew too large. The JSON
+form is what ``gyges solve --json`` prints under ``tree``; ``from_json(to_json())`` gives
+the node back.
+
+>>> leaf = WinnerNode(Side.NORTH, 1, moves=("51-43-33-31-21-S",), dual=False)
+>>> leaf.to_json()
+{'to_move': 'N', 'role': 'winner', 'moves_left': 1, 'moves': ['51-43-33-31-21-S'], 'dual': False}
+>>> node_from_json(leaf.to_json()) == leaf
+True
+>>> main_line(LoserNode(Side.SOUTH, 1, threat=None, defences=(Defence("34-44", leaf),)))
+['34-44', '51-43-33-31-21-S']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Protocol, TypeAlias
+
+from solver.game.moves import Move, MoveList, apply_move
+from solver.game.position import Position
+from solver.game.rules import Side
+
+__all__ = [
+    "Defence", "LoserNode", "Node", "Step", "TreeError", "WinnerNode", "build_tree",
+    "main_line", "node_from_json", "walk",
+]
+
+TREE_BUDGET = 4000  #: winner/loser nodes expanded in one solution tree before it is cut
+DUALS_UP_TO = 2  #: duals are searched for where the winner has at most this many moves left
+
+
+class TreeError(ValueError):
+    """JSON data that is not a solution tree (says which field is wrong)."""
+
+
+# -- the nodes ----------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class WinnerNode:
+    """The winner to move; it wins within ``moves_left`` of its moves (the least such).
+
+    Not ``passed``: ``moves`` are its winning moves (``dual``: more than one, or None when
+    not searched) and ``after`` the loser node after the first of them (None at the last
+    move, or when ``truncated``). ``passed``: the winner is blocked and ``then`` is the
+    loser moving again (None when ``truncated``).
+    """
+
+    to_move: Side
+    moves_left: int
+    moves: tuple[str, ...] = ()
+    dual: bool | None = None
+    after: LoserNode | None = None
+    passed: bool = False
+    then: LoserNode | None = None
+    truncated: bool = False
+
+    role = "winner"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"to_move": self.to_move.value, "role": "winner",
+                               "moves_left": self.moves_left}
+        if self.passed:
+            out["passed"] = True
+            if self.then is not None:
+                out["then"] = self.then.to_json()
+        else:
+            out["moves"] = list(self.moves)
+            out["dual"] = self.dual
+            if self.after is not None:
+                out["after"] = self.after.to_json()
+        if self.truncated:
+            out["truncated"] = True
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WinnerNode:
+        _expect(data, "winner")
+        passed = _flag(data, "passed")
+        truncated = _flag(data, "truncated")
+        if passed:
+            then = data.get("then")
+            return cls(_side(data), _count(data, "moves_left"), passed=True,
+                       then=LoserNode.from_json(then) if then is not None else None,
+                       truncated=truncated)
+        dual = data.get("dual")
+        if dual not in (True, False, None):
+            raise TreeError(f"'dual' is true, false or null, not {dual!r}")
+        after = data.get("after")
+        return cls(_side(data), _count(data, "moves_left"), moves=_texts(data, "moves"),
+                   dual=dual, after=LoserNode.from_json(after) if after is not None else None,
+                   truncated=truncated)
+
+
+@dataclasses.dataclass(frozen=True)
+class Defence:
+    """One move of the loser and the winner node after it (None: the tree was cut)."""
+
+    move: str
+    reply: WinnerNode | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.reply is None:
+            return {"move": self.move, "truncated": True}
+        return {"move": self.move, "reply": self.reply.to_json()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Defence:
+        if not isinstance(data, Mapping) or not isinstance(data.get("move"), str):
+            raise TreeError(f"a defence is {{move, reply}}, not {data!r}")
+        reply = data.get("reply")
+        return cls(data["move"], WinnerNode.from_json(reply) if reply is not None else None)
+
+
+@dataclasses.dataclass(frozen=True)
+class LoserNode:
+    """The loser to move; the winner wins within ``winner_moves_left`` more of its moves.
+
+    Not ``passed``: ``threat`` is what the winner would play if the loser could pass (None:
+    no threat) and ``defences`` every move of the loser with the winner's reply. ``passed``:
+    the loser is blocked and ``reply`` is the winner moving again.
+    """
+
+    to_move: Side
+    winner_moves_left: int
+    threat: tuple[str, ...] | None = None
+    defences: tuple[Defence, ...] = ()
+    passed: bool = False
+    reply: WinnerNode | None = None
+
+    role = "loser"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"to_move": self.to_move.value, "role": "loser",
+                               "winner_moves_left": self.winner_moves_left}
+        if self.passed:
+            out["passed"] = True
+            if self.reply is not None:
+                out["reply"] = self.reply.to_json()
+            return out
+        out["threat"] = list(self.threat) if self.threat is not None else None
+        out["defences"] = [d.to_json() for d in self.defences]
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LoserNode:
+        _expect(data, "loser")
+        if _flag(data, "passed"):
+            reply = data.get("reply")
+            return cls(_side(data), _count(data, "winner_moves_left"), passed=True,
+                       reply=WinnerNode.from_json(reply) if reply is not None else None)
+        threat = data.get("threat")
+        defences = data.get("defences", [])
+        if not isinstance(defences, list):
+            raise TreeError(f"'defences' is a list, not {defences!r}")
+        return cls(_side(data), _count(data, "winner_moves_left"),
+                   threat=None if threat is None else _texts(data, "threat"),
+                   defences=tuple(Defence.from_json(d) for d in defences))
+
+
+Node: TypeAlias = WinnerNode | LoserNode
+
+
+def node_from_json(data: Mapping[str, Any]) -> Node:
+    """A winner or loser node from its JSON form (by its ``role``); TreeError if it is not
+    one."""
+    if not isinstance(data, Mapping):
+        raise TreeError(f"a tree node is a mapping, not {data!r}")
+    if data.get("role") == "winner":
+        return WinnerNode.from_json(data)
+    if data.get("role") == "loser":
+        return LoserNode.from_json(data)
+    raise TreeError(f"a tree node's role is 'winner' or 'loser', not {data.get('role')!r}")
+
+
+def _expect(data: Any, role: str) -> None:
+    if not isinstance(data, Mapping) or data.get("role") != role:
+        raise TreeError(f"expected a {role} node, not {data!r}")
+
+
+def _side(data: Mapping[str, Any]) -> Side:
+    try:
+        return Side(data.get("to_move"))
+    except ValueError:
+        raise TreeError(f"'to_move' is 'S' or 'N', not {data.get('to_move')!r}") from None
+
+
+def _count(data: Mapping[str, Any], key: str) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise TreeError(f"{key!r} is a whole number of moves (1 or more), not {value!r}")
+    return value
+
+
+def _flag(data: Mapping[str, Any], key: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise TreeError(f"{key!r} is true or false, not {value!r}")
+    return value
+
+
+def _texts(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    value = data.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TreeError(f"{key!r} is a list of moves, not {value!r}")
+    return tuple(value)
+
+
+# -- walking ------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """An edge of the tree: ``side`` plays ``move`` (None: ``side`` is blocked and passes)
+    from ``node``, reaching ``child`` (None where the line ends or the tree was cut)."""
+
+    node: Node
+    move: str | None
+    child: Node | None
+
+    @property
+    def side(self) -> Side:
+        return self.node.to_move
+
+    @property
+    def defence(self) -> bool:
+        """Is this a move of the loser?"""
+        return isinstance(self.node, LoserNode) and self.move is not None
+
+
+def steps(node: Node) -> tuple[Step, ...]:
+    """The edges out of ``node``, the main one first: a winner node's first winning move
+    (only that one has a subtree), a loser node's every defence, or a blocked side's pass."""
+    if isinstance(node, WinnerNode):
+        if node.passed:
+            return (Step(node, None, node.then),) if node.then is not None else ()
+        return (Step(node, node.moves[0], node.after),) if node.moves else ()
+    if node.passed:
+        return (Step(node, None, node.reply),) if node.reply is not None else ()
+    return tuple(Step(node, d.move, d.reply) for d in node.defences)
+
+
+def walk(tree: Node | None) -> Iterator[tuple[tuple[Step, ...], Node]]:
+    """Every node of the tree, depth first in the tree's order, with the steps leading to
+    it from the root."""
+    if tree is None:
+        return
+    stack: list[tuple[tuple[Step, ...], Node]] = [((), tree)]
+    while stack:
+        path, node = stack.pop()
+        yield path, node
+        stack.extend((path + (s,), s.child) for s in reversed(steps(node))
+                     if s.child is not None)
+
+
+def first_line(tree: Node | None) -> Iterator[Step]:
+    """The steps of the tree's first line (the main line), passes included."""
+    node = tree
+    while node is not None:
+        out = steps(node)
+        if not out:
+            return
+        yield out[0]
+        node = out[0].child
+
+
+def main_line(tree: Node | None) -> list[str]:
+    """The first line of a solution tree as turns (``34-44-43; 43-53-N``): a side's
+    consecutive moves (the opponent blocked) are joined by ``; ``."""
+    turns: list[list[str]] = []
+    last_side = None
+    for step in first_line(tree):
+        if step.move is None:
+            continue
+        if step.side == last_side:
+            turns[-1].append(step.move)
+        else:
+            turns.append([step.move])
+        last_side = step.side
+    return ["; ".join(t) for t in turns]
+
+
+# -- building -----------------------------------------------------------------------------
+
+
+class Prover(Protocol):
+    """The questions the builder asks (answered by the search kernel)."""
+
+    def win(self, position: Position, winner: Side, d: int,
+            path: Sequence[Position] = ()) -> bool: ...
+
+    def least(self, position: Position, winner: Side, d: int,
+              path: Sequence[Position] = ()) -> int | None: ...
+
+    def winning(self, position: Position, d: int, path: Sequence[Position], moves: MoveList,
+                all_of_them: bool = True) -> tuple[list[Move], bool]: ...
+
+    def moves(self, position: Position, path: Sequence[Position] = ()) -> MoveList: ...
+
+
+def build_tree(prover: Prover, position: Position, winner: Side, moves_left: int, *,
+               root: MoveList, keys: Sequence[Move] | None = None,
+               budget: int = TREE_BUDGET, duals: int = DUALS_UP_TO) -> Node:
+    """The solution tree of ``position`` where ``winner`` wins within ``moves_left``:
+    ``root`` holds the legal moves there, ``keys`` the winning first moves when ``winner``
+    is to move and they are known. At most ``budget`` nodes are expanded."""
+    builder = _Builder(prover, budget, duals)
+    if keys is not None and root.mover is winner:
+        return builder.winner_node(position, moves_left, (), root=root, keys=keys)
+    return builder.node(position, winner, moves_left, ())
+
+
+class _Builder:
+    """Builds a solution tree by asking the prover at each node."""
+
+    def __init__(self, prover: Prover, budget: int, duals: int):
+        self.prover = prover
+        self.budget = budget
+        self.duals = duals
+
+    def _spend(self) -> bool:
+        self.budget -= 1
+        return self.budget >= 0
+
+    def node(self, position: Position, winner: Side, d: int,
+             path: tuple[Position, ...]) -> Node:
+        if position.turn is winner:
+            return self.winner_node(position, d, path)
+        return self.loser_node(position, winner, d, path)
+
+    def winner_node(self, position: Position, d: int, path: tuple[Position, ...], *,
+                    root: MoveList | None = None,
+                    keys: Sequence[Move] | None = None) -> WinnerNode:
+        """The winner to move; it wins within ``d`` (the least such ``d`` is used)."""
+        p = self.prover
+        me = position.turn
+        moves = root if root is not None else p.moves(position, path)
+        least = p.least(position, me, d, path) if keys is None else d
+        if least is None:  # cannot happen for a proven node
+            raise AssertionError(f"no win within {d} in {position}")
+        if moves.mover is not me:
+            # the winner is blocked: the loser moves again
+            if not self._spend():
+                return WinnerNode(me, least, passed=True, truncated=True)
+            then = self.loser_node(position.with_turn(me.other), me, least, path, moves=moves)
+            return WinnerNode(me, least, passed=True, then=then)
+        checked = True
+        if keys is not None:
+            wins = list(keys)
+        elif least == 1:
+            wins = [m for m in moves if m.is_win]
+        else:
+            wins, checked = p.winning(position, least, path, moves,
+                                      all_of_them=least <= self.duals)
+        node = WinnerNode(me, least, moves=tuple(str(m) for m in wins),
+                          dual=len(wins) > 1 if checked else None)
+        if least >= 2 and wins:
+            if not self._spend():
+                return dataclasses.replace(node, truncated=True)
+            child = apply_move(position, wins[0])
+            return dataclasses.replace(
+                node, after=self.loser_node(child, me, least - 1, (*path, position)))
+        return node
+
+    def loser_node(self, position: Position, winner: Side, d: int,
+                   path: tuple[Position, ...], *, moves: MoveList | None = None) -> LoserNode:
+        """The loser to move; the winner wins within ``d`` more of its moves."""
+        p = self.prover
+        loser = position.turn
+        if moves is None:
+            moves = p.moves(position, path)
+        if moves.mover is winner and moves.moves:
+            # the loser is blocked: the winner moves again
+            reply = self.winner_node(position.with_turn(winner), d, path)
+            return LoserNode(loser, d, passed=True, reply=reply)
+        threat = self._threat(position.with_turn(winner), winner, d, path)
+        defences = []
+        for m in moves:
+            reply = None
+            if self._spend():
+                reply = self.winner_node(apply_move(position, m), d, (*path, position))
+            defences.append(Defence(str(m), reply))
+        return LoserNode(loser, d, threat=threat, defences=tuple(defences))
+
+    def _threat(self, position: Position, winner: Side, d: int,
+                path: tuple[Position, ...]) -> tuple[str, ...] | None:
+        """What ``winner`` would play in ``position`` (the loser passing), if it wins."""
+        p = self.prover
+        if not p.win(position, winner, d, path):
+            return None
+        least = p.least(position, winner, d, path)
+        moves = p.moves(position, path)
+        if moves.mover is not winner or least is None:
+            return None
+        if least == 1:
+            return tuple(str(m) for m in moves if m.is_win)
+        found, _ = p.winning(position, least, path, moves, all_of_them=least <= self.duals)
+        return tuple(str(m) for m in found)
