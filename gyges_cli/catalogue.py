@@ -15,22 +15,19 @@ from pathlib import Path
 import click
 
 from gyges_cli.common import UserError, combine_rules, rule_options
+from gyges_cli.inputs import load_input
 from solver.game.rules import RuleSet
 from solver.puzzles.catalogue import (
+    AuthoringError,
     CatalogueError,
     Puzzle,
-    Stipulation,
-    append_entry,
+    add_entry,
     catalogue_files,
     check_puzzle,
-    difficulty_of,
-    format_entry,
-    line_themes,
     load_all,
-    play_line,
-    principal_line,
-    renop_matters,
 )
+from solver.puzzles.export import BOOK_TITLE, export_html, export_text, puzzle_svgs
+from solver.search.prover import SolveError
 
 DEFAULT_DIR = "puzzles"
 EXIT_WRONG = 1
@@ -67,8 +64,6 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
     goal, and each declared theme shown. Exit status 1 if an entry is wrong, 2 if a file
     cannot be read.
     """
-    from solver.search.prover import SolveError
-
     puzzles, errors = _load_all(paths)
     for e in errors:
         click.echo(str(e), err=True)
@@ -137,66 +132,19 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
         notes: str, max_moves: int, rules: RuleSet, rules_given: bool) -> None:
     """Solve POS|FILE and append it to a catalogue file with the solver's findings:
     stipulation, key (other keys as cooks), main line, themes and difficulty."""
-    from gyges_cli.inputs import load_input
-    from solver.formats.notation import format_move, format_turn
-    from solver.search.prover import SolveError, solve
-
     pf = load_input(source)
     rules = combine_rules(pf.rules, rules, rules_given)
     try:
-        sol = solve(pf.position, rules, max_moves=max_moves, history=pf.history)
-    except SolveError as e:
+        found, text = add_entry(target, puzzle_id, pf.position, rules, max_moves=max_moves,
+                                history=pf.history, title=title, source=source_text,
+                                credit=credit, notes=notes)
+    except (SolveError, AuthoringError, CatalogueError) as e:
         raise UserError(str(e)) from None
-    turn = pf.position.turn
-    if sol.result == "none":
-        st = Stipulation("none", max_moves, None)
-        key, turns, cooks = None, [], []
-    else:
-        st = Stipulation(sol.result, sol.moves, turn)
-        first = sol.keys[0] if sol.result == "win" and sol.keys else None
-        try:
-            line_moves = principal_line(pf.position, rules, sol.result, sol.moves, pf.history,
-                                        solve, first=first)
-        except ValueError as e:
-            raise UserError(f"cannot build the main line: {e}") from None
-        turns = [format_turn(t) for t in line_moves]
-        key = format_move(line_moves[0][0])
-        cooks = [format_move(k) for k in sol.keys[1:]] if sol.result == "win" else []
-    themes: list[str] = []
-    if turns:
-        try:
-            line = play_line(pf.position, rules, turns, pf.history)
-        except ValueError as e:
-            raise UserError(f"the solver's main line {' / '.join(turns)} cannot be replayed: "
-                            f"{e}") from None
-        themes = line_themes(line, rules, st, pf.history)
-        if renop_matters(pf.position, rules, st, pf.history, solve):
-            themes.append("Renop")
-    if not notes:
-        notes = _proof_note(st, turn.title, len(sol.keys), max_moves)
-    text = format_entry(
-        puzzle_id, pf.position, rules, st, key=key, main_line=turns, cooks=cooks,
-        themes=themes, difficulty=difficulty_of(st, themes), title=title,
-        source=source_text, credit=credit, notes=notes, history=pf.history,
-    )
-    try:
-        append_entry(target, text)
-    except CatalogueError as e:
-        raise UserError(str(e)) from None
-    click.echo(f"added {puzzle_id} to {target}: {st}" + (f", key {key}" if key else "")
+    key, cooks = found.key, found.cooks
+    click.echo(f"added {puzzle_id} to {target}: {found.stipulation}"
+               + (f", key {key}" if key else "")
                + (f" ({len(cooks)} cook{'s' if len(cooks) != 1 else ''})" if cooks else ""))
     click.echo(text, nl=False)
-
-
-def _proof_note(st: Stipulation, side: str, keys: int, bound: int) -> str:
-    """What the solver proved, in words, for the notes of a new entry."""
-    if st.kind == "win":
-        unique = "the only key" if keys == 1 else f"{keys} keys (the others declared as cooks)"
-        return f"Proven by the solver: {side} wins in {st.moves} and no sooner; {unique}."
-    if st.kind == "loss":
-        return (f"Proven by the solver: every move of {side} loses within {st.moves} "
-                f"moves of the opponent, and the main line's first move holds out that long.")
-    return f"Proven by the solver: neither side can force a win within {bound} moves."
 
 
 @click.command(
@@ -212,8 +160,6 @@ def _proof_note(st: Stipulation, side: str, keys: int, bound: int) -> str:
 def export(paths: tuple[str, ...], fmt: str, out_dir: str, title: str | None) -> None:
     """Export the puzzles of PATHS (default: puzzles/) as text, SVG diagrams or a
     printable HTML book."""
-    from solver.puzzles.export import BOOK_TITLE, export_html, export_text, puzzle_svgs
-
     puzzles, errors = _load_all(paths)
     if errors:
         for e in errors:

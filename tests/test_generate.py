@@ -31,6 +31,7 @@ from solver.puzzles.generate import (
     run,
     select,
 )
+from solver.search.tree import node_from_json
 
 RULES = PRESETS["pbmserv"]
 
@@ -106,10 +107,10 @@ def test_duals_are_a_flaw_unless_refused():
     def dual_solve(*args, **kwargs):
         sol = real(*args, **kwargs)
         if sol.tree and sol.moves == 2 and kwargs.get("tries"):
-            tree = json.loads(json.dumps(sol.tree))
+            tree = json.loads(json.dumps(sol.tree.to_json()))
             reply = tree["after"]["defences"][0]["reply"]
             reply.update(moves_left=2, dual=True, moves=["a", "b"])
-            sol = dataclasses.replace(sol, tree=tree)
+            sol = dataclasses.replace(sol, tree=node_from_json(tree))
         return sol
 
     kept = assess(pos, RULES, 2, solve=dual_solve)

@@ -59,6 +59,8 @@ from solver.game.moves import Move, apply_move, can_land, legal_moves
 from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
 from solver.game.squares import NORTH_GOAL, SLOTS, column_of, row_of
+from solver.puzzles.symmetry import flipped
+from solver.search.prover import solve, win_in
 
 __all__ = ["ComposeError", "Design", "construct", "compose_candidate", "walks"]
 
@@ -447,8 +449,6 @@ def compose_candidate(rng: random.Random, rules: RuleSet, moves: int,
     position built around it, kept by the model's loop only if the side to move wins in
     exactly ``moves`` with a single key (a quick proof; the full soundness test comes
     after)."""
-    from solver.puzzles.generate import flipped
-    from solver.search.prover import solve, win_in
 
     design = draw_design(rng, themes, rules)
 

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from solver.formats.diagram import format_diagram
 from solver.formats.svg import render_position
 from solver.game.position import START
+from solver.game.rules import Side
 from solver.puzzles.catalogue import Line, Puzzle, Stipulation, play_line
 
 BOOK_TITLE = "Gygès puzzles"
@@ -38,13 +39,7 @@ BOOK_TITLE = "Gygès puzzles"
 
 def _solution_phrase(p: Puzzle) -> str:
     """The stipulation as proven, for the solutions pages."""
-    st = p.stipulation
-    side = p.position.turn.title
-    if st.kind == "win":
-        return f"{side} wins in {st.moves}."
-    if st.kind == "loss":
-        return f"Whatever {side} does, {p.position.turn.other.title} wins in {st.moves}."
-    return f"Neither side can force a win within {st.moves} moves."
+    return p.stipulation.answer(p.position.turn)
 
 
 def book_phrase(st: Stipulation, turn_title: str) -> str:
@@ -56,11 +51,7 @@ def book_phrase(st: Stipulation, turn_title: str) -> str:
     >>> book_phrase(Stipulation("none", 1), "North")
     'North to move: hold out for 1 move'
     """
-    if st.kind == "win":
-        return f"{turn_title} to move and win in {st.moves}"
-    if st.kind == "loss":
-        return f"{turn_title} to move loses in {st.moves}"
-    return f"{turn_title} to move: hold out for {st.moves} move{'s' if st.moves > 1 else ''}"
+    return st.task(Side.parse(turn_title))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -40,23 +40,21 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from solver.formats.notation import format_move, format_turn
+from solver.formats.notation import format_move
+from solver.formats.posfile import _closest_preset
 from solver.game.moves import Move, apply_move, can_land, legal_moves
-from solver.game.position import Position
+from solver.game.position import ALL_SETUPS, Position
 from solver.game.rules import RuleSet, Side
-from solver.game.squares import SLOTS, column_of, row_of, slot
 from solver.parallel import Interrupted, Progress, log_to, worker_pool
-from solver.puzzles.catalogue import (
-    CatalogueError,
-    Stipulation,
-    catalogue_files,
-    format_entry,
-    line_themes,
-    load_catalogue,
-    play_line,
-    principal_line,
-    renop_matters,
-)
+from solver.puzzles.authoring import AuthoringError, Findings, findings
+from solver.puzzles.compose import compose_candidate
+from solver.puzzles.lines import line_themes, play_line
+from solver.puzzles.schema import CatalogueError, catalogue_files, load_catalogue
+from solver.puzzles.symmetry import canonical, flipped
+from solver.search.prover import solve as search_solve
+from solver.search.prover import win_in
+from solver.search.stipulation import Stipulation
+from solver.search.tree import Node, WinnerNode, walk
 
 __all__ = [
     "Assessment", "Features", "GenerateError", "Params", "Rating", "assess", "canonical",
@@ -74,24 +72,6 @@ class GenerateError(ValueError):
 
 
 # -- symmetry and duplicates ---------------------------------------------------------------
-
-
-def flipped(position: Position) -> Position:
-    """The position turned upside down with the sides swapped (rows 1..6 -> 6..1, South's
-    rings become North's): the same puzzle for the other side.
-
-    >>> str(flipped(Position.from_string("1...../....../....../....../....../.....2 S")))
-    '.....2/....../....../....../....../1..... N'
-    """
-    board = tuple(position.board[slot(7 - row_of(s), column_of(s))] for s in SLOTS)
-    return Position(board, position.turn.other)
-
-
-def canonical(position: Position) -> str:
-    """The least position string among the position, its mirror image (left to right), and
-    both of them turned upside down with the sides swapped: equal for duplicates."""
-    images = (position, position.mirrored(), flipped(position), flipped(position.mirrored()))
-    return min(str(p) for p in images)
 
 
 def known_positions(paths: Iterable[str | Path], rules: RuleSet | None = None,
@@ -237,25 +217,14 @@ def plausible_moves(position: Position, rules: RuleSet) -> list[Move]:
     return out
 
 
-def _duals(tree: dict[str, Any] | None) -> list[str]:
+def _duals(tree: Node | None) -> list[str]:
     """Defences after which the winner has several winning continuations before the last
     move (a dual); several rings landing on the goal at the end is not counted."""
-    out: list[str] = []
-
-    def walk(node: dict[str, Any] | None, defence: str | None, root: bool) -> None:
-        if not node:
-            return
-        if node["role"] == "winner":
-            if not root and node.get("moves_left", 1) >= 2 and node.get("dual"):
-                out.append(f"after {defence}: {', '.join(node['moves'][:3])}")
-            walk(node.get("after") or node.get("then"), defence, False)
-        else:
-            if node.get("passed"):
-                walk(node.get("reply"), defence, False)
-            for d in node.get("defences") or ():
-                walk(d.get("reply"), d["move"], False)
-
-    walk(tree, None, True)
+    out = []
+    for path, node in walk(tree):
+        if path and isinstance(node, WinnerNode) and node.moves_left >= 2 and node.dual:
+            defence = next((s.move for s in reversed(path) if s.defence), None)
+            out.append(f"after {defence}: {', '.join(node.moves[:3])}")
     return out
 
 
@@ -268,8 +237,7 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
     to land, and at least ``min_tries`` other moves threaten to land (plausible tries).
     Duals are a flaw recorded in ``duals``; with ``no_duals`` they reject the puzzle.
     """
-    if solve is None:
-        from solver.search.prover import solve
+    solve = solve or search_solve
     me = position.turn
     root = legal_moves(position, rules)
     if root.mover is not me or not root.moves:
@@ -300,18 +268,12 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
     if duals and no_duals:
         return Assessment(position, False, ("duals: " + "; ".join(duals),),
                           key=format_move(key))
-    st = Stipulation("win", moves, me)
     try:
-        turns = [format_turn(t) for t in principal_line(position, rules, "win", moves, (),
-                                                        solve, first=key)]
-        line = play_line(position, rules, turns)
-    except ValueError as e:
+        found = findings(position, rules, sol, (), solve)
+    except AuthoringError as e:
         # the catalogue checker replays the main line: an entry it cannot replay is no use
-        return Assessment(position, False, (f"the main line cannot be replayed: {e}",),
+        return Assessment(position, False, (f"the main line cannot be replayed: {e.reason}",),
                           key=format_move(key))
-    themes = line_themes(line, rules, st)
-    if renop_matters(position, rules, st, (), solve):
-        themes.append("Renop")
     after = apply_move(position, key)
     defences = legal_moves(after, rules, [position])
     quiet = not key.is_replace and not _threatens(position, after, me, rules)
@@ -324,8 +286,8 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
         nodes=sol.stats.nodes,
     )
     return Assessment(
-        position, True, (), key=format_move(key), main_line=tuple(turns),
-        themes=tuple(themes), features=features, rating=rating(features),
+        position, True, (), key=format_move(key), main_line=found.main_line,
+        themes=found.themes, features=features, rating=rating(features),
         tries=tuple(str(t.move) for t in full.tries), duals=tuple(duals),
         threats=len(others),
     )
@@ -365,12 +327,15 @@ class Params:
     no_duals: bool = False
     min_tries: int = 2
 
+    @property
+    def stipulation(self) -> Stipulation:
+        """What every puzzle of the run is: the side to move wins in ``moves``."""
+        return Stipulation("win", self.moves)
+
     def command(self, count: int) -> str:
         """The ``gyges generate`` options of this run."""
-        from solver.formats.posfile import _closest_preset
-
         preset, changes = _closest_preset(self.rules)
-        parts = [f"gyges generate --stipulation 'win in {self.moves}' --rules {preset}"]
+        parts = [f"gyges generate --stipulation '{self.stipulation.command()}' --rules {preset}"]
         parts += [f"--rule {k}={v}" for k, v in changes.items()]
         parts.append(f"--seed {self.seed} --count {count}")
         if tuple(self.sources) != SOURCES:
@@ -405,9 +370,6 @@ def play_candidate(rng: random.Random, rules: RuleSet, moves: int,
     """Engine-guided random play from random setups: never a move that lets the opponent
     land at once (when there is another), and the first position from the fifth ply on
     where the side to move wins in exactly ``moves`` (and cannot land at once) is returned."""
-    from solver.game.position import ALL_SETUPS
-    from solver.search.prover import win_in
-
     pos = Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS))
     history: list[Position] = []
     for ply in range(max_plies):
@@ -430,8 +392,6 @@ def candidate(index: int, params: Params) -> tuple[str, Position | None, dict[st
     source = params.sources[index % len(params.sources)]
     if source == "play":
         return source, play_candidate(rng, params.rules, params.moves), {}
-    from solver.puzzles.compose import compose_candidate
-
     pos, design = compose_candidate(rng, params.rules, params.moves, params.themes)
     return source, pos, design
 
@@ -543,8 +503,8 @@ def entry_text(rec: dict[str, Any], params: Params) -> str:
     rec = {**rec, "themes": current_themes(rec, params)}
     f = rec["features"]
     rated = rating(Features(**f))  # the current formula, also for records of older runs
-    notes = (f"Proven by the solver: {pos.turn.title} wins in {params.moves} and no sooner; "
-             f"the only key. Rating {rated.score} (tries refuted once: {f['single_tries']}, "
+    notes = (f"{st.proof_note('the only key')} "
+             f"Rating {rated.score} (tries refuted once: {f['single_tries']}, "
              f"defences: {f['defences']}, key bounces: {f['key_bounces']}, "
              f"{'quiet key' if f['quiet'] else 'key threatens'}, solver nodes: {f['nodes']}).")
     if rec["duals"]:
@@ -559,9 +519,9 @@ def entry_text(rec: dict[str, Any], params: Params) -> str:
                   f"{' crossing its own path' if d['crossing'] else ''}, "
                   f"{d['defenders']} defender{'s' if d['defenders'] != 1 else ''} on the shore"
                   f"{', boxed in after the key (no move)' if d.get('stalemate') else ''}")
-    return format_entry(
-        entry_id(params, rec["index"]), pos, params.rules, st, key=rec["key"],
-        main_line=rec["main_line"], themes=rec["themes"], difficulty=rated.difficulty,
+    found = Findings(st, rec["key"], tuple(rec["main_line"]), (), tuple(rec["themes"]))
+    return found.entry(
+        entry_id(params, rec["index"]), pos, params.rules, difficulty=rated.difficulty,
         title=_title(rec), source=source,
         credit=f"composed by gyges generate, seed {params.seed} (candidate {rec['index']})",
         notes=notes,
@@ -602,7 +562,7 @@ def write_catalogue(path: str | Path, runs: Sequence[tuple[Params, Sequence[dict
     head += ["# Every entry was proven by the solver; docs/generate.md explains the rating.",
              "schema: 1",
              "title: " + json.dumps(title or "Generated puzzles: " + ", ".join(
-                 dict.fromkeys(f"win in {p.moves}" for p, _ in runs))),
+                 dict.fromkeys(p.stipulation.command() for p, _ in runs))),
              "puzzles:"]
     entries = []
     for params, records in runs:

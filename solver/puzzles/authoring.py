@@ -1,0 +1,135 @@
+"""Authoring: a proven position turned into a catalogue entry. One pipeline serves
+``gyges catalogue add`` (:func:`add_entry`) and ``gyges generate``
+(:func:`solver.puzzles.generate.assess` and its entries): the solver's result gives the
+stipulation, the main line is built and replayed, the themes are read from it
+(:func:`findings`), and :meth:`Findings.entry` writes the entry.
+
+>>> from solver.game.rules import PRESETS
+>>> from solver.search.prover import solve
+>>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+>>> f = findings(p, PRESETS["pbmserv"], solve(p, PRESETS["pbmserv"], 1))
+>>> str(f.stipulation), f.key, f.main_line, f.themes
+('North wins in 1', '51-43-33-31-21-S', ('51-43-33-31-21-S',), ('bounce chain 4',))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+
+from solver.formats.notation import format_move, format_turn
+from solver.game.position import Position
+from solver.game.rules import RuleSet
+from solver.puzzles.lines import SolveFn, line_themes, play_line, principal_line, renop_matters
+from solver.puzzles.writing import append_entry, format_entry
+from solver.search.prover import solve as search_solve
+from solver.search.solution import Solution
+from solver.search.stipulation import Stipulation
+
+__all__ = ["AuthoringError", "Findings", "add_entry", "difficulty_of", "findings",
+           "proof_note"]
+
+
+class AuthoringError(ValueError):
+    """The solver's main line cannot be built or replayed; ``reason`` says why."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+@dataclasses.dataclass(frozen=True)
+class Findings:
+    """What a proof gives a catalogue entry: the stipulation, the key (the main line's
+    first move), the main line turn by turn, the other keys (cooks) and the themes."""
+
+    stipulation: Stipulation
+    key: str | None = None
+    main_line: tuple[str, ...] = ()
+    cooks: tuple[str, ...] = ()
+    themes: tuple[str, ...] = ()
+
+    def entry(self, puzzle_id: str, position: Position, rules: RuleSet, *,
+              difficulty: int | None, title: str = "", source: str = "", credit: str = "",
+              notes: str = "", history: Sequence[Position] = ()) -> str:
+        """The catalogue entry (YAML text, :func:`format_entry`)."""
+        return format_entry(
+            puzzle_id, position, rules, self.stipulation, key=self.key,
+            main_line=self.main_line, cooks=self.cooks, themes=self.themes,
+            difficulty=difficulty, title=title, source=source, credit=credit, notes=notes,
+            history=history,
+        )
+
+
+def findings(position: Position, rules: RuleSet, solution: Solution,
+             history: Sequence[Position] = (), solve: SolveFn | None = None) -> Findings:
+    """The findings of ``solution`` (the solver's answer for ``position``): the main line
+    follows its first key against the longest defence, and is replayed for its themes
+    (Renop among them when the law changes the answer). AuthoringError if the main line
+    cannot be built or replayed."""
+    solve = solve or search_solve
+    turn = position.turn
+    if solution.result == "none" or solution.moves is None:
+        return Findings(Stipulation("none", solution.max_moves, None))
+    st = Stipulation(solution.result, solution.moves, turn)
+    first = solution.keys[0] if solution.result == "win" and solution.keys else None
+    try:
+        line_moves = principal_line(position, rules, solution.result, solution.moves,
+                                    history, solve, first=first)
+    except ValueError as e:
+        raise AuthoringError(f"cannot build the main line: {e}", str(e)) from None
+    turns = tuple(format_turn(t) for t in line_moves)
+    try:
+        line = play_line(position, rules, turns, history)
+    except ValueError as e:
+        raise AuthoringError(f"the solver's main line {' / '.join(turns)} cannot be replayed: "
+                             f"{e}", str(e)) from None
+    themes = line_themes(line, rules, st, history)
+    if renop_matters(position, rules, st, history, solve):
+        themes.append("Renop")
+    cooks = tuple(format_move(k) for k in solution.keys[1:]) if solution.result == "win" else ()
+    return Findings(st, format_move(line_moves[0][0]), turns, cooks, tuple(themes))
+
+
+def proof_note(stipulation: Stipulation, keys: int) -> str:
+    """What the solver proved, in words, for the notes of a new entry (``keys``: how many
+    first moves win)."""
+    unique = "the only key" if keys == 1 else f"{keys} keys (the others declared as cooks)"
+    return stipulation.proof_note(unique)
+
+
+def difficulty_of(stipulation: Stipulation, themes: Sequence[str]) -> int:
+    """A rough 1..5 rating: longer solutions and subtler themes are harder.
+
+    >>> difficulty_of(Stipulation("win", 1), ["bounce chain 1"])
+    1
+    >>> difficulty_of(Stipulation("win", 2), ["bounce chain 4", "relocation"])
+    4
+    """
+    score = stipulation.moves
+    for t in themes:
+        if t.startswith("bounce chain") and int(t.split()[-1]) >= 3:
+            score += 1
+        elif t in ("relocation", "stalemate chain", "taboo", "Renop"):
+            score += 1
+    return max(1, min(5, score - (1 if len(themes) > 2 else 0)))
+
+
+def add_entry(path: str | Path, puzzle_id: str, position: Position, rules: RuleSet, *,
+              max_moves: int, history: Sequence[Position] = (), title: str = "",
+              source: str = "", credit: str = "", notes: str = "",
+              solve: SolveFn | None = None) -> tuple[Findings, str]:
+    """Solve ``position`` within ``max_moves``, author its entry and append it to the
+    catalogue file ``path``: the findings and the entry's text. SolveError, AuthoringError
+    or CatalogueError (all ValueErrors) say what went wrong."""
+    solve = solve or search_solve
+    solution = solve(position, rules, max_moves=max_moves, history=history)
+    found = findings(position, rules, solution, history, solve)
+    text = found.entry(
+        puzzle_id, position, rules, difficulty=difficulty_of(found.stipulation, found.themes),
+        title=title, source=source, credit=credit,
+        notes=notes or proof_note(found.stipulation, len(solution.keys)), history=history,
+    )
+    append_entry(path, text)
+    return found, text

@@ -1,0 +1,153 @@
+"""Checking a catalogue entry: the solver re-proves it and says what is wrong, located on
+the entry's lines (``puzzles/x.yaml:12: puzzle x1: the key 16-35 is not a key: ...``).
+"""
+
+from __future__ import annotations
+
+from solver.formats.notation import format_move, parse_move
+from solver.game.moves import Move, apply_move
+from solver.game.position import Position
+from solver.game.rules import Side
+from solver.puzzles.lines import SolveFn, line_themes, play_line, renop_matters
+from solver.puzzles.schema import CatalogueError, Puzzle
+from solver.search.prover import solve as search_solve
+from solver.search.solution import Solution
+from solver.search.stipulation import Stipulation
+
+__all__ = ["check_puzzle"]
+
+
+def check_puzzle(puzzle: Puzzle, solve: SolveFn | None = None) -> list[CatalogueError]:
+    """Re-prove an entry; the problems found (empty when the entry is right).
+
+    The stipulation must be exact (the solver's result and k), the declared key must be a
+    key and every other key declared under ``cooks``, the main line legal, starting with
+    the key, ending on the goal with the stipulated number of winner's moves, and every
+    declared theme shown by it.
+    """
+    solve = solve or search_solve
+    problems: list[CatalogueError] = []
+    st = puzzle.stipulation
+    pos = puzzle.position
+    sol = solve(pos, puzzle.rules, max_moves=st.moves, history=puzzle.history)
+    found = _describe(sol, pos.turn)
+    if sol.result != st.kind or (st.kind != "none" and sol.moves != st.moves):
+        problems.append(puzzle.error(
+            f"the stipulation says '{st}' but the solver proves '{found}'", "stipulation"))
+        return problems
+
+    key_move = _parse(puzzle, puzzle.key, "key", "key", problems) \
+        if puzzle.key is not None else None
+    if st.kind == "win":
+        problems.extend(_check_keys(puzzle, sol, key_move, problems))
+    elif key_move is not None and not key_move.is_win:
+        problems.extend(_check_defence(puzzle, key_move, solve))
+    if puzzle.main_line:
+        problems.extend(_check_line(puzzle, st, solve))
+    return problems
+
+
+def _parse(puzzle: Puzzle, text: str, what: str, key: str,
+           problems: list[CatalogueError]) -> Move | None:
+    """The move ``text`` in the puzzle's position, or None with the problem noted."""
+    try:
+        return parse_move(text, puzzle.position, puzzle.rules, puzzle.history)
+    except ValueError as e:
+        problems.append(puzzle.error(f"the {what} {text} is not a legal move: {e}", key))
+        return None
+
+
+def _result_of(position: Position, move: Move) -> tuple:
+    """What a move does (moves with the same result are the same key)."""
+    if move.is_win:
+        return ("win", move.start)
+    return ("board", apply_move(position, move).board)
+
+
+def _check_keys(puzzle: Puzzle, sol: Solution, key_move: Move | None,
+                earlier: list[CatalogueError]) -> list[CatalogueError]:
+    """The declared key is a key and every other key is declared under ``cooks``
+    (``earlier``: the problems found so far; an undeclared cook is told only without)."""
+    pos = puzzle.position
+    problems: list[CatalogueError] = []
+    keys = {_result_of(pos, m): m for m in sol.keys}
+    declared = {_result_of(pos, key_move): key_move} if key_move else {}
+    if key_move is not None and _result_of(pos, key_move) not in keys:
+        shown = ", ".join(format_move(m) for m in keys.values())
+        problems.append(puzzle.error(
+            f"the key {puzzle.key} is not a key: the solver's key"
+            f"{'s are' if len(keys) > 1 else ' is'} {shown}", "key"))
+    for cook in puzzle.cooks:
+        m = _parse(puzzle, cook, "declared cook", "cooks", problems)
+        if m is None:
+            continue
+        if _result_of(pos, m) not in keys:
+            problems.append(puzzle.error(f"the declared cook {cook} is not a key", "cooks"))
+        declared[_result_of(pos, m)] = m
+    extra = [format_move(m) for r, m in keys.items() if r not in declared]
+    if extra and not problems and not earlier:
+        problems.append(puzzle.error(
+            f"cooked: {', '.join(extra)} also win{'s' if len(extra) == 1 else ''} in "
+            f"{puzzle.stipulation.moves}; declare {'it' if len(extra) == 1 else 'them'} under "
+            "'cooks' or change the position", "key"))
+    return problems
+
+
+def _check_defence(puzzle: Puzzle, key_move: Move, solve: SolveFn) -> list[CatalogueError]:
+    """The key of a loss or no-result puzzle is a defence: after it the opponent must win
+    in exactly k (loss) or not at all (none)."""
+    st, pos = puzzle.stipulation, puzzle.position
+    after = apply_move(pos, key_move)
+    reply = solve(after, puzzle.rules, max_moves=st.moves, history=[*puzzle.history, pos])
+    problems = []
+    if st.kind == "loss" and (reply.result != "win" or reply.moves != st.moves):
+        problems.append(puzzle.error(
+            f"the key {puzzle.key} is not a longest defence: after it "
+            f"{_describe(reply, after.turn)}", "key"))
+    if st.kind == "none" and reply.result == "win":
+        problems.append(puzzle.error(
+            f"the key {puzzle.key} does not hold: after it {_describe(reply, after.turn)}",
+            "key"))
+    return problems
+
+
+def _describe(sol: Solution, turn: Side) -> str:
+    if sol.result == "none":
+        return f"no forced result in {sol.moves}" if sol.moves else "no forced result"
+    return str(Stipulation(sol.result, sol.moves, turn))
+
+
+def _check_line(puzzle: Puzzle, st: Stipulation, solve: SolveFn) -> list[CatalogueError]:
+    try:
+        line = play_line(puzzle.position, puzzle.rules, puzzle.main_line, puzzle.history)
+    except ValueError as e:
+        return [puzzle.error(f"the main line is not legal: {e}", "main-line")]
+    moves = line.moves
+    problems = []
+    if puzzle.key is not None and moves and format_move(moves[0]) != puzzle.key:
+        problems.append(puzzle.error(
+            f"the main line starts with {format_move(moves[0])}, not with the key "
+            f"{puzzle.key}", "main-line"))
+    if st.kind == "none":
+        return problems
+    winner = puzzle.position.turn if st.kind == "win" else puzzle.position.turn.other
+    if not moves or not moves[-1].is_win or moves[-1].side is not winner:
+        problems.append(puzzle.error(
+            f"the main line does not end with {winner.title} landing on the goal",
+            "main-line"))
+        return problems
+    count = sum(1 for m in moves if m.side is winner)
+    if count != st.moves:
+        problems.append(puzzle.error(
+            f"the main line has {count} move{'s' if count != 1 else ''} of {winner.title}, "
+            f"the stipulation {st.moves}", "main-line"))
+    shown = line_themes(line, puzzle.rules, st, puzzle.history)
+    if "Renop" in puzzle.themes and renop_matters(puzzle.position, puzzle.rules, st,
+                                                  puzzle.history, solve):
+        shown.append("Renop")
+    for theme in puzzle.themes:
+        if theme not in shown:
+            problems.append(puzzle.error(
+                f"the theme {theme!r} is not shown by the main line (it shows: "
+                f"{', '.join(shown) or 'none of the known themes'})", "themes"))
+    return problems

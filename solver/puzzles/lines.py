@@ -1,0 +1,168 @@
+"""Main lines: played from their notation (:class:`Line`), the themes they show, and built
+by the solver (:func:`principal_line`: the winner's fastest moves against the longest
+defence).
+
+>>> from solver.game.rules import PRESETS, Side
+>>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+>>> line = play_line(p, PRESETS["pbmserv"], ["51-43-33-31-21-S"])
+>>> line_themes(line, PRESETS["pbmserv"], Stipulation("win", 1, Side.NORTH))
+['bounce chain 4']
+>>> [[str(m) for m in turn] for turn in principal_line(p, PRESETS["pbmserv"], "win", 1)]
+[['51-43-33-31-21-S']]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+from solver.formats.notation import parse_turn
+from solver.game.moves import Move, apply_move, legal_moves
+from solver.game.position import Position
+from solver.game.rules import RuleSet
+from solver.search.prover import solve as search_solve
+from solver.search.solution import Solution
+from solver.search.stipulation import ResultKind, Stipulation
+
+__all__ = ["Line", "SolveFn", "line_themes", "play_line", "principal_line", "renop_matters"]
+
+#: The solver as the catalogue calls it (``solve(position, rules, max_moves=, history=)``);
+#: a parameter so that tests can hand in a stub.
+SolveFn = Callable[..., Solution]
+
+
+@dataclasses.dataclass(frozen=True)
+class Line:
+    """A main line played out: its moves (turn by turn) and the positions before each."""
+
+    turns: tuple[tuple[Move, ...], ...]
+    positions: tuple[Position, ...]  # the position before each move, in order
+    end: Position | None  # after the last move (None when it landed on a goal)
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(m for turn in self.turns for m in turn)
+
+
+def play_line(position: Position, rules: RuleSet, turns: Sequence[str],
+              history: Sequence[Position] = ()) -> Line:
+    """Play turns written in pbmserv notation; NotationError (a ValueError) if one fails."""
+    hist = list(history)
+    played = []
+    before = []
+    pos: Position | None = position
+    for i, text in enumerate(turns):
+        if pos is None:
+            raise ValueError(f"turn {i + 1} ({text}) comes after the game ended on a goal")
+        moves = parse_turn(text, pos, rules, hist)
+        for move in moves:
+            before.append(pos)
+            if move.is_win:
+                pos = None
+                break
+            hist.append(pos)
+            pos = apply_move(pos, move)
+        played.append(tuple(moves))
+    return Line(tuple(played), tuple(before), pos)
+
+
+def line_themes(line: Line, rules: RuleSet, stipulation: Stipulation,
+                history: Sequence[Position] = ()) -> list[str]:
+    """The themes a played main line shows (see :data:`THEMES`), all but Renop (which
+    needs the solver: :func:`renop_matters`)."""
+    moves = line.moves
+    if not moves:
+        return []
+    # The winner's moves make the themes (with no winner: the side to move's).
+    winner = moves[-1].side if moves[-1].is_win else moves[0].side
+    themes = []
+    chain = max((m.bounces for m in moves if m.side is winner), default=0)
+    if chain:
+        themes.append(f"bounce chain {chain}")
+    if any(m.is_replace for m in moves if m.side is winner):
+        themes.append("relocation")
+    if any(a.side is b.side for a, b in zip(moves, moves[1:], strict=False)):
+        themes.append("stalemate chain")
+    if any(m.side is winner and len(set(m.path)) < len(m.path) for m in moves):
+        themes.append("taboo")
+    if stipulation.kind == "loss":
+        themes.append("unstoppable")
+    return themes
+
+
+def renop_matters(position: Position, rules: RuleSet, stipulation: Stipulation,
+                  history: Sequence[Position] = (), solve: SolveFn | None = None) -> bool:
+    """Does the Renop law change the answer? (The solver's result without it differs.)"""
+    if rules.repetition != "forbidden":
+        return False
+    solve = solve or search_solve
+    free = rules.with_options({"repetition": "allowed"})
+    sol = solve(position, free, max_moves=stipulation.moves, history=history)
+    return (sol.result, sol.moves) != (stipulation.kind,
+                                       stipulation.moves if stipulation.kind != "none" else None)
+
+
+def principal_line(position: Position, rules: RuleSet, result: ResultKind, k: int,
+                   history: Sequence[Position] = (), solve: SolveFn | None = None,
+                   first: Move | None = None) -> list[list[Move]]:
+    """A main line proving ``result`` in ``k``: the winner's fastest moves against the
+    defender's longest resistance, grouped in turns (a side playing on while its opponent
+    is blocked stays in one turn)."""
+    solve = solve or search_solve
+    winner = position.turn if result == "win" else position.turn.other
+    hist = list(history)
+    pos = position
+    remaining = k
+    moves: list[Move] = []
+    while True:
+        legal = legal_moves(pos, rules, hist)
+        if not legal.moves:
+            raise ValueError(f"no legal move in {pos} on the main line")
+        if legal.mover is winner:
+            if first is not None and not moves:
+                move = first
+            else:
+                wins = legal.wins
+                if wins:
+                    move = wins[0]
+                else:
+                    sol = solve(pos.with_turn(winner), rules, max_moves=remaining,
+                                history=hist)
+                    if sol.result != "win" or not sol.keys:
+                        raise ValueError(f"the solver finds no win in {remaining} in {pos}")
+                    move = sol.keys[0]
+            remaining -= 1
+        else:
+            if first is not None and not moves:
+                move = first
+            else:
+                move = _longest_defence(pos, legal.moves, rules, hist, remaining, solve)
+        moves.append(move)
+        if move.is_win:
+            break
+        hist.append(pos)
+        pos = apply_move(pos, move)
+    turns: list[list[Move]] = []
+    for m in moves:
+        if turns and turns[-1][0].side is m.side:
+            turns[-1].append(m)
+        else:
+            turns.append([m])
+    return turns
+
+
+def _longest_defence(pos: Position, moves: Sequence[Move], rules: RuleSet, hist: list,
+                     remaining: int, solve: SolveFn) -> Move:
+    best, best_k = None, 0
+    for m in moves:
+        after = apply_move(pos, m)
+        sol = solve(after, rules, max_moves=remaining, history=[*hist, pos])
+        if sol.result != "win":
+            # the opponent of the winner escapes: only possible for an illegal claim
+            raise ValueError(f"{m} escapes: the position is not lost in {remaining}")
+        if sol.moves > best_k:
+            best, best_k = m, sol.moves
+            if best_k == remaining:
+                break
+    assert best is not None
+    return best
