@@ -211,81 +211,12 @@ def constraints_from_options(options: Mapping[str, Any]) -> Constraints:
     side = str(options.get("side") or "south").lower()
     if side not in ("south", "north", "pair"):
         raise SetupError(f"side: {side!r} is not south, north or pair")
-    default = "north" if side == "north" else "south"
-    per: dict[str, dict[str, Any]] = {
-        s: {"fixed": [], "off": [], "apart": set(), "centre": [], "edges": [], "symmetric": False,
-            "setup": None}
-        for s in SIDES
-    }
-
-    for text in _list(options.get("fix")):
-        s, body = _split_side(text, default, "fix")
-        m = _PLACE.match(body)
-        if not m or len(re.sub(r"[\s,]", "", m.group(2))) != 1:
-            raise SetupError(
-                f"fix: {text!r} is not SIZE@COLUMN: write a size 1-3, '@' and a column 1-6, "
-                "like 3@1"
-            )
-        per[s]["fixed"].append((int(m.group(1)), int(m.group(2).strip())))
-    for text in _list(options.get("off")):
-        s, body = _split_side(text, default, "off")
-        m = _PLACE.match(body)
-        if not m:
-            raise SetupError(
-                f"off: {text!r} is not SIZE@COLUMNS: write a size 1-3, '@' and columns 1-6, "
-                "like 3@16"
-            )
-        for col in sorted({int(ch) for ch in re.sub(r"[\s,]", "", m.group(2))}):
-            per[s]["off"].append((int(m.group(1)), col))
-    for text in _list(options.get("apart")):
-        s, body = _split_side(text, default, "apart")
-        if not re.fullmatch(r"[123]+", body):
-            raise SetupError(f"apart: {text!r} is not a list of sizes: write digits 1-3, like 13")
-        per[s]["apart"].update(int(ch) for ch in body)
-    for key in ("centre", "edges"):
-        for text in _list(options.get(key)):
-            s, body = _split_side(text, default, key)
-            m = _COUNT.match(body)
-            if not m:
-                raise SetupError(
-                    f"{key}: {text!r} is not SIZE=COUNT: write a size 1-3, =, <= or >=, and a "
-                    "count 0-2, like 3>=1"
-                )
-            op = "=" if m.group(2) == "==" else m.group(2)
-            per[s][key].append(Count(int(m.group(1)), op, int(m.group(3))))
-    sym = options.get("symmetric")
-    if sym is not None and sym is not False:
-        word = "true" if sym is True else str(sym).strip().lower()
-        targets = {
-            "true": [default] if side != "pair" else ["south", "north"],
-            "yes": [default] if side != "pair" else ["south", "north"],
-            "south": ["south"], "s": ["south"], "north": ["north"], "n": ["north"],
-            "both": ["south", "north"],
-        }.get(word)
-        if targets is None:
-            raise SetupError(f"symmetric: {sym!r} is not true, south, north or both")
-        for s in targets:
-            per[s]["symmetric"] = True
-    for s in SIDES:
-        if options.get(s) is not None:
-            try:
-                per[s]["setup"] = parse_setup(str(options[s]))
-            except ValueError as e:
-                raise SetupError(f"{s}: {e}") from None
-
-    north_as = options.get("north-as")
-    if north_as is not None:
-        north_as = str(north_as).lower()
-        if north_as not in ("mirror", "rotated"):
-            raise SetupError(f"north-as: {north_as!r} is not mirror or rotated")
+    per = _per_side(options, side)
     lands_in = options.get("lands-in")
     cannot = options.get("cannot-land-in")
     min_moves = options.get("min-moves")
-    threats = options.get("max-replace-threats")
-    if options.get("no-replace-threat"):
-        if threats is not None and _int(threats, "max-replace-threats", 0) != 0:
-            raise SetupError("no-replace-threat and max-replace-threats disagree: give one")
-        threats = 0
+    north_as = _north_as(options)
+    threats = _replace_threats(options)
     c = Constraints(
         side=side,
         south=_side_constraints(per["south"]),
@@ -299,6 +230,123 @@ def constraints_from_options(options: Mapping[str, Any]) -> Constraints:
     )
     _check_scope(c)
     return c
+
+
+def _per_side(options: Mapping[str, Any], side: str) -> dict[str, dict[str, Any]]:
+    """The placement constraints of each side, as lists and flags by side name. A value
+    without a side prefix applies to the side searched (South for ``side: pair``)."""
+    default = "north" if side == "north" else "south"
+    per: dict[str, dict[str, Any]] = {
+        s: {"fixed": [], "off": [], "apart": set(), "centre": [], "edges": [], "symmetric": False,
+            "setup": None}
+        for s in SIDES
+    }
+    _read_fixed(options, default, per)
+    _read_off(options, default, per)
+    _read_apart(options, default, per)
+    for key in ("centre", "edges"):
+        _read_counts(options, key, default, per)
+    for s in _symmetric_sides(options, side, default):
+        per[s]["symmetric"] = True
+    for s in SIDES:
+        if options.get(s) is not None:
+            try:
+                per[s]["setup"] = parse_setup(str(options[s]))
+            except ValueError as e:
+                raise SetupError(f"{s}: {e}") from None
+    return per
+
+
+def _read_fixed(options: Mapping[str, Any], default: str,
+                per: dict[str, dict[str, Any]]) -> None:
+    """``fix: SIZE@COLUMN``: a ring of that size on that column."""
+    for text in _list(options.get("fix")):
+        s, body = _split_side(text, default, "fix")
+        m = _PLACE.match(body)
+        if not m or len(re.sub(r"[\s,]", "", m.group(2))) != 1:
+            raise SetupError(
+                f"fix: {text!r} is not SIZE@COLUMN: write a size 1-3, '@' and a column 1-6, "
+                "like 3@1"
+            )
+        per[s]["fixed"].append((int(m.group(1)), int(m.group(2).strip())))
+
+
+def _read_off(options: Mapping[str, Any], default: str,
+              per: dict[str, dict[str, Any]]) -> None:
+    """``off: SIZE@COLUMNS``: no ring of that size on those columns."""
+    for text in _list(options.get("off")):
+        s, body = _split_side(text, default, "off")
+        m = _PLACE.match(body)
+        if not m:
+            raise SetupError(
+                f"off: {text!r} is not SIZE@COLUMNS: write a size 1-3, '@' and columns 1-6, "
+                "like 3@16"
+            )
+        for col in sorted({int(ch) for ch in re.sub(r"[\s,]", "", m.group(2))}):
+            per[s]["off"].append((int(m.group(1)), col))
+
+
+def _read_apart(options: Mapping[str, Any], default: str,
+                per: dict[str, dict[str, Any]]) -> None:
+    """``apart: SIZES``: the two rings of each size not side by side."""
+    for text in _list(options.get("apart")):
+        s, body = _split_side(text, default, "apart")
+        if not re.fullmatch(r"[123]+", body):
+            raise SetupError(f"apart: {text!r} is not a list of sizes: write digits 1-3, like 13")
+        per[s]["apart"].update(int(ch) for ch in body)
+
+
+def _read_counts(options: Mapping[str, Any], key: str, default: str,
+                 per: dict[str, dict[str, Any]]) -> None:
+    """``centre`` / ``edges``: ``SIZE=COUNT`` (or ``<=``, ``>=``) rings of a size there."""
+    for text in _list(options.get(key)):
+        s, body = _split_side(text, default, key)
+        m = _COUNT.match(body)
+        if not m:
+            raise SetupError(
+                f"{key}: {text!r} is not SIZE=COUNT: write a size 1-3, =, <= or >=, and a "
+                "count 0-2, like 3>=1"
+            )
+        op = "=" if m.group(2) == "==" else m.group(2)
+        per[s][key].append(Count(int(m.group(1)), op, int(m.group(3))))
+
+
+def _symmetric_sides(options: Mapping[str, Any], side: str, default: str) -> list[str]:
+    """The sides whose setup must be symmetric (``symmetric: true``, a side or ``both``)."""
+    sym = options.get("symmetric")
+    if sym is None or sym is False:
+        return []
+    word = "true" if sym is True else str(sym).strip().lower()
+    targets = {
+        "true": [default] if side != "pair" else ["south", "north"],
+        "yes": [default] if side != "pair" else ["south", "north"],
+        "south": ["south"], "s": ["south"], "north": ["north"], "n": ["north"],
+        "both": ["south", "north"],
+    }.get(word)
+    if targets is None:
+        raise SetupError(f"symmetric: {sym!r} is not true, south, north or both")
+    return targets
+
+
+def _north_as(options: Mapping[str, Any]) -> str | None:
+    """``north-as``: North's setup is South's ``mirror`` or ``rotated`` image."""
+    north_as = options.get("north-as")
+    if north_as is None:
+        return None
+    north_as = str(north_as).lower()
+    if north_as not in ("mirror", "rotated"):
+        raise SetupError(f"north-as: {north_as!r} is not mirror or rotated")
+    return north_as
+
+
+def _replace_threats(options: Mapping[str, Any]) -> Any:
+    """``max-replace-threats`` as given (``no-replace-threat`` is 0)."""
+    threats = options.get("max-replace-threats")
+    if options.get("no-replace-threat"):
+        if threats is not None and _int(threats, "max-replace-threats", 0) != 0:
+            raise SetupError("no-replace-threat and max-replace-threats disagree: give one")
+        threats = 0
+    return threats
 
 
 def _side_constraints(d: dict[str, Any]) -> SideConstraints:
