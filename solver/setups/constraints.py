@@ -27,10 +27,13 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import yaml
+
 from solver.formats.notation import parse_setup
-from solver.game.moves import board_after, can_land, legal_moves
+from solver.game.moves import board_after, legal_moves
 from solver.game.position import ALL_SETUPS, Position
 from solver.game.rules import PRESETS, RuleSet
+from solver.search.prover import win_in
 
 SIZES = (1, 2, 3)
 COLUMNS = (1, 2, 3, 4, 5, 6)
@@ -391,8 +394,6 @@ def _check_scope(c: Constraints) -> None:
 
 def load_constraints(path: str) -> dict[str, Any]:
     """The options of a YAML constraint file (a mapping of :data:`KEYS`), checked."""
-    import yaml
-
     try:
         with open(path, encoding="utf-8") as f:
             data = yaml.safe_load(f)
@@ -418,19 +419,8 @@ def load_constraints(path: str) -> dict[str, Any]:
 
 def forced_landing_within(position: Position, rules: RuleSet, k: int) -> bool:
     """Can the side to move force a landing on the goal within ``k`` of its moves?
-
-    Uses the solver (``solver.search.prover.win_in``); without it, only ``k == 1`` (a landing now)
-    can be answered.
-    """
-    try:
-        from solver.search.prover import win_in
-    except ImportError:
-        win_in = None
-    if win_in is not None:
-        return bool(win_in(position, rules, k))
-    if k == 1:
-        return can_land(position, rules)
-    raise SetupError(f"a forced landing within {k} moves needs the solver (solver/search.py)")
+    (The solver's ``solver.search.prover.win_in``.)"""
+    return bool(win_in(position, rules, k))
 
 
 def _after(key: bytes, start: int, to: int, reloc: int | None) -> bytes:
