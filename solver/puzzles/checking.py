@@ -112,7 +112,8 @@ def _check_defence(puzzle: Puzzle, key_move: Move, solve: SolveFn) -> list[Catal
 
 
 def _describe(sol: Solution, turn: Side) -> str:
-    if sol.result == "none":
+    """What the solver proved, in the catalogue's words."""
+    if sol.result == "none" or sol.moves is None:
         return f"no forced result in {sol.moves}" if sol.moves else "no forced result"
     return str(Stipulation(sol.result, sol.moves, turn))
 

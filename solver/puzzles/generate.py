@@ -461,7 +461,7 @@ def _repair(path: Path) -> None:
 
 
 def select(records: dict[int, dict[str, Any]], count: int,
-           known: set[str] = frozenset()) -> list[dict[str, Any]]:
+           known: Iterable[str] = frozenset()) -> list[dict[str, Any]]:
     """The first ``count`` sound records by index, each position once up to symmetry and
     none already in ``known``."""
     seen = set(known)
@@ -637,7 +637,7 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
     known = known_positions(against, params.rules, exclude=out)
     _repair(state)
     batch = batch or max(4 * jobs, 8)
-    summary = {"candidates": 0, "resumed": len(records), "interrupted": False}
+    summary: dict[str, Any] = {"candidates": 0, "resumed": len(records), "interrupted": False}
     bar = None
     if progress is not None:
         bar = Progress(count, progress, unit="puzzles", per_minute=True,

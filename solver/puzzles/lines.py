@@ -157,7 +157,7 @@ def _longest_defence(pos: Position, moves: Sequence[Move], rules: RuleSet, hist:
     for m in moves:
         after = apply_move(pos, m)
         sol = solve(after, rules, max_moves=remaining, history=[*hist, pos])
-        if sol.result != "win":
+        if sol.result != "win" or sol.moves is None:
             # the opponent of the winner escapes: only possible for an illegal claim
             raise ValueError(f"{m} escapes: the position is not lost in {remaining}")
         if sol.moves > best_k:

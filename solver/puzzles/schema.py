@@ -365,6 +365,7 @@ def _read_history(entry: _Entry, position: Position) -> tuple[Position, ...]:
     items = [] if yamlnodes.is_null(hnode) else getattr(hnode, "value", None)
     if not isinstance(hnode, yaml.SequenceNode) and items != []:
         raise entry.fail("history is a list of position strings (oldest first)", hnode)
+    assert isinstance(items, list)
     turns = posfile.alternating_back(position.turn, len(items))
     return tuple(
         posfile.read_position(item, entry.fail, f"history entry {i + 1}", default_turn=turn)

@@ -394,10 +394,10 @@ class _Builder:
         threat = self._threat(position.with_turn(winner), winner, d, path)
         defences = []
         for m in moves:
-            reply = None
+            answer = None
             if self._spend():
-                reply = self.winner_node(apply_move(position, m), d, (*path, position))
-            defences.append(Defence(str(m), reply))
+                answer = self.winner_node(apply_move(position, m), d, (*path, position))
+            defences.append(Defence(str(m), answer))
         return LoserNode(loser, d, threat=threat, defences=tuple(defences))
 
     def _threat(self, position: Position, winner: Side, d: int,
