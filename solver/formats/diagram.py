@@ -54,13 +54,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from solver.game.position import MAX_OF_EACH_SIZE, Position, PositionError
+from solver.game.position import Position, PositionError, ring_count_problem
 from solver.game.rules import Side
 from solver.game.squares import slot
 
 __all__ = ["DiagramError", "format_diagram", "parse_diagram", "looks_like_diagram"]
 
-_SIZE_NAMES = {1: "singles", 2: "doubles", 3: "triples"}
 _COLUMNS = ["1", "2", "3", "4", "5", "6"]
 _COMMENT = re.compile(r"(->|<-|#).*$")
 _TO_MOVE = re.compile(
@@ -231,11 +230,9 @@ def parse_diagram(text: str, source: str = "<diagram>", *, first_line: int = 1) 
         for size in sizes:
             if size:
                 counts[size] += 1
-                if counts[size] > MAX_OF_EACH_SIZE:
-                    raise fail(
-                        f"{counts[size]} {_SIZE_NAMES[size]} so far: there are only "
-                        f"{MAX_OF_EACH_SIZE} rings of each size"
-                    )
+                problem = ring_count_problem(size, counts[size], " so far")
+                if problem:
+                    raise fail(problem)
         rows.append(sizes)
     if len(rows) != 6:
         found = "no rows" if not rows else f"{len(rows)} row{'s' if len(rows) != 1 else ''}"

@@ -8,11 +8,12 @@ groups may give the intermediate steps between two listed slots
 match the path exactly. Moves of a side that plays on while its opponent is blocked are
 joined with ``; `` and a setup is six digits, columns 1 to 6.
 
-Parsing finds a path of the ring that fits the text (walking the listed chain), then asks
-the compiled core (``_movegen.generate``, as :func:`solver.game.moves.legal_moves` does) whether
-the result is legal: which rings may move, blocked sides, null moves and the Renop law are
-decided there, never here. When the text fits no legal move, :class:`NotationError` says
-why.
+Parsing asks the compiled core for everything: the path of the ring that fits the text
+(:func:`solver.game.moves.follow_chain`, the bounce search restricted to the written chain)
+and whether its result is one of the legal moves (:func:`solver.game.moves.legal_moves`):
+which rings may move, blocked sides, null moves and the Renop law are decided there, never
+here. Only when the core has refused does this module word why (:class:`NotationError`),
+asking the core again with the taboo lifted, segment by segment, to find what forbids it.
 
 >>> from solver.game.position import Position
 >>> from solver.game.rules import PRESETS
@@ -29,15 +30,29 @@ solver.formats.notation.NotationError: 43-33: 43 is not on North's shore (row 5)
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import re
 from collections.abc import Iterable, Sequence
 
-from solver.game import _movegen
-from solver.game.moves import Move, apply_move, board_after, legal_moves
+from solver.game.moves import (
+    Game,
+    Move,
+    MoveList,
+    apply_move,
+    follow_chain,
+    format_move,
+    legal_moves,
+    relocation_targets,
+    segments,
+    taboo_clash,
+)
 from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
-from solver.game.squares import NORTH_GOAL, SOUTH_GOAL, adjacent, column_of, row_of, slot_name
+from solver.game.squares import NORTH_GOAL, SOUTH_GOAL, column_of, row_of, slot_name
+
+__all__ = [
+    "NotationError", "ParsedMove", "format_move", "format_turn", "parse_move", "parse_setup",
+    "parse_turn", "read_move",
+]
 
 RING_NAMES = {1: "single", 2: "double", 3: "triple"}
 GOALS = (NORTH_GOAL, SOUTH_GOAL)
@@ -48,47 +63,6 @@ class NotationError(ValueError):
 
 
 # -- writing -------------------------------------------------------------------------------
-
-
-def _segments(move: Move) -> list[tuple[int, ...]] | None:
-    """The path cut at each landing: one tuple of slots per segment, start slot first."""
-    path = move.path
-    if not path or path[0] != move.start or path[-1] != move.end:
-        return None
-    cuts = [0]
-    for landing in move.landings:
-        try:
-            cuts.append(path.index(landing, cuts[-1] + 1))
-        except ValueError:
-            return None
-    cuts.append(len(path) - 1)
-    return [path[a : b + 1] for a, b in zip(cuts, cuts[1:], strict=False)]
-
-
-def format_move(move: Move, long: bool = False) -> str:
-    """Start, each bounce, then the end: ``51-43-33-31-21-S``, ``13-14-24x35=33``.
-
-    With ``long``, every intermediate step is given in parentheses, as the seed does:
-    ``24-(14-15-)25-(24-)34-44-(54-64-)N``.
-    """
-    segments = _segments(move) if long else None
-    if segments is None:
-        chain = "-".join(slot_name(s) for s in (move.start, *move.landings))
-        if move.relocation is not None:
-            return f"{chain}x{slot_name(move.end)}={slot_name(move.relocation)}"
-        return f"{chain}-{slot_name(move.end)}"
-    out = slot_name(move.start)
-    for i, seg in enumerate(segments):
-        last = i == len(segments) - 1
-        middle = "".join(f"{slot_name(s)}-" for s in seg[1:-1])
-        sep = "x" if last and move.relocation is not None else ""
-        out += "-" if not (sep and not middle) else ""
-        if middle:
-            out += f"({middle})"
-        out += sep + slot_name(seg[-1])
-    if move.relocation is not None:
-        out += f"={slot_name(move.relocation)}"
-    return out
 
 
 def format_turn(moves: Sequence[Move], long: bool = False) -> str:
@@ -251,13 +225,6 @@ def parse_setup(text: str) -> str:
 # -- matching a text against the position ---------------------------------------------------
 
 
-def _result(board: Sequence[int], start: int, end: int, relocation: int | None) -> tuple:
-    """What identifies a move's result: the win of that ring, or the board it leaves."""
-    if end in GOALS:
-        return ("win", start)
-    return ("board", board_after(board, start, end, relocation))
-
-
 def _history_boards(history: Iterable[Position | bytes]) -> list[bytes]:
     return [h.key if isinstance(h, Position) else bytes(h) for h in history]
 
@@ -273,22 +240,65 @@ def parse_move(
     """
     history = list(history)
     parsed = read_move(text)
-    mover, legal = _movegen.generate(
-        position.key, position.turn.index, rules.flags(), _history_boards(history), False
-    )
-    side = Side.SOUTH if mover == 0 else Side.NORTH
-    board = position.board
+    legal = legal_moves(position, rules, history, paths=False)
+    move = _core_move(parsed, position, legal.mover, rules)
+    # the chain fixes start, end and relocation, hence the result: no text is ambiguous
+    if move is not None and move.result_key(position) in {
+            m.result_key(position) for m in legal}:
+        return move
+    raise NotationError(f"{parsed.text}: {_refusal(parsed, position, rules, history, legal)}")
 
-    def fail(why: str) -> NotationError:
-        return NotationError(f"{parsed.text}: {why}")
 
-    if not board[parsed.start]:
-        raise fail(f"no ring on {slot_name(parsed.start)}")
+def _follow(parsed: ParsedMove, position: Position, side: Side, rules: RuleSet,
+            limit: int = 1, ignore_taboo: bool = False, segments_: int | None = None) -> list:
+    """The core's paths of the ring that fit the text (its first ``segments_`` segments
+    only, any end for the last of them, when given)."""
+    chain = parsed.chain
+    if segments_ is None:
+        landings, final, kind = chain[1:-1], chain[-1], parsed.kind
+    else:
+        landings, final, kind = chain[1:segments_], chain[segments_], None
+    groups = {i: steps for i, steps in parsed.groups if segments_ is None or i < segments_}
+    return follow_chain(position, side, rules, parsed.start, landings, final, kind, groups,
+                        limit, ignore_taboo)
+
+
+def _core_move(parsed: ParsedMove, position: Position, side: Side,
+               rules: RuleSet) -> Move | None:
+    """The move the core finds for the text (its first path that fits, and a relocation
+    it allows), or None when the core finds none."""
+    if not position.board[parsed.start]:
+        return None
+    found = _follow(parsed, position, side, rules)
+    if not found:
+        return None
+    path = found[0][1]
+    if parsed.relocation is not None and parsed.relocation not in relocation_targets(
+            position, side, rules, parsed.start):
+        return None
+    return Move(parsed.start, path[-1], parsed.relocation, path, parsed.chain[1:-1], side)
+
+
+def _chain_path(parsed: ParsedMove, position: Position, side: Side,
+                rules: RuleSet) -> tuple[tuple[int, ...], str | None]:
+    """The core's first path of the ring that fits the text, or why there is none."""
+    found = _follow(parsed, position, side, rules) if position.board[parsed.start] else []
+    if found:
+        return found[0][1], None
+    return (), _why_no_path(parsed, position, side, rules)
+
+
+def _refusal(parsed: ParsedMove, position: Position, rules: RuleSet, history: list,
+             legal: MoveList) -> str:
+    """Why the core refused the text (it found no legal move that fits)."""
+    side = legal.mover
+    if not position.board[parsed.start]:
+        return f"no ring on {slot_name(parsed.start)}"
     if parsed.kind == "land" and rules.replace == "off":
-        raise fail(f"relocation needs replace, which these rules ({rules.name}) do not allow")
+        return f"relocation needs replace, which these rules ({rules.name}) do not allow"
     if not legal:
-        raise fail(_no_moves(position, rules))
-    starts = {start for start, *_ in legal}
+        return _no_moves(position, rules)
+    starts = {m.start for m in legal}
     if parsed.start not in starts:
         rows = {row_of(s) for s in starts}
         shore = position.shore(side)
@@ -301,22 +311,16 @@ def parse_move(
             if side is not position.turn:
                 where += (f"; {position.turn.title} has no legal move, so {side.title} "
                           "plays on")
-            raise fail(where)
-
+            return where
     path, why = _chain_path(parsed, position, side, rules)
     if why is not None:
-        raise fail(why)
-    landings = parsed.chain[1:-1]
-    move = Move(parsed.start, path[-1], parsed.relocation, path, landings, side)
+        return why
+    move = Move(parsed.start, path[-1], parsed.relocation, path, parsed.chain[1:-1], side)
     if parsed.relocation is not None:
         problem = _relocation_problem(position, side, rules, move)
         if problem:
-            raise fail(problem)
-    # the chain fixes start, end and relocation, hence the result: no text is ambiguous
-    results = {_result(board, start, end, reloc) for start, end, reloc, _, _ in legal}
-    if _result(board, move.start, move.end, move.relocation) in results:
-        return move
-    raise fail(_explain_result(position, rules, history, move))
+            return problem
+    return _explain_result(position, rules, history, move)
 
 
 def _no_moves(position: Position, rules: RuleSet) -> str:
@@ -335,7 +339,7 @@ def _relocation_problem(position: Position, side: Side, rules: RuleSet, move: Mo
     """
     target = move.relocation
     assert target is not None
-    if target in _movegen.relocation_targets(position.key, side.index, rules.flags(), move.start):
+    if target in relocation_targets(position, side, rules, move.start):
         return None
     if target in GOALS:
         return "a relocated ring goes to an empty slot, not to a goal"
@@ -359,6 +363,9 @@ def _explain_result(position: Position, rules: RuleSet, history: list, move: Mov
     if rules.repetition == "forbidden" and after in _history_boards(history):
         return "the move reproduces an earlier position (Renop law)"
     return "the compiled rules engine finds no such legal move"
+
+
+# -- wording why the core finds no path -------------------------------------------------------
 
 
 def _steps_name(k: int) -> str:
@@ -385,65 +392,30 @@ def _direction(a: int, b: int) -> str:
     return "the north"
 
 
-def _neighbours(s: int) -> list[int]:
-    return [t for t in (*range(36), NORTH_GOAL, SOUTH_GOAL) if t != s and adjacent(s, t)]
+def _connected(a: int, b: int) -> bool:
+    """Does one step of the core's segment tables join two slots (or a slot and a goal)?"""
+    return (a < 36 and (b,) in segments(a, 1)) or (b < 36 and (a,) in segments(b, 1))
 
 
-def _walks(a: int, b: int, k: int, board: Sequence[int]) -> list[tuple[int, ...]]:
-    """Every k-step walk from a to b through empty slots (the taboo is checked later)."""
-    out: list[tuple[int, ...]] = []
-
-    def go(walk: tuple[int, ...]) -> None:
-        if len(walk) == k + 1:
-            if walk[-1] == b:
-                out.append(walk)
-            return
-        at = walk[-1]
-        if len(walk) > 1 and (at in GOALS or board[at]):
-            return
-        for t in _neighbours(at):
-            if len(walk) < k and (t in GOALS or board[t]):
-                continue
-            go((*walk, t))
-
-    go((a,))
-    return out
-
-
-def _taboo_problem(steps: Sequence[tuple[int, int]], taboo: str) -> str | None:
-    """The first step that breaks the taboo, described, or None."""
+def _clash_wording(step: tuple[int, int], taboo: str) -> str:
+    """The taboo the core found broken at ``step``, in words."""
     if taboo == "connection":
-        used: set[frozenset[int]] = set()
-        for x, y in steps:
-            edge = frozenset((x, y))
-            if edge in used:
-                return f"connection {'-'.join(slot_name(s) for s in sorted(edge))} used twice"
-            used.add(edge)
-        return None
-    entered: set[tuple[int, int]] = set()
-    for step in steps:
-        if step in entered:
-            return f"slot {slot_name(step[1])} entered twice from {_direction(*step)}"
-        entered.add(step)
-    return None
+        return f"connection {'-'.join(slot_name(s) for s in sorted(step))} used twice"
+    return f"slot {slot_name(step[1])} entered twice from {_direction(*step)}"
 
 
-def _chain_path(parsed: ParsedMove, position: Position, side: Side,
-                rules: RuleSet) -> tuple[tuple[int, ...], str | None]:
-    """A path of the ring that fits the text, or why there is none.
+def _why_no_path(parsed: ParsedMove, position: Position, side: Side, rules: RuleSet) -> str:
+    """Why the core finds no path of the ring that fits the text, in words.
 
-    Walks the listed chain: each segment takes exactly as many steps as the size of the
-    ring it leaves, through empty slots (the start slot counts as empty), to the next
-    listed slot, then the taboo and ``rebounce`` apply over the whole move. This is the
-    core's movement rule (``_movegen.ring_paths`` lists the same paths; the tests compare
-    them) restricted to the text's chain: listing every path of a ring explodes under
-    ``taboo=entry``. Whether the result is legal is asked of the core afterwards.
+    The written chain is checked segment by segment against the board (a ring to bounce
+    on, an empty end, the steps written), each segment asked of the core with the taboo
+    lifted; when every segment is possible, the core lists the paths without the taboo and
+    says where each breaks it.
     """
     board = list(position.board)
     board[parsed.start] = 0  # the moving ring is lifted
     chain = parsed.chain
     own_goal = SOUTH_GOAL if side is Side.SOUTH else NORTH_GOAL
-    options: list[list[tuple[int, ...]]] = []
     k = position.board[parsed.start]
     seen_landings: list[int] = []
     for i in range(len(chain) - 1):
@@ -453,107 +425,70 @@ def _chain_path(parsed: ParsedMove, position: Position, side: Side,
         name = RING_NAMES[k]
         last = i == len(chain) - 2
         if a in GOALS:
-            return (), f"a ring cannot go on from a goal ({slot_name(a)})"
+            return f"a ring cannot go on from a goal ({slot_name(a)})"
         if b == own_goal:
-            return (), f"{side.title} cannot enter its own goal ({slot_name(b)})"
+            return f"{side.title} cannot enter its own goal ({slot_name(b)})"
         if b in GOALS:
             pass
         elif not last or parsed.kind == "land":
             if not board[b]:
                 what = "to bounce on" if not last else "to replace"
-                return (), f"no ring on {slot_name(b)} {what}"
+                return f"no ring on {slot_name(b)} {what}"
             if rules.rebounce == "once" and b in seen_landings:
-                return (), (f"the move lands twice on the ring at {slot_name(b)}, which "
+                return (f"the move lands twice on the ring at {slot_name(b)}, which "
                         "rebounce=once does not allow")
             seen_landings.append(b)
         elif board[b]:
             follow = " or replace it" if rules.replace != "off" else ""
-            return (), (f"the move cannot end on {slot_name(b)}: it holds a ring (bounce on"
+            return (f"the move cannot end on {slot_name(b)}: it holds a ring (bounce on"
                     f"{follow})")
         steps = parsed.group(i)
         if steps is not None or k == 1:
             full = (a, *(steps or ()), b)
             if len(full) - 1 != k:
                 if k == 1 and steps is None:
-                    return (), (f"a single moves 1 step: {slot_name(a)} cannot reach "
+                    return (f"a single moves 1 step: {slot_name(a)} cannot reach "
                             f"{slot_name(b)} without a bounce")
                 shown = "-".join(slot_name(s) for s in full)
-                return (), (f"a {name} moves {_steps_name(k)}: {shown} takes "
+                return (f"a {name} moves {_steps_name(k)}: {shown} takes "
                         f"{_steps_name(len(full) - 1)}")
             for x, y in zip(full, full[1:], strict=False):
-                if not adjacent(x, y):
+                if not _connected(x, y):
                     if k == 1 and steps is None:
-                        return (), (f"a single moves 1 step: {slot_name(a)} cannot reach "
+                        return (f"a single moves 1 step: {slot_name(a)} cannot reach "
                                 f"{slot_name(b)} without a bounce")
-                    return (), f"{slot_name(x)} and {slot_name(y)} are not connected"
+                    return f"{slot_name(x)} and {slot_name(y)} are not connected"
             for x in full[1:-1]:
                 if x in GOALS:
-                    return (), f"a ring cannot pass through a goal ({slot_name(x)})"
+                    return f"a ring cannot pass through a goal ({slot_name(x)})"
                 if board[x]:
-                    return (), (f"{slot_name(x)} holds a ring: a ring passes only through "
-                            "empty slots")
-            problem = _taboo_problem(list(zip(full, full[1:], strict=False)), rules.taboo)
-            if problem:
-                return (), problem
-            options.append([full])
-        else:
-            d = _distance(a, b)
-            if d > k:
-                return (), (f"a {name} moves {_steps_name(k)}: {slot_name(a)} cannot reach "
-                        f"{slot_name(b)} without a bounce")
-            if (k - d) % 2 and b not in GOALS:  # every row-1/row-6 slot joins a goal
-                return (), (f"a {name} moves exactly {_steps_name(k)}: it cannot go from "
+                    return f"{slot_name(x)} holds a ring: a ring passes only through empty slots"
+            clash = taboo_clash(full, rules)
+            if clash is not None:
+                return _clash_wording(clash, rules.taboo)
+        elif not _follow(parsed, position, side, rules, ignore_taboo=True, segments_=i + 1):
+            if not any(w[-1] == b for w in segments(a, k, ignore_taboo=True)):
+                if _distance(a, b) > k:
+                    return (f"a {name} moves {_steps_name(k)}: {slot_name(a)} cannot reach "
+                            f"{slot_name(b)} without a bounce")
+                return (f"a {name} moves exactly {_steps_name(k)}: it cannot go from "
                         f"{slot_name(a)} to {slot_name(b)}")
-            walks = _walks(a, b, k, board)
-            if not walks:
-                return (), (f"the {name} on {slot_name(a)} has no free path of {_steps_name(k)} "
-                        f"to {slot_name(b)}: the slots between are taken")
-            options.append(walks)
-    path = _first_path(parsed.chain[0], options, rules.taboo)
-    if path is not None:
-        return path, None
+            return (f"the {name} on {slot_name(a)} has no free path of {_steps_name(k)} "
+                    f"to {slot_name(b)}: the slots between are taken")
     # each segment is possible alone: the taboo across segments is what forbids the move
+    paths = _follow(parsed, position, side, rules, limit=20001, ignore_taboo=True)
     problems: set[str] = set()
-    combos = 1
-    for walks in options:
-        combos *= len(walks)
-    if combos <= 20000:
-        for combo in itertools.product(*options):
-            steps = [step for walk in combo for step in zip(walk, walk[1:], strict=False)]
-            problem = _taboo_problem(steps, rules.taboo)
-            if problem is not None:
-                problems.add(problem)
+    if len(paths) <= 20000:
+        for _, path, _ in paths:
+            clash = taboo_clash(path, rules)
+            if clash is not None:
+                problems.add(_clash_wording(clash, rules.taboo))
     if len(problems) == 1:
-        return (), problems.pop()
+        return problems.pop()
     shown = sorted(problems)
     more = ", ..." if len(shown) > 2 else ""
-    return (), (f"every path that fits the text breaks the taboo (taboo={rules.taboo})"
-                + (": " + " or ".join(shown[:2]) + more if shown else ""))
-
-
-def _first_path(start: int, options: list[list[tuple[int, ...]]],
-                taboo: str) -> tuple[int, ...] | None:
-    """The first way through the segments' walks that respects the taboo (depth first)."""
-    used: set = set()
-
-    def key(x: int, y: int) -> object:
-        return frozenset((x, y)) if taboo == "connection" else (x, y)
-
-    def go(i: int, path: tuple[int, ...]) -> tuple[int, ...] | None:
-        if i == len(options):
-            return path
-        for walk in options[i]:
-            steps = [key(x, y) for x, y in zip(walk, walk[1:], strict=False)]
-            if len(set(steps)) < len(steps) or used.intersection(steps):
-                continue
-            used.update(steps)
-            found = go(i + 1, path + walk[1:])
-            used.difference_update(steps)
-            if found is not None:
-                return found
-        return None
-
-    return go(0, (start,))
+    return (f"every path that fits the text breaks the taboo (taboo={rules.taboo})"
+            + (": " + " or ".join(shown[:2]) + more if shown else ""))
 
 
 def parse_turn(
@@ -569,7 +504,7 @@ def parse_turn(
     texts = [t.strip() for t in text.split(";")]
     if not texts or any(not t for t in texts):
         raise NotationError(f"{text.strip()!r} is not a turn: moves are joined by '; '")
-    history = list(history)
+    game = Game(position, tuple(history))
     moves: list[Move] = []
     for i, move_text in enumerate(texts):
         if i:
@@ -578,17 +513,15 @@ def parse_turn(
                 raise NotationError(
                     f"{move_text}: the game ended with {format_move(prev)}; nothing may follow"
                 )
-            legal = legal_moves(position, rules, history)
-            if legal.mover is not prev.side:
+            if game.legal_moves(rules, paths=False).mover is not prev.side:
                 raise NotationError(
-                    f"{move_text}: {position.turn.title} is not blocked after "
+                    f"{move_text}: {game.position.turn.title} is not blocked after "
                     f"{format_move(prev)}, so {prev.side.title} cannot play again"
                 )
-        move = parse_move(move_text, position, rules, history)
+        move = parse_move(move_text, game.position, rules, game.history)
         if moves and move.side is not moves[0].side:
             raise NotationError(f"{move_text}: a turn holds the moves of one side only")
         moves.append(move)
         if not move.is_win:
-            history.append(position)
-            position = apply_move(position, move)
+            game = game.play(move)
     return moves

@@ -72,7 +72,7 @@ solver.formats.posfile.PositionFileError: p.yaml:1: unknown key 'positon': did y
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import yaml
@@ -80,7 +80,7 @@ import yaml
 from solver.formats import yamlnodes
 from solver.formats.diagram import DiagramError, format_diagram, parse_diagram
 from solver.formats.yamlnodes import Fail, compose, is_null, kind, mapping, scalar, suggest
-from solver.game.position import MAX_OF_EACH_SIZE, Position, PositionError
+from solver.game.position import Position, PositionError, ring_count_problem
 from solver.game.rules import OPTIONS, PRESETS, RuleError, RuleSet, Side
 from solver.game.squares import parse_slot, slot_name
 
@@ -196,7 +196,9 @@ def parse_position_file(text: str, source: str = "<position file>") -> PositionF
                 entries["to-move"][1],
             )
     elif source_key == "diagram":
-        position = _diagram(value_node, source, fail, to_move, entries.get("to-move"))
+        to_move_node = entries["to-move"][1] if "to-move" in entries else None
+        position = read_diagram(value_node, source, fail, to_move, to_move_node,
+                                lambda problem, at: PositionFileError(problem, source, at))
     else:
         position = _rings(value_node, fail, to_move or Side.SOUTH)
 
@@ -205,18 +207,8 @@ def parse_position_file(text: str, source: str = "<position file>") -> PositionF
     history: tuple[Position, ...] = ()
     if "history" in entries:
         node = entries["history"][1]
-        if is_null(node):
-            items = []
-        elif not isinstance(node, yaml.SequenceNode):
-            raise fail(f"history is a list of position strings (oldest first), not {kind(node)}",
-                       node)
-        else:
-            items = node.value
-        turns = alternating_back(position.turn, len(items))
-        history = tuple(
-            read_position(item, fail, f"history entry {i + 1}", default_turn=turn)
-            for i, (item, turn) in enumerate(zip(items, turns, strict=True))
-        )
+        history = read_history(node, fail, position.turn, "history is a list of position "
+                               f"strings (oldest first), not {kind(node)}")
 
     previous = None
     if "previous" in entries:
@@ -256,30 +248,60 @@ def read_position(
         raise fail(f"{what}: {e}", node) from None
 
 
-def _diagram(node: yaml.Node, source: str, fail, to_move: Side | None, to_move_entry) -> Position:
+def read_diagram(node: yaml.Node, source: str, fail: Fail, to_move: Side | None,
+                 to_move_node: yaml.Node | None,
+                 located: Callable[[str, int | None], Exception],
+                 has_turn: bool | None = None) -> Position:
+    """The position drawn under ``diagram:`` (position files and catalogue entries).
+
+    A problem of a literal block (``diagram: |``) is located on the diagram's own line by
+    ``located(problem, line)``; of any other scalar, on the node by ``fail``. ``to-move``
+    (``to_move``, read from ``to_move_node``) must agree with a turn line of the diagram
+    (``has_turn``: whether it has one; by default, a line saying "to move", "to play" or
+    "to-move") and otherwise sets the side to move.
+    """
     node = scalar(node, "diagram", "a text diagram written as a block scalar ('diagram: |' "
                    "then the diagram's lines, indented)", fail)
     # A literal block scalar keeps its lines: its first line is the one after 'diagram: |'.
-    first = yamlnodes.line(node) + 1 if node.style == "|" else yamlnodes.line(node)
+    literal = node.style == "|"
+    first = yamlnodes.line(node) + 1 if literal else yamlnodes.line(node)
     try:
         position = parse_diagram(node.value, source, first_line=first)
     except DiagramError as e:
-        if node.style == "|":
-            raise PositionFileError(e.problem, source, e.line) from None
+        if literal:
+            raise located(e.problem, e.line) from None
         raise fail(f"diagram: {e.problem}", node) from None
-    has_turn_line = any(
-        "to move" in line.lower() or "to play" in line.lower() or "to-move" in line.lower()
-        for line in node.value.splitlines()
-    )
+    if has_turn is None:
+        has_turn = any(
+            "to move" in line.lower() or "to play" in line.lower() or "to-move" in line.lower()
+            for line in node.value.splitlines()
+        )
     if to_move is not None:
-        if has_turn_line and position.turn is not to_move:
+        if has_turn and position.turn is not to_move:
             raise fail(
                 f"to-move says {to_move.value} but the diagram says {position.turn.title} to "
                 "move: keep one of them",
-                to_move_entry[1],
+                to_move_node,
             )
         position = position.with_turn(to_move)
     return position
+
+
+def read_history(node: yaml.Node, fail: Fail, turn: Side, not_a_list: str) -> tuple[Position, ...]:
+    """The ``history`` list of position strings (oldest first; the sides to move alternate
+    back from ``turn`` where a string leaves it out); ``not_a_list`` is the complaint when
+    the node is neither a list nor empty."""
+    if is_null(node):
+        items: list[yaml.Node] = []
+    elif not isinstance(node, yaml.SequenceNode):
+        raise fail(not_a_list, node)
+    else:
+        items = node.value
+    turns = alternating_back(turn, len(items))
+    return tuple(
+        read_position(item, fail, f"history entry {i + 1}", default_turn=turn)
+        for i, (item, turn) in enumerate(zip(items, turns, strict=True))
+    )
 
 
 def _rings(node: yaml.Node, fail, turn: Side) -> Position:
@@ -289,7 +311,6 @@ def _rings(node: yaml.Node, fail, turn: Side) -> Position:
     board = [0] * 36
     seen: dict[int, yaml.Node] = {}
     counts = {1: 0, 2: 0, 3: 0}
-    names = {1: "singles", 2: "doubles", 3: "triples"}
     for key_node, value_node in node.value:
         name = getattr(key_node, "value", "")
         try:
@@ -311,9 +332,9 @@ def _rings(node: yaml.Node, fail, turn: Side) -> Position:
                        "1, 2 or 3", size_node)
         size = int(size_node.value)
         counts[size] += 1
-        if counts[size] > MAX_OF_EACH_SIZE:
-            raise fail(f"{counts[size]} {names[size]}: there are only {MAX_OF_EACH_SIZE} rings "
-                       "of each size", key_node)
+        problem = ring_count_problem(size, counts[size])
+        if problem:
+            raise fail(problem, key_node)
         board[s] = size
     try:
         return Position(tuple(board), turn)

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 
 from solver.formats.notation import NotationError, format_move, parse_setup, parse_turn
-from solver.game.moves import Move, NotOneMove, apply_move, landing_stands
+from solver.game.moves import Game, Move, NotOneMove, landing_stands
 from solver.game.position import Position, PositionError
 from solver.game.rules import RuleSet, Side
 
@@ -221,7 +222,7 @@ def replay(record: GameRecord, rules: RuleSet, start: Position | None = None) ->
         raise RecordError(f"{record.source}: the record gives no setups (entries 1 and 2) "
                           "and no start position was given")
     positions = [position]
-    history: list[Position] = []
+    game = Game(position)
     played: list[tuple[Move, ...]] = []
     winner: Side | None = None
     stoppable: bool | None = None
@@ -231,12 +232,13 @@ def replay(record: GameRecord, rules: RuleSet, start: Position | None = None) ->
             error = ReplayError(turn.number, turn.line, turn.text,
                                 f"the game is over: {winner.title} has won")
             break
+        position = game.position
         if position.turn is not turn.side:
             error = ReplayError(turn.number, turn.line, turn.text,
                                 f"it is {position.turn.title}'s turn, not {turn.side.title}'s")
             break
         try:
-            moves = parse_turn(turn.text, position, rules, history)
+            moves = parse_turn(turn.text, position, rules, game.history)
         except NotationError as e:
             error = ReplayError(turn.number, turn.line, turn.text, str(e))
             break
@@ -247,19 +249,18 @@ def replay(record: GameRecord, rules: RuleSet, start: Position | None = None) ->
                 f"join {turn.side.other.title}'s moves with '; ' in entry {turn.number - 1}",
             )
             break
-        after = position
+        after = game
         for i, move in enumerate(moves):
             if move.is_win:
                 winner = move.side
                 if rules.win == "unstoppable" and i == 0 and len(positions) >= 2:
-                    stoppable = _stoppable(position, positions[-2], rules, history)
+                    stoppable = _stoppable(position, positions[-2], rules, game.history)
                 break
-            history.append(after)
-            after = apply_move(after, move)
+            after = after.play(move)
         played.append(tuple(moves))
         if winner is None:
-            position = after
-            positions.append(position)
+            game = after
+            positions.append(game.position)
     if error is None and winner is None and record.result == "Resign":
         number = (record.turns[-1].number + 1) if record.turns else record.first_number
         winner = Side.NORTH if number % 2 else Side.SOUTH
@@ -267,7 +268,7 @@ def replay(record: GameRecord, rules: RuleSet, start: Position | None = None) ->
 
 
 def _stoppable(position: Position, previous: Position, rules: RuleSet,
-               history: list[Position]) -> bool | None:
+               history: Sequence[Position | bytes]) -> bool | None:
     """Could the loser's last move (from ``previous`` to ``position``) have been chosen so
     that the winner could not land? The solver's test of the unstoppable variant."""
     try:

@@ -22,10 +22,13 @@ from libc.string cimport memset, memcpy
 from cpython.ref cimport PyObject
 
 # ---------------------------------------------------------------------------------------
-# Segment tables: every way to take exactly k steps from a slot, for each taboo reading.
+# Segment tables: every way to take exactly k steps from a slot, for each taboo reading
+# (mode 0: taboo=connection, 1: taboo=entry; mode 2 ignores the taboo, for explaining a
+# refusal: see ``follow_chain``). A segment never reuses a connection (mode 0) or an entry
+# (mode 1) within itself; the bits it uses are checked against the rest of the move.
 
 cdef enum:
-    MAX_SEGS = 8192
+    MAX_SEGS = 12288
     MAX_PATH = 200
     MAX_LAND = 64
     MAX_DOM = 512         # explored bounce states kept per slot for dominance pruning
@@ -39,8 +42,9 @@ ctypedef struct Segment:
     uint8_t steps[3]     # slots entered, in order (the last is ``end``)
 
 cdef Segment SEGS[MAX_SEGS]
-cdef int SEG_FIRST[2 * 36 * 4]
-cdef int SEG_COUNT[2 * 36 * 4]
+cdef int SEG_LEX[MAX_SEGS]      # each table's segments again, by their slots (lexicographic)
+cdef int SEG_FIRST[3 * 36 * 4]
+cdef int SEG_COUNT[3 * 36 * 4]
 cdef uint64_t ROW_MASK[6]
 cdef uint64_t ALL_SLOTS = (1ULL << 36) - 1
 cdef uint64_t ZOB[38][4]
@@ -79,7 +83,7 @@ cdef void _build_tables():
     cdef Segment* seg
     for i in range(6):
         ROW_MASK[i] = ((1ULL << 6) - 1) << (6 * i)
-    for mode in range(2):
+    for mode in range(3):
         for s in range(36):
             for k in range(1, 4):
                 SEG_FIRST[(mode * 36 + s) * 4 + k] = n
@@ -101,6 +105,8 @@ cdef void _build_tables():
                         if b >= 36:
                             continue              # the step onto a goal ends the move
                         e = _edge_id(a, b)
+                        if mode == 2:
+                            continue              # no taboo
                         key = e if mode == 0 else (e, a < b)
                         if key in used:
                             ok = False
@@ -128,7 +134,12 @@ cdef void _build_tables():
                     for i in range(k):
                         seg.steps[i] = p[i + 1]
                     n += 1
-                SEG_COUNT[(mode * 36 + s) * 4 + k] = n - SEG_FIRST[(mode * 36 + s) * 4 + k]
+                first = SEG_FIRST[(mode * 36 + s) * 4 + k]
+                SEG_COUNT[(mode * 36 + s) * 4 + k] = n - first
+                order = sorted([([SEGS[j].steps[x] for x in range(k)], j)
+                                for j in range(first, n)])
+                for i in range(n - first):
+                    SEG_LEX[first + i] = order[i][1]
 
 
 cdef uint64_t _splitmix(uint64_t* state) noexcept:
@@ -251,8 +262,18 @@ ctypedef struct Ctx:
     uint8_t swap_b[64]
     uint8_t swap_depth[64]
     int swap_index[64]
-    int chain_len        # ring_paths: follow only this landing chain (-1: any)
+    # follow_chain: the written chain (landings, then the final slot or -1 for any), the
+    # kind of the final slot (0 end, 1 land, 2 goal, -1 any), the written intermediate
+    # steps of each segment (grp_n -1: not written) and how many paths to collect
+    int chain_len
     uint8_t chain[MAX_LAND]
+    int fin
+    int fin_kind
+    int grp_n[MAX_LAND]
+    uint8_t grp[MAX_LAND][3]
+    int limit
+    int nfound
+    int mode             # which segment table (2: ignore the taboo)
     # verbose: the current path and landings, and the best path recorded per slot
     int plen
     int nland
@@ -322,12 +343,7 @@ cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t lande
         if (seg.elo & ulo) | (seg.ehi & uhi):
             continue
         e = seg.end
-        if c.chain_len >= 0 and depth < c.chain_len:
-            if e != c.chain[depth]:
-                continue                    # ring_paths: not the chain asked for
-            if not (c.occm >> e) & 1:
-                continue
-        elif e >= 36:
+        if e >= 36:
             if e == c.goal:
                 c.win = 1
                 _record(c, e, seg, depth)
@@ -346,11 +362,9 @@ cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t lande
             continue
         if (c.rules & R_ONCE) and (landed & eb):
             continue
-        if c.replace and not c.goal_only and (c.chain_len < 0 or depth >= c.chain_len):
+        if c.replace and not c.goal_only:
             c.lands |= eb
             _record(c, e, seg, depth)
-        if c.chain_len >= 0 and depth >= c.chain_len:
-            continue                        # ring_paths: the chain ends here
         if c.prune and _dominated(c, e, ulo | seg.elo, uhi | seg.ehi, landed | eb, depth + 1):
             continue
         if c.verbose:
@@ -369,6 +383,76 @@ cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t lande
             return
 
 
+cdef inline int _steps_written(Ctx* c, int depth, const Segment* seg) noexcept nogil:
+    """Does the segment step on exactly the slots written for segment ``depth``?"""
+    cdef int j
+    if c.grp_n[depth] != seg.nsteps - 1:
+        return 0
+    for j in range(seg.nsteps - 1):
+        if seg.steps[j] != c.grp[depth][j]:
+            return 0
+    return 1
+
+
+cdef void _follow(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t landed,
+                  int depth) noexcept nogil:
+    """The bounce search restricted to a written chain (``follow_chain``): segment
+    ``depth`` must end on ``chain[depth]``, a ring, and take the written intermediate steps
+    when they are given; after the chain, the last segment ends on ``fin`` (any slot when
+    -1) of the kind asked. The segments are tried by their slots, so the first path found
+    is the lexicographically first. Every path found goes to the collector."""
+    cdef int t = (c.mode * 36 + at) * 4 + k
+    cdef int i, e, kind
+    cdef uint64_t eb
+    cdef const Segment* seg
+    for i in range(SEG_FIRST[t], SEG_FIRST[t] + SEG_COUNT[t]):
+        seg = &SEGS[SEG_LEX[i]]
+        if seg.mid & c.occm:
+            continue
+        if (seg.elo & ulo) | (seg.ehi & uhi):
+            continue
+        if c.grp_n[depth] >= 0 and not _steps_written(c, depth, seg):
+            continue
+        e = seg.end
+        eb = (1ULL << e) if e < 36 else 0
+        if depth < c.chain_len:             # a bounce of the chain
+            if e != c.chain[depth] or e >= 36 or not (c.occm & eb):
+                continue
+            if (c.rules & R_ONCE) and (landed & eb):
+                continue
+            if c.plen + 3 >= MAX_PATH or c.nland + 1 >= MAX_LAND:
+                continue
+            memcpy(&c.path[c.plen], seg.steps, seg.nsteps)
+            c.plen += seg.nsteps
+            c.landing[c.nland] = <uint8_t>e
+            c.nland += 1
+            _follow(c, e, c.b.size[e], ulo | seg.elo, uhi | seg.ehi, landed | eb, depth + 1)
+            c.plen -= seg.nsteps
+            c.nland -= 1
+            if c.stop:
+                return
+            continue
+        if c.fin >= 0 and e != c.fin:       # the last segment
+            continue
+        if e >= 36:
+            if e != c.goal:
+                continue
+            kind = 2
+        elif c.occm & eb:
+            if (c.rules & R_ONCE) and (landed & eb):
+                continue
+            kind = 1
+        else:
+            kind = 0
+        if c.fin_kind >= 0 and kind != c.fin_kind:
+            continue
+        _collect(c, e, seg)
+        c.nfound += 1
+        if c.nfound >= c.limit:
+            c.stop = 1
+            return
+
+
 cdef void _search_ring(Ctx* c, const Board* b, int side, int rules, int s, int goal_only,
                        int verbose) noexcept nogil:
     c.b = b
@@ -381,7 +465,6 @@ cdef void _search_ring(Ctx* c, const Board* b, int side, int rules, int s, int g
     c.verbose = verbose
     c.collector = NULL
     c.prune = 1
-    c.chain_len = -1
     memset(c.dom_n, 0, sizeof(c.dom_n))
     c.ends = 0
     c.lands = 0
@@ -746,22 +829,11 @@ cdef int surely_moves(const Board* b, int side, int rules, const History* hist) 
         rings &= rings - 1
         if b.size[r] != 1:
             continue
-        for i in range(4):
-            a = _step(r, i)
-            if a >= 0 and not (b.occ >> a) & 1 and not _walk_repeats(b, rules, hist, r, a):
+        for i in range(SEG_FIRST[r * 4 + 1], SEG_FIRST[r * 4 + 1] + SEG_COUNT[r * 4 + 1]):
+            a = SEGS[i].end
+            if a < 36 and not (b.occ >> a) & 1 and not _walk_repeats(b, rules, hist, r, a):
                 return 1
     return 0
-
-
-cdef inline int _step(int x, int dirn) noexcept nogil:
-    """The slot next to ``x`` in one of four directions, or -1 off the board."""
-    if dirn == 0:
-        return x + 6 if x < 30 else -1
-    if dirn == 1:
-        return x - 6 if x >= 6 else -1
-    if dirn == 2:
-        return x - 1 if x % 6 else -1
-    return x + 1 if x % 6 != 5 else -1
 
 
 cdef inline int _add_walk(const Board* b, int rules, const History* hist, int start, int end,
@@ -781,39 +853,26 @@ cdef inline int _add_walk(const Board* b, int rules, const History* hist, int st
 cdef int simple_moves(const Board* b, int side, int rules, const History* hist, CMove* out,
                       int cap) noexcept nogil:
     """Moves legal under every rule set, found without the bounce search: a shore ring
-    walks its k steps through empty slots only (never its start slot, never back over a
-    slot it just left) and stops on an empty slot, not reproducing an earlier board. (A
-    shore ring that can move makes the shore row the moving row, ``blocked=next-row``
-    included.) At most ``cap`` moves; one per end slot and ring."""
-    cdef int row = shore_row(b, side), r, k, n = 0, i, j, l, a, c, e
-    cdef uint64_t rings, free
+    takes one segment of its k steps (taboo=connection, the stricter reading: never back
+    over a connection it used) through empty slots only, never its start slot, and stops
+    on an empty slot, not reproducing an earlier board. (A shore ring that can move makes
+    the shore row the moving row, ``blocked=next-row`` included.) At most ``cap`` moves;
+    one per end slot and ring."""
+    cdef int row = shore_row(b, side), r, t, i, n = 0
+    cdef uint64_t rings
+    cdef const Segment* seg
     if row < 0:
         return 0
-    free = ~b.occ & ALL_SLOTS
     rings = b.occ & ROW_MASK[row]
     while rings:
         r = _lowbit(rings)
         rings &= rings - 1
-        k = b.size[r]
-        for i in range(4):
-            a = _step(r, i)
-            if a < 0 or not (free >> a) & 1:
+        t = r * 4 + b.size[r]                    # mode 0: taboo=connection
+        for i in range(SEG_FIRST[t], SEG_FIRST[t] + SEG_COUNT[t]):
+            seg = &SEGS[i]
+            if seg.end >= 36 or seg.mid & b.occ or (b.occ >> seg.end) & 1:
                 continue
-            if k == 1:
-                n = _add_walk(b, rules, hist, r, a, out, n, cap)
-                continue
-            for j in range(4):
-                c = _step(a, j)
-                if c < 0 or c == r or not (free >> c) & 1:
-                    continue
-                if k == 2:
-                    n = _add_walk(b, rules, hist, r, c, out, n, cap)
-                    continue
-                for l in range(4):
-                    e = _step(c, l)
-                    if e < 0 or e == r or e == a or not (free >> e) & 1:
-                        continue
-                    n = _add_walk(b, rules, hist, r, e, out, n, cap)
+            n = _add_walk(b, rules, hist, r, seg.end, out, n, cap)
     return n
 
 # ---------------------------------------------------------------------------------------
@@ -886,8 +945,9 @@ def ring_paths(bytes sizes, int side, int rules, int start, chain=None):
     """Every path the ring on ``start`` can take, as ``(kind, path, landings)`` tuples.
 
     With ``chain`` (a sequence of slots), only the paths that bounce on exactly those rings,
-    in that order, are listed: the search follows the chain, so this stays fast where the
-    full list of paths would be astronomically long (under ``taboo=entry``).
+    in that order, are listed: the search follows the chain (``follow_chain``), so this
+    stays fast where the full list of paths would be astronomically long (under
+    ``taboo=entry``).
 
     ``kind`` is ``"end"`` (stops on an empty slot), ``"land"`` (stands on a ring: it may
     bounce on, or replace it when replacing is allowed) or ``"goal"`` (lands on the
@@ -897,6 +957,8 @@ def ring_paths(bytes sizes, int side, int rules, int start, chain=None):
     """
     cdef Board b
     cdef Ctx* c = &_CTX
+    if chain is not None:
+        return follow_chain(sizes, side, rules, start, chain, limit=-1)
     board_load(&b, sizes)
     if not 0 <= start < 36 or not b.size[start]:
         raise ValueError("no ring on that slot")
@@ -911,15 +973,6 @@ def ring_paths(bytes sizes, int side, int rules, int start, chain=None):
     c.verbose = 1
     c.collector = <PyObject*>found
     c.prune = 0
-    c.chain_len = -1
-    if chain is not None:
-        if len(chain) >= MAX_LAND:
-            return found
-        c.chain_len = len(chain)
-        for j, slot in enumerate(chain):
-            if not 0 <= slot < 36:
-                return found
-            c.chain[j] = <uint8_t>slot
     c.ends = 0
     c.lands = 0
     c.win = 0
@@ -932,8 +985,117 @@ def ring_paths(bytes sizes, int side, int rules, int start, chain=None):
     finally:
         c.collector = NULL
         c.verbose = 0
-        c.chain_len = -1
     return found
+
+
+_KINDS = {"end": 0, "land": 1, "goal": 2}
+
+
+def follow_chain(bytes sizes, int side, int rules, int start, chain, final=None, kind=None,
+                 groups=None, int limit=1, bint ignore_taboo=False):
+    """The paths of the ring on ``start`` that follow a written chain, as ``ring_paths``
+    lists them: the path-constrained bounce search that notation parsing asks.
+
+    The ring bounces on the rings of ``chain``, in order, then its last segment ends on
+    ``final`` (any slot or goal when None) of ``kind`` (``"end"``, ``"land"``,
+    ``"goal"``, or any when None). ``groups`` maps a segment's index (0: the one leaving
+    ``start``) to the slots it must step on between its ends. The first ``limit`` paths
+    (all when negative) are listed, lexicographically first first; with ``ignore_taboo``
+    the taboo is not applied (to explain a refusal). Rows, null moves and the Renop law
+    are not applied: ``generate`` decides legality.
+
+    >>> board = bytes([1, 2] + [0] * 34)      # a single on 11, a double on 12
+    >>> follow_chain(board, 0, 0, 0, [1], final=8, kind="end")
+    [('end', (0, 1, 2, 8), (1,))]
+    >>> follow_chain(board, 0, 0, 0, [1], final=8, groups={1: [7]}, limit=-1)
+    [('end', (0, 1, 7, 8), (1,))]
+    """
+    cdef Board b
+    cdef Ctx* c = &_CTX
+    cdef int j, n
+    board_load(&b, sizes)
+    if not 0 <= start < 36 or not b.size[start]:
+        raise ValueError("no ring on that slot")
+    found = []
+    if len(chain) >= MAX_LAND - 1:
+        return found
+    for slot in chain:
+        if not 0 <= slot < 36:
+            return found
+    c.b = &b
+    c.occm = b.occ & ~(1ULL << start)
+    c.rules = rules
+    c.goal = GOAL_N if side == SOUTH else GOAL_S
+    c.stop = 0
+    c.collector = <PyObject*>found
+    c.mode = 2 if ignore_taboo else (1 if rules & R_ENTRY else 0)
+    c.chain_len = len(chain)
+    for j, slot in enumerate(chain):
+        c.chain[j] = <uint8_t>slot
+    c.fin = -1 if final is None else final
+    c.fin_kind = -1 if kind is None else _KINDS[kind]
+    for j in range(c.chain_len + 1):
+        c.grp_n[j] = -1
+    for j, steps in (groups or {}).items():
+        if not 0 <= j <= c.chain_len:
+            return found
+        n = len(steps)
+        c.grp_n[j] = n if n <= 2 else 99      # more than 2 steps between: never matches
+        for i, slot in enumerate(steps[:2]):
+            c.grp[j][i] = 255
+            if 0 <= slot < 36:
+                c.grp[j][i] = <uint8_t>slot
+    c.limit = limit if limit > 0 else 1 << 30
+    c.nfound = 0
+    c.plen = 1
+    c.path[0] = <uint8_t>start
+    c.nland = 0
+    try:
+        _follow(c, start, b.size[start], 0, 0, 0, 0)
+    finally:
+        c.collector = NULL
+    return found
+
+
+def taboo_clash(path, int rules):
+    """The first step ``(a, b)`` of ``path`` (slots entered, start first) that breaks the
+    taboo of ``rules``, whichever segments the steps belong to, or None.
+
+    >>> taboo_clash((0, 1, 7, 6, 0, 1), 0)    # 11-12 taken twice (taboo=connection)
+    (0, 1)
+    >>> taboo_clash((0, 1, 0), 0), taboo_clash((0, 1, 0), 1)  # out and back: entry allows it
+    ((1, 0), None)
+    """
+    cdef int i, a, b, bit
+    cdef int entry = rules & R_ENTRY
+    used = set()
+    for i in range(len(path) - 1):
+        a, b = path[i], path[i + 1]
+        if a >= 36 or b >= 36:
+            continue                     # the step onto a goal ends the move
+        bit = _edge_id(a, b)
+        if entry:
+            bit = 2 * bit + (0 if a < b else 1)
+        if bit in used:
+            return (a, b)
+        used.add(bit)
+    return None
+
+
+def segments(int start, int k, int rules=0, bint ignore_taboo=False):
+    """Every way to take exactly ``k`` steps from slot ``start`` on an empty board, as the
+    slots entered (``start`` excluded), in the core's table order: the one adjacency of the
+    game. The taboo of ``rules`` holds within the segment unless ``ignore_taboo``.
+
+    >>> segments(0, 1)
+    [(6,), (37,), (1,)]
+    """
+    if not 0 <= start < 36 or not 1 <= k <= 3:
+        raise ValueError("a segment starts on a slot and takes 1 to 3 steps")
+    cdef int mode = 2 if ignore_taboo else (1 if rules & R_ENTRY else 0)
+    cdef int t = (mode * 36 + start) * 4 + k
+    return [tuple([SEGS[i].steps[j] for j in range(k)])
+            for i in range(SEG_FIRST[t], SEG_FIRST[t] + SEG_COUNT[t])]
 
 
 def relocation_targets(bytes sizes, int side, int rules, int start):

@@ -2,8 +2,11 @@
 
 A :class:`Move` knows its start slot, every slot its ring entered along its representative
 path, the rings it bounced on, its end (a slot or a goal) and any relocation. Move
-generation itself is compiled (``solver/_movegen.pyx``); this module turns its output into
-values and applies moves to positions.
+generation itself is compiled (``solver/game/_movegen.pyx``); this module turns its output
+into values, applies moves to positions (:class:`Game` keeps the history as it goes) and
+is the public face of the core: the path-constrained search that notation parsing asks
+(:func:`follow_chain`), the taboo (:func:`taboo_clash`), the segments (:func:`segments`),
+relocation targets and perft.
 
 >>> from solver.game.position import Position
 >>> from solver.game.rules import PRESETS
@@ -16,12 +19,29 @@ values and applies moves to positions.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from solver.game import _movegen
 from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
-from solver.game.squares import NORTH_GOAL, SOUTH_GOAL
+from solver.game.squares import NORTH_GOAL, SOUTH_GOAL, slot_name
+
+#: What identifies a move: the ring that lands on the goal (``("win", start)``), or the
+#: board it leaves (``("board", sizes)``). Two moves with the same result are the same
+#: move (a same-size replace and the plain move to its relocation slot, say).
+MoveResult = tuple[str, "int | tuple[int, ...]"]
+
+
+def result_of(board: Sequence[int], start: int, end: int,
+              relocation: int | None = None) -> MoveResult:
+    """The :data:`MoveResult` of the move ``start``, ``end``, ``relocation`` on ``board``.
+
+    >>> result_of((0, 3, 2) + (0,) * 33, 1, 36)
+    ('win', 1)
+    """
+    if end in (NORTH_GOAL, SOUTH_GOAL):
+        return ("win", start)
+    return ("board", board_after(board, start, end, relocation))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,15 +73,58 @@ class Move:
     def bounces(self) -> int:
         return len(self.landings)
 
-    def result_key(self, position: Position) -> tuple[int, int, int | None]:
-        """What decides the resulting position: start, end and relocation."""
-        return (self.start, self.end, self.relocation)
+    def result_key(self, position: Position) -> MoveResult:
+        """The move's identity in ``position``: see :data:`MoveResult`."""
+        return result_of(position.board, self.start, self.end, self.relocation)
 
     def __str__(self) -> str:
         """The pbmserv notation: start, each bounce, the end (``x``landing``=``target)."""
-        from solver.formats.notation import format_move
-
         return format_move(self)
+
+
+def _segments(move: Move) -> list[tuple[int, ...]] | None:
+    """The path cut at each landing: one tuple of slots per segment, start slot first."""
+    path = move.path
+    if not path or path[0] != move.start or path[-1] != move.end:
+        return None
+    cuts = [0]
+    for landing in move.landings:
+        try:
+            cuts.append(path.index(landing, cuts[-1] + 1))
+        except ValueError:
+            return None
+    cuts.append(len(path) - 1)
+    return [path[a : b + 1] for a, b in zip(cuts, cuts[1:], strict=False)]
+
+
+def format_move(move: Move, long: bool = False) -> str:
+    """Start, each bounce, then the end: ``51-43-33-31-21-S``, ``13-14-24x35=33``
+    (pbmserv notation, seed 000; :mod:`solver.formats.notation` reads it back).
+
+    With ``long``, every intermediate step is given in parentheses, as the seed does:
+    ``24-(14-15-)25-(24-)34-44-(54-64-)N``.
+
+    >>> format_move(Move(9, 15, path=(9, 3, 4, 10, 9, 15), landings=(10,)), long=True)
+    '24-(14-15-)25-(24-)34'
+    """
+    segments = _segments(move) if long else None
+    if segments is None:
+        chain = "-".join(slot_name(s) for s in (move.start, *move.landings))
+        if move.relocation is not None:
+            return f"{chain}x{slot_name(move.end)}={slot_name(move.relocation)}"
+        return f"{chain}-{slot_name(move.end)}"
+    out = slot_name(move.start)
+    for i, seg in enumerate(segments):
+        last = i == len(segments) - 1
+        middle = "".join(f"{slot_name(s)}-" for s in seg[1:-1])
+        sep = "x" if last and move.relocation is not None else ""
+        out += "-" if not (sep and not middle) else ""
+        if middle:
+            out += f"({middle})"
+        out += sep + slot_name(seg[-1])
+    if move.relocation is not None:
+        out += f"={slot_name(move.relocation)}"
+    return out
 
 
 def board_after(
@@ -128,19 +191,22 @@ def _history_keys(position: Position, history: Iterable[Position | bytes]) -> li
 
 
 def legal_moves(
-    position: Position, rules: RuleSet, history: Iterable[Position | bytes] = ()
+    position: Position, rules: RuleSet, history: Iterable[Position | bytes] = (),
+    paths: bool = True,
 ) -> MoveList:
-    """Every legal move of ``position`` under ``rules``, with representative paths.
+    """Every legal move of ``position`` under ``rules``, with representative paths (unless
+    ``paths`` is false: then ``path`` and ``landings`` are empty, and the list is faster).
 
     ``history`` holds the earlier positions of the game (for the Renop law under
     ``repetition=forbidden``; the current position always counts as earlier).
     """
     mover, raw = _movegen.generate(
-        position.key, position.turn.index, rules.flags(), _history_keys(position, history), True
+        position.key, position.turn.index, rules.flags(), _history_keys(position, history), paths
     )
     side = Side.SOUTH if mover == 0 else Side.NORTH
     moves = tuple(
-        Move(start, to, reloc, path, landings, side) for start, to, reloc, path, landings in raw
+        Move(start, to, reloc, path or (), landings or (), side)
+        for start, to, reloc, path, landings in raw
     )
     return MoveList(position, side, moves)
 
@@ -157,7 +223,7 @@ class NotOneMove(ValueError):
 
 
 def landing_stands(position: Position, previous: Position, rules: RuleSet,
-                   history: Sequence[Position] = ()) -> bool:
+                   history: Sequence[Position | bytes] = ()) -> bool:
     """Did every alternative of the opponent's last move (from ``previous``) also allow the
     side to move a landing? (The unstoppable variant, seed 001: then a landing stands;
     otherwise the opponent may take the last move back.)"""
@@ -174,3 +240,96 @@ def landing_stands(position: Position, previous: Position, rules: RuleSet,
     if options.wins:
         return False          # the opponent could have landed itself instead
     return all(can_land(r, rules, [*prior, previous]) for r in results)
+
+
+@dataclasses.dataclass(frozen=True)
+class Game:
+    """A position with the earlier positions of its game, oldest first: the one place a
+    move is played and the position it leaves is recorded (for the Renop law).
+
+    >>> from solver.game.position import START
+    >>> from solver.game.rules import PRESETS
+    >>> game = Game(START).play(legal_moves(START, PRESETS["pbmserv"])[0])
+    >>> game.history == (START,), game.position.turn.title
+    (True, 'North')
+    """
+
+    position: Position
+    history: tuple[Position | bytes, ...] = ()
+
+    def play(self, move: Move) -> Game:
+        """The game after a (non-winning) move: the position it leaves joins the history."""
+        return Game(apply_move(self.position, move), (*self.history, self.position))
+
+    def legal_moves(self, rules: RuleSet, paths: bool = True) -> MoveList:
+        return legal_moves(self.position, rules, self.history, paths)
+
+    def can_land(self, rules: RuleSet) -> bool:
+        return can_land(self.position, rules, self.history)
+
+
+# -- the core's searches, for the formats above (no layer imports ``_movegen`` but this one)
+
+
+#: A path of a ring as the core lists it: ``(kind, path, landings)``, kind ``end``,
+#: ``land`` or ``goal``; ``path`` every slot entered, start first.
+RingPath = tuple[str, tuple[int, ...], tuple[int, ...]]
+
+
+def follow_chain(position: Position, side: Side, rules: RuleSet, start: int,
+                 landings: Sequence[int], final: int | None = None, kind: str | None = None,
+                 groups: Mapping[int, Sequence[int]] | None = None, limit: int = 1,
+                 ignore_taboo: bool = False) -> list[RingPath]:
+    """The paths of the ring on ``start`` that bounce on ``landings`` in order and end on
+    ``final`` (of ``kind``), stepping on ``groups[i]`` between the ends of segment ``i``
+    where given: the lexicographically first ``limit`` (all when negative). Movement only
+    (no rows, null moves or Renop: :func:`legal_moves` decides legality). See
+    ``_movegen.follow_chain``.
+
+    >>> from solver.game.rules import PRESETS
+    >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+    >>> [kind for kind, _, _ in follow_chain(p, Side.NORTH, PRESETS["pbmserv"], 24, [20],
+    ...                                      final=14, kind="land")]
+    ['land']
+    """
+    return _movegen.follow_chain(
+        position.key, side.index, rules.flags(), start, list(landings), final, kind,
+        None if groups is None else {i: list(g) for i, g in groups.items()}, limit,
+        ignore_taboo)
+
+
+def ring_paths(position: Position, side: Side, rules: RuleSet, start: int,
+               chain: Sequence[int] | None = None) -> list[RingPath]:
+    """Every path of the ring on ``start`` (bouncing on exactly ``chain`` when given)."""
+    return _movegen.ring_paths(position.key, side.index, rules.flags(), start,
+                               None if chain is None else list(chain))
+
+
+def taboo_clash(path: Sequence[int], rules: RuleSet) -> tuple[int, int] | None:
+    """The first step of ``path`` (slots entered, start first) that breaks the taboo."""
+    return _movegen.taboo_clash(tuple(path), rules.flags())
+
+
+def segments(start: int, steps: int, rules: RuleSet | None = None,
+             ignore_taboo: bool = False) -> list[tuple[int, ...]]:
+    """Every way to take exactly ``steps`` steps from slot ``start`` on an empty board (the
+    slots entered, ``start`` excluded; goals only as the last step), as the core's segment
+    tables hold them: the game's one adjacency.
+
+    >>> segments(0, 1)
+    [(6,), (37,), (1,)]
+    """
+    return _movegen.segments(start, steps, rules.flags() if rules else 0, ignore_taboo)
+
+
+def relocation_targets(position: Position, side: Side, rules: RuleSet, start: int) -> list[int]:
+    """Slots where a ring landed on by the ring from ``start`` may be relocated (sorted)."""
+    return _movegen.relocation_targets(position.key, side.index, rules.flags(), start)
+
+
+def perft(position: Position, rules: RuleSet, depth: int,
+          history: Iterable[Position | bytes] = ()) -> tuple[int, int]:
+    """``(leaves, move lists)``: the move sequences of exactly ``depth`` moves (a goal
+    landing ends its line) and the move lists generated to count them."""
+    return _movegen.perft(position.key, position.turn.index, rules.flags(), depth,
+                          _history_keys(position, history))

@@ -25,6 +25,7 @@ from solver.game.rules import Side
 from solver.game.squares import SLOTS, column_of, row_of, slot
 
 MAX_OF_EACH_SIZE = 4
+SIZE_NAMES = {1: "singles", 2: "doubles", 3: "triples"}
 
 #: Every setup of one side (ring sizes on columns 1..6 of its home row), sorted:
 #: 6! / (2! 2! 2!) = 90.
@@ -33,6 +34,21 @@ ALL_SETUPS: tuple[str, ...] = tuple(sorted({"".join(p) for p in itertools.permut
 
 class PositionError(ValueError):
     """A position that cannot be read or does not respect the ring counts."""
+
+
+def ring_count_problem(size: int, count: int, where: str = "") -> str | None:
+    """What is wrong with ``count`` rings of ``size`` (``where``: " on the board", ...), or
+    None: the one place the ring counts are checked.
+
+    >>> ring_count_problem(2, 5, " so far")
+    '5 doubles so far: there are only 4 rings of each size'
+    >>> ring_count_problem(2, 4) is None
+    True
+    """
+    if count <= MAX_OF_EACH_SIZE:
+        return None
+    return (f"{count} {SIZE_NAMES[size]}{where}: there are only {MAX_OF_EACH_SIZE} rings of "
+            "each size")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,12 +68,9 @@ class Position:
                 )
         counts = Counter(x for x in self.board if x)
         for size in (1, 2, 3):
-            if counts[size] > MAX_OF_EACH_SIZE:
-                names = {1: "singles", 2: "doubles", 3: "triples"}
-                raise PositionError(
-                    f"{counts[size]} {names[size]} on the board: there are only "
-                    f"{MAX_OF_EACH_SIZE} rings of each size"
-                )
+            problem = ring_count_problem(size, counts[size], " on the board")
+            if problem:
+                raise PositionError(problem)
         if not counts:
             raise PositionError("the board is empty: a position needs at least one ring")
 
@@ -153,6 +166,21 @@ class Position:
         return dataclasses.replace(
             self, board=tuple(self.board[slot(row_of(s), 7 - column_of(s))] for s in SLOTS)
         )
+
+    def flipped(self) -> Position:
+        """The position turned upside down with the sides swapped (rows 1..6 -> 6..1,
+        South's rings become North's): the same position for the other side.
+
+        >>> str(Position.from_string("1...../....../....../....../....../.....2 S").flipped())
+        '.....2/....../....../....../....../1..... N'
+        """
+        board = tuple(self.board[slot(7 - row_of(s), column_of(s))] for s in SLOTS)
+        return Position(board, self.turn.other)
+
+
+def flipped(position: Position) -> Position:
+    """:meth:`Position.flipped` as a function."""
+    return position.flipped()
 
 
 START = Position.setup("231123", "321123")  #: the sample game's opening setups (seed 000)

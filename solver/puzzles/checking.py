@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from solver.formats.notation import format_move, parse_move
 from solver.game.moves import Move, apply_move
-from solver.game.position import Position
 from solver.game.rules import Side
 from solver.puzzles.lines import SolveFn, line_themes, play_line, renop_matters
 from solver.puzzles.schema import CatalogueError, Puzzle
@@ -57,22 +56,15 @@ def _parse(puzzle: Puzzle, text: str, what: str, key: str,
         return None
 
 
-def _result_of(position: Position, move: Move) -> tuple:
-    """What a move does (moves with the same result are the same key)."""
-    if move.is_win:
-        return ("win", move.start)
-    return ("board", apply_move(position, move).board)
-
-
 def _check_keys(puzzle: Puzzle, sol: Solution, key_move: Move | None,
                 earlier: list[CatalogueError]) -> list[CatalogueError]:
     """The declared key is a key and every other key is declared under ``cooks``
     (``earlier``: the problems found so far; an undeclared cook is told only without)."""
     pos = puzzle.position
     problems: list[CatalogueError] = []
-    keys = {_result_of(pos, m): m for m in sol.keys}
-    declared = {_result_of(pos, key_move): key_move} if key_move else {}
-    if key_move is not None and _result_of(pos, key_move) not in keys:
+    keys = {m.result_key(pos): m for m in sol.keys}
+    declared = {key_move.result_key(pos): key_move} if key_move else {}
+    if key_move is not None and key_move.result_key(pos) not in keys:
         shown = ", ".join(format_move(m) for m in keys.values())
         problems.append(puzzle.error(
             f"the key {puzzle.key} is not a key: the solver's key"
@@ -81,9 +73,9 @@ def _check_keys(puzzle: Puzzle, sol: Solution, key_move: Move | None,
         m = _parse(puzzle, cook, "declared cook", "cooks", problems)
         if m is None:
             continue
-        if _result_of(pos, m) not in keys:
+        if m.result_key(pos) not in keys:
             problems.append(puzzle.error(f"the declared cook {cook} is not a key", "cooks"))
-        declared[_result_of(pos, m)] = m
+        declared[m.result_key(pos)] = m
     extra = [format_move(m) for r, m in keys.items() if r not in declared]
     if extra and not problems and not earlier:
         problems.append(puzzle.error(

@@ -33,7 +33,7 @@ opponent cannot land at once after the key; with ``stalemate``, that the opponen
 legal move after the key) and a quick proof checks the stipulation; a
 rejected board gets a no-good cut and the model is solved again (the pattern of
 :mod:`solver.setups.constraints`). The model is built for South; half the designs are turned around
-for North (:func:`solver.puzzles.generate.flipped`).
+for North (:meth:`solver.game.position.Position.flipped`).
 
 >>> import random
 >>> from solver.game.rules import PRESETS
@@ -55,11 +55,10 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from solver.game.moves import Move, apply_move, can_land, legal_moves
-from solver.game.position import Position
+from solver.game.moves import Move, apply_move, can_land, legal_moves, segments
+from solver.game.position import Position, flipped
 from solver.game.rules import RuleSet, Side
-from solver.game.squares import NORTH_GOAL, SLOTS, column_of, row_of
-from solver.puzzles.symmetry import flipped
+from solver.game.squares import NORTH_GOAL, SLOTS, row_of
 from solver.search.prover import solve, win_in
 
 __all__ = ["ComposeError", "Design", "construct", "compose_candidate", "walks"]
@@ -106,49 +105,31 @@ class Design:
         return out
 
 
+#: The order compose has always listed steps in (south, north, west, east): the walks and
+#: the model's constraints come out in this order, so seeded runs stay the same.
+_STEP_ORDER = {-6: 0, 6: 1, -1: 2, 1: 3}
+
+
 def _neighbours(s: int) -> list[int]:
-    r, c = row_of(s), column_of(s)
-    out = []
-    if r > 1:
-        out.append(s - 6)
-    if r < 6:
-        out.append(s + 6)
-    if c > 1:
-        out.append(s - 1)
-    if c < 6:
-        out.append(s + 1)
-    return out
+    """The slots one step from ``s`` (the core's segment tables), south first."""
+    return sorted((t for (t,) in segments(s, 1) if t < 36), key=lambda t: _STEP_ORDER[t - s])
 
 
 def walks(length: int, to_goal: bool = False) -> list[tuple[int, ...]]:
     """Every walk of ``length`` steps that uses no connection twice, as the slots entered
-    (start first). With ``to_goal`` the last step goes from row 6 onto North's goal.
+    (start first): the core's segments under ``taboo=connection``. With ``to_goal`` the
+    last step goes from row 6 onto North's goal.
 
     >>> len(walks(1)), walks(1, to_goal=True)[:2]
     (120, [(30, 36), (31, 36)])
     """
     out: list[tuple[int, ...]] = []
-
-    def extend(path: list[int], edges: set[frozenset[int]], left: int) -> None:
-        if left == 0:
-            out.append(tuple(path))
-            return
-        here = path[-1]
-        if left == 1 and to_goal:
-            if row_of(here) == 6:
-                out.append((*path, NORTH_GOAL))
-            return
-        for n in _neighbours(here):
-            e = frozenset((here, n))
-            if e not in edges:
-                path.append(n)
-                edges.add(e)
-                extend(path, edges, left - 1)
-                edges.discard(e)
-                path.pop()
-
     for s in SLOTS:
-        extend([s], set(), length)
+        ends = [w for w in segments(s, length)
+                if (w[-1] == NORTH_GOAL if to_goal else w[-1] < 36)]
+        ends.sort(key=lambda w: [_STEP_ORDER[b - a] for a, b in zip((s, *w), w[:-1] if to_goal
+                                                                   else w, strict=False)])
+        out += [(s, *w) for w in ends]
     return out
 
 

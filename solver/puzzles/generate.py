@@ -42,7 +42,7 @@ from typing import Any, TextIO
 
 from solver.formats.notation import format_move
 from solver.formats.posfile import _closest_preset
-from solver.game.moves import Move, apply_move, can_land, legal_moves
+from solver.game.moves import Game, Move, apply_move, can_land, legal_moves
 from solver.game.position import ALL_SETUPS, Position
 from solver.game.rules import RuleSet, Side
 from solver.parallel import Interrupted, Progress, log_to, worker_pool
@@ -255,8 +255,8 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
     if len(root.moves) == 1:
         reasons.append("the key is the only legal move")
     threats = plausible_moves(position, rules)
-    key_result = (key.start, key.end, key.relocation)
-    others = [m for m in threats if (m.start, m.end, m.relocation) != key_result]
+    key_result = key.result_key(position)
+    others = [m for m in threats if m.result_key(position) != key_result]
     if len(others) < len(threats) and not others:
         reasons.append("the key is the only move that threatens to land")
     if len(others) < min_tries:
@@ -370,19 +370,17 @@ def play_candidate(rng: random.Random, rules: RuleSet, moves: int,
     """Engine-guided random play from random setups: never a move that lets the opponent
     land at once (when there is another), and the first position from the fifth ply on
     where the side to move wins in exactly ``moves`` (and cannot land at once) is returned."""
-    pos = Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS))
-    history: list[Position] = []
+    game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
     for ply in range(max_plies):
-        ml = legal_moves(pos, rules, history)
+        pos = game.position
+        ml = game.legal_moves(rules)
         if not ml.moves or ml.wins:
             return None
         if ply >= 4 and ml.mover is pos.turn and win_in(pos, rules, moves) \
                 and (moves == 1 or not win_in(pos, rules, moves - 1)):
             return pos
-        safe = [m for m in ml if not can_land(apply_move(pos, m), rules, [*history, pos])]
-        m = rng.choice(safe or list(ml.moves))
-        history.append(pos)
-        pos = apply_move(pos, m)
+        safe = [m for m in ml if not game.play(m).can_land(rules)]
+        game = game.play(rng.choice(safe or list(ml.moves)))
     return None
 
 

@@ -17,7 +17,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 
 from solver.formats.notation import parse_turn
-from solver.game.moves import Move, apply_move, legal_moves
+from solver.game.moves import Game, Move, apply_move, legal_moves
 from solver.game.position import Position
 from solver.game.rules import RuleSet
 from solver.search.prover import solve as search_solve
@@ -47,23 +47,22 @@ class Line:
 def play_line(position: Position, rules: RuleSet, turns: Sequence[str],
               history: Sequence[Position] = ()) -> Line:
     """Play turns written in pbmserv notation; NotationError (a ValueError) if one fails."""
-    hist = list(history)
+    game = Game(position, tuple(history))
     played = []
     before = []
-    pos: Position | None = position
+    over = False
     for i, text in enumerate(turns):
-        if pos is None:
+        if over:
             raise ValueError(f"turn {i + 1} ({text}) comes after the game ended on a goal")
-        moves = parse_turn(text, pos, rules, hist)
+        moves = parse_turn(text, game.position, rules, game.history)
         for move in moves:
-            before.append(pos)
+            before.append(game.position)
             if move.is_win:
-                pos = None
+                over = True
                 break
-            hist.append(pos)
-            pos = apply_move(pos, move)
+            game = game.play(move)
         played.append(tuple(moves))
-    return Line(tuple(played), tuple(before), pos)
+    return Line(tuple(played), tuple(before), None if over else game.position)
 
 
 def line_themes(line: Line, rules: RuleSet, stipulation: Stipulation,
@@ -110,8 +109,8 @@ def principal_line(position: Position, rules: RuleSet, result: ResultKind, k: in
     is blocked stays in one turn)."""
     solve = solve or search_solve
     winner = position.turn if result == "win" else position.turn.other
-    hist = list(history)
-    pos = position
+    game = Game(position, tuple(history))
+    pos, hist = position, list(history)
     remaining = k
     moves: list[Move] = []
     while True:
@@ -140,8 +139,8 @@ def principal_line(position: Position, rules: RuleSet, result: ResultKind, k: in
         moves.append(move)
         if move.is_win:
             break
-        hist.append(pos)
-        pos = apply_move(pos, move)
+        game = game.play(move)
+        pos, hist = game.position, list(game.history)
     turns: list[list[Move]] = []
     for m in moves:
         if turns and turns[-1][0].side is m.side:

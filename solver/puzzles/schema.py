@@ -48,7 +48,6 @@ from pathlib import Path
 import yaml
 
 from solver.formats import posfile, yamlnodes
-from solver.formats.diagram import DiagramError, parse_diagram
 from solver.game.position import Position, PositionError
 from solver.game.rules import PRESETS, RuleSet, Side
 from solver.search.stipulation import Stipulation
@@ -339,38 +338,19 @@ def _read_diagram(entry: _Entry, to_move: Side | None) -> Position:
     if to_move is None and not has_turn:
         raise entry.fail("who is to move? end the diagram with 'South to move' or 'North to "
                          "move', or add 'to-move: S' / 'to-move: N'", dnode)
-    node = yamlnodes.scalar(dnode, "diagram", "a text diagram written as a block scalar "
-                            "('diagram: |' then the diagram's lines, indented)", entry.fail)
-    literal = node.style == "|"
-    first = yamlnodes.line(node) + 1 if literal else yamlnodes.line(node)
-    try:
-        position = parse_diagram(node.value, entry.source, first_line=first)
-    except DiagramError as e:
-        line = e.line if literal else yamlnodes.line(node)
-        raise CatalogueError(f"diagram: {e.problem}", entry.source, line, entry.id) from None
-    if to_move is not None:
-        if has_turn and position.turn is not to_move:
-            raise entry.fail(f"to-move says {to_move.value} but the diagram says "
-                             f"{position.turn.title} to move: keep one of them",
-                             entry.value("to-move"))
-        position = position.with_turn(to_move)
-    return position
+    return posfile.read_diagram(
+        dnode, entry.source, entry.fail, to_move,
+        entry.value("to-move") if "to-move" in entry else None,
+        lambda problem, at: CatalogueError(f"diagram: {problem}", entry.source, at, entry.id),
+        has_turn)
 
 
 def _read_history(entry: _Entry, position: Position) -> tuple[Position, ...]:
     """The earlier positions (oldest first), each side to move alternating back."""
     if "history" not in entry:
         return ()
-    hnode = entry.value("history")
-    items = [] if yamlnodes.is_null(hnode) else getattr(hnode, "value", None)
-    if not isinstance(hnode, yaml.SequenceNode) and items != []:
-        raise entry.fail("history is a list of position strings (oldest first)", hnode)
-    assert isinstance(items, list)
-    turns = posfile.alternating_back(position.turn, len(items))
-    return tuple(
-        posfile.read_position(item, entry.fail, f"history entry {i + 1}", default_turn=turn)
-        for i, (item, turn) in enumerate(zip(items, turns, strict=True))
-    )
+    return posfile.read_history(entry.value("history"), entry.fail, position.turn,
+                                "history is a list of position strings (oldest first)")
 
 
 def _read_stipulation(entry: _Entry, position: Position) -> Stipulation:

@@ -8,21 +8,9 @@ True
 
 from __future__ import annotations
 
-from solver.game.position import Position
-from solver.game.squares import SLOTS, column_of, row_of, slot
+from solver.game.position import Position, flipped
 
 __all__ = ["canonical", "flipped"]
-
-
-def flipped(position: Position) -> Position:
-    """The position turned upside down with the sides swapped (rows 1..6 -> 6..1, South's
-    rings become North's): the same puzzle for the other side.
-
-    >>> str(flipped(Position.from_string("1...../....../....../....../....../.....2 S")))
-    '.....2/....../....../....../....../1..... N'
-    """
-    board = tuple(position.board[slot(7 - row_of(s), column_of(s))] for s in SLOTS)
-    return Position(board, position.turn.other)
 
 
 def canonical(position: Position) -> str:

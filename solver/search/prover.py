@@ -20,7 +20,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from solver.game.moves import Move, MoveList, NotOneMove, apply_move, landing_stands, legal_moves
+from solver.game.moves import (
+    Move,
+    MoveList,
+    NotOneMove,
+    apply_move,
+    landing_stands,
+    legal_moves,
+    result_of,
+)
 from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
 from solver.parallel import worker_pool
@@ -76,7 +84,8 @@ class _Prover:
             one = self.searcher.find_win(position.key, me, d, hist)
             found = {one} if one is not None else set()
             complete = False
-        return [m for m in moves if (m.start, m.end, m.relocation) in found], complete
+        results = {result_of(position.board, *t) for t in found}
+        return [m for m in moves if m.result_key(position) in results], complete
 
     def moves(self, position: Position, path: Sequence[Position] = ()) -> MoveList:
         """The legal moves, with the file history and the line ``path`` for Renop."""
@@ -231,7 +240,8 @@ def _keys(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,
     wins = set(prover.searcher.winning_moves(
         position.key, me.index, k, prover.history,
         lambda i, n: note(f"looking for cooks: first move {i + 1} of {n}")))
-    return [m for m in root if (m.start, m.end, m.relocation) in wins]
+    results = {result_of(position.board, *t) for t in wins}
+    return [m for m in root if m.result_key(position) in results]
 
 
 def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,

@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 from solver.formats.notation import format_move
 from solver.game import _movegen
-from solver.game.moves import Move, legal_moves
+from solver.game.moves import Move, MoveResult, legal_moves, result_of
 from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
 from solver.parallel import Interrupted, Progress, log_to, worker_pool
@@ -188,8 +188,9 @@ def _hardest_threat(start: Position, rules: RuleSet, threats: Sequence[Move]
     """
     flags = rules.flags()
     key = start.key
-    best: tuple[int, Move, tuple[int, int, int | None] | None] | None = None
-    for m in sorted(threats, key=lambda m: m.result_key(start)):
+    best: tuple[int, Move, MoveResult | None] | None = None
+    for m in sorted(threats, key=lambda m: (m.start, m.end, -1 if m.relocation is None
+                                            else m.relocation)):
         after = _after(key, m.start, m.end, m.relocation)
         mover, replies = _movegen.generate(after, 1, flags, [key], False)
         stops = 0
@@ -201,7 +202,7 @@ def _hardest_threat(start: Position, rules: RuleSet, threats: Sequence[Move]
                         _after(after, r_start, r_to, r_reloc), 0, flags, [key, after]):
                     stops += 1
                     if first is None:
-                        first = (r_start, r_to, r_reloc)
+                        first = result_of(after, r_start, r_to, r_reloc)
                     if best is not None and stops >= best[0]:
                         break
         if best is None or stops < best[0]:
@@ -212,7 +213,7 @@ def _hardest_threat(start: Position, rules: RuleSet, threats: Sequence[Move]
     if first is not None:
         after_pos = Position(_tuple(_after(key, m.start, m.end, m.relocation)), Side.NORTH)
         reply = next(format_move(r) for r in legal_moves(after_pos, rules, [start])
-                     if (r.start, r.end, r.relocation) == first)
+                     if r.result_key(after_pos) == first)
     return {"threat": format_move(m), "replies": stops, "reply": reply}
 
 
