@@ -16,5 +16,8 @@ test-all:
 bench:
 	$(PYTHON) -m bench
 
+# Style (ruff), the layers (import-linter: pyproject.toml [tool.importlinter]) and types (mypy).
 lint:
 	$(PYTHON) -m ruff check solver gyges_cli tests bench
+	$(PYTHON) -c "from importlinter.cli import lint_imports_command; lint_imports_command()"
+	$(PYTHON) -m mypy

@@ -12,8 +12,10 @@ from gyges_cli.common import UserError, combine_rules, rule_options
 from gyges_cli.inputs import load_input, read_text_file
 from solver.formats.diagram import format_diagram
 from solver.formats.posfile import PositionFile
-from solver.game import _movegen
+from solver.formats.record import RecordError, parse_record
+from solver.formats.record import replay as replay_record
 from solver.game.moves import Move, MoveList, apply_move, can_land, legal_moves
+from solver.game.moves import perft as count_sequences
 from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
 from solver.game.squares import row_of
@@ -174,14 +176,13 @@ def perft(pos: str, depth: int, as_json: bool, rules: RuleSet, rules_given: bool
     pf = load_input(pos)
     rules = combine_rules(pf.rules, rules, rules_given)
     p = pf.position
-    history = [h.key for h in pf.history]
     rows = []
     if not as_json:
         click.echo(f"perft from {p} under {_rules_line(rules)}")
         click.echo(f"{'depth':>5} {'nodes':>16} {'seconds':>10} {'nodes/s':>14}")
     for d in range(1, depth + 1):
         t0 = time.perf_counter()
-        nodes, _lists = _movegen.perft(p.key, p.turn.index, rules.flags(), d, history)
+        nodes, _lists = count_sequences(p, rules, d, pf.history)
         seconds = time.perf_counter() - t0
         rate = nodes / seconds if seconds > 0 else None
         rows.append({"depth": d, "nodes": nodes, "seconds": round(seconds, 6),
@@ -219,9 +220,6 @@ def replay(game_file: Path, quiet: bool, start_arg: str | None, rules: RuleSet,
       gyges replay tests/data/sample_game.txt
       gyges replay game.txt --rules dorbec --quiet
     """
-    from solver.formats.record import RecordError, parse_record
-    from solver.formats.record import replay as replay_record
-
     text = read_text_file(game_file, "game record") if game_file.exists() else None
     if text is None:
         raise UserError(f"no such file {str(game_file)!r}")
@@ -253,17 +251,17 @@ def replay(game_file: Path, quiet: bool, start_arg: str | None, rules: RuleSet,
         click.echo()
 
     if game.error is not None:
-        e = game.error
+        bad = game.error
         if game.moves:
             n = len(game.moves)
             click.echo(f"{n} move{'s' if n != 1 else ''} legal, then")
-        reason = e.reason.removeprefix(f"{e.text}: ")
-        click.echo(f"move {e.number} ({e.text}, line {e.line}): {reason}")
+        reason = bad.reason.removeprefix(f"{bad.text}: ")
+        click.echo(f"move {bad.number} ({bad.text}, line {bad.line}): {reason}")
         raise SystemExit(1)
     n = len(game.moves)
     click.echo(f"all {n} move{'s' if n != 1 else ''} legal")
     last = game.moves[-1][-1] if game.moves and game.moves[-1] else None
-    if last is not None and last.is_win:
+    if last is not None and last.is_win and game.winner is not None:
         click.echo(f"{game.winner.title} wins: {last} lands on {_goal_name(last.side)} "
                    f"(move {record.turns[n - 1].number})")
         if game.stoppable:

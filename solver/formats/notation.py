@@ -485,10 +485,10 @@ def _why_no_path(parsed: ParsedMove, position: Position, side: Side, rules: Rule
                 problems.add(_clash_wording(clash, rules.taboo))
     if len(problems) == 1:
         return problems.pop()
-    shown = sorted(problems)
-    more = ", ..." if len(shown) > 2 else ""
+    listed = sorted(problems)
+    more = ", ..." if len(listed) > 2 else ""
     return (f"every path that fits the text breaks the taboo (taboo={rules.taboo})"
-            + (": " + " or ".join(shown[:2]) + more if shown else ""))
+            + (": " + " or ".join(listed[:2]) + more if listed else ""))
 
 
 def parse_turn(

@@ -206,9 +206,9 @@ def parse_position_file(text: str, source: str = "<position file>") -> PositionF
 
     history: tuple[Position, ...] = ()
     if "history" in entries:
-        node = entries["history"][1]
-        history = read_history(node, fail, position.turn, "history is a list of position "
-                               f"strings (oldest first), not {kind(node)}")
+        history_node = entries["history"][1]
+        history = read_history(history_node, fail, position.turn, "history is a list of "
+                               f"position strings (oldest first), not {kind(history_node)}")
 
     previous = None
     if "previous" in entries:
@@ -217,8 +217,7 @@ def parse_position_file(text: str, source: str = "<position file>") -> PositionF
 
     comment = None
     if "comment" in entries:
-        node = entries["comment"][1]
-        comment = scalar(node, "comment", "free text", fail).value
+        comment = scalar(entries["comment"][1], "comment", "free text", fail).value
 
     return PositionFile(position, rules, history, previous, source, comment)
 

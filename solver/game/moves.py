@@ -176,7 +176,7 @@ class MoveList(Sequence[Move]):
     def wins(self) -> tuple[Move, ...]:
         return tuple(m for m in self.moves if m.is_win)
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         return self.moves[i]
 
     def __len__(self) -> int:

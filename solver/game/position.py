@@ -148,7 +148,9 @@ class Position:
 
     def shore(self, side: Side | None = None) -> int:
         """The row (1..6) of the side's proximes: its non-empty row nearest its own goal."""
-        return _movegen.shore(self.key, (side or self.turn).index)
+        row = _movegen.shore(self.key, (side or self.turn).index)
+        assert row is not None      # a position has at least one ring
+        return row
 
     def rings(self) -> list[tuple[int, int]]:
         """``(slot, size)`` of every ring, in slot order."""

@@ -173,8 +173,8 @@ def _model(design: Design, path: Sequence[tuple[int, ...]], rng: random.Random,
     # the key: one walk of a shore ring, no bounce
     key = {w: m.NewBoolVar(f"k{w}") for k in (1, 2, 3) for w in _WALKS[k, False]}
     m.AddExactlyOne(key.values())
-    k_start = {s: [] for s in SLOTS}
-    k_end = {s: [] for s in SLOTS}
+    k_start: dict[int, list[Any]] = {s: [] for s in SLOTS}
+    k_end: dict[int, list[Any]] = {s: [] for s in SLOTS}
     for w, x in key.items():
         a, e, size = w[0], w[-1], len(w) - 1
         k_start[a].append(x)
@@ -430,7 +430,6 @@ def compose_candidate(rng: random.Random, rules: RuleSet, moves: int,
     position built around it, kept by the model's loop only if the side to move wins in
     exactly ``moves`` with a single key (a quick proof; the full soundness test comes
     after)."""
-
     design = draw_design(rng, themes, rules)
 
     def accept(p: Position) -> bool:
