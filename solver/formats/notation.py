@@ -243,8 +243,7 @@ def parse_move(
     legal = legal_moves(position, rules, history, paths=False)
     move = _core_move(parsed, position, legal.mover, rules)
     # the chain fixes start, end and relocation, hence the result: no text is ambiguous
-    if move is not None and move.result_key(position) in {
-            m.result_key(position) for m in legal}:
+    if move is not None and legal.find(move) is not None:
         return move
     raise NotationError(f"{parsed.text}: {_refusal(parsed, position, rules, history, legal)}")
 

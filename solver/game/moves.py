@@ -176,6 +176,21 @@ class MoveList(Sequence[Move]):
     def wins(self) -> tuple[Move, ...]:
         return tuple(m for m in self.moves if m.is_win)
 
+    def find(self, move: Move) -> Move | None:
+        """The listed move with the result of ``move`` (:data:`MoveResult`), or None.
+
+        A move may be written another way than the listed one (a same-size replace for
+        the plain move to its relocation slot, another ring's null move).
+        """
+        for m in self.moves:       # the same start, end and relocation: the same result
+            if m.start == move.start and m.end == move.end and m.relocation == move.relocation:
+                return m
+        target = move.result_key(self.position)
+        for m in self.moves:
+            if m.result_key(self.position) == target:
+                return m
+        return None
+
     def __getitem__(self, i):
         return self.moves[i]
 
