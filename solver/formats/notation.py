@@ -242,8 +242,10 @@ def parse_move(
     parsed = read_move(text)
     legal = legal_moves(position, rules, history, paths=False)
     move = _core_move(parsed, position, legal.mover, rules)
-    # the chain fixes start, end and relocation, hence the result: no text is ambiguous
-    if move is not None and legal.find(move) is not None:
+    # the chain fixes start, end and relocation, hence the result: no text is ambiguous. The
+    # ring must be one the core lets move (a null move leaves the board of another ring's)
+    if move is not None and legal.find(move) is not None and any(
+            m.start == move.start for m in legal):
         return move
     raise NotationError(f"{parsed.text}: {_refusal(parsed, position, rules, history, legal)}")
 
