@@ -47,7 +47,7 @@ from solver.game.moves import (
 )
 from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
-from solver.game.squares import NORTH_GOAL, SOUTH_GOAL, column_of, row_of, slot_name
+from solver.game.squares import NORTH_GOAL, SOUTH_GOAL, adjacent, column_of, row_of, slot_name
 
 __all__ = [
     "NotationError", "ParsedMove", "format_move", "format_turn", "parse_move", "parse_setup",
@@ -393,11 +393,6 @@ def _direction(a: int, b: int) -> str:
     return "the north"
 
 
-def _connected(a: int, b: int) -> bool:
-    """Does one step of the core's segment tables join two slots (or a slot and a goal)?"""
-    return (a < 36 and (b,) in segments(a, 1)) or (b < 36 and (a,) in segments(b, 1))
-
-
 def _clash_wording(step: tuple[int, int], taboo: str) -> str:
     """The taboo the core found broken at ``step``, in words."""
     if taboo == "connection":
@@ -454,7 +449,7 @@ def _why_no_path(parsed: ParsedMove, position: Position, side: Side, rules: Rule
                 return (f"a {name} moves {_steps_name(k)}: {shown} takes "
                         f"{_steps_name(len(full) - 1)}")
             for x, y in zip(full, full[1:], strict=False):
-                if not _connected(x, y):
+                if not adjacent(x, y):
                     if k == 1 and steps is None:
                         return (f"a single moves 1 step: {slot_name(a)} cannot reach "
                                 f"{slot_name(b)} without a bounce")

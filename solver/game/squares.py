@@ -13,6 +13,8 @@ North's. pbmserv names a slot by its row digit then its column digit.
 
 from __future__ import annotations
 
+from solver.game import _movegen
+
 SLOTS = range(36)
 NORTH_GOAL = 36  #: North's goal, beyond row 6: South wins by landing on it
 SOUTH_GOAL = 37  #: South's goal, beyond row 1: North wins by landing on it
@@ -58,13 +60,12 @@ def parse_slot(text: str) -> int:
 
 
 def adjacent(a: int, b: int) -> bool:
-    """Are two slots (or a slot and a goal) joined by a connection?"""
+    """Are two slots (or a slot and a goal) joined by a connection? (One step of the
+    compiled core's segment tables: the game's one adjacency.)
+
+    >>> adjacent(parse_slot("61"), NORTH_GOAL), adjacent(parse_slot("11"), parse_slot("22"))
+    (True, False)
+    """
     if a > b:
         a, b = b, a
-    if b == NORTH_GOAL:
-        return a < 36 and row_of(a) == 6
-    if b == SOUTH_GOAL:
-        return a < 36 and row_of(a) == 1
-    if row_of(a) == row_of(b):
-        return b - a == 1
-    return b - a == 6
+    return a < 36 and (b,) in _movegen.segments(a, 1)
