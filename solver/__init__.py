@@ -5,6 +5,6 @@ from solver.game.position import START, Position, PositionError
 from solver.game.rules import PRESETS, RuleError, RuleSet, Side, preset, rules_from
 
 __all__ = [
-    "PRESETS", "START", "Game", "Move", "MoveList", "Position", "PositionError", "RuleError", "RuleSet",
-    "Side", "apply_move", "can_land", "legal_moves", "preset", "rules_from",
+    "PRESETS", "START", "Game", "Move", "MoveList", "Position", "PositionError", "RuleError",
+    "RuleSet", "Side", "apply_move", "can_land", "legal_moves", "preset", "rules_from",
 ]
