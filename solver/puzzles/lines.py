@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from solver.formats.notation import parse_turn
 from solver.game.moves import Game, Move, apply_move, legal_moves
@@ -140,7 +141,7 @@ def principal_line(position: Position, rules: RuleSet, result: ResultKind, k: in
         if move.is_win:
             break
         game = game.play(move)
-        pos, hist = game.position, list(game.history)
+        pos, hist = game.position, cast("list[Position]", list(game.history))  # all Positions
     turns: list[list[Move]] = []
     for m in moves:
         if turns and turns[-1][0].side is m.side:
