@@ -37,6 +37,7 @@ from solver.game.moves import (
     Game,
     Move,
     MoveList,
+    RingPath,
     apply_move,
     follow_chain,
     format_move,
@@ -251,15 +252,16 @@ def parse_move(
 
 
 def _follow(parsed: ParsedMove, position: Position, side: Side, rules: RuleSet,
-            limit: int = 1, ignore_taboo: bool = False, segments_: int | None = None) -> list:
-    """The core's paths of the ring that fit the text (its first ``segments_`` segments
+            limit: int = 1, ignore_taboo: bool = False,
+            upto: int | None = None) -> list[RingPath]:
+    """The core's paths of the ring that fit the text (its first ``upto`` segments
     only, any end for the last of them, when given)."""
     chain = parsed.chain
-    if segments_ is None:
+    if upto is None:
         landings, final, kind = chain[1:-1], chain[-1], parsed.kind
     else:
-        landings, final, kind = chain[1:segments_], chain[segments_], None
-    groups = {i: steps for i, steps in parsed.groups if segments_ is None or i < segments_}
+        landings, final, kind = chain[1:upto], chain[upto], None
+    groups = {i: steps for i, steps in parsed.groups if upto is None or i < upto}
     return follow_chain(position, side, rules, parsed.start, landings, final, kind, groups,
                         limit, ignore_taboo)
 
@@ -462,7 +464,7 @@ def _why_no_path(parsed: ParsedMove, position: Position, side: Side, rules: Rule
             clash = taboo_clash(full, rules)
             if clash is not None:
                 return _clash_wording(clash, rules.taboo)
-        elif not _follow(parsed, position, side, rules, ignore_taboo=True, segments_=i + 1):
+        elif not _follow(parsed, position, side, rules, ignore_taboo=True, upto=i + 1):
             if not any(w[-1] == b for w in segments(a, k, ignore_taboo=True)):
                 if _distance(a, b) > k:
                     return (f"a {name} moves {_steps_name(k)}: {slot_name(a)} cannot reach "
