@@ -18,7 +18,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
@@ -27,6 +28,7 @@ from solver.game.squares import NORTH_GOAL, SLOTS, SOUTH_GOAL, column_of, row_of
 if TYPE_CHECKING:
     from solver.game.moves import Move
     from solver.game.position import Position
+    from solver.game.rules import Side
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -47,6 +49,27 @@ GRID = "#8c8c8c"
 SHORE_FILL = "#ebebeb"
 PLAYABLE_FILL = "#c8c8c8"
 PATH_INK = "#1a1a1a"
+
+
+@dataclasses.dataclass(frozen=True)
+class _Style:
+    """The inks of a drawing: the default greys, or pure black on white (``monochrome``)."""
+
+    grid: str = GRID
+    grid_width: float = 1.6
+    shore_fill: str | None = SHORE_FILL
+    shore_stroke: str | None = None
+    playable_fill: str = PLAYABLE_FILL
+    playable_dot: bool = False
+    path_ink: str = PATH_INK
+    path_opacity: float | None = 0.85
+    label_ink: str = "#444444"
+
+
+GREY = _Style()
+MONOCHROME = _Style(grid=INK, grid_width=1.0, shore_fill=None, shore_stroke=INK,
+                    playable_fill="#ffffff", playable_dot=True, path_ink=INK,
+                    path_opacity=None, label_ink=INK)
 
 
 def _fmt(x: float) -> str:
@@ -94,7 +117,7 @@ class _Layout:
 
 
 def _arrowhead(x1: float, y1: float, x2: float, y2: float, length: float, width: float,
-               class_: str) -> str:
+               class_: str, ink: str = PATH_INK) -> str:
     """A filled triangle pointing from (x1, y1) to its tip at (x2, y2)."""
     dx, dy = x2 - x1, y2 - y1
     norm = (dx * dx + dy * dy) ** 0.5 or 1.0
@@ -104,7 +127,7 @@ def _arrowhead(x1: float, y1: float, x2: float, y2: float, length: float, width:
     points = " ".join(
         f"{_fmt(x)},{_fmt(y)}" for x, y in ((x2, y2), (bx + px, by + py), (bx - px, by - py))
     )
-    return f"<polygon {_attrs(class_=class_, points=points, fill=PATH_INK)}/>"
+    return f"<polygon {_attrs(class_=class_, points=points, fill=ink)}/>"
 
 
 def _shorten(x1: float, y1: float, x2: float, y2: float, by: float) -> tuple[float, float]:
@@ -123,7 +146,9 @@ def render_position(
     shores: bool = True,
     playable: bool = True,
     path: Move | None = None,
+    line: Sequence[Move] = (),
     arrows: Iterable[tuple[int, int]] = (),
+    monochrome: bool = False,
     title: str | None = None,
 ) -> str:
     """An SVG 1.1 document drawing ``position``.
@@ -131,126 +156,140 @@ def render_position(
     ``size`` is the width in pixels (None: no width or height, the drawing fills its
     container); ``coordinates`` draws column numbers above and row numbers on the right, as
     in seed 000; ``flipped`` puts South's goal at the top; ``shores`` shades both shore rows;
-    ``playable`` gives the side to move's shore rings a grey disc; ``path`` (a Move of this
-    position) draws its route from start to end with every bounce point marked and a
-    relocation as a dashed arrow; ``arrows`` are extra ``(from, to)`` slot or goal arrows;
-    ``title`` is the document's ``<title>`` (default: the position string).
+    ``playable`` marks the side to move's shore rings; ``path`` (a Move of this position)
+    draws its route from start to end with every bounce point marked and a relocation as a
+    dashed arrow; ``line`` (the moves of a main line, the first one a move of this
+    position) draws each move as a numbered arrow from its start to its end, the side to
+    move's solid and the other side's dashed; ``arrows`` are extra ``(from, to)`` slot or
+    goal arrows; ``monochrome`` draws in black on white only (shores outlined, playable
+    rings dotted), for black-and-white print; ``title`` is the document's ``<title>``
+    (default: the position string).
 
     >>> from solver.game.position import Position
     >>> svg = render_position(Position.from_string("....../....../....../..3.../....../...... S"),
     ...                       size=None, coordinates=False)
     >>> ' width=' in svg.split('>')[0], svg.count('class="ring-circle"')
     (False, 3)
+    >>> import re
+    >>> mono = render_position(Position.from_string("....../....../....../..3.../....../...... S"),
+    ...                        monochrome=True)
+    >>> sorted(set(re.findall(r'(?:fill|stroke)="(#[0-9a-f]{6})"', mono)))
+    ['#000000', '#ffffff']
     """
     lay = _Layout(flipped)
-    out: list[str] = []
+    style = MONOCHROME if monochrome else GREY
+    out = _document_head(position, size, title)
+    if shores:
+        out += _shore_bands(position, lay, style)
+    out += _connections(lay, style)
+    out += _empty_slots(position, lay, style)
+    out += _goals(lay)
+    if coordinates:
+        out += _coordinates(lay, style)
+    out += _rings(position, lay, style, playable)
+    if path is not None:
+        out += _move_path(path, lay, style)
+    if line:
+        out += _line_arrows(line, position.turn, lay, style)
+    for a, b in arrows:
+        out.append(_straight_arrow(lay, a, b, "arrow", style, dashed=False))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _document_head(position: Position, size: float | None, title: str | None) -> list[str]:
+    """The ``<svg>`` element (width and height from ``size``), its title, a white ground."""
     width_attr = height_attr = None
     if size is not None:
         width_attr = _fmt(float(size))
         height_attr = _fmt(float(size) * HEIGHT / WIDTH)
-    out.append(
-        "<svg "
-        + _attrs(
-            xmlns=SVG_NS,
-            version="1.1",
-            width=width_attr,
-            height=height_attr,
-            viewBox=f"0 0 {_fmt(WIDTH)} {_fmt(HEIGHT)}",
-            class_="gyges-board",
-        )
-        + ">"
-    )
-    out.append(f"<title>{escape(title if title is not None else str(position))}</title>")
-    out.append(
-        f"<rect {_attrs(x=0.0, y=0.0, width=WIDTH, height=HEIGHT, fill='#ffffff')}/>"
-    )
+    svg = "<svg " + _attrs(xmlns=SVG_NS, version="1.1", width=width_attr, height=height_attr,
+                           viewBox=f"0 0 {_fmt(WIDTH)} {_fmt(HEIGHT)}",
+                           class_="gyges-board") + ">"
+    return [svg, f"<title>{escape(title if title is not None else str(position))}</title>",
+            f"<rect {_attrs(x=0.0, y=0.0, width=WIDTH, height=HEIGHT, fill='#ffffff')}/>"]
 
-    # Shores: a light band behind each side's shore row.
-    if shores:
-        from solver.game.rules import Side
 
-        rows = {position.shore(Side.SOUTH), position.shore(Side.NORTH)}
-        for row in sorted(rows):
-            y = lay.row_y(row)
-            out.append(
-                "<rect "
-                + _attrs(
-                    class_="shore",
-                    x=LEFT + 4.0,
-                    y=y - CELL / 2 + 3,
-                    width=6 * CELL - 8,
-                    height=CELL - 6,
-                    rx=10.0,
-                    fill=SHORE_FILL,
-                )
-                + "/>"
-            )
+def _shore_bands(position: Position, lay: _Layout, style: _Style) -> list[str]:
+    """A light band (monochrome: a dashed outline) behind each side's shore row."""
+    from solver.game.rules import Side
 
-    # Connections: the grid, and each goal's six connections to its row.
+    out = []
+    for row in sorted({position.shore(Side.SOUTH), position.shore(Side.NORTH)}):
+        y = lay.row_y(row)
+        out.append("<rect " + _attrs(
+            class_="shore", x=LEFT + 4.0, y=y - CELL / 2 + 3, width=6 * CELL - 8,
+            height=CELL - 6, rx=10.0, fill=style.shore_fill or "none",
+            stroke=style.shore_stroke, stroke_width=1.4 if style.shore_stroke else None,
+            stroke_dasharray="5 4" if style.shore_stroke else None) + "/>")
+    return out
+
+
+def _connections(lay: _Layout, style: _Style) -> list[str]:
+    """The grid, and each goal's six connections to its row."""
     lines = []
     for s in SLOTS:
         x1, y1 = lay.centre(s)
         if column_of(s) < 6:
-            x2, y2 = lay.centre(s + 1)
-            lines.append((x1, y1, x2, y2))
+            lines.append((x1, y1, *lay.centre(s + 1)))
         if row_of(s) < 6:
-            x2, y2 = lay.centre(s + 6)
-            lines.append((x1, y1, x2, y2))
+            lines.append((x1, y1, *lay.centre(s + 6)))
     for goal, row in ((NORTH_GOAL, 6), (SOUTH_GOAL, 1)):
         gx, gy = lay.centre(goal)
         for col in range(1, 7):
-            x1, y1 = lay.centre((row - 1) * 6 + col - 1)
-            lines.append((x1, y1, gx, gy))
-    out.append(f'<g {_attrs(class_="connections", stroke=GRID, stroke_width=1.6)}>')
-    for x1, y1, x2, y2 in lines:
-        out.append(f"<line {_attrs(x1=x1, y1=y1, x2=x2, y2=y2)}/>")
+            lines.append((*lay.centre((row - 1) * 6 + col - 1), gx, gy))
+    out = [f'<g {_attrs(class_="connections", stroke=style.grid, stroke_width=style.grid_width)}>']
+    out += [f"<line {_attrs(x1=x1, y1=y1, x2=x2, y2=y2)}/>" for x1, y1, x2, y2 in lines]
     out.append("</g>")
+    return out
 
-    # Empty slots: small dots.
-    out.append(f'<g {_attrs(class_="slots", fill=GRID)}>')
+
+def _empty_slots(position: Position, lay: _Layout, style: _Style) -> list[str]:
+    """A small dot on every empty slot."""
+    out = [f'<g {_attrs(class_="slots", fill=style.grid)}>']
     for s in SLOTS:
         if not position.board[s]:
             x, y = lay.centre(s)
             out.append(f"<circle {_attrs(cx=x, cy=y, r=3.5)}/>")
     out.append("</g>")
+    return out
 
-    # Goals: a double circle with its letter.
+
+def _goals(lay: _Layout) -> list[str]:
+    """Each goal: a circle with its letter."""
+    out = []
     for goal, letter, name in ((NORTH_GOAL, "N", "north"), (SOUTH_GOAL, "S", "south")):
         gx, gy = lay.centre(goal)
-        out.append(f'<g {_attrs(class_=f"goal {name}")}>')
-        out.append(
-            "<circle "
-            + _attrs(cx=gx, cy=gy, r=GOAL_R, fill="#ffffff", stroke=INK, stroke_width=2.4)
-            + "/>"
-        )
-        out.append(
-            "<text "
-            + _attrs(
-                x=gx, y=gy + 6.5, text_anchor="middle", font_family="sans-serif",
-                font_size=19.0, font_weight="bold", fill=INK,
-            )
-            + f">{letter}</text>"
-        )
-        out.append("</g>")
+        out += [
+            f'<g {_attrs(class_=f"goal {name}")}>',
+            "<circle " + _attrs(cx=gx, cy=gy, r=GOAL_R, fill="#ffffff", stroke=INK,
+                                stroke_width=2.4) + "/>",
+            "<text " + _attrs(x=gx, y=gy + 6.5, text_anchor="middle", font_family="sans-serif",
+                              font_size=19.0, font_weight="bold", fill=INK) + f">{letter}</text>",
+            "</g>",
+        ]
+    return out
 
-    # Coordinates: columns above everything, rows on the right (seed 000's diagrams).
-    if coordinates:
-        out.append(
-            "<g "
-            + _attrs(class_="coordinates", font_family="sans-serif", font_size=15.0,
-                     fill="#444444", text_anchor="middle")
-            + ">"
-        )
-        for col in range(1, 7):
-            x, _ = lay.centre(col - 1)
-            out.append(f"<text {_attrs(x=x, y=LABELS - 8.0)}>{col}</text>")
-        for row in range(1, 7):
-            y = lay.row_y(row)
-            out.append(f"<text {_attrs(x=LEFT + 6 * CELL + RIGHT / 2, y=y + 5.0)}>{row}</text>")
-        out.append("</g>")
 
-    # Rings: k concentric circles for a ring of size k.
+def _coordinates(lay: _Layout, style: _Style) -> list[str]:
+    """Column numbers above everything, row numbers on the right (seed 000's diagrams)."""
+    out = ["<g " + _attrs(class_="coordinates", font_family="sans-serif", font_size=15.0,
+                          fill=style.label_ink, text_anchor="middle") + ">"]
+    for col in range(1, 7):
+        x, _ = lay.centre(col - 1)
+        out.append(f"<text {_attrs(x=x, y=LABELS - 8.0)}>{col}</text>")
+    for row in range(1, 7):
+        y = lay.row_y(row)
+        out.append(f"<text {_attrs(x=LEFT + 6 * CELL + RIGHT / 2, y=y + 5.0)}>{row}</text>")
+    out.append("</g>")
+    return out
+
+
+def _rings(position: Position, lay: _Layout, style: _Style, playable: bool) -> list[str]:
+    """A ring of size k: k concentric circles on a disc (grey, or dotted in monochrome, for
+    the side to move's playable rings)."""
     mover_shore = position.shore() if playable else None
+    out = []
     for s in SLOTS:
         ring = position.board[s]
         if not ring:
@@ -258,78 +297,80 @@ def render_position(
         x, y = lay.centre(s)
         is_playable = mover_shore is not None and row_of(s) == mover_shore
         out.append(
-            f'<g {_attrs(class_=f"ring size-{ring}" + (" playable" if is_playable else ""))}>'
-        )
-        out.append(
-            "<circle "
-            + _attrs(
-                class_="ring-disc",
-                cx=x, cy=y, r=RING_RADII[0] + RING_STROKE / 2,
-                fill=PLAYABLE_FILL if is_playable else "#ffffff",
-            )
-            + "/>"
-        )
+            f'<g {_attrs(class_=f"ring size-{ring}" + (" playable" if is_playable else ""))}>')
+        out.append("<circle " + _attrs(
+            class_="ring-disc", cx=x, cy=y, r=RING_RADII[0] + RING_STROKE / 2,
+            fill=style.playable_fill if is_playable else "#ffffff") + "/>")
         for radius in RING_RADII[:ring]:
-            out.append(
-                "<circle "
-                + _attrs(
-                    class_="ring-circle", cx=x, cy=y, r=radius, fill="none",
-                    stroke=INK, stroke_width=RING_STROKE,
-                )
-                + "/>"
-            )
+            out.append("<circle " + _attrs(class_="ring-circle", cx=x, cy=y, r=radius,
+                                           fill="none", stroke=INK,
+                                           stroke_width=RING_STROKE) + "/>")
+        if is_playable and style.playable_dot:
+            out.append("<circle " + _attrs(class_="playable-dot", cx=x, cy=y, r=3.2,
+                                           fill=INK) + "/>")
         out.append("</g>")
-
-    # A move's path: thick line through every slot entered, bounce points, relocation.
-    if path is not None:
-        points = [lay.centre(s) for s in path.path] or [lay.centre(path.start),
-                                                          lay.centre(path.end)]
-        if len(points) >= 2:
-            end_gap = GOAL_R + 2 if path.is_win else 11.0
-            tip = _shorten(*points[-2], *points[-1], by=end_gap)
-            base = _shorten(*points[-2], *tip, by=11.0)
-            drawn = points[:-1] + [base]
-            out.append(f'<g {_attrs(class_="move")}>')
-            out.append(
-                "<polyline "
-                + _attrs(
-                    class_="path",
-                    points=" ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in drawn),
-                    fill="none", stroke=PATH_INK, stroke_width=4.5,
-                    stroke_linejoin="round", stroke_linecap="round", stroke_opacity=0.85,
-                )
-                + "/>"
-            )
-            out.append(_arrowhead(*points[-2], *tip, length=16.0, width=15.0, class_="arrowhead"))
-            sx, sy = points[0]
-            out.append(
-                "<circle "
-                + _attrs(class_="start", cx=sx, cy=sy, r=5.5, fill="#ffffff", stroke=PATH_INK,
-                         stroke_width=2.5)
-                + "/>"
-            )
-            for n, s in enumerate(path.landings, 1):
-                bx, by = lay.centre(s)
-                out.append(
-                    "<rect "
-                    + _attrs(
-                        class_="bounce", x=bx - 6.5, y=by - 6.5, width=13.0, height=13.0,
-                        fill=PATH_INK, transform=f"rotate(45 {_fmt(bx)} {_fmt(by)})",
-                    )
-                    + f"><title>bounce {n} on {slot_name(s)}</title></rect>"
-                )
-            if path.relocation is not None:
-                out.append(_dashed_arrow(lay, path.end, path.relocation, "relocation"))
-            out.append("</g>")
-
-    for a, b in arrows:
-        out.append(_dashed_arrow(lay, a, b, "arrow", dashed=False))
-
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
-def _dashed_arrow(lay: _Layout, a: int, b: int, class_: str, dashed: bool = True) -> str:
+def _move_path(path: Move, lay: _Layout, style: _Style) -> list[str]:
+    """A move's route: a thick line through every slot entered, its start, a diamond on
+    each ring bounced on, an arrowhead at its end, and a dashed arrow for a relocation."""
+    points = [lay.centre(s) for s in path.path] or [lay.centre(path.start), lay.centre(path.end)]
+    if len(points) < 2:
+        return []
+    end_gap = GOAL_R + 2 if path.is_win else 11.0
+    tip = _shorten(*points[-2], *points[-1], by=end_gap)
+    base = _shorten(*points[-2], *tip, by=11.0)
+    drawn = points[:-1] + [base]
+    ink = style.path_ink
+    out = [f'<g {_attrs(class_="move")}>']
+    out.append("<polyline " + _attrs(
+        class_="path", points=" ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in drawn), fill="none",
+        stroke=ink, stroke_width=4.5, stroke_linejoin="round", stroke_linecap="round",
+        stroke_opacity=style.path_opacity) + "/>")
+    out.append(_arrowhead(*points[-2], *tip, length=16.0, width=15.0, class_="arrowhead",
+                          ink=ink))
+    sx, sy = points[0]
+    out.append("<circle " + _attrs(class_="start", cx=sx, cy=sy, r=5.5, fill="#ffffff",
+                                   stroke=ink, stroke_width=2.5) + "/>")
+    for n, s in enumerate(path.landings, 1):
+        bx, by = lay.centre(s)
+        out.append("<rect " + _attrs(
+            class_="bounce", x=bx - 6.5, y=by - 6.5, width=13.0, height=13.0, fill=ink,
+            transform=f"rotate(45 {_fmt(bx)} {_fmt(by)})",
+        ) + f"><title>bounce {n} on {slot_name(s)}</title></rect>")
+    if path.relocation is not None:
+        out.append(_straight_arrow(lay, path.end, path.relocation, "relocation", style))
+    out.append("</g>")
+    return out
+
+
+def _line_arrows(line: Sequence[Move], first: Side, lay: _Layout, style: _Style) -> list[str]:
+    """The moves of a line as numbered straight arrows from start to end: the side that
+    moves first (``first``) solid, the other dashed; a number in a white disc at each start.
+    """
+    out = [f'<g {_attrs(class_="line")}>']
+    labels = []
+    for n, move in enumerate(line, 1):
+        dashed = move.side is not first
+        out.append(_straight_arrow(lay, move.start, move.end, "line-move", style,
+                                   dashed=dashed))
+        x, y = lay.centre(move.start)
+        # The label sits on the ring's upper left, clear of the arrow's start.
+        lx, ly = x - RING_RADII[0] * 0.72, y - RING_RADII[0] * 0.72
+        labels.append("<g " + _attrs(class_="move-number") + ">"
+                      + "<circle " + _attrs(cx=lx, cy=ly, r=9.5, fill="#ffffff", stroke=INK,
+                                            stroke_width=1.4) + "/>"
+                      + "<text " + _attrs(x=lx, y=ly + 4.5, text_anchor="middle",
+                                          font_family="sans-serif", font_size=13.0,
+                                          font_weight="bold", fill=INK) + f">{n}</text></g>")
+    out += labels
+    out.append("</g>")
+    return out
+
+
+def _straight_arrow(lay: _Layout, a: int, b: int, class_: str, style: _Style = GREY,
+                    dashed: bool = True) -> str:
     """A straight arrow from slot (or goal) ``a`` to ``b``, leaving ``a``'s ring clear."""
     x0, y0 = lay.centre(a)
     x2, y2 = lay.centre(b)
@@ -337,15 +378,10 @@ def _dashed_arrow(lay: _Layout, a: int, b: int, class_: str, dashed: bool = True
     gap = GOAL_R + 2 if b in (NORTH_GOAL, SOUTH_GOAL) else 10.0
     tip = _shorten(x1, y1, x2, y2, by=gap)
     base = _shorten(x1, y1, *tip, by=11.0)
-    line = (
-        "<line "
-        + _attrs(
-            class_=class_, x1=x1, y1=y1, x2=base[0], y2=base[1], stroke=PATH_INK,
-            stroke_width=3.5, stroke_dasharray="9 6" if dashed else None,
-            stroke_linecap="butt",
-        )
-        + "/>"
-    )
+    line = "<line " + _attrs(
+        class_=class_, x1=x1, y1=y1, x2=base[0], y2=base[1], stroke=style.path_ink,
+        stroke_width=3.5, stroke_dasharray="9 6" if dashed else None, stroke_linecap="butt",
+    ) + "/>"
     return f'<g {_attrs(class_=class_ + "-arrow")}>' + line + _arrowhead(
-        x1, y1, *tip, length=15.0, width=14.0, class_="arrowhead"
+        x1, y1, *tip, length=15.0, width=14.0, class_="arrowhead", ink=style.path_ink
     ) + "</g>"
