@@ -26,7 +26,6 @@ from solver.puzzles.catalogue import (
     check_puzzle,
     load_all,
 )
-from solver.puzzles.export import BOOK_TITLE, export_html, export_text, puzzle_svgs
 from solver.search.prover import SolveError
 
 DEFAULT_DIR = "puzzles"
@@ -148,46 +147,191 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
 
 
 @click.command(
-    "export", short_help="Export puzzles as text, SVG or a printable HTML book."
+    "export", short_help="Export puzzles as text, SVG, an HTML book or a PDF book."
 )
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(["text", "svg", "html"]), default="html",
-              show_default=True, help="text: puzzles.txt; svg: one file per diagram; "
-              "html: book.html, a printable book.")
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
-              help="Directory to write into (created if missing).")
+@click.option("--format", "fmt", type=click.Choice(["text", "svg", "html", "pdf"]),
+              default="html", show_default=True,
+              help="text: puzzles.txt; svg: one file per diagram; html: book.html; "
+              "pdf: book.pdf, typeset by WeasyPrint.")
+@click.option("--out", "out", required=True, type=click.Path(),
+              help="Where to write: a directory (created if missing), or for text, html "
+              "and pdf a file name ending in .txt, .html or .pdf.")
 @click.option("--title", default=None, help="The book's title.")
-def export(paths: tuple[str, ...], fmt: str, out_dir: str, title: str | None) -> None:
-    """Export the puzzles of PATHS (default: puzzles/) as text, SVG diagrams or a
-    printable HTML book."""
+@click.option("--select", "select", multiple=True, metavar="KEY=VALUE[,VALUE]",
+              help="Keep only matching puzzles; repeatable (all must match). Keys: id (glob, "
+              "like 'seed000-*'), rules (a preset), stipulation ('win in 2', 'loss', 'none', "
+              "'South wins in 2'), theme (like relocation or 'bounce chain'), difficulty "
+              "(3, 1-2 or unrated).")
+@click.option("--chapters", type=click.Choice(["difficulty", "theme", "stipulation", "file"]),
+              default="difficulty", show_default=True, help="How the book groups its puzzles.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+              help="Page size of the html and pdf books.")
+@click.option("--arrows", type=click.Choice(["key", "line", "none"]), default="key",
+              show_default=True, help="What the solution diagrams draw: the key's path, the "
+              "main line as numbered arrows, or nothing.")
+@click.option("--coordinates/--no-coordinates", default=True, show_default=True,
+              help="Column and row numbers on the diagrams.")
+@click.option("--size", default=360, show_default=True, type=click.IntRange(60, 4000),
+              help="Width in pixels of the svg files.")
+@click.option("--monochrome", is_flag=True,
+              help="Black-and-white diagrams: no grey (shores outlined, playable rings dotted).")
+@click.option("--check/--no-check", "check_first", default=None,
+              help="Re-prove every puzzle first and refuse to export if the solver disproves "
+              "one (default: on for pdf, off otherwise).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
+           select: tuple[str, ...], chapters: str, paper: str, arrows: str, coordinates: bool,
+           size: int, monochrome: bool, check_first: bool | None, quiet: bool) -> None:
+    """Export the puzzles of PATHS (default: puzzles/) as text, SVG diagrams, or a book in
+    HTML or PDF: title page, contents, chapters, solutions at the back, index of themes.
+
+    \b
+    Examples:
+      gyges export --format pdf --out book.pdf
+      gyges export --format html --out book --chapters theme --paper letter
+      gyges export --format svg --out svg --select difficulty=1 --arrows line --monochrome
+    """
+    from solver.puzzles.export import BOOK_TITLE, Selection, make_book, select_puzzles
+
     puzzles, errors = _load_all(paths)
     if errors:
         for e in errors:
             click.echo(str(e), err=True)
         raise UserError("fix the catalogue first (gyges catalogue check)")
-    out = Path(out_dir)
     try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise UserError(f"cannot create the directory: {e.strerror or e}", out_dir) from None
-    written: list[Path] = []
-    book_title = title or BOOK_TITLE
-    if fmt == "text":
-        target = out / "puzzles.txt"
-        target.write_text(export_text(puzzles, book_title), encoding="utf-8")
-        written.append(target)
-    elif fmt == "svg":
-        for p in puzzles:
-            for name, svg in puzzle_svgs(p).items():
-                target = out / name
-                target.write_text(svg, encoding="utf-8")
-                written.append(target)
-    else:
-        target = out / "book.html"
-        target.write_text(export_html(puzzles, book_title), encoding="utf-8")
-        written.append(target)
-    click.echo(f"wrote {len(written)} file{'s' if len(written) != 1 else ''} to {out}: "
+        selection = Selection.parse(select)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    puzzles = select_puzzles(puzzles, selection)
+    if not puzzles:
+        raise UserError(f"no puzzle matches --select {selection}")
+    if check_first is None:
+        check_first = fmt == "pdf"
+    try:
+        if check_first:
+            _refuse_disproved(puzzles, quiet)
+        target = _target(Path(out), fmt)
+        if fmt == "svg":
+            written = _write_svgs(target, puzzles, size=size, arrows=arrows,
+                                  coordinates=coordinates, monochrome=monochrome)
+        else:
+            book = make_book(puzzles, title=title or BOOK_TITLE, chapters=chapters,
+                             file_titles=_file_titles(puzzles), analysis=fmt != "svg")
+            written = [_write_book(target, fmt, book, paper=paper, arrows=arrows,
+                                   monochrome=monochrome)]
+    except KeyboardInterrupt:
+        click.echo("gyges export: interrupted: nothing more written", err=True)
+        sys.exit(130)
+    where = target if fmt == "svg" else target.parent
+    click.echo(f"wrote {len(written)} file{'s' if len(written) != 1 else ''} to {where}: "
                + ", ".join(w.name for w in written[:6]) + (" ..." if len(written) > 6 else ""))
+
+
+_BOOK_FILES = {"text": ("puzzles.txt", ".txt"), "html": ("book.html", ".html"),
+               "pdf": ("book.pdf", ".pdf")}
+
+
+def _target(out: Path, fmt: str) -> Path:
+    """The directory (svg) or file to write; parent directories are created."""
+    if fmt == "svg":
+        directory = out
+    elif out.suffix.lower() == _BOOK_FILES[fmt][1]:
+        directory, out = out.parent, out
+    else:
+        directory, out = out, out / _BOOK_FILES[fmt][0]
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"cannot create the directory: {e.strerror or e}", str(directory)
+                        ) from None
+    return directory if fmt == "svg" else out
+
+
+def _refuse_disproved(puzzles: list[Puzzle], quiet: bool) -> None:
+    """Re-prove every puzzle; print what the solver disproves and exit 1 if anything."""
+    wrong = []
+    for i, p in enumerate(puzzles, 1):
+        if not quiet:
+            click.echo(f"\r[{i}/{len(puzzles)}] checking {p.id} ...".ljust(60), err=True,
+                       nl=False)
+        try:
+            problems = check_puzzle(p)
+        except (SolveError, ValueError) as e:
+            problems = [p.error(f"cannot be checked: {e}")]
+        wrong += problems
+    if not quiet:
+        click.echo("\r" + " " * 60 + "\r", err=True, nl=False)
+    if wrong:
+        for problem in wrong:
+            click.echo(str(problem), err=True)
+        ids = sorted({w.puzzle for w in wrong if w.puzzle})
+        click.echo(f"gyges export: refused: the solver disproves {len(ids)} entr"
+                   f"{'y' if len(ids) == 1 else 'ies'} ({', '.join(ids)}); fix them (gyges "
+                   "catalogue check) or leave them out with --select", err=True)
+        sys.exit(EXIT_WRONG)
+
+
+def _file_titles(puzzles: list[Puzzle]) -> dict[str, str]:
+    from solver.puzzles.catalogue import load_catalogue
+
+    titles = {}
+    for f in dict.fromkeys(p.file for p in puzzles):
+        try:
+            titles[f] = load_catalogue(f).title
+        except (CatalogueError, OSError):
+            continue
+    return titles
+
+
+def _write_svgs(directory: Path, puzzles: list[Puzzle], **options) -> list[Path]:
+    from solver.puzzles.export import puzzle_svgs
+
+    written = []
+    for p in puzzles:
+        for name, svg in puzzle_svgs(p, **options).items():
+            target = directory / name
+            _write(target, svg.encode("utf-8"))
+            written.append(target)
+    return written
+
+
+def _write_book(target: Path, fmt: str, book, *, paper: str, arrows: str,
+                monochrome: bool) -> Path:
+    from solver.puzzles.export import export_html, export_text
+
+    if fmt == "text":
+        data = export_text(book).encode("utf-8")
+    elif fmt == "html":
+        data = export_html(book, paper=paper, arrows=arrows,
+                           monochrome=monochrome).encode("utf-8")
+    else:
+        import os
+
+        from solver.puzzles.book import PdfError, export_pdf, source_date
+
+        try:
+            created = source_date(os.environ.get("SOURCE_DATE_EPOCH"))
+        except ValueError as e:
+            raise UserError(str(e)) from None
+        if created is None:
+            import datetime
+
+            created = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+        try:
+            data = export_pdf(book, paper=paper, arrows=arrows, monochrome=monochrome,
+                              created=created)
+        except PdfError as e:
+            raise UserError(str(e)) from None
+    _write(target, data)
+    return target
+
+
+def _write(target: Path, data: bytes) -> None:
+    try:
+        target.write_bytes(data)
+    except OSError as e:
+        raise UserError(f"cannot write: {e.strerror or e}", str(target)) from None
 
 
 COMMANDS = [catalogue_group, export]

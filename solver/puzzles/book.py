@@ -1,0 +1,76 @@
+"""The puzzle book as a PDF: the HTML book (:func:`solver.puzzles.export.export_html`)
+typeset by WeasyPrint, which paginates it with its print CSS, fills in the page numbers of
+the contents and cross-references, and embeds the (subset) fonts.
+
+WeasyPrint needs Pango (Debian's ``libpango-1.0-0``), and the book uses the DejaVu fonts
+(``fonts-dejavu-core``) when they are there. The PDF is a function of the book and of
+``created``: the same puzzles give the same bytes. ``created`` (the document's creation
+date) is the only thing that changes from run to run; the command line sets it from
+``SOURCE_DATE_EPOCH`` when that is set, as reproducible builds do.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import io
+from collections.abc import Sequence
+
+from solver.puzzles.catalogue import Puzzle
+from solver.puzzles.export import Book, export_html
+
+
+class PdfError(RuntimeError):
+    """WeasyPrint is missing or cannot run (its system library, Pango, is missing)."""
+
+
+def _weasyprint():
+    try:
+        import weasyprint
+    except ImportError as e:
+        raise PdfError(f"the PDF book needs WeasyPrint ({e}); install it with "
+                       "python3 -m pip install weasyprint (it needs Debian's libpango-1.0-0)"
+                       ) from None
+    except OSError as e:  # the Python package is there but Pango cannot be loaded
+        raise PdfError(f"WeasyPrint cannot load its system libraries ({e}): install "
+                       "Debian's libpango-1.0-0 and libpangoft2-1.0-0") from None
+    return weasyprint
+
+
+def html_to_pdf(html: str, *, created: _dt.datetime | None = None) -> bytes:
+    """Typeset an HTML document with WeasyPrint; ``created`` becomes the PDF's creation
+    and modification date (None: no date in the file at all)."""
+    weasyprint = _weasyprint()
+    document = weasyprint.HTML(string=html).render()
+    metadata = document.metadata
+    if created is not None:
+        stamp = created.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        metadata.created = metadata.modified = stamp
+    metadata.generator = "gyges (WeasyPrint)"
+    out = io.BytesIO()
+    document.write_pdf(out)
+    return out.getvalue()
+
+
+def export_pdf(book: Book | Sequence[Puzzle], *, title: str | None = None, paper: str = "a4",
+               arrows: str = "key", monochrome: bool = False,
+               created: _dt.datetime | None = None) -> bytes:
+    """The book as PDF bytes (options as for :func:`~solver.puzzles.export.export_html`)."""
+    return html_to_pdf(export_html(book, title, paper=paper, arrows=arrows,
+                                   monochrome=monochrome), created=created)
+
+
+def source_date(epoch: str | None) -> _dt.datetime | None:
+    """The date ``SOURCE_DATE_EPOCH`` gives (seconds since 1970, UTC); ValueError if it is
+    not a whole number.
+
+    >>> source_date("0").isoformat()
+    '1970-01-01T00:00:00+00:00'
+    >>> source_date(None) is None
+    True
+    """
+    if epoch is None or not epoch.strip():
+        return None
+    if not epoch.strip().isdigit():
+        raise ValueError(f"SOURCE_DATE_EPOCH={epoch!r}: it is a number of seconds since "
+                         "1970-01-01 UTC, like 1700000000")
+    return _dt.datetime.fromtimestamp(int(epoch), _dt.timezone.utc)
