@@ -1,0 +1,98 @@
+"""``gyges review``: what the solver proves at every move of a game (docs/review.md)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from gyges_cli.common import UserError, combine_rules, rule_options
+from gyges_cli.inputs import load_input, read_text_file
+from solver.game.rules import RuleSet
+
+
+@click.command("review", short_help="Annotate a game: wins kept, missed, thrown away.")
+@click.argument("game_file", metavar="GAME-FILE", type=click.Path(path_type=Path))
+@click.option("--max-moves", "-n", default=3, show_default=True, type=click.IntRange(1, 30),
+              help="Proofs within this many moves of the winner, at every move.")
+@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
+@click.option("--puzzles", "puzzles_out", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, metavar="FILE.yaml",
+              help="Append the positions found (wins missed, the position where the result "
+              "became forced) to this catalogue file as new entries.")
+@click.option("--start", "start_arg", metavar="POS|FILE", default=None,
+              help="The start position, for a record without setups (entries 1 and 2).")
+@rule_options
+def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | None,
+           start_arg: str | None, rules: RuleSet, rules_given: bool) -> None:
+    """Replay GAME-FILE (a record like seed 000's sample game) and annotate every move
+    with what the solver proves within --max-moves: a forced win kept (!), thrown away
+    (?, naming the winning move missed), a move that walks into a forced loss (??), a
+    resignation in a won position (??), and the ply where the result became forced.
+
+    \b
+    Example:
+      gyges review tests/data/sample_game.txt
+      gyges review game.txt --max-moves 2 --json
+      gyges review tests/data/sample_game.txt --puzzles found.yaml
+    """
+    from solver.formats.record import RecordError, parse_record
+    from solver.parallel import Interrupted
+    from solver.puzzles.catalogue import CatalogueError, append_entry
+    from solver.puzzles.review import review_game
+
+    if not game_file.exists():
+        raise UserError(f"no such file {str(game_file)!r}")
+    text = read_text_file(game_file, "game record")
+    start = None
+    if start_arg is not None:
+        start_file = load_input(start_arg)
+        start = start_file.position
+        rules = combine_rules(start_file.rules, rules, rules_given)
+    try:
+        record = parse_record(text, str(game_file))
+        result = review_game(record, rules, max_moves=max_moves, start=start)
+        entries = result.puzzle_entries() if puzzles_out is not None else []
+    except RecordError as e:
+        raise UserError(str(e)) from None
+    except (KeyboardInterrupt, Interrupted):
+        click.echo("gyges review: interrupted: no review", err=True)
+        sys.exit(130)
+    if puzzles_out is not None:
+        try:
+            _refuse_repeats(puzzles_out, entries)
+            for entry in entries:
+                append_entry(puzzles_out, entry, title=f"Positions from {game_file.name}")
+        except CatalogueError as e:
+            raise UserError(str(e)) from None
+    if as_json:
+        data = result.to_json()
+        if puzzles_out is not None:
+            data["puzzles"] = {"file": str(puzzles_out), "added": len(entries)}
+        click.echo(json.dumps(data, indent=1))
+    else:
+        click.echo(result.text(), nl=False)
+        if puzzles_out is not None:
+            click.echo(f"added {len(entries)} puzzle{'s' if len(entries) != 1 else ''} to "
+                       f"{puzzles_out} (gyges catalogue check {puzzles_out} re-proves them)")
+    if result.error is not None:
+        sys.exit(1)
+
+
+def _refuse_repeats(target: Path, entries: list[str]) -> None:
+    """Refuse, before writing anything, entries whose id is already in ``target``."""
+    from solver.puzzles.catalogue import load_catalogue, parse_catalogue
+
+    if not target.exists():
+        return
+    old = {p.id: p for p in load_catalogue(target).puzzles}
+    for entry in entries:
+        new = parse_catalogue("schema: 1\npuzzles:\n" + entry).puzzles[0]
+        if new.id in old:
+            raise UserError(f"puzzle {new.id} is already there (line {old[new.id].line}), "
+                            "from an earlier review: nothing added", str(target))
+
+
+COMMANDS = [review]

@@ -1,0 +1,336 @@
+"""Game review: what the solver proves at every move of a game record.
+
+:func:`review_game` replays a record (:mod:`solver.formats.record`) and, before and after
+every turn, asks the solver for the shortest forced result within ``max_moves`` moves.
+Each turn is then classed by what it did to the proven result:
+
+- ``!`` a forced win kept at its best pace, or a forced win created from a position
+  where nothing was forced;
+- ``?`` a forced win thrown away (nothing is forced any more): the comment names the
+  winning move that was missed, like ``14-24-33x43=12 wins in 2``;
+- ``??`` a move that walks into a forced loss, or throws a forced win into one; a
+  resignation in a won position.
+
+It also finds the ply where the result became forced for good, and can turn the positions
+it found (wins missed, and the position where the result became forced) into catalogue
+entries (:meth:`GameReview.puzzle_entries`) that ``gyges catalogue check`` accepts.
+
+>>> from solver.formats.record import parse_record
+>>> from solver.game.rules import PRESETS
+>>> record = parse_record("South North\\n1 231123 2 321123\\n3 16-35 4 61-53\\n")
+>>> review = review_game(record, PRESETS["pbmserv"], max_moves=1)
+>>> [(m.number, m.mark, m.kind) for m in review.moves]
+[(3, '', 'quiet'), (4, '', 'quiet')]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from solver.formats.notation import format_move
+from solver.formats.record import GameRecord, RecordedTurn, Replay, format_record, replay
+from solver.game.moves import Move, apply_move
+from solver.game.position import Position
+from solver.game.rules import RuleSet, Side
+
+__all__ = ["GameReview", "MoveReview", "Verdict", "review_game"]
+
+SolveFn = Callable[..., Any]
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """What the solver proves about a position within the bound: the side that can force a
+    win (None: neither), in how many of its moves, and the winning first moves when that
+    side is to move."""
+
+    winner: Side | None
+    moves: int | None
+    keys: tuple[Move, ...] = ()
+
+    def text(self, bound: int) -> str:
+        if self.winner is None:
+            return f"no forced result within {bound}"
+        return f"{self.winner.title} wins in {self.moves}"
+
+    def keys_text(self, shown: int = 3) -> str:
+        names = [format_move(k) for k in self.keys[:shown]]
+        more = len(self.keys) - shown
+        return ", ".join(names) + (f" and {more} more" if more > 0 else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner.value if self.winner else None, "moves": self.moves,
+                "keys": [format_move(k) for k in self.keys]}
+
+
+@dataclasses.dataclass(frozen=True)
+class MoveReview:
+    """One turn of the game (or the resignation) and what it did to the proven result.
+
+    ``kind``: ``quiet`` (nothing forced before or after), ``created`` (a forced win made
+    from nothing), ``kept`` (a forced win kept; ``slower`` when not at its best pace),
+    ``thrown`` (a forced win thrown away), ``thrown-into-loss``, ``walked-into-loss``,
+    ``lost`` (the position was already lost), ``wins`` (the turn lands on the goal),
+    ``resigned-won``, ``resigned-lost``, ``resigned``.
+    """
+
+    number: int
+    side: Side
+    text: str
+    position: Position  #: before the turn
+    history: tuple[Position, ...]  #: the positions before ``position``, oldest first
+    before: Verdict
+    after: Verdict | None  #: None when the turn ended the game
+    kind: str
+    mark: str
+    comment: str
+    became_forced: bool = False  #: the result is forced from here to the end of the game
+
+    def to_json(self) -> dict[str, Any]:
+        return {"number": self.number, "side": self.side.value, "move": self.text,
+                "mark": self.mark, "kind": self.kind, "comment": self.comment,
+                "position": str(self.position), "before": self.before.to_json(),
+                "after": self.after.to_json() if self.after else None,
+                "became_forced": self.became_forced}
+
+
+@dataclasses.dataclass(frozen=True)
+class GameReview:
+    """A reviewed game: every turn's review, and where the result became forced."""
+
+    record: GameRecord
+    rules: RuleSet
+    max_moves: int
+    moves: tuple[MoveReview, ...]
+    winner: Side | None
+    error: str | None = None  #: the first illegal entry, when the review stopped there
+
+    @property
+    def forced_from(self) -> MoveReview | None:
+        """The turn after which the result was forced to the end of the game (None if the
+        game ended with nothing forced)."""
+        return next((m for m in self.moves if m.became_forced), None)
+
+    def annotated_record(self) -> str:
+        """The record in its own notation with the marks (``!``, ``?``, ``??``)."""
+        turns = tuple(RecordedTurn(m.number, m.side, m.text + m.mark, 0)
+                      for m in self.moves if m.text != "Resign")
+        resign = next((m for m in self.moves if m.text == "Resign"), None)
+        result = self.record.result
+        if resign is not None:
+            result = "Resign" + resign.mark
+        return format_record(dataclasses.replace(self.record, turns=turns, result=result))
+
+    def text(self) -> str:
+        """The annotated record, one line per turn saying what the solver proves, and the
+        ply where the result became forced."""
+        out = [f"Review of {self.record.source}: rules {self.rules.name}, proofs within "
+               f"{self.max_moves} move{'s' if self.max_moves != 1 else ''} "
+               "(! good, ? a forced win thrown away, ?? walks into a forced loss)", "",
+               self.annotated_record().rstrip(), ""]
+        width = max((len(f"{m.number} {m.text}{m.mark}") for m in self.moves), default=0)
+        for m in self.moves:
+            out.append(f"{m.number} {m.text}{m.mark}".ljust(width) + f"  {m.side.title}: "
+                       f"{m.comment}")
+        out.append("")
+        forced = self.forced_from
+        if forced is None:
+            out.append(f"The result never became forced within {self.max_moves} moves.")
+        else:
+            who = forced.after.text(self.max_moves) if forced.after else forced.comment
+            out.append(f"The result became forced with {forced.number} {forced.text} "
+                       f"({forced.side.title}): {who}.")
+        if self.error:
+            out.append(f"The review stops at an illegal entry: {self.error}")
+        return "\n".join(out) + "\n"
+
+    def to_json(self) -> dict[str, Any]:
+        forced = self.forced_from
+        return {"game": self.record.source, "rules": self.rules.options(),
+                "max_moves": self.max_moves, "moves": [m.to_json() for m in self.moves],
+                "forced_from": forced.number if forced else None,
+                "winner": self.winner.value if self.winner else None, "error": self.error}
+
+    def puzzle_positions(self) -> list[MoveReview]:
+        """The turns whose starting position makes a puzzle: the side to move had a forced
+        win and threw it away (or resigned), or the turn just before made the result forced
+        for good. Each position once."""
+        out: list[MoveReview] = []
+        for i, m in enumerate(self.moves):
+            found = []
+            if m.kind in ("thrown", "thrown-into-loss", "resigned-won"):
+                found.append(m)
+            if m.became_forced and i + 1 < len(self.moves):
+                found.append(self.moves[i + 1])
+            for r in found:
+                if r.before.winner is not None and all(r.position != o.position for o in out):
+                    out.append(r)
+        return out
+
+    def puzzle_entries(self, *, solve: SolveFn | None = None, prefix: str | None = None
+                       ) -> list[str]:
+        """Catalogue entries (YAML text, see :func:`~solver.puzzles.catalogue.format_entry`)
+        for :meth:`puzzle_positions`, with the game's history for the Renop law."""
+        from solver.puzzles.catalogue import (
+            Stipulation,
+            difficulty_of,
+            format_entry,
+            line_themes,
+            play_line,
+            principal_line,
+            renop_matters,
+        )
+
+        if solve is None:
+            from solver.search.prover import solve
+        stem = prefix or re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(self.record.source).stem)
+        entries = []
+        for m in self.puzzle_positions():
+            v = m.before
+            kind = "win" if v.winner is m.position.turn else "loss"
+            st = Stipulation(kind, v.moves, m.position.turn)
+            first = v.keys[0] if kind == "win" and v.keys else None
+            turns = principal_line(m.position, self.rules, kind, v.moves, m.history, solve,
+                                   first=first)
+            texts = ["; ".join(format_move(x) for x in t) for t in turns]
+            line = play_line(m.position, self.rules, texts, m.history)
+            themes = line_themes(line, self.rules, st, m.history)
+            if renop_matters(m.position, self.rules, st, m.history, solve):
+                themes.append("Renop")
+            in_game = ("resigned here" if m.text == "Resign" else f"played {m.text}")
+            notes = (f"From the game {self.record.source}, before entry {m.number}: "
+                     f"{m.position.turn.title} is to move and {st}; in the game "
+                     f"{m.side.title} {in_game} ({m.comment}).")
+            entries.append(format_entry(
+                f"{stem}-{m.number}", m.position, self.rules, st,
+                key=format_move(turns[0][0]), main_line=texts,
+                cooks=[format_move(k) for k in v.keys[1:]] if kind == "win" else [],
+                themes=themes, difficulty=difficulty_of(st, themes),
+                title=f"{Path(self.record.source).stem}, entry {m.number}",
+                source=f"the game {self.record.source}, before entry {m.number}",
+                credit="found by gyges review", notes=notes, history=m.history))
+        return entries
+
+
+def _verdict(position: Position, rules: RuleSet, history: Sequence[Position], bound: int,
+             solve: SolveFn) -> Verdict:
+    sol = solve(position, rules, max_moves=bound, history=list(history), tree=False)
+    if sol.result == "none":
+        return Verdict(None, None)
+    return Verdict(sol.winner, sol.moves, tuple(sol.keys))
+
+
+def _classify(side: Side, moves_made: int, before: Verdict, after: Verdict | None,
+              bound: int) -> tuple[str, str, str]:
+    """``(kind, mark, comment)`` of a turn of ``side`` (``moves_made`` of its moves)."""
+    if after is None:
+        return "wins", "", f"lands on the goal: {side.title} wins"
+    other = side.other
+    if before.winner is side:
+        missed = f"{before.keys_text()} win{'s' if len(before.keys) == 1 else ''} " \
+                 f"in {before.moves}"
+        if after.winner is side:
+            best = before.moves - moves_made
+            if after.moves <= best:
+                return "kept", "!", f"keeps the forced win: {side.title} wins in {after.moves}"
+            return "slower", "", (f"keeps a forced win, slower: {side.title} wins in "
+                                   f"{after.moves} (best: {missed})")
+        if after.winner is None:
+            return "thrown", "?", f"throws away the forced win: {missed}"
+        return "thrown-into-loss", "??", (f"throws away the forced win ({missed}) and walks "
+                                         f"into a forced loss: {other.title} wins in "
+                                         f"{after.moves} ({after.keys_text()})")
+    if before.winner is other:
+        if after.winner is other:
+            faster = "" if after.moves >= before.moves else \
+                f"; the longest defence held out {before.moves}"
+            return "lost", "", f"lost whatever it plays: {other.title} wins in " \
+                               f"{after.moves}{faster}"
+        return "quiet", "", f"{after.text(bound)} after it"
+    if after.winner is other:
+        return "walked-into-loss", "??", (f"walks into a forced loss: {other.title} wins in "
+                                          f"{after.moves} ({after.keys_text()})")
+    if after.winner is side:
+        return "created", "!", f"forces the win: {side.title} wins in {after.moves}"
+    return "quiet", "", f"no forced result within {bound}"
+
+
+def _positions_and_history(game: Replay) -> list[tuple[Position, tuple[Position, ...]]]:
+    """The position before each turn and the game's positions before it (every move's,
+    a stalemate chain's included), for the Renop law."""
+    out = []
+    pos = game.positions[0]
+    hist: list[Position] = []
+    for moves in game.moves:
+        out.append((pos, tuple(hist)))
+        for m in moves:
+            if m.is_win:
+                break
+            hist.append(pos)
+            pos = apply_move(pos, m)
+    out.append((pos, tuple(hist)))
+    return out
+
+
+def review_game(record: GameRecord, rules: RuleSet, *, max_moves: int = 3,
+                start: Position | None = None, solve: SolveFn | None = None) -> GameReview:
+    """Review every turn of ``record`` (and its resignation) under ``rules``, with proofs
+    within ``max_moves`` moves of the winner. A record with an illegal entry is reviewed
+    up to it (``error`` says which)."""
+    if solve is None:
+        from solver.search.prover import solve
+    game = replay(record, rules, start)
+    states = _positions_and_history(game)
+    verdicts = [_verdict(p, rules, h, max_moves, solve) for p, h in states]
+    reviews: list[MoveReview] = []
+    for i, moves in enumerate(game.moves):
+        turn = record.turns[i]
+        pos, hist = states[i]
+        ended = bool(moves) and moves[-1].is_win
+        after = None if ended else verdicts[i + 1]
+        made = sum(1 for m in moves if m.side is turn.side)
+        kind, mark, comment = _classify(turn.side, made, verdicts[i], after, max_moves)
+        reviews.append(MoveReview(turn.number, turn.side, turn.text, pos, hist, verdicts[i],
+                                  after, kind, mark, comment))
+    last_ended = bool(game.moves) and bool(game.moves[-1]) and game.moves[-1][-1].is_win
+    if record.result == "Resign" and game.error is None and not last_ended:
+        pos, hist = states[-1]
+        v = verdicts[-1]
+        number = record.turns[-1].number + 1 if record.turns else record.first_number
+        if v.winner is pos.turn:
+            kind, mark = "resigned-won", "??"
+            comment = (f"resigns a won position: {v.keys_text()} "
+                       f"win{'s' if len(v.keys) == 1 else ''} in {v.moves}")
+        elif v.winner is not None:
+            kind, mark = "resigned-lost", ""
+            comment = f"resigns a lost position: {v.winner.title} wins in {v.moves}"
+        else:
+            kind, mark = "resigned", ""
+            comment = f"resigns with no forced result within {max_moves}"
+        reviews.append(MoveReview(number, pos.turn, "Resign", pos, hist, v, None, kind, mark,
+                                  comment))
+    reviews = _mark_forced(reviews)
+    error = str(game.error) if game.error is not None else None
+    return GameReview(record, rules, max_moves, tuple(reviews), game.winner, error)
+
+
+def _mark_forced(reviews: list[MoveReview]) -> list[MoveReview]:
+    """Mark the turn after which the result stayed forced to the end (the last turn that
+    made it forced, nothing being forced before it)."""
+    forced_after = [m.after.winner is not None if m.after is not None else True
+                    for m in reviews]
+    # A turn that ends the game (a landing, a resignation) leaves nothing to judge.
+    for i in range(len(reviews) - 1, -1, -1):
+        m = reviews[i]
+        if m.after is None:
+            continue
+        if not forced_after[i]:
+            break
+        if m.before.winner is None or m.before.winner is not m.after.winner:
+            return [dataclasses.replace(r, became_forced=(j == i))
+                    for j, r in enumerate(reviews)]
+    return reviews
