@@ -306,7 +306,9 @@ def _chapter_title(p: Puzzle, chapters: str, file_titles: Mapping[str, str]) -> 
 
 
 def _roman(n: int) -> str:
-    """>>> _roman(14)
+    """``n`` in Roman numerals, for telling repeated titles apart.
+
+    >>> _roman(14)
     'XIV'
     """
     out = ""
