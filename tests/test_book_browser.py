@@ -15,9 +15,10 @@ import zlib
 from pathlib import Path
 
 import pytest
+from pdftext import need_poppler, overlapping_words, page_texts, page_words
 
-from solver.puzzles.catalogue import catalogue_files, load_catalogue
-from solver.puzzles.export import export_html
+from solver.puzzles.catalogue import load_all
+from solver.puzzles.export import Book, export_html, make_book
 
 ROOT = Path(__file__).resolve().parent.parent
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -100,14 +101,15 @@ def run_browser(tmp: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory) -> tuple[Path, int]:
-    """The book of puzzles/ written to a temporary directory, and its number of puzzles."""
+def book(tmp_path_factory) -> tuple[Path, Book]:
+    """The book of puzzles/ written to a temporary directory, and its layout."""
     tmp = tmp_path_factory.mktemp("book")
-    puzzles = [p for f in catalogue_files([ROOT / "puzzles"]) for p in load_catalogue(f).puzzles]
-    assert len(puzzles) >= 6
+    puzzles, errors = load_all([ROOT / "puzzles"])
+    assert not errors and len(puzzles) >= 20
+    layout = make_book(puzzles, analysis=False)
     path = tmp / "book.html"
-    path.write_text(export_html(puzzles), encoding="utf-8")
-    return path, len(puzzles)
+    path.write_text(export_html(layout), encoding="utf-8")
+    return path, layout
 
 
 @pytest.fixture(scope="module")
@@ -121,6 +123,17 @@ def screenshot(book) -> tuple[int, int, list[list[int]]]:
     return decode_png(png.read_bytes())
 
 
+@pytest.fixture(scope="module")
+def printed(book) -> Path:
+    """The book printed to PDF by the browser."""
+    path, _ = book
+    pdf = path.parent / "book.pdf"
+    done = run_browser(path.parent, "--no-pdf-header-footer", f"--print-to-pdf={pdf}",
+                       path.as_uri())
+    assert pdf.exists(), f"the browser wrote no PDF: {done.stderr.decode()[-2000:]}"
+    return pdf
+
+
 def test_screenshot_is_not_blank(screenshot):
     width, height, rows = screenshot
     assert (width, height) == (round(PAGE_W * SCALE), round((2 * PAGE_H + GAP) * SCALE))
@@ -130,47 +143,39 @@ def test_screenshot_is_not_blank(screenshot):
     assert variance > 300, f"the page looks blank (grey-level variance {variance:.0f})"
 
 
-def test_title_page_has_title_diagram_and_contents(screenshot):
+def test_title_page_has_title_diagram_and_legend(screenshot):
     width, _, rows = screenshot
     s = SCALE
     title_band = dark_pixels(rows, 0, int(40 * s), width, int(140 * s))
     frontispiece = dark_pixels(rows, int(50 * s), int(190 * s), int(360 * s), int(580 * s))
-    contents = dark_pixels(rows, 0, int(620 * s), width, int(900 * s))
+    legend = dark_pixels(rows, int(400 * s), int(190 * s), width, int(580 * s))
     assert title_band > 250, title_band
     assert frontispiece > 500, frontispiece
-    assert contents > 300, contents
+    assert legend > 300, legend
 
 
-def test_puzzles_are_laid_out_six_to_a_page(screenshot):
-    """The second page holds six diagrams in two columns and three rows: every cell of that
-    grid is full of ink, and the page's middle gutter is nearly empty."""
-    width, _, rows = screenshot
-    s = SCALE
-    top = int((PAGE_H + GAP + 100) * s)  # below the page heading
-    bottom = int((2 * PAGE_H + GAP - 60) * s)
-    band = (bottom - top) // 3
-    for r in range(3):
-        for c in range(2):
-            x0 = int((40 + c * 357) * s)
-            x1 = int((40 + (c + 1) * 357) * s)
-            y0 = top + r * band
-            ink = dark_pixels(rows, x0, y0, x1, y0 + band)
-            assert ink > 250, f"puzzle cell row {r + 1}, column {c + 1} looks empty ({ink})"
-    gutter = dark_pixels(rows, int(392 * s), top, int(402 * s), bottom)
-    assert gutter < 30, f"something is drawn across the middle gutter ({gutter})"
-
-
-def test_printing_breaks_pages_as_laid_out(book):
-    """Printed to PDF, the book has a title page, six puzzles a page, three solutions a page,
-    all on A4."""
-    path, n = book
-    pdf = path.parent / "book.pdf"
-    done = run_browser(path.parent, "--no-pdf-header-footer", f"--print-to-pdf={pdf}",
-                       path.as_uri())
-    assert pdf.exists(), f"the browser wrote no PDF: {done.stderr.decode()[-2000:]}"
-    data = pdf.read_bytes()
-    pages = len(re.findall(rb"/Type\s*/Page(?![s\w])", data))
-    assert pages == 1 + -(-n // 6) + -(-n // 3)
+def test_printed_book_has_every_entry_once_and_nothing_overprinted(book, printed):
+    """The defects: the printed contents stopped at entry 18 of 54 (a page box of fixed
+    height with overflow hidden), and the credits footer was drawn over rows 15-16."""
+    need_poppler()
+    _, layout = book
+    texts = page_texts(printed)
+    contents = next(i for i, t in enumerate(texts) if t.strip().startswith("CONTENTS"))
+    solutions = next(i for i, t in enumerate(texts) if t.strip().startswith("SOLUTIONS"))
+    first_chapter = next(i for i, t in enumerate(texts)
+                         if i > contents and re.match(r"\s*1\. ", t.strip()))
+    listing = "\n".join(texts[contents:first_chapter])
+    problems = "\n".join(texts[first_chapter:solutions])
+    answers = "\n".join(texts[solutions:])
+    for e in layout.entries:
+        assert re.search(rf"^\s*{e.number}\s+{re.escape(e.title)}\s", listing, flags=re.M), \
+            f"entry {e.number} is missing from the printed contents"
+        caption = re.compile(rf"(?<![\d.]){e.number}\. {re.escape(e.title)}(?!\w| [IVX])")
+        assert len(caption.findall(problems)) == 1, e.title
+        assert len(caption.findall(answers)) == 1, e.title
+    for i, words in enumerate(page_words(printed)):
+        assert not overlapping_words(words), f"text drawn over text on page {i + 1}"
+    data = printed.read_bytes()
     boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", data)
     assert boxes and all(abs(float(w) - 595.3) < 1.5 and abs(float(h) - 841.9) < 1.5
                          for w, h in boxes)

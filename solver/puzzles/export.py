@@ -592,7 +592,7 @@ _CSS = """
 * { box-sizing: border-box; }
 html { background: #d9d9d9; }
 body { margin: 0; font-family: "DejaVu Serif", Georgia, "Times New Roman", serif; color: #111;
-       font-size: 10pt; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+       font-size: 10pt; -webkit-print-color-adjust: exact; }
 .sheet { max-width: %(width)smm; margin: 0 auto 8mm auto; padding: 15mm 17mm;
          background: #fff; }
 a { color: inherit; text-decoration: none; }
