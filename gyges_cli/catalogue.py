@@ -171,7 +171,7 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
               show_default=True, help="What the solution diagrams draw: the key's path, the "
               "main line as numbered arrows, or nothing.")
 @click.option("--coordinates/--no-coordinates", default=True, show_default=True,
-              help="Column and row numbers on the diagrams.")
+              help="Column and row numbers on the problems' diagrams.")
 @click.option("--size", default=360, show_default=True, type=click.IntRange(60, 4000),
               help="Width in pixels of the svg files.")
 @click.option("--monochrome", is_flag=True,
@@ -217,9 +217,9 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
                                   coordinates=coordinates, monochrome=monochrome)
         else:
             book = make_book(puzzles, title=title or BOOK_TITLE, chapters=chapters,
-                             file_titles=_file_titles(puzzles), analysis=fmt != "svg")
+                             file_titles=_file_titles(puzzles))
             written = [_write_book(target, fmt, book, paper=paper, arrows=arrows,
-                                   monochrome=monochrome)]
+                                   monochrome=monochrome, coordinates=coordinates)]
     except KeyboardInterrupt:
         click.echo("gyges export: interrupted: nothing more written", err=True)
         sys.exit(130)
@@ -297,14 +297,14 @@ def _write_svgs(directory: Path, puzzles: list[Puzzle], **options) -> list[Path]
 
 
 def _write_book(target: Path, fmt: str, book, *, paper: str, arrows: str,
-                monochrome: bool) -> Path:
+                monochrome: bool, coordinates: bool) -> Path:
     from solver.puzzles.export import export_html, export_text
 
     if fmt == "text":
         data = export_text(book).encode("utf-8")
     elif fmt == "html":
-        data = export_html(book, paper=paper, arrows=arrows,
-                           monochrome=monochrome).encode("utf-8")
+        data = export_html(book, paper=paper, arrows=arrows, monochrome=monochrome,
+                           coordinates=coordinates).encode("utf-8")
     else:
         import os
 
@@ -320,7 +320,7 @@ def _write_book(target: Path, fmt: str, book, *, paper: str, arrows: str,
             created = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
         try:
             data = export_pdf(book, paper=paper, arrows=arrows, monochrome=monochrome,
-                              created=created)
+                              coordinates=coordinates, created=created)
         except PdfError as e:
             raise UserError(str(e)) from None
     _write(target, data)

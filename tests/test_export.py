@@ -388,3 +388,18 @@ def test_check_refuses_an_entry_the_solver_disproves(tmp_path):
     # A sound entry passes the check.
     result = run("export", str(SEEDS), "--format", "text", "--out", str(out), "--check", "-q")
     assert result.exit_code == 0, result.output
+
+
+def test_html_book_drawing_options():
+    book = make_book(seed_puzzles(), analysis=False)
+    default = export_html(book)
+    assert default.count('class="path"') == sum(1 for e in book.entries if e.puzzle.key)
+    assert 'class="coordinates"' in default
+    html = export_html(book, arrows="line", monochrome=True, coordinates=False)
+    assert 'class="coordinates"' not in html and 'class="path"' not in html
+    moves = sum(len(e.line.moves) for e in book.entries if e.line is not None)
+    assert html.count('class="line-move-arrow"') == moves
+    inks = set(re.findall(r'(?:fill|stroke)="(#[0-9a-fA-F]{6})"', html))
+    assert inks <= {"#000000", "#ffffff"}, inks
+    none = export_html(book, arrows="none")
+    assert 'class="path"' not in none and 'class="line-move-arrow"' not in none

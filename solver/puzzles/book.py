@@ -52,11 +52,12 @@ def html_to_pdf(html: str, *, created: _dt.datetime | None = None) -> bytes:
 
 
 def export_pdf(book: Book | Sequence[Puzzle], *, title: str | None = None, paper: str = "a4",
-               arrows: str = "key", monochrome: bool = False,
+               arrows: str = "key", monochrome: bool = False, coordinates: bool = True,
                created: _dt.datetime | None = None) -> bytes:
     """The book as PDF bytes (options as for :func:`~solver.puzzles.export.export_html`)."""
     return html_to_pdf(export_html(book, title, paper=paper, arrows=arrows,
-                                   monochrome=monochrome), created=created)
+                                   monochrome=monochrome, coordinates=coordinates),
+                       created=created)
 
 
 def source_date(epoch: str | None) -> _dt.datetime | None:

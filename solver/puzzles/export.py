@@ -626,7 +626,7 @@ h3 { font-size: 11pt; margin: 4mm 0 2mm 0; letter-spacing: 0.04em; }
 .pageref::after { content: target-counter(attr(href), page); }
 .chapter, .solutions, .index, .contents { break-before: page; }
 .chapter-intro { text-align: center; font-style: italic; color: #444; margin: -3mm 0 4mm 0; }
-.grid { text-align: left; }
+.grid { text-align: left; orphans: 1; widows: 1; }
 .puzzle { display: inline-block; width: 49.5%%; vertical-align: top; text-align: center;
           break-inside: avoid; page-break-inside: avoid; padding: 0 3mm 4mm 3mm; }
 .puzzle svg { width: 40mm; height: auto; display: block; margin: 0 auto; }
@@ -673,20 +673,22 @@ def _legend_ring(size: int) -> str:
 
 
 def export_html(book: Book | Sequence[Puzzle], title: str | None = None, *,
-                paper: str = "a4", arrows: str = "key", monochrome: bool = False) -> str:
+                paper: str = "a4", arrows: str = "key", monochrome: bool = False,
+                coordinates: bool = True) -> str:
     """The book as one self-contained HTML page, laid out for print (``@page`` rules,
     page breaks; WeasyPrint also fills in the page numbers of the contents and
     cross-references). ``paper``: ``a4`` or ``letter``; ``arrows``: what the solution
     diagrams draw (``key``, ``line`` or ``none``); ``monochrome``: black-and-white
-    diagrams."""
+    diagrams; ``coordinates``: column and row numbers on the problems' diagrams."""
     book = _as_book(book, title)
     if paper not in PAPERS:
         raise ValueError(f"paper {paper!r}: use one of {', '.join(PAPERS)}")
     page, width, _ = PAPERS[paper]
     css = _CSS % {"page": f"{page} portrait", "width": f"{width:g}"}
     draw = {"monochrome": monochrome}
-    sections = [_title_page(book, draw), _contents(book)]
-    sections += [_chapter(book, i, c, draw) for i, c in enumerate(book.chapters, 1)]
+    cells = {**draw, "coordinates": coordinates}
+    sections = [_title_page(book, cells), _contents(book)]
+    sections += [_chapter(book, i, c, cells) for i, c in enumerate(book.chapters, 1)]
     sections += [_solutions(book, arrows, draw), _index(book)]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/>'

@@ -129,8 +129,9 @@ class GameReview:
         """The annotated record, one line per turn saying what the solver proves, and the
         ply where the result became forced."""
         out = [f"Review of {self.record.source}: rules {self.rules.name}, proofs within "
-               f"{self.max_moves} move{'s' if self.max_moves != 1 else ''} "
-               "(! good, ? a forced win thrown away, ?? walks into a forced loss)", "",
+               f"{self.max_moves} move{'s' if self.max_moves != 1 else ''}.",
+               "Marks: ! keeps or forces a win, ? throws a forced win away, ?? walks into a "
+               "forced loss.", "",
                self.annotated_record().rstrip(), ""]
         width = max((len(f"{m.number} {m.text}{m.mark}") for m in self.moves), default=0)
         for m in self.moves:
