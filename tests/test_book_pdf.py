@@ -90,9 +90,10 @@ def check_book(pdf: Path, book) -> None:
     chapter_pages = [i for i, t in enumerate(texts[:solutions])
                      if re.match(r"\s*\d+\. [A-Z]", t.strip().splitlines()[0])]
     assert len(chapter_pages) == len(book.chapters)
+    # Six diagrams to a page (two columns, three rows), each chapter on a new page.
+    assert solutions - chapter_pages[0] == sum(-(-len(c.entries) // 6) for c in book.chapters)
     n = len(book.entries)
-    assert len(texts) >= 4 + len(book.chapters)
-    assert len(texts) <= 4 + len(book.chapters) + (n + 1) // 2 + (n + 1) // 2
+    assert len(texts) <= solutions + 1 + n  # a solution never takes more than a page
     listing = "\n".join(texts[contents:chapter_pages[0]])
     problems = "\n".join(texts[chapter_pages[0]:solutions])
     answers = "\n".join(texts[solutions:index])
