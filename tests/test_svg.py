@@ -205,3 +205,53 @@ def test_readable_at_5_cm():
     assert min(gaps) * scale - RING_STROKE * scale >= 1.0  # at least a pixel of white
     assert RING_STROKE * scale >= 1.0
     assert column_of(0) == 1  # sanity: slot numbering as the renderer assumes
+
+
+def test_a_main_line_is_drawn_as_numbered_arrows():
+    from solver.puzzles.catalogue import play_line
+
+    position = Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S")
+    line = play_line(position, PBM, ["34-44-43; 43-53-N"])
+    root = parse(render_position(position, line=line.moves))
+    arrows = by_class(root, "line-move-arrow", "g")
+    assert len(arrows) == len(line.moves) == 2
+    numbers = [g.find("s:text", NS).text for g in by_class(root, "move-number", "g")]
+    assert numbers == ["1", "2"]
+    # Each arrow leaves its move's start just outside a ring drawn there.
+    from solver.formats.svg import RING_RADII
+
+    for g, move in zip(arrows, line.moves, strict=True):
+        ln = g.find("s:line", NS)
+        cx, cy = centre_of(root, move.start)
+        gap = ((float(ln.get("x1")) - cx) ** 2 + (float(ln.get("y1")) - cy) ** 2) ** 0.5
+        assert RING_RADII[0] < gap < RING_RADII[0] + 8, move
+        assert not ln.get("stroke-dasharray")  # both moves are the side to move's
+    # The other side's moves are dashed.
+    mixed = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+    moves = [parse_move("11-12", mixed.with_turn(Side.SOUTH), PBM)]
+    root = parse(render_position(mixed, line=moves))
+    (ln,) = [g.find("s:line", NS) for g in by_class(root, "line-move-arrow", "g")]
+    assert ln.get("stroke-dasharray")
+
+
+def centre_of(root: ET.Element, slot: int) -> tuple[float, float]:
+    """The centre the renderer gives a slot, read from a one-ring drawing."""
+    board = [0] * 36
+    board[slot] = 1
+    one = parse(render_position(Position(tuple(board), Side.SOUTH)))
+    return centre(rings(one)[0])
+
+
+def test_monochrome_prints_in_black_and_white():
+    svg = render_position(START, monochrome=True,
+                          path=parse_move("16-35", START, PBM))
+    inks = set(re.findall(r'(?:fill|stroke)="(#[0-9a-fA-F]{6})"', svg))
+    assert inks <= {"#000000", "#ffffff"}
+    root = parse(svg)
+    shores = by_class(root, "shore", "rect")
+    assert len(shores) == 2 and all(r.get("stroke-dasharray") for r in shores)
+    playable = [g for g in rings(root) if "playable" in classes(g)]
+    dots = by_class(root, "playable-dot", "circle")
+    assert len(dots) == len(playable) == 6
+    grey = render_position(START)
+    assert "#c8c8c8" in grey and "playable-dot" not in grey
