@@ -228,7 +228,7 @@ def test_a_main_line_is_drawn_as_numbered_arrows():
         assert not ln.get("stroke-dasharray")  # both moves are the side to move's
     # The other side's moves are dashed.
     mixed = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
-    moves = [parse_move("11-12", mixed.with_turn(Side.SOUTH), PBM)]
+    moves = [legal_moves(mixed.with_turn(Side.SOUTH), PBM)[0]]
     root = parse(render_position(mixed, line=moves))
     (ln,) = [g.find("s:line", NS) for g in by_class(root, "line-move-arrow", "g")]
     assert ln.get("stroke-dasharray")
