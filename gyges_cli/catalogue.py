@@ -8,6 +8,8 @@ file cannot be read (malformed YAML, an unknown key, a bad diagram). Every messa
 
 from __future__ import annotations
 
+import datetime
+import os
 import sys
 import time
 from pathlib import Path
@@ -17,6 +19,7 @@ import click
 from gyges_cli.common import UserError, combine_rules, rule_options
 from gyges_cli.inputs import load_input
 from solver.game.rules import RuleSet
+from solver.puzzles.book import PdfError, export_pdf, source_date
 from solver.puzzles.catalogue import (
     AuthoringError,
     CatalogueError,
@@ -25,6 +28,16 @@ from solver.puzzles.catalogue import (
     catalogue_files,
     check_puzzle,
     load_all,
+    load_catalogue,
+)
+from solver.puzzles.export import (
+    BOOK_TITLE,
+    Selection,
+    export_html,
+    export_text,
+    make_book,
+    puzzle_svgs,
+    select_puzzles,
 )
 from solver.search.prover import SolveError
 
@@ -192,8 +205,6 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
       gyges export --format html --out book --chapters theme --paper letter
       gyges export --format svg --out svg --select difficulty=1 --arrows line --monochrome
     """
-    from solver.puzzles.export import BOOK_TITLE, Selection, make_book, select_puzzles
-
     puzzles, errors = _load_all(paths)
     if errors:
         for e in errors:
@@ -273,8 +284,6 @@ def _refuse_disproved(puzzles: list[Puzzle], quiet: bool) -> None:
 
 
 def _file_titles(puzzles: list[Puzzle]) -> dict[str, str]:
-    from solver.puzzles.catalogue import load_catalogue
-
     titles = {}
     for f in dict.fromkeys(p.file for p in puzzles):
         try:
@@ -285,8 +294,6 @@ def _file_titles(puzzles: list[Puzzle]) -> dict[str, str]:
 
 
 def _write_svgs(directory: Path, puzzles: list[Puzzle], **options) -> list[Path]:
-    from solver.puzzles.export import puzzle_svgs
-
     written = []
     for p in puzzles:
         for name, svg in puzzle_svgs(p, **options).items():
@@ -298,25 +305,17 @@ def _write_svgs(directory: Path, puzzles: list[Puzzle], **options) -> list[Path]
 
 def _write_book(target: Path, fmt: str, book, *, paper: str, arrows: str,
                 monochrome: bool, coordinates: bool) -> Path:
-    from solver.puzzles.export import export_html, export_text
-
     if fmt == "text":
         data = export_text(book).encode("utf-8")
     elif fmt == "html":
         data = export_html(book, paper=paper, arrows=arrows, monochrome=monochrome,
                            coordinates=coordinates).encode("utf-8")
     else:
-        import os
-
-        from solver.puzzles.book import PdfError, export_pdf, source_date
-
         try:
             created = source_date(os.environ.get("SOURCE_DATE_EPOCH"))
         except ValueError as e:
             raise UserError(str(e)) from None
         if created is None:
-            import datetime
-
             created = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
         try:
             data = export_pdf(book, paper=paper, arrows=arrows, monochrome=monochrome,

@@ -174,44 +174,28 @@ class GameReview:
 
     def puzzle_entries(self, *, solve: SolveFn | None = None, prefix: str | None = None
                        ) -> list[str]:
-        """Catalogue entries (YAML text, see :func:`~solver.puzzles.catalogue.format_entry`)
-        for :meth:`puzzle_positions`, with the game's history for the Renop law."""
-        from solver.puzzles.catalogue import (
-            Stipulation,
-            difficulty_of,
-            format_entry,
-            line_themes,
-            play_line,
-            principal_line,
-            renop_matters,
-        )
+        """Catalogue entries (YAML text) for :meth:`puzzle_positions`, with the game's
+        history for the Renop law, authored as ``catalogue add`` authors its entries
+        (:func:`~solver.puzzles.authoring.findings`)."""
+        from solver.puzzles.catalogue import difficulty_of, findings
 
         if solve is None:
             from solver.search.prover import solve
-        stem = prefix or re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(self.record.source).stem)
+        name = Path(self.record.source).stem
+        stem = prefix or re.sub(r"[^A-Za-z0-9_.-]+", "-", name)
         entries = []
         for m in self.puzzle_positions():
-            v = m.before
-            kind = "win" if v.winner is m.position.turn else "loss"
-            st = Stipulation(kind, v.moves, m.position.turn)
-            first = v.keys[0] if kind == "win" and v.keys else None
-            turns = principal_line(m.position, self.rules, kind, v.moves, m.history, solve,
-                                   first=first)
-            texts = ["; ".join(format_move(x) for x in t) for t in turns]
-            line = play_line(m.position, self.rules, texts, m.history)
-            themes = line_themes(line, self.rules, st, m.history)
-            if renop_matters(m.position, self.rules, st, m.history, solve):
-                themes.append("Renop")
-            in_game = ("resigned here" if m.text == "Resign" else f"played {m.text}")
+            solution = solve(m.position, self.rules, max_moves=m.before.moves,
+                             history=list(m.history))
+            found = findings(m.position, self.rules, solution, m.history, solve)
+            in_game = "resigned here" if m.text == "Resign" else f"played {m.text}"
             notes = (f"From the game {self.record.source}, before entry {m.number}: "
-                     f"{m.position.turn.title} is to move and {st}; in the game "
-                     f"{m.side.title} {in_game} ({m.comment}).")
-            entries.append(format_entry(
-                f"{stem}-{m.number}", m.position, self.rules, st,
-                key=format_move(turns[0][0]), main_line=texts,
-                cooks=[format_move(k) for k in v.keys[1:]] if kind == "win" else [],
-                themes=themes, difficulty=difficulty_of(st, themes),
-                title=f"{Path(self.record.source).stem}, entry {m.number}",
+                     f"{m.position.turn.title} is to move and {found.stipulation}; in the "
+                     f"game {m.side.title} {in_game} ({m.comment}).")
+            entries.append(found.entry(
+                f"{stem}-{m.number}", m.position, self.rules,
+                difficulty=difficulty_of(found.stipulation, found.themes),
+                title=f"{name}, entry {m.number}",
                 source=f"the game {self.record.source}, before entry {m.number}",
                 credit="found by gyges review", notes=notes, history=m.history))
         return entries
