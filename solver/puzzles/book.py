@@ -25,7 +25,7 @@ class PdfError(RuntimeError):
 
 def _weasyprint():
     try:
-        import weasyprint
+        import weasyprint  # type: ignore[import-untyped]
     except ImportError as e:
         raise PdfError(f"the PDF book needs WeasyPrint ({e}); install it with "
                        "python3 -m pip install weasyprint (it needs Debian's libpango-1.0-0)"

@@ -33,6 +33,7 @@ import re
 import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from solver.formats.diagram import format_diagram
 from solver.formats.notation import format_move
@@ -411,7 +412,7 @@ def _commentary(p: Puzzle, line: Line | None) -> dict:
         pos = apply_move(after, reply)
         sol = solve(pos, p.rules, max_moves=st.moves - 1, history=[*history, after],
                     tree=False)
-        if sol.result != "win" or not sol.keys:
+        if sol.result != "win" or not sol.keys or sol.moves is None:
             continue
         if sol.moves > longest:
             answers, longest = {}, sol.moves
@@ -558,7 +559,8 @@ def puzzle_svgs(puzzle: Puzzle, size: float | None = 360, *, arrows: str = "key"
                 coordinates: bool = True, monochrome: bool = False) -> dict[str, str]:
     """``{name: svg}``: the puzzle's diagram and, unless ``arrows`` is ``none`` or there is
     nothing to draw, the diagram with its answer drawn (see :func:`solution_drawing`)."""
-    options = {"size": size, "coordinates": coordinates, "monochrome": monochrome}
+    options: dict[str, Any] = {"size": size, "coordinates": coordinates,
+                               "monochrome": monochrome}
     out = {f"{puzzle.id}.svg": render_position(
         puzzle.position, title=f"{puzzle.title or puzzle.id}: {puzzle.stipulation}", **options)}
     drawn = solution_drawing(puzzle, arrows)

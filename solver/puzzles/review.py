@@ -179,8 +179,7 @@ class GameReview:
         (:func:`~solver.puzzles.authoring.findings`)."""
         from solver.puzzles.catalogue import difficulty_of, findings
 
-        if solve is None:
-            from solver.search.prover import solve
+        solve = solve or _default_solve()
         name = Path(self.record.source).stem
         stem = prefix or re.sub(r"[^A-Za-z0-9_.-]+", "-", name)
         entries = []
@@ -201,6 +200,12 @@ class GameReview:
         return entries
 
 
+def _default_solve() -> SolveFn:
+    from solver.search.prover import solve
+
+    return solve
+
+
 def _verdict(position: Position, rules: RuleSet, history: Sequence[Position], bound: int,
              solve: SolveFn) -> Verdict:
     sol = solve(position, rules, max_moves=bound, history=list(history), tree=False)
@@ -215,12 +220,13 @@ def _classify(side: Side, moves_made: int, before: Verdict, after: Verdict | Non
     if after is None:
         return "wins", "", f"lands on the goal: {side.title} wins"
     other = side.other
+    k_before, k_after = before.moves or 0, after.moves or 0
     if before.winner is side:
         missed = f"{before.keys_text()} win{'s' if len(before.keys) == 1 else ''} " \
                  f"in {before.moves}"
         if after.winner is side:
-            best = before.moves - moves_made
-            if after.moves <= best:
+            best = k_before - moves_made
+            if k_after <= best:
                 return "kept", "!", f"keeps the forced win: {side.title} wins in {after.moves}"
             return "slower", "", (f"keeps a forced win, slower: {side.title} wins in "
                                    f"{after.moves} (best: {missed})")
@@ -231,7 +237,7 @@ def _classify(side: Side, moves_made: int, before: Verdict, after: Verdict | Non
                                          f"{after.moves} ({after.keys_text()})")
     if before.winner is other:
         if after.winner is other:
-            faster = "" if after.moves >= before.moves else \
+            faster = "" if k_after >= k_before else \
                 f"; the longest defence held out {before.moves}"
             return "lost", "", f"lost whatever it plays: {other.title} wins in " \
                                f"{after.moves}{faster}"
@@ -266,8 +272,7 @@ def review_game(record: GameRecord, rules: RuleSet, *, max_moves: int = 3,
     """Review every turn of ``record`` (and its resignation) under ``rules``, with proofs
     within ``max_moves`` moves of the winner. A record with an illegal entry is reviewed
     up to it (``error`` says which)."""
-    if solve is None:
-        from solver.search.prover import solve
+    solve = solve or _default_solve()
     game = replay(record, rules, start)
     states = _positions_and_history(game)
     verdicts = [_verdict(p, rules, h, max_moves, solve) for p, h in states]
