@@ -10,7 +10,16 @@ import click
 
 from gyges_cli.common import UserError, combine_rules, rule_options
 from gyges_cli.inputs import load_input, read_text_file
+from solver.formats.record import RecordError, parse_record
 from solver.game.rules import RuleSet
+from solver.parallel import Interrupted
+from solver.puzzles.catalogue import (
+    CatalogueError,
+    append_entry,
+    load_catalogue,
+    parse_catalogue,
+)
+from solver.puzzles.review import review_game
 
 
 @click.command("review", short_help="Annotate a game: wins kept, missed, thrown away.")
@@ -38,11 +47,6 @@ def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | N
       gyges review game.txt --max-moves 2 --json
       gyges review tests/data/sample_game.txt --puzzles found.yaml
     """
-    from solver.formats.record import RecordError, parse_record
-    from solver.parallel import Interrupted
-    from solver.puzzles.catalogue import CatalogueError, append_entry
-    from solver.puzzles.review import review_game
-
     if not game_file.exists():
         raise UserError(f"no such file {str(game_file)!r}")
     text = read_text_file(game_file, "game record")
@@ -83,8 +87,6 @@ def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | N
 
 def _refuse_repeats(target: Path, entries: list[str]) -> None:
     """Refuse, before writing anything, entries whose id is already in ``target``."""
-    from solver.puzzles.catalogue import load_catalogue, parse_catalogue
-
     if not target.exists():
         return
     old = {p.id: p for p in load_catalogue(target).puzzles}

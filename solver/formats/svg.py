@@ -23,12 +23,12 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from solver.game.rules import Side
 from solver.game.squares import NORTH_GOAL, SLOTS, SOUTH_GOAL, column_of, row_of, slot_name
 
 if TYPE_CHECKING:
     from solver.game.moves import Move
     from solver.game.position import Position
-    from solver.game.rules import Side
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -212,8 +212,6 @@ def _document_head(position: Position, size: float | None, title: str | None) ->
 
 def _shore_bands(position: Position, lay: _Layout, style: _Style) -> list[str]:
     """A light band (monochrome: a dashed outline) behind each side's shore row."""
-    from solver.game.rules import Side
-
     out = []
     for row in sorted({position.shore(Side.SOUTH), position.shore(Side.NORTH)}):
         y = lay.row_y(row)

@@ -36,12 +36,13 @@ from pathlib import Path
 from typing import Any
 
 from solver.formats.diagram import format_diagram
-from solver.formats.notation import format_move
-from solver.formats.svg import render_position
+from solver.formats.notation import format_move, parse_move
+from solver.formats.svg import RING_RADII, RING_STROKE, render_position
 from solver.game.moves import Move, apply_move, legal_moves
 from solver.game.position import START
 from solver.game.rules import Side
 from solver.puzzles.catalogue import Line, Puzzle, Stipulation, play_line
+from solver.search.prover import solve
 
 BOOK_TITLE = "Gygès puzzles"
 CHAPTERINGS = ("difficulty", "theme", "stipulation", "file")
@@ -386,8 +387,6 @@ def make_book(
 def _commentary(p: Puzzle, line: Line | None) -> dict:
     """The threat of a win's key and its main variations (the defences that hold out
     longest, grouped by the winner's answer), from the solver."""
-    from solver.search.prover import solve
-
     st = p.stipulation
     if st.kind != "win" or line is None or not line.moves or line.moves[0].is_win:
         return {}
@@ -575,8 +574,6 @@ def _key_move(puzzle: Puzzle, line: Line | None) -> Move | None:
     if line is not None and line.moves:
         return line.moves[0]
     if puzzle.key:
-        from solver.formats.notation import parse_move
-
         try:
             return parse_move(puzzle.key, puzzle.position, puzzle.rules, puzzle.history)
         except ValueError:
@@ -663,8 +660,6 @@ def _e(text: object) -> str:
 
 def _legend_ring(size: int) -> str:
     """A small SVG of one ring of the given size, drawn as in the diagrams."""
-    from solver.formats.svg import RING_RADII, RING_STROKE
-
     circles = "".join(
         f'<circle cx="30" cy="30" r="{r}" fill="none" stroke="#000" '
         f'stroke-width="{RING_STROKE}"/>'

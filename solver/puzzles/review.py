@@ -36,6 +36,8 @@ from solver.formats.record import GameRecord, RecordedTurn, Replay, format_recor
 from solver.game.moves import Move, apply_move
 from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
+from solver.puzzles.catalogue import difficulty_of, findings
+from solver.search.prover import solve as search_solve
 
 __all__ = ["GameReview", "MoveReview", "Verdict", "review_game"]
 
@@ -177,14 +179,12 @@ class GameReview:
         """Catalogue entries (YAML text) for :meth:`puzzle_positions`, with the game's
         history for the Renop law, authored as ``catalogue add`` authors its entries
         (:func:`~solver.puzzles.authoring.findings`)."""
-        from solver.puzzles.catalogue import difficulty_of, findings
-
-        solve = solve or _default_solve()
+        solve = solve or search_solve
         name = Path(self.record.source).stem
         stem = prefix or re.sub(r"[^A-Za-z0-9_.-]+", "-", name)
         entries = []
         for m in self.puzzle_positions():
-            solution = solve(m.position, self.rules, max_moves=m.before.moves,
+            solution = solve(m.position, self.rules, max_moves=m.before.moves or self.max_moves,
                              history=list(m.history))
             found = findings(m.position, self.rules, solution, m.history, solve)
             in_game = "resigned here" if m.text == "Resign" else f"played {m.text}"
@@ -198,12 +198,6 @@ class GameReview:
                 source=f"the game {self.record.source}, before entry {m.number}",
                 credit="found by gyges review", notes=notes, history=m.history))
         return entries
-
-
-def _default_solve() -> SolveFn:
-    from solver.search.prover import solve
-
-    return solve
 
 
 def _verdict(position: Position, rules: RuleSet, history: Sequence[Position], bound: int,
@@ -272,7 +266,7 @@ def review_game(record: GameRecord, rules: RuleSet, *, max_moves: int = 3,
     """Review every turn of ``record`` (and its resignation) under ``rules``, with proofs
     within ``max_moves`` moves of the winner. A record with an illegal entry is reviewed
     up to it (``error`` says which)."""
-    solve = solve or _default_solve()
+    solve = solve or search_solve
     game = replay(record, rules, start)
     states = _positions_and_history(game)
     verdicts = [_verdict(p, rules, h, max_moves, solve) for p, h in states]
