@@ -1,16 +1,27 @@
-"""What every command shares: rule options, reading positions, and clean errors.
+"""What every command shares: rule options, clean errors, the exit statuses, Ctrl-C.
 
-Bad input never ends in a traceback: commands raise :class:`UserError` (or one of the
-library's ValueError subclasses), and :func:`run_cli` turns it into one message on stderr
-and exit status 2.
+Every command ends with one of four exit statuses (the README's table):
+
+=====  ==========================================================================
+0      done (the answer may be "no forced win": that is an answer)
+1      a check failed: an illegal move in a replayed record, a catalogue entry that
+       is not sound, fewer puzzles than ``--count`` found
+2      bad input: one line on stderr naming the input and what is wrong, never a
+       traceback (:class:`UserError`)
+130    interrupted (Ctrl-C or SIGTERM): one line ``gyges: interrupted...`` saying what
+       was kept (:func:`interrupted`)
+=====  ==========================================================================
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
-from collections.abc import Callable
-from typing import Any, TypeVar
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -18,7 +29,17 @@ from solver.game.rules import OPTIONS, PRESETS, RuleError, RuleSet, parse_overri
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+EXIT_OK = 0
+EXIT_CHECK_FAILED = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+
+def interrupted(detail: str = "") -> NoReturn:
+    """The common end of an interrupted command: ``gyges: interrupted[: detail]`` on
+    stderr and exit status 130. ``detail`` says what was kept and how to resume."""
+    click.echo("gyges: interrupted" + (f": {detail}" if detail else ""), err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 class UserError(click.ClickException):
@@ -31,6 +52,30 @@ class UserError(click.ClickException):
 
     def show(self, file: Any = None) -> None:
         click.echo(f"gyges: {self.format_message()}", err=True)
+
+
+@contextlib.contextmanager
+def ticking(status: Any, every: float = 1.0) -> Iterator[None]:
+    """Redraw a status line (:class:`solver.parallel.StatusLine`) every ``every`` seconds
+    while the block runs, so that its elapsed time moves through a long stage (the
+    search kernel runs without the GIL). Nothing on a stream that is not a terminal."""
+    if not getattr(status, "tty", False):
+        yield
+        return
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(every):
+            if status.text:
+                status.show(status.text)
+
+    thread = threading.Thread(target=tick, name="gyges-status", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,27 +111,53 @@ class GygesGroup(click.Group):
             raise self._one_line(e) from None
 
     def invoke(self, ctx: click.Context) -> Any:
+        from solver.parallel import Interrupted
+
         try:
             return super().invoke(ctx)
         except click.exceptions.NoArgsIsHelpError:
             raise
         except click.UsageError as e:
             raise self._one_line(e) from None
+        except (KeyboardInterrupt, Interrupted):
+            # a command that keeps partial results says so itself; any other just stops
+            interrupted()
 
 
-def rule_options(func: F) -> F:
+def check_jobs(jobs: int | None, option: str = "--jobs") -> int:
+    """The worker count to use: ``jobs`` (default: every core), at least 1, and no more
+    than the cores (more only slows a run down: capped, with a note on stderr)."""
+    import os
+
+    cores = os.cpu_count() or 1
+    if jobs is None:
+        return cores
+    if jobs < 1:
+        raise UserError(f"{jobs}: use at least one worker", option)
+    if jobs > cores:
+        click.echo(f"gyges: {option} {jobs}: this machine has {cores} core"
+                   f"{'s' if cores != 1 else ''}; using {cores}", err=True)
+        return cores
+    return jobs
+
+
+def rule_options(func: F | None = None, *, from_file: bool = True) -> Any:
     """``--rules PRESET`` and repeatable ``--rule key=value``.
 
     Passes ``rules`` (the RuleSet they give on their own, pbmserv by default) and
-    ``rules_given`` (a :class:`RuleRequest`, for :func:`combine_rules`).
+    ``rules_given`` (a :class:`RuleRequest`, for :func:`combine_rules`). Used bare, or as
+    ``@rule_options(from_file=False)`` by a command that reads no position file.
     """
+    if func is None:
+        return functools.partial(rule_options, from_file=from_file)
+    default = "the file's preset, else pbmserv" if from_file else "pbmserv"
 
     @click.option(
         "--rules",
         "preset_name",
         default=None,
         metavar="PRESET",
-        help=f"Rule preset: {', '.join(PRESETS)} (default: the file's preset, else pbmserv).",
+        help=f"Rule preset: {', '.join(PRESETS)} (default: {default}).",
     )
     @click.option(
         "--rule",
@@ -99,6 +170,9 @@ def rule_options(func: F) -> F:
     )
     @functools.wraps(func)
     def wrapper(*args: Any, preset_name: str | None, overrides: tuple[str, ...], **kwargs: Any):
+        if preset_name is not None and not preset_name.strip():
+            raise UserError(f"an empty preset name: choose one of {', '.join(PRESETS)}",
+                            "--rules")
         try:
             rules = rules_from(preset_name or "pbmserv", overrides)
             pairs = tuple(parse_override(o) for o in overrides)

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from gyges_cli.common import UserError, rule_options
+from gyges_cli.common import EXIT_CHECK_FAILED, UserError, check_jobs, interrupted, rule_options
 from solver.game.rules import RuleSet
 
 
@@ -33,13 +33,13 @@ def _themes(text: str | None) -> tuple[str, ...]:
 @click.option("--themes", default=None, metavar="LIST",
               help="Comma-separated themes every puzzle must show: 'bounce chain N' (at "
               "least N), relocation, stalemate chain, taboo, Renop.")
-@rule_options
+@rule_options(from_file=False)
 @click.option("--count", default=10, show_default=True, type=int,
               help="How many sound, new puzzles to collect.")
 @click.option("--seed", default=0, show_default=True, type=int,
               help="The run's seed: the same seed gives the same puzzles, whatever --jobs.")
 @click.option("--jobs", default=None, type=int,
-              help="Worker processes (default: all cores).")
+              help="Worker processes (default: all cores; more than the cores is refused).")
 @click.option("--source", type=click.Choice(["both", "play", "compose"]), default="both",
               show_default=True,
               help="Candidates from random play, from the CP-SAT construction, or both "
@@ -49,7 +49,8 @@ def _themes(text: str | None) -> tuple[str, ...]:
 @click.option("--min-tries", default=2, show_default=True, type=int,
               help="Plausible tries (other moves that threaten to land) a puzzle needs.")
 @click.option("--max-candidates", default=None, type=int,
-              help="Give up after this many candidates (default: 200 per puzzle + 200).")
+              help="Give up after this many candidates, at least 1 (default: 200 per puzzle "
+              "+ 200).")
 @click.option("--against", "against", multiple=True, type=click.Path(),
               help="Catalogue files or directories whose puzzles are not generated again "
               "(default: puzzles/ when it exists); repeatable.")
@@ -60,24 +61,40 @@ def _themes(text: str | None) -> tuple[str, ...]:
               help="Write the workers' log to this file.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--out", required=True, type=click.Path(dir_okay=False),
-              help="The catalogue file to write (YAML, schema 1).")
+              help="The catalogue file to write (YAML, schema 1). A file you wrote or "
+              "edited keeps its text and gains the new puzzles; missing directories are "
+              "created.")
+@click.option("--force", is_flag=True,
+              help="Replace --out even when it is not a catalogue the puzzles can be added to.")
 def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: bool,
              count: int, seed: int, jobs: int | None, source: str, no_duals: bool,
              min_tries: int, max_candidates: int | None, against: tuple[str, ...],
-             state: str | None, log: str | None, quiet: bool, out: str) -> None:
+             state: str | None, log: str | None, quiet: bool, out: str, force: bool) -> None:
     """Generate sound puzzles: candidates from play and from a CP-SAT construction, each
     proven by the solver (exact stipulation, one key, not trivial), rated, tagged with its
-    themes, duplicates removed; written to OUT as catalogue entries."""
+    themes, duplicates removed; written to OUT as catalogue entries.
+
+    Every candidate's verdict goes to a state file (OUT.jsonl) as it is judged: Ctrl-C
+    keeps them (exit status 130) and the same command again resumes, to the same puzzles
+    whatever --jobs. Exit status 1 when fewer than --count puzzles were found.
+
+    \b
+    Examples:
+      gyges generate --stipulation 'win in 2' --count 5 --seed 1 --out my-puzzles.yaml
+      gyges generate --stipulation 'win in 3' --themes 'bounce chain 2' --jobs 2 \\
+          --out w3.yaml --against puzzles/
+    """
     from solver.puzzles.catalogue import Stipulation
     from solver.puzzles.generate import GenerateError, Params, run
 
     try:
         st = Stipulation.parse(stipulation)
-    except ValueError as e:
-        raise UserError(str(e), "--stipulation") from None
-    if st.kind != "win" or st.side is not None:
-        raise UserError(f"'{stipulation}': the generator composes 'win in N' puzzles (the "
-                        "side to move is chosen by the generator)", "--stipulation")
+    except ValueError:
+        st = None
+    if st is None or st.kind != "win" or st.side is not None:
+        raise UserError(f"{stipulation!r}: write 'win in N' with N = 2, 3 or 4, like 'win in "
+                        "2' (the generator composes wins for the side to move, which it "
+                        "chooses)", "--stipulation")
     if not 2 <= st.moves <= 4:
         raise UserError(f"win in {st.moves}: choose 2, 3 or 4 (a win in 1 is never a "
                         "puzzle: the first move that lands wins)", "--stipulation")
@@ -85,29 +102,36 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
         raise UserError(f"{count}: ask for at least one puzzle", "--count")
     if jobs is not None and jobs < 1:
         raise UserError(f"{jobs}: use at least one worker", "--jobs")
+    jobs = check_jobs(jobs)
     if min_tries < 0:
         raise UserError(f"{min_tries}: 0 or more", "--min-tries")
+    if max_candidates is not None and max_candidates < 1:
+        raise UserError(f"{max_candidates}: give at least 1 (leave it out for the default)",
+                        "--max-candidates")
     sources = ("play", "compose") if source == "both" else (source,)
     params = Params(st.moves, rules, seed, sources, _themes(themes), no_duals, min_tries)
     if not against and os.path.isdir("puzzles"):
         against = ("puzzles",)
     try:
-        summary = run(params, out, count, jobs=jobs or os.cpu_count() or 1, state=state,
+        summary = run(params, out, count, jobs=jobs, state=state,
                       max_candidates=max_candidates, against=against,
-                      progress=None if quiet else sys.stderr, log=log)
-    except (GenerateError, OSError) as e:
+                      progress=None if quiet else sys.stderr, log=log, force=force)
+    except GenerateError as e:
         raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(e.strerror or str(e), e.filename or out) from None
     what = (f"{summary['found']} puzzle{'s' if summary['found'] != 1 else ''} written to "
             f"{out} ({summary['tried']} candidates judged, {summary['sound']} sound")
     if summary["resumed"]:
         what += f", {summary['resumed']} of them from an earlier run"
-    click.echo(what + ")")
     if summary["interrupted"]:
-        click.echo("interrupted: run the same command again to resume", err=True)
-        sys.exit(130)
+        interrupted(what + "); run the same command again to resume")
+    click.echo(what + ")")
     if summary["found"] < count:
-        click.echo(f"only {summary['found']} of {count} found within the candidate limit",
-                   err=True)
+        click.echo(f"gyges: only {summary['found']} of {count} puzzles found within "
+                   f"{summary['limit']} candidates: raise --max-candidates, or rerun with "
+                   "another --seed", err=True)
+        sys.exit(EXIT_CHECK_FAILED)
 
 
 COMMANDS = [generate]

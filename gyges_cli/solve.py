@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from gyges_cli.common import UserError, combine_rules, rule_options
+from gyges_cli.common import UserError, combine_rules, interrupted, rule_options, ticking
 from gyges_cli.inputs import load_input
 from solver.game.rules import RuleSet
 from solver.parallel import Interrupted, StatusLine
@@ -17,8 +17,9 @@ from solver.search.prover import solve as run_solve
 
 @click.command("solve")
 @click.argument("source", metavar="POS|FILE")
-@click.option("--max-moves", "-n", default=3, show_default=True, type=int,
-              help="Bound N: look for wins of at most N moves of the winner.")
+@click.option("--max-moves", "-n", default=3, show_default=True,
+              type=click.IntRange(1, 30),
+              help="Bound N: look for wins of at most N moves of the winner (1..30).")
 @click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON.")
 @click.option("--tries", is_flag=True,
               help="Also list the winner's first moves that fail with the fewest refutations.")
@@ -39,27 +40,45 @@ def solve(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int, du
     winner's replies down to the landing (duals marked), and search statistics.
     Under --rule win=unstoppable a landing available now is reported as stoppable unless
     the file's ``previous:`` position shows the opponent could not have avoided it.
+    On a terminal a status line shows the stage and the time; Ctrl-C says what was proven.
+
+    \b
+    Examples:
+      gyges solve tests/data/positions/bouncing.yaml -n 1
+      gyges solve "321123/....../....../....../....../231123 S" -n 3 --json
+      gyges solve puzzle.yaml -n 4 --tries --jobs 2
     """
     loaded = load_input(source)
     rules = combine_rules(loaded.rules, rules, rules_given)
-    if max_moves < 1 or max_moves > 30:
-        raise UserError(f"must be 1..30, not {max_moves}", "--max-moves")
     if jobs < 1:
         raise UserError(f"must be at least 1, not {jobs}", "--jobs")
     if duals < 0:
         raise UserError(f"must be 0 or more, not {duals}", "--duals")
     status = StatusLine(sys.stderr)
+    depths: list[int] = []   # the bounds searched, for what a Ctrl-C leaves proven
+
+    def note(text: str) -> None:
+        if text.startswith("searching for a win in "):
+            depths.append(int(text.rsplit(" ", 1)[1]))
+        status.show(text)
+
     try:
-        solution = run_solve(loaded.position, rules, max_moves, loaded.history, tries=tries,
-                             jobs=jobs, previous=loaded.previous, duals=duals,
-                             progress=status.show)
+        with ticking(status):
+            solution = run_solve(loaded.position, rules, max_moves, loaded.history,
+                                 tries=tries, jobs=jobs, previous=loaded.previous,
+                                 duals=duals, progress=note)
     except ValueError as e:
         raise UserError(str(e), source) from None
     except (KeyboardInterrupt, Interrupted):
         status.clear()
-        click.echo(f"gyges solve: interrupted ({status.text or 'starting'}): no result",
-                   err=True)
-        sys.exit(130)
+        if not depths or status.text.startswith("searching") and depths[-1] == 1:
+            proven = "nothing proven yet"
+        elif status.text.startswith("searching"):
+            proven = f"no forced win for either side within {depths[-1] - 1} (proven)"
+        else:
+            proven = (f"a forced result in {depths[-1]} was found; the solution was not "
+                      "complete")
+        interrupted(f"{status.text or 'starting'}: {proven}")
     finally:
         status.clear()
     if as_json:

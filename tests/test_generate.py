@@ -304,8 +304,9 @@ def test_cli_generate(tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (["--stipulation", "win in 1"], "choose 2, 3 or 4"),
-    (["--stipulation", "loses in 2"], "'win in N' puzzles"),
-    (["--stipulation", "win twice"], "is not a stipulation"),
+    (["--stipulation", "loses in 2"], "write 'win in N'"),
+    (["--stipulation", "mate in 2"], "write 'win in N'"),
+    (["--stipulation", "win twice"], "write 'win in N'"),
     (["--stipulation", "win in 2", "--themes", "sparkle"], "unknown theme"),
 ])
 def test_cli_bad_input(tmp_path, args, message):
@@ -427,12 +428,28 @@ def test_generated_catalogue_by_brute_force():
             assert others == [], p.id
 
 
-def test_an_existing_catalogue_is_not_overwritten(tmp_path):
+def test_a_file_that_is_no_catalogue_is_not_overwritten(tmp_path):
     out = tmp_path / "mine.yaml"
-    out.write_text("schema: 1\npuzzles: []\n")
-    with pytest.raises(ValueError, match="exists"):
+    out.write_text("my notes: keep them\n")
+    with pytest.raises(ValueError, match="exists and is not a catalogue"):
         run(PLAY, out, 1)
-    assert out.read_text() == "schema: 1\npuzzles: []\n"
+    assert out.read_text() == "my notes: keep them\n"
+
+
+def test_an_edited_catalogue_keeps_the_edits_and_gains_puzzles(tmp_path):
+    out = tmp_path / "mine.yaml"
+    run(PLAY, out, 2, jobs=1)
+    first = out.read_text()
+    edited = first.replace('title: "Generated puzzles: win in 2"', "# mine\ntitle: My own")
+    out.write_text(edited)
+    again = run(PLAY, out, 1, jobs=1)           # a smaller --count never shrinks the file
+    assert again["found"] == 1 and out.read_text() == edited
+    run(PLAY, out, 3, jobs=1)                    # a larger one appends the new puzzle
+    text = out.read_text()
+    assert text.startswith(edited) and text.count("- id:") == 3
+    assert check_catalogue([out])[1] == []
+    run(PLAY, out, 1, jobs=1, force=True)       # --force replaces it
+    assert out.read_text().count("- id:") == 1 and "My own" not in out.read_text()
 
 
 def test_collect_merges_runs_without_duplicates(tmp_path):

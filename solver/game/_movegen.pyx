@@ -1160,6 +1160,32 @@ def position_hash(bytes sizes, int side):
 # ---------------------------------------------------------------------------------------
 # Perft.
 
+cdef extern from "Python.h":
+    int _check_signals "PyErr_CheckSignals" () noexcept
+    void PyErr_Fetch(PyObject** type, PyObject** value, PyObject** tb) noexcept
+    void PyErr_Restore(PyObject* type, PyObject* value, PyObject* tb) noexcept
+
+cdef int _perft_stopped = 0        # a signal (Ctrl-C) arrived: every node returns at once
+cdef PyObject* _perft_exc[3]       # what its handler raised, raised again by perft()
+
+
+cdef int _perft_signalled() noexcept with gil:
+    if _check_signals() != 0:
+        PyErr_Fetch(&_perft_exc[0], &_perft_exc[1], &_perft_exc[2])
+        return 1
+    return 0
+
+
+cdef int _perft_raise() except -1:
+    global _perft_stopped
+    if not _perft_stopped:
+        return 0
+    _perft_stopped = 0
+    PyErr_Restore(_perft_exc[0], _perft_exc[1], _perft_exc[2])
+    _perft_exc[0] = _perft_exc[1] = _perft_exc[2] = NULL
+    return -1
+
+
 cdef unsigned long long _perft(Board* b, int side, int rules, int depth, uint64_t* hlo,
                                uint64_t* hhi, int hn, unsigned long long* lists) noexcept nogil:
     cdef CMove moves[MAX_MOVES]
@@ -1170,8 +1196,14 @@ cdef unsigned long long _perft(Board* b, int side, int rules, int depth, uint64_
     h.lo = hlo
     h.hi = hhi
     h.n = hn
+    global _perft_stopped
+    if _perft_stopped:
+        return 0
     n = gen_moves(b, side, rules, &h, moves, &mover)
     lists[0] += 1
+    if (lists[0] & 0x3FFF) == 0 and _perft_signalled():   # look for Ctrl-C (as the kernel)
+        _perft_stopped = 1
+        return 0
     if depth == 1:
         return n
     hlo[hn] = b.klo
@@ -1190,7 +1222,9 @@ def perft(bytes sizes, int side, int rules, int depth, history=()):
 
     Each node's moves are its distinct resulting positions (plus one goal landing per
     ring that can land); a goal landing ends its line. Returns ``(leaves, move_lists)``.
+    Signals are looked for every 16,384 move lists (Ctrl-C raises KeyboardInterrupt).
     """
+    global _perft_stopped
     cdef Board b
     cdef uint64_t hlo[1100]
     cdef uint64_t hhi[1100]
@@ -1209,6 +1243,8 @@ def perft(bytes sizes, int side, int rules, int depth, history=()):
         hhi[hn] = t.khi
         hn += 1
     board_load(&b, sizes)
+    _perft_stopped = 0
     with nogil:
         leaves = _perft(&b, side, rules, depth, hlo, hhi, hn, &lists)
+    _perft_raise()   # Ctrl-C stopped it: KeyboardInterrupt, the count is void
     return leaves, lists

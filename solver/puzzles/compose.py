@@ -299,6 +299,9 @@ def _solve_model(design: Design, path: Sequence[tuple[int, ...]], rng: random.Ra
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = rng.randrange(1 << 30)
     solver.parameters.max_deterministic_time = 0.5
+    # Ctrl-C stays Python's: OR-Tools' own handler would cut the solve short (a changed
+    # result) and leave SIGINT at its default (death, no message) once the solve is over.
+    solver.parameters.catch_sigint_signal = False
     status = solver.Solve(m)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None

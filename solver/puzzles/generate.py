@@ -35,6 +35,7 @@ import logging
 import math
 import os
 import random
+import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -45,11 +46,17 @@ from solver.formats.posfile import _closest_preset
 from solver.game.moves import Game, Move, apply_move, can_land, legal_moves
 from solver.game.position import ALL_SETUPS, Position
 from solver.game.rules import RuleSet, Side
+from solver.output import OutputError, check_output, distinct, is_signed, signed, write_atomic
 from solver.parallel import Interrupted, Progress, log_to, worker_pool
 from solver.puzzles.authoring import AuthoringError, Findings, findings
 from solver.puzzles.compose import compose_candidate
 from solver.puzzles.lines import line_themes, play_line
-from solver.puzzles.schema import CatalogueError, catalogue_files, load_catalogue
+from solver.puzzles.schema import (
+    CatalogueError,
+    catalogue_files,
+    load_catalogue,
+    parse_catalogue,
+)
 from solver.puzzles.symmetry import canonical, flipped
 from solver.search.prover import solve as search_solve
 from solver.search.prover import win_in
@@ -77,21 +84,22 @@ class GenerateError(ValueError):
 def known_positions(paths: Iterable[str | Path], rules: RuleSet | None = None,
                     exclude: str | Path | None = None) -> set[str]:
     """The canonical positions of the puzzles of the catalogue files (under ``rules`` when
-    given), but the file ``exclude``; unreadable files are skipped, since checking them is
-    ``catalogue check``'s job."""
+    given), but the file ``exclude``. A missing or unreadable file is a GenerateError (a
+    file that silently counted for nothing would let duplicates through)."""
     out: set[str] = set()
     try:
         files = catalogue_files(paths)
-    except CatalogueError:
-        return out
+    except CatalogueError as e:
+        raise GenerateError(f"--against {e}") from None
     skip = Path(exclude).resolve() if exclude is not None else None
     for f in files:
         if skip is not None and f.resolve() == skip:
             continue
         try:
             cat = load_catalogue(f)
-        except CatalogueError:
-            continue
+        except CatalogueError as e:
+            raise GenerateError(f"{e} (a catalogue given to --against; fix it, or leave it "
+                                "out)") from None
         for p in cat.puzzles:
             if rules is None or p.rules == rules:
                 out.add(canonical(p.position))
@@ -552,16 +560,15 @@ def _title(rec: dict[str, Any]) -> str:
     return text[0].upper() + text[1:]
 
 
-def write_catalogue(path: str | Path, runs: Sequence[tuple[Params, Sequence[dict[str, Any]]]],
-                    title: str = "") -> str:
-    """Write the catalogue file of the records of one or more runs (each run's sorted by
-    index) and return its text."""
+def catalogue_text(runs: Sequence[tuple[Params, Sequence[dict[str, Any]]]],
+                   title: str = "") -> str:
+    """The catalogue file of the records of one or more runs (each run's sorted by index),
+    signed (solver.output) so that a later run knows whether the user edited it."""
     head = [f"# {params.command(len(records))}" for params, records in runs]
     head += ["# Every entry was proven by the solver; docs/generate.md explains the rating.",
              "schema: 1",
              "title: " + json.dumps(title or "Generated puzzles: " + ", ".join(
-                 dict.fromkeys(p.stipulation.command() for p, _ in runs))),
-             "puzzles:"]
+                 dict.fromkeys(p.stipulation.command() for p, _ in runs)))]
     entries = []
     for params, records in runs:
         for r in sorted(records, key=lambda r: r["index"]):
@@ -571,15 +578,97 @@ def write_catalogue(path: str | Path, runs: Sequence[tuple[Params, Sequence[dict
                 LOG.warning("candidate %d left out: its main line no longer replays: %s",
                             r["index"], e)
     body = "".join(entries)
-    text = "\n".join(head) + "\n" + (body or "")
-    if not body:
-        text = text.replace("puzzles:", "puzzles: []")
-    Path(path).write_text(text, encoding="utf-8")
+    head.append("puzzles:" if body else "puzzles: []")
+    return signed("\n".join(head) + "\n" + body, "#")
+
+
+def merged_text(old_text: str, new_text: str, source: str) -> str:
+    """The catalogue ``old_text`` (a user's, or one the user edited) kept as it is, with
+    the entries of ``new_text`` it lacks (by id and by position) appended: nothing the
+    user wrote is lost. CatalogueError when the old file cannot be extended cleanly."""
+    old = parse_catalogue(old_text, source)
+    new = parse_catalogue(new_text, "<generated>")
+    ids = {p.id for p in old.puzzles}
+    seen = {canonical(p.position) for p in old.puzzles}
+    starts = [i for i, ln in enumerate(new_text.splitlines(keepends=True))
+              if ln.startswith("- id:")]
+    lines = new_text.splitlines(keepends=True)
+    ends = starts[1:] + [next(i for i in range(len(lines) - 1, -1, -1)
+                              if not lines[i].startswith("#")) + 1]
+    added = []
+    for p, a, b in zip(new.puzzles, starts, ends, strict=True):
+        if p.id in ids or canonical(p.position) in seen:
+            continue
+        added.append(p.id)
+        indent = old.list_indent if old.puzzles else 0
+        entry = "".join(lines[a:b])
+        if old.form == "list":  # a bare list: every entry says its schema
+            entry = entry.replace("\n  stipulation:", "\n  schema: 1\n  stipulation:", 1)
+        added_text = "".join(" " * indent + ln if ln.strip() else ln
+                             for ln in entry.splitlines(keepends=True))
+        if not old.puzzles and not added[:-1]:
+            old_text = re.sub(r"(?m)^puzzles:\s*\[\]\s*$", "puzzles:", old_text, count=1)
+        if old_text and not old_text.endswith("\n"):
+            old_text += "\n"
+        old_text += added_text
+    if not added:
+        return old_text
+    try:
+        result = parse_catalogue(old_text, source)
+    except CatalogueError as e:
+        raise CatalogueError(f"adding the new puzzles would break the file ({e.problem})",
+                             source) from None
+    if [p.id for p in result.puzzles][len(old.puzzles):] != added:
+        raise CatalogueError("the puzzle list is not the last thing in the file, so the new "
+                             "puzzles cannot be added to it", source)
+    return old_text
+
+
+def write_catalogue(path: str | Path, runs: Sequence[tuple[Params, Sequence[dict[str, Any]]]],
+                    title: str = "", force: bool = False) -> str:
+    """Write the catalogue file of the records of one or more runs and return its text.
+
+    The write is atomic. A file the generator wrote (signed, unchanged) is replaced; any
+    other catalogue (a user's, an edited one) keeps its text and gains the new entries;
+    anything else is refused (GenerateError) unless ``force``.
+    """
+    path = Path(path)
+    text = catalogue_text(runs, title)
+    if path.exists() and not force:
+        old_text = path.read_text(encoding="utf-8")
+        if not is_signed(old_text):
+            try:
+                text = merged_text(old_text, text, str(path))
+            except CatalogueError as e:
+                raise GenerateError(f"{e}; it is not a catalogue the new puzzles can be added "
+                                    "to: choose another --out, or pass --force to replace "
+                                    "it") from None
+    write_atomic(path, text)
     return text
 
 
+def check_outputs(out: Path, state: Path, force: bool = False) -> None:
+    """Before a run: refuse the same file for both, and an ``out`` that is neither a
+    catalogue of ours nor one the new puzzles can be added to (unless ``force``)."""
+    try:
+        distinct(("--out", out), ("--state", state))
+        check_output(out, force=True)
+        check_output(state, force=True, option="--state")
+    except OutputError as e:
+        raise GenerateError(str(e)) from None
+    if out.exists() and not force:
+        try:
+            old_text = out.read_text(encoding="utf-8")
+            if not is_signed(old_text):
+                parse_catalogue(old_text, str(out))
+        except (OSError, UnicodeDecodeError, CatalogueError) as e:
+            raise GenerateError(
+                f"{out}: exists and is not a catalogue the new puzzles can be added to "
+                f"({e}): choose another --out, or pass --force to replace it") from None
+
+
 def collect(out: str | Path, runs: Sequence[tuple[Params, str | Path, int]],
-            against: Sequence[str | Path] = (), title: str = "") -> str:
+            against: Sequence[str | Path] = (), title: str = "", force: bool = False) -> str:
     """One catalogue file from the state files of several runs: each run's first ``count``
     sound puzzles that are new (not in ``against``, nor in an earlier run of the list)."""
     known = set()
@@ -590,7 +679,7 @@ def collect(out: str | Path, runs: Sequence[tuple[Params, str | Path, int]],
         records = select(read_state(state, params), count, known)
         known |= {r["canonical"] for r in records}
         chosen.append((params, records))
-    return write_catalogue(out, chosen, title)
+    return write_catalogue(out, chosen, title, force=force)
 
 
 # -- the run -------------------------------------------------------------------------------
@@ -613,27 +702,29 @@ def _work(index: int) -> dict[str, Any]:
 def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
         state: str | Path | None = None, max_candidates: int | None = None,
         against: Sequence[str | Path] = (), progress: TextIO | None = None,
-        log: str | None = None, batch: int | None = None) -> dict[str, Any]:
+        log: str | None = None, batch: int | None = None, force: bool = False
+        ) -> dict[str, Any]:
     """Generate until ``count`` sound, new puzzles are found (or ``max_candidates`` were
     tried), write them to the catalogue file ``out`` and return a summary.
 
     Candidates are judged in index order in batches; each candidate's record goes to the
     ``state`` file (default ``out`` + ``.jsonl``) as it arrives, and a rerun skips the
     indices there. The puzzles kept are the first ``count`` sound ones by index, whatever
-    ``jobs`` and however often the run was interrupted.
+    ``jobs`` and however often the run was interrupted. An existing ``out`` that the user
+    wrote or edited keeps its text and gains the new puzzles (``force``: replaced).
     """
     out = Path(out)
     state = Path(state) if state is not None else out.with_name(out.name + ".jsonl")
     if count < 1:
         raise GenerateError(f"--count {count}: ask for at least 1 puzzle")
+    if max_candidates is not None and max_candidates < 1:
+        raise GenerateError(f"--max-candidates {max_candidates}: give at least 1")
     max_candidates = max_candidates or 200 * count + 200
-    if out.exists() and not state.exists() and out.stat().st_size:
-        raise GenerateError(
-            f"{out} exists and no state file {state} says this run made it: choose another "
-            "--out (or --state), or remove the file")
+    check_outputs(out, state, force)
     records = read_state(state, params)
     known = known_positions(against, params.rules, exclude=out)
     _repair(state)
+    state.parent.mkdir(parents=True, exist_ok=True)
     batch = batch or max(4 * jobs, 8)
     summary: dict[str, Any] = {"candidates": 0, "resumed": len(records), "interrupted": False}
     bar = None
@@ -659,12 +750,13 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
                         bar.set(len(select(records, count, known)))
     except Interrupted:
         summary["interrupted"] = True
-        LOG.warning("interrupted after %d new candidates", summary["candidates"])
+        LOG.info("interrupted after %d new candidates", summary["candidates"])
     finally:
         if bar is not None:
             bar.close()
     chosen = select(records, count, known)
-    write_catalogue(out, [(params, chosen)])
-    summary.update(found=len(chosen), seconds=round(time.perf_counter() - t0, 2),
-                   tried=len(records), sound=sum(1 for r in records.values() if r["sound"]))
+    write_catalogue(out, [(params, chosen)], force=force)
+    summary.update(found=len(chosen), limit=max_candidates,
+                   seconds=round(time.perf_counter() - t0, 2), tried=len(records),
+                   sound=sum(1 for r in records.values() if r["sound"]))
     return summary

@@ -366,7 +366,7 @@ def run(
                     bar.update()
     except Interrupted:
         summary["interrupted"] = True
-        LOG.warning("interrupted after %d new results", summary["done"])
+        LOG.info("interrupted after %d new results", summary["done"])
     finally:
         if bar is not None:
             bar.close()

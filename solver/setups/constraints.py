@@ -524,6 +524,9 @@ def _enumerate(model: Any, xs: dict[str, dict[tuple[int, int], Any]]) -> list[tu
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.enumerate_all_solutions = True
+    # Ctrl-C stays Python's: OR-Tools' own handler would cut the solve short (a changed
+    # result) and leave SIGINT at its default (death, no message) once the solve is over.
+    solver.parameters.catch_sigint_signal = False
     status = solver.Solve(model, Collect())
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE):
         raise SetupError(f"the setup model could not be solved: {solver.StatusName(status)}")

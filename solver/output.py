@@ -1,0 +1,155 @@
+"""Writing a user's files: atomically, never over a file gyges did not write, one way for
+missing directories. A leaf: it knows nothing of the game.
+
+The policy every command follows for an output path (docs in the README):
+
+- A file is written whole or not at all: :func:`write_atomic` writes a temporary file in
+  the same directory and renames it over the target, so Ctrl-C, a full disk or a crash
+  leaves either the old file or the new one, never half of one.
+- An existing file is replaced only when gyges wrote it and nobody edited it since: such
+  a file ends with a signature line (:func:`signed`) holding a checksum of the rest.
+  Anything else (a file of the user's, or one of ours the user edited) is refused unless
+  the command was given ``--force``; commands that merge (a catalogue gaining puzzles)
+  keep what the user wrote instead.
+- Missing parent directories are created (the nearest existing one must be a directory).
+- :func:`check_output` applies the policy before any work starts, so a long run never
+  fails at the end on its output path.
+
+>>> text = signed("<svg/>\\n", "<!--", "-->")
+>>> text.splitlines()[-1].startswith("<!-- written by gyges; checksum ")
+True
+>>> is_signed(text), is_signed(text.replace("svg", "SVG"))
+(True, False)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+__all__ = ["OutputError", "check_output", "is_signed", "signed", "write_atomic",
+           "open_atomic", "distinct"]
+
+_SIGNATURE = re.compile(r"(?m)^(.*) written by gyges; checksum ([0-9a-f]{16})(.*)\n?\Z")
+
+
+class OutputError(ValueError):
+    """An output path that cannot or must not be written (one line: path and why)."""
+
+
+def _checksum(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def signed(text: str, open_comment: str, close_comment: str = "") -> str:
+    """``text`` (ending in a newline) with a last comment line holding its checksum."""
+    if not text.endswith("\n"):
+        text += "\n"
+    tail = f" {close_comment}" if close_comment else ""
+    return f"{text}{open_comment} written by gyges; checksum {_checksum(text)}{tail}\n"
+
+
+def is_signed(text: str) -> bool:
+    """Does ``text`` end with a signature whose checksum matches the text before it (a
+    file gyges wrote and nobody changed since)?"""
+    m = _SIGNATURE.search(text)
+    return m is not None and _checksum(text[: m.start()]) == m.group(2)
+
+
+def _signed_file(path: Path) -> bool:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(64 << 20)
+    except (OSError, UnicodeDecodeError):
+        return False
+    return is_signed(text)
+
+
+def _existing_ancestor(path: Path) -> Path:
+    parent = path.absolute().parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    return parent
+
+
+def check_output(path: str | os.PathLike[str], *, force: bool = False,
+                 replaceable: bool | None = None, option: str = "--out") -> Path:
+    """May a command write the file ``path``? Raises :class:`OutputError` if not.
+
+    ``replaceable`` says whether an existing file may be replaced without ``--force``
+    (default: when it carries a valid gyges signature).
+    """
+    p = Path(path)
+    name = str(path)
+    if name == "":
+        raise OutputError(f"{option}: an empty file name")
+    if p.is_dir():
+        raise OutputError(f"{name}: is a directory: give a file name ({option})")
+    anc = _existing_ancestor(p)
+    if not anc.is_dir():
+        raise OutputError(f"{name}: cannot create it: {anc} is not a directory")
+    if not os.access(anc, os.W_OK):
+        raise OutputError(f"{name}: cannot create it: {anc} is not writable")
+    if p.exists() and not force:
+        ok = _signed_file(p) if replaceable is None else replaceable
+        if not ok:
+            raise OutputError(
+                f"{name}: exists and was not written by gyges (or was edited since): "
+                "choose another file, or pass --force to replace it")
+    return p
+
+
+def distinct(*paths: tuple[str, str | os.PathLike[str] | None]) -> None:
+    """Refuse two options naming the same file: ``distinct(("--out", a), ("--state", b))``."""
+    seen: dict[str, str] = {}
+    for option, path in paths:
+        if path is None:
+            continue
+        key = os.path.realpath(path)
+        if key in seen:
+            raise OutputError(f"{path}: {seen[key]} and {option} name the same file; "
+                              "give them different files")
+        seen[key] = option
+
+
+@contextlib.contextmanager
+def open_atomic(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
+    """A temporary file next to ``path``, renamed over it when the block ends without an
+    exception (Ctrl-C included); on an exception it is removed and ``path`` is untouched.
+    Missing parent directories are created; an existing file's permissions are kept."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    try:
+        try:
+            os.chmod(tmp, os.stat(p).st_mode & 0o7777)
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
+        with os.fdopen(fd, mode, **kwargs) as f:
+            fd = -1
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+        tmp = ""
+    finally:
+        if fd != -1:
+            os.close(fd)
+        if tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all (see :func:`open_atomic`)."""
+    with open_atomic(path, "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data)
