@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -48,7 +49,10 @@ class UserError(click.ClickException):
     exit_code = EXIT_BAD_INPUT
 
     def __init__(self, message: str, where: str | None = None) -> None:
-        super().__init__(f"{where}: {message}" if where else message)
+        message = f"{where}: {message}" if where else message
+        if len(message) > 400:  # a long quote of the input: keep the line readable
+            message = re.sub(r"[^\s']{61,}", lambda m: m[0][:57] + "...", message)
+        super().__init__(message)
 
     def show(self, file: Any = None) -> None:
         click.echo(f"gyges: {self.format_message()}", err=True)

@@ -4,7 +4,9 @@ An argument naming an existing file is read as a YAML position file (``.yaml``/`
 see :mod:`solver.formats.posfile`) or a seed-000 text diagram (any other extension; a file that
 begins like YAML, or holds just a position string, is recognised by its content).
 Anything else is read as a position string. Every problem becomes one
-:class:`~gyges_cli.common.UserError` (exit status 2) naming the file and line.
+:class:`~gyges_cli.common.UserError` (exit status 2) naming the file and line, quoting at
+most a short excerpt of the input. Files larger than :data:`MAX_INPUT_BYTES` are refused
+before they are read whole (position files, diagrams and records are a few hundred bytes).
 
 >>> str(load_input("321123/....../....../....../....../231123 S").position)
 '321123/....../....../....../....../231123 S'
@@ -24,7 +26,9 @@ from solver.formats.diagram import looks_like_diagram, parse_diagram
 from solver.formats.posfile import KEYS, PositionFile, parse_position_file
 from solver.game.position import Position, PositionError
 
-__all__ = ["load_input", "read_text_file"]
+__all__ = ["MAX_INPUT_BYTES", "excerpt", "load_input", "read_text_file"]
+
+MAX_INPUT_BYTES = 16 << 20  #: the largest input file read (16 MiB)
 
 _EXAMPLE = "321123/....../....../....../....../231123 S"
 _POSITION_SHAPE = (
@@ -34,14 +38,32 @@ _POSITION_SHAPE = (
 _YAML_KEY = re.compile(r"^([A-Za-z][A-Za-z_-]*)\s*:")
 
 
-def read_text_file(path: Path, what: str = "file") -> str:
-    """The text of a file, or a UserError saying why it cannot be read."""
+def excerpt(text: str, width: int = 60) -> str:
+    """At most ``width`` characters of ``text`` (its first line), for an error message.
+
+    >>> excerpt("321123/" * 20)
+    '321123/321123/321123/321123/321123/321123/321123/321123/3... (140 characters)'
+    """
+    first = text.splitlines()[0] if text.splitlines() else text
+    if len(first) <= width and first == text:
+        return text
+    return f"{first[: width - 3]}... ({len(text)} characters)"
+
+
+def read_text_file(path: Path, what: str = "file", limit: int = MAX_INPUT_BYTES) -> str:
+    """The text of a file, or a UserError saying why it cannot be read (a file larger than
+    ``limit`` bytes is refused without reading it whole: /dev/zero ends too)."""
     try:
-        return path.read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+        if len(data) > limit:
+            raise UserError(f"{path}: larger than {limit >> 20} MiB: not a {what}") from None
+        return data.decode("utf-8")
     except IsADirectoryError:
         raise UserError(f"{path} is a directory, not a {what}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path}: not a text file (it is not UTF-8)") from None
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise UserError(f"{path}:{line}: not a text file (it is not UTF-8)") from None
     except OSError as e:
         raise UserError(f"{path}: cannot read the file: {e.strerror or e}") from None
 
@@ -76,8 +98,8 @@ def _read_file(path: Path) -> PositionFile:
             try:
                 return PositionFile(Position.from_string(lines[0]), source=source)
             except PositionError as e:
-                raise UserError(str(e), f"{source}:{number}") from None
-        return PositionFile(parse_diagram(text, source), source=source)
+                raise UserError(_cut(str(e), lines[0]), f"{source}:{number}") from None
+        return PositionFile(parse_diagram(text, source, turn_required=True), source=source)
     except PositionError as e:  # PositionFileError, DiagramError: already 'file:line: ...'
         raise UserError(str(e)) from None
 
@@ -91,6 +113,9 @@ def _line_of(text: str, wanted: str) -> int:
 
 def load_input(arg: str) -> PositionFile:
     """The position (and rules, history...) named by a command's ``POS|FILE`` argument."""
+    if not arg.strip():
+        raise UserError(f"an empty argument: give a position string ({_POSITION_SHAPE}) or a "
+                        "position file")
     path = Path(arg)
     if path.exists():
         return _read_file(path)
@@ -98,9 +123,17 @@ def load_input(arg: str) -> PositionFile:
         try:
             return PositionFile(Position.from_string(arg), source="<command line>")
         except PositionError as e:
-            raise UserError(f"bad position string: {e}") from None
+            raise UserError(f"bad position string: {_cut(str(e), arg)}") from None
     try:
         return PositionFile(Position.from_string(arg), source="<command line>")
     except PositionError:
-        raise UserError(f"no such file {arg!r} and not a position string ({_POSITION_SHAPE})") \
-            from None
+        raise UserError(f"no such file {excerpt(arg)!r} and not a position string "
+                        f"({_POSITION_SHAPE})") from None
+
+
+def _cut(message: str, quoted: str) -> str:
+    """``message`` with any long quote of the input replaced by an excerpt."""
+    if len(quoted) > 60:
+        message = message.replace(repr(quoted), repr(excerpt(quoted)))
+        message = message.replace(quoted, excerpt(quoted))
+    return message

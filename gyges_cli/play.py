@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
 import click
 
-from gyges_cli.common import UserError, combine_rules, rule_options
+from gyges_cli.common import UserError, combine_rules, interrupted, rule_options, ticking
 from gyges_cli.inputs import load_input, read_text_file
 from solver.formats.diagram import format_diagram
 from solver.formats.posfile import PositionFile
@@ -19,6 +20,7 @@ from solver.game.moves import perft as count_sequences
 from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
 from solver.game.squares import row_of
+from solver.parallel import StatusLine
 
 
 def _rules_line(rules: RuleSet) -> str:
@@ -157,8 +159,8 @@ def moves(pos: str, as_json: bool, rules: RuleSet, rules_given: bool) -> None:
 @click.option("--depth", "-d", type=click.IntRange(1, 64), required=True,
               help="Count move sequences of 1, 2, ... up to this many moves.")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print JSON: {position, rules, depths: [{depth, nodes, seconds, "
-                   "nodes_per_second}]}.")
+              help="Print JSON: {position, preset, rules: {option: value}, depths: [{depth, "
+                   "nodes, seconds, nodes_per_second}]}.")
 @rule_options
 def perft(pos: str, depth: int, as_json: bool, rules: RuleSet, rules_given: bool) -> None:
     """Count the move sequences of each length from a position (a move generator test).
@@ -166,12 +168,13 @@ def perft(pos: str, depth: int, as_json: bool, rules: RuleSet, rules_given: bool
     At each node the moves are its distinct resulting positions, plus one goal landing per
     ring that can land (a landing ends its line). For every depth 1..D this prints the
     number of sequences (nodes), the time taken and nodes per second. The history of a
-    position file applies (Renop law).
+    position file applies (Renop law). On a terminal a status line shows the depth being
+    counted and the time; Ctrl-C stops it (exit status 130) after the depths done.
 
     \b
     Example:
       gyges perft "321123/....../....../....../....../231123 S" --depth 2
-      gyges perft start.yaml -d 3 --rules dorbec --json
+      gyges perft tests/data/positions/bouncing.yaml -d 3 --rules dorbec --json
     """
     pf = load_input(pos)
     rules = combine_rules(pf.rules, rules, rules_given)
@@ -180,9 +183,17 @@ def perft(pos: str, depth: int, as_json: bool, rules: RuleSet, rules_given: bool
     if not as_json:
         click.echo(f"perft from {p} under {_rules_line(rules)}")
         click.echo(f"{'depth':>5} {'nodes':>16} {'seconds':>10} {'nodes/s':>14}")
+    status = StatusLine(sys.stderr)
     for d in range(1, depth + 1):
         t0 = time.perf_counter()
-        nodes, _lists = count_sequences(p, rules, d, pf.history)
+        status.show(f"perft: counting depth {d}")
+        try:
+            with ticking(status):
+                nodes, _lists = count_sequences(p, rules, d, pf.history)
+        except KeyboardInterrupt:
+            status.clear()
+            interrupted(f"depth {d} not finished")
+        status.clear()
         seconds = time.perf_counter() - t0
         rate = nodes / seconds if seconds > 0 else None
         rows.append({"depth": d, "nodes": nodes, "seconds": round(seconds, 6),
@@ -191,8 +202,8 @@ def perft(pos: str, depth: int, as_json: bool, rules: RuleSet, rules_given: bool
             shown = f"{rate:,.0f}" if rate is not None else "-"
             click.echo(f"{d:>5} {nodes:>16,} {seconds:>10.3f} {shown:>14}")
     if as_json:
-        click.echo(json.dumps({"position": str(p), "rules": rules.name,
-                               "options": rules.options(), "depths": rows}, indent=1))
+        click.echo(json.dumps({"position": str(p), "preset": rules.name,
+                               "rules": rules.options(), "depths": rows}, indent=1))
 
 
 # -- replay --------------------------------------------------------------------------------

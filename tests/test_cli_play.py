@@ -182,7 +182,8 @@ def _perft2(position: Position, rules, history) -> int:
 
 def test_perft_counts_match_the_move_lists():
     data = json.loads(ok("perft", START_TEXT, "--depth", "2", "--json"))
-    assert data["position"] == START_TEXT and data["rules"] == "pbmserv"
+    assert data["position"] == START_TEXT and data["preset"] == "pbmserv"
+    assert data["rules"] == PRESETS["pbmserv"].options()   # the shape of solve --json
     depths = data["depths"]
     assert [d["depth"] for d in depths] == [1, 2]
     assert depths[0]["nodes"] == len(legal_moves(START, PRESETS["pbmserv"]))

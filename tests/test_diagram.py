@@ -185,7 +185,8 @@ def test_round_trip(p, coordinates, shores):
 @pytest.mark.parametrize(
     "text, line, message",
     [
-        ("N\n. . . . . . 6\n3 . . . . .\n", 4, "ends after 2 rows"),
+        ("N\n. . . . . . 6\n3 . . . . . 5\n", 4, "ends after 2 rows"),
+        ("N\n. . . . . . 6\n3 . . . . .\n", 3, "no row number while other rows"),
         ("N\n. . . . . x 6\n", 2, "is not a row"),
         ("N\n. . . . . . 5\n", 2, "this is row 6"),
         ("3 3 3 3 . . 6\n. . . . . 3 5\n", 2, "5 triples so far"),

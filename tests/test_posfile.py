@@ -92,7 +92,9 @@ def test_history_sides_default_to_alternating_backwards():
 
 def test_diagram_side_line_or_to_move():
     body = "diagram: |\n  321123\n  ......\n  ......\n  ......\n  ......\n  231123\n"
-    assert parse_position_file(body).position == START
+    with pytest.raises(PositionFileError, match="does not say who is to move"):
+        parse_position_file(body)     # issue 15.3: never a silent South to move
+    assert parse_position_file(body + "to-move: S\n").position == START
     assert parse_position_file(body + "to-move: north\n").position.turn is Side.NORTH
     with_line = body.replace("231123\n", "231123\n  North to move\n")
     assert parse_position_file(with_line).position.turn is Side.NORTH

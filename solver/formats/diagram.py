@@ -4,7 +4,8 @@ A diagram is North's goal ``N``, the six rows with row 6 (North's starting row) 
 then South's goal ``S``. Each row lists its six slots, columns 1..6, separated by spaces:
 ``.`` for an empty slot, ``1``, ``2`` or ``3`` for a ring. The seed puts the column
 numbers above and each row's number at its right; both are optional when reading. A last
-line may say who moves (``South to move`` / ``North to move``; South when absent)::
+line says who moves (``South to move`` / ``North to move``; South when absent, unless
+the reader requires it, as for a diagram file on its own)::
 
     1 2 3 4 5 6
     N
@@ -125,6 +126,15 @@ def format_diagram(
     return "\n".join(lines)
 
 
+def _excerpt(text: str, width: int = 60) -> str:
+    """At most ``width`` characters of a line, for an error message.
+
+    >>> _excerpt("x" * 100, 10)
+    'xxxxxxx...'
+    """
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def looks_like_diagram(text: str) -> bool:
     """Does the text look like a diagram (rather than YAML or something else)?
 
@@ -156,11 +166,15 @@ def _row_cells(tokens: list[str]) -> list[str] | None:
     return None
 
 
-def parse_diagram(text: str, source: str = "<diagram>", *, first_line: int = 1) -> Position:
+def parse_diagram(text: str, source: str = "<diagram>", *, first_line: int = 1,
+                  turn_required: bool = False) -> Position:
     """Read a diagram; :class:`DiagramError` names ``source``, the line and the problem.
 
     ``first_line`` is the number of the text's first line in ``source`` (for a diagram
-    embedded in a larger file).
+    embedded in a larger file). ``turn_required``: a diagram without its side-to-move line
+    is an error (a file on its own must say it: South by default would be a silent guess).
+    Row numbers are all given or none: a row of six entries among rows that end with their
+    number has lost a slot, and is an error rather than another position.
 
     >>> parse_diagram("N\\n. . . . . .\\n", "d.txt")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -171,6 +185,7 @@ def parse_diagram(text: str, source: str = "<diagram>", *, first_line: int = 1) 
     seen_n = seen_s = False
     turn: Side | None = None
     counts: Counter[int] = Counter()
+    labelled: list[tuple[bool, int, str]] = []   # (row number given?, line, text) per row
     last_line = first_line
     for number, raw in enumerate(text.splitlines(), start=first_line):
         last_line = number
@@ -182,7 +197,8 @@ def parse_diagram(text: str, source: str = "<diagram>", *, first_line: int = 1) 
             return DiagramError(problem, source, number)
 
         if turn is not None:
-            raise fail(f"{line!r} after the side to move: the diagram ends with that line")
+            raise fail(f"{_excerpt(line)!r} after the side to move: the diagram ends with "
+                       "that line")
         m = _TO_MOVE.match(line)
         if m:
             if len(rows) != 6:
@@ -212,12 +228,12 @@ def parse_diagram(text: str, source: str = "<diagram>", *, first_line: int = 1) 
         if cells is None:
             if len(rows) == 6 or seen_s:
                 raise fail(
-                    f"{line!r} after the six rows: expected 'S', 'South to move' or "
+                    f"{_excerpt(line)!r} after the six rows: expected 'S', 'South to move' or "
                     "'North to move'"
                 )
             raise fail(
-                f"{line!r} is not a row: write six slots separated by spaces, each . (empty) "
-                f"or 1, 2, 3 (a ring), optionally followed by the row number {row}"
+                f"{_excerpt(line)!r} is not a row: write six slots separated by spaces, each . "
+                f"(empty) or 1, 2, 3 (a ring), optionally followed by the row number {row}"
             )
         if seen_s:
             raise fail("a row below South's goal 'S': the six rows come between N and S")
@@ -226,6 +242,13 @@ def parse_diagram(text: str, source: str = "<diagram>", *, first_line: int = 1) 
         label = tokens[-1] if len(tokens) in (2, 7) else None
         if label is not None and label != str(row):
             raise fail(f"this is row {row} (rows go from 6 at the top to 1), not row {label}")
+        labelled.append((label is not None, number, line))
+        if len({given for given, _, _ in labelled}) > 1:
+            bare = next((n, t) for given, n, t in labelled if not given)
+            raise DiagramError(
+                f"{_excerpt(bare[1])!r} has no row number while other rows end with theirs: "
+                "is a slot missing? Give every row six slots and its number, or no row its "
+                "number", source, bare[0])
         sizes = [0 if c in ".0" else int(c) for c in cells]
         for size in sizes:
             if size:
@@ -239,6 +262,9 @@ def parse_diagram(text: str, source: str = "<diagram>", *, first_line: int = 1) 
         raise DiagramError(
             f"the diagram ends after {found}: it needs 6 rows, row 6 first", source, last_line + 1
         )
+    if turn is None and turn_required:
+        raise DiagramError("no side to move: end the diagram with a line 'South to move' "
+                           "or 'North to move'", source, last_line + 1)
     board = [0] * 36
     for i, sizes in enumerate(rows):
         for c, size in enumerate(sizes):

@@ -19,8 +19,8 @@ The position is given in exactly one of three ways:
     and the side to move (``S`` or ``N``).
 ``diagram``
     a seed-000 text diagram (see :mod:`solver.formats.diagram`) as a block scalar, with the side
-    to move in ``to-move`` (``S``/``N``, or ``South``/``North``; South when absent) or
-    in the diagram's last line (``North to move``)::
+    to move in ``to-move`` (``S``/``N``, or ``South``/``North``) or in the diagram's
+    last line (``North to move``): one of them is required::
 
         diagram: |
           1 2 3 4 5 6
@@ -36,7 +36,7 @@ The position is given in exactly one of three ways:
 
 ``rings``
     a mapping from pbmserv slot names (row digit, column digit) to ring sizes, with
-    ``to-move``: ``rings: {51: 3, 43: 1, 45: 1, 31: 1, ...}``. Handy for composed
+    ``to-move`` (required): ``rings: {51: 3, 43: 1, 45: 1, 31: 1, ...}``. Handy for composed
     problems with few rings; every other slot is empty.
 
 The other keys:
@@ -201,6 +201,8 @@ def parse_position_file(text: str, source: str = "<position file>") -> PositionF
                                 lambda problem, at: PositionFileError(problem, source, at))
     else:
         position = _rings(value_node, fail, to_move or Side.SOUTH)
+        if to_move is None:
+            raise fail("rings without to-move: add 'to-move: S' or 'to-move: N'", value_node)
 
     rules = read_rules(entries, fail)
 
@@ -283,6 +285,10 @@ def read_diagram(node: yaml.Node, source: str, fail: Fail, to_move: Side | None,
                 to_move_node,
             )
         position = position.with_turn(to_move)
+    elif not has_turn_line:
+        raise fail("the diagram does not say who is to move: add 'to-move: S' or "
+                   "'to-move: N', or end the diagram with 'South to move' or 'North to move'",
+                   node)
     return position
 
 

@@ -17,14 +17,25 @@ import yaml
 Fail = Callable[..., Exception]
 
 
+MAX_BYTES = 64 << 20  #: the largest YAML file read (64 MiB: a catalogue of many puzzles)
+
+
 def read_file(path: str | Path, error: Callable[[str], Exception]) -> str:
-    """A file's text; a missing or unreadable file raises ``error(problem)``."""
+    """A file's text; a missing, unreadable or too large file raises ``error(problem)``."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise error(f"larger than {MAX_BYTES >> 20} MiB: not a file to read")
+        return data.decode("utf-8")
     except FileNotFoundError:
         raise error("no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise error(f"cannot read the file: {e}") from None
+    except IsADirectoryError:
+        raise error("is a directory, not a file") from None
+    except UnicodeDecodeError:
+        raise error("not a text file (it is not UTF-8)") from None
+    except OSError as e:
+        raise error(f"cannot read the file: {e.strerror or e}") from None
 
 
 def line(node: yaml.Node) -> int:
