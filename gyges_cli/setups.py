@@ -12,8 +12,10 @@ from typing import Any
 
 import click
 
-from gyges_cli.common import UserError, rule_options
+from gyges_cli.common import UserError, check_jobs, interrupted, rule_options, ticking
 from solver.game.rules import RuleSet
+from solver.output import OutputError, check_output, open_atomic, signed
+from solver.parallel import StatusLine
 from solver.setups.batch import BatchError, heatmap_svg, read_results, report, run, select_pairs
 from solver.setups.constraints import (
     KEYS,
@@ -81,12 +83,14 @@ def _merge(file_options: dict[str, Any], cli: dict[str, Any]) -> dict[str, Any]:
               help="At most K South first moves exposed to such a replace.")
 @click.option("--canonical", is_flag=True, default=False,
               help="Report mirror-equivalent setups (pairs mirrored together) once.")
-@click.option("--count", "mode", flag_value="count", help="Print only how many.")
+@click.option("--count", "mode", flag_value="count",
+              help="Print only how many (with --json: a JSON object without the results).")
 @click.option("--list", "mode", flag_value="list", default=True, help="One per line (default).")
-@click.option("--json", "mode", flag_value="json", help="A JSON object with count and results.")
-@rule_options
+@click.option("--json", "as_json", is_flag=True,
+              help="A JSON object: side, count, canonical, rules and results.")
+@rule_options(from_file=False)
 def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: str,
-                   rules: RuleSet, rules_given: bool, **options: Any) -> None:
+                   as_json: bool, rules: RuleSet, rules_given: bool, **options: Any) -> None:
     """Every setup (or pair) meeting the constraints, exactly, in sorted order.
 
     Constraints come from the options, from KEY=VALUE arguments and from YAML files, all
@@ -124,20 +128,36 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
         except SetupError as e:
             raise UserError(str(e)) from None
     merged = _merge(_merge(merged, pairs), cli)
+    status = StatusLine(sys.stderr)
+
+    def progress(msg: str) -> None:
+        if "judged" in msg:
+            status.show(msg)        # on a terminal only
+        else:
+            status.clear()
+            click.echo(f"gyges: {msg}", err=True)
+
     try:
         c = constraints_from_options(merged)
-        progress = (lambda msg: click.echo(f"gyges: {msg}", err=True)) if c.engine else None
-        results = search(c, rules, progress=progress)
+        with ticking(status):
+            results = search(c, rules, progress=progress if c.engine else None)
     except (SetupError, ValueError) as e:
         raise UserError(str(e), "setups search") from None
+    except KeyboardInterrupt:
+        status.clear()
+        interrupted(status.text or "")
+    status.clear()
     assert isinstance(results, list)
     lines = [r if isinstance(r, str) else f"{r[0]} {r[1]}" for r in results]
-    if mode == "count":
-        click.echo(len(results))
-    elif mode == "json":
+    if as_json:
         out = [r if isinstance(r, str) else {"south": r[0], "north": r[1]} for r in results]
-        click.echo(json.dumps({"side": c.side, "count": len(out), "canonical": c.canonical,
-                               "rules": rules.describe(), "results": out}, sort_keys=True))
+        data = {"side": c.side, "count": len(out), "canonical": c.canonical,
+                "preset": rules.name, "rules": rules.options()}
+        if mode != "count":
+            data["results"] = out
+        click.echo(json.dumps(data, sort_keys=True))
+    elif mode == "count":
+        click.echo(len(results))
     else:
         for line in lines:
             click.echo(line)
@@ -148,41 +168,44 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
               help="South's setups.")
 @click.option("--north", default="all", metavar="SETUP[,SETUP...]|all", show_default=True,
               help="North's setups.")
-@click.option("--depth", type=int, default=2, show_default=True,
-              help="Prove forced wins within this many of South's moves.")
+@click.option("--depth", type=click.IntRange(1, 30), default=2, show_default=True,
+              help="Prove forced wins within this many of South's moves (1..30).")
 @click.option("--jobs", "-j", type=int, default=None,
               help="Worker processes (default: every core).")
 @click.option("--out", required=True, metavar="FILE.jsonl",
-              help="Results, one JSON object per line; rerun with it to resume.")
+              help="Results, one JSON object per line; rerun with it to resume (missing "
+              "directories are created).")
 @click.option("--log", default=None, metavar="FILE", help="Log file (workers log there too).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-@rule_options
+@rule_options(from_file=False)
 def analyze_command(south: str, north: str, depth: int, jobs: int | None, out: str,
                     log: str | None, quiet: bool, rules: RuleSet, rules_given: bool) -> None:
     """Analyse setup pairs (South moves first) into a JSON Lines file.
 
     Each pair gets its move counts, replace counts, landing and replace threats, the
     solver's verdict within --depth (win/loss/none, key moves) and North's best defence.
-    Results are appended as they finish; Ctrl-C keeps them and a rerun resumes.
+    Results are appended as they finish; Ctrl-C keeps them (exit status 130) and a rerun
+    resumes.
+
+    \b
+    Examples:
+      gyges setups analyze --south 231123 --north all --depth 2 --out table.jsonl
+      gyges setups analyze --depth 3 --jobs 2 --out table.jsonl --log table.log
     """
-    if jobs is not None and jobs < 1:
-        raise UserError(f"{jobs} jobs: give at least 1", "--jobs")
-    if depth < 1:
-        raise UserError(f"{depth}: give at least 1", "--depth")
+    jobs = check_jobs(jobs)
     try:
         pairs = select_pairs(south, north)
-        if os.path.isdir(out):
-            raise UserError("is a directory: give a file name", out)
+        check_output(out, replaceable=True)
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
         summary = run(pairs, rules, depth, out, jobs=jobs, log=log,
                       progress=None if quiet else sys.stderr)
-    except (SetupError, BatchError) as e:
+    except (SetupError, BatchError, OutputError) as e:
         raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or out) from None
     if summary["interrupted"]:
-        click.echo(f"gyges: interrupted: {summary['done']} new results kept in {out}; "
-                   "rerun the same command to resume", err=True)
-        sys.exit(130)
+        interrupted(f"{summary['done']} new results kept in {out}; rerun the same command "
+                    "to resume")
     click.echo(f"{summary['done']} pairs analysed, {summary['skipped']} already in {out}",
                err=True)
 
@@ -190,22 +213,37 @@ def analyze_command(south: str, north: str, depth: int, jobs: int | None, out: s
 @setups_group.command("report")
 @click.argument("results", metavar="FILE.jsonl")
 @click.option("--svg", "svg_out", default=None, metavar="OUT.svg",
-              help="Also draw a heat map, South setup by North setup.")
-@click.option("--top", type=int, default=5, show_default=True,
+              help="Also draw a heat map, South setup by North setup (a file gyges did not "
+              "write is not replaced without --force).")
+@click.option("--force", is_flag=True, help="Replace --svg even if gyges did not write it.")
+@click.option("--top", type=click.IntRange(0), default=5, show_default=True,
               help="How many strongest/weakest setups to list.")
-def report_command(results: str, svg_out: str | None, top: int) -> None:
-    """Summarise an analysis: forced wins, strongest and weakest setups, distributions."""
+def report_command(results: str, svg_out: str | None, top: int, force: bool) -> None:
+    """Summarise an analysis: forced wins, strongest and weakest setups, distributions.
+
+    \b
+    Examples:
+      gyges setups report table.jsonl
+      gyges setups report table.jsonl --top 10 --svg heatmap.svg
+    """
     if not os.path.exists(results):
         raise UserError("no such file", results)
+    if os.path.isdir(results):
+        raise UserError("is a directory, not a results file", results)
     try:
+        if svg_out is not None:
+            check_output(svg_out, force=force, option="--svg")
         found, records = read_results(results)
-    except BatchError as e:
+    except (BatchError, OutputError) as e:
         raise UserError(str(e)) from None
+    if not records:
+        raise UserError("holds no setup analysis records (made by 'gyges setups analyze')",
+                        results)
     click.echo(report(records, found, top=top))
     if svg_out:
         try:
-            with open(svg_out, "w", encoding="utf-8") as f:
-                f.write(heatmap_svg(records))
+            with open_atomic(svg_out) as f:
+                f.write(signed(heatmap_svg(records), "<!--", "-->"))
         except OSError as e:
             raise UserError(e.strerror or str(e), svg_out) from None
         click.echo(f"heat map written to {svg_out}", err=True)

@@ -144,7 +144,11 @@ class Stipulation:
             return f"{side.title} wins in {self.moves}."
         if self.kind == "loss":
             return f"Whatever {side.title} does, {side.other.title} wins in {self.moves}."
-        return f"Neither side can force a win within {self.moves} moves."
+        return f"Neither side can force a win within {self._moves()}."
+
+    def _moves(self) -> str:
+        """``1 move``, ``2 moves``."""
+        return f"{self.moves} move{'s' if self.moves != 1 else ''}"
 
     def proof_note(self, keys: str) -> str:
         """What the solver proved, in words, for the notes of a catalogue entry; ``keys``
@@ -153,6 +157,6 @@ class Stipulation:
         if self.kind == "win":
             return f"Proven by the solver: {side} wins in {self.moves} and no sooner; {keys}."
         if self.kind == "loss":
-            return (f"Proven by the solver: every move of {side} loses within {self.moves} "
-                    f"moves of the opponent, and the main line's first move holds out that long.")
-        return f"Proven by the solver: neither side can force a win within {self.moves} moves."
+            return (f"Proven by the solver: every move of {side} loses within {self._moves()} "
+                    "of the opponent, and the main line's first move holds out that long.")
+        return f"Proven by the solver: neither side can force a win within {self._moves()}."

@@ -262,11 +262,19 @@ def read_results(path: str, repair: bool = False) -> tuple[dict[str, Any] | None
         raise BatchError(f"{path}: cannot read it: {e.strerror}") from None
     lines = data.split(b"\n")
     keep = len(data)
-    if lines and lines[-1] != b"":  # no newline at the end: the last write was cut short
-        keep = len(data) - len(lines[-1])
-        lines = lines[:-1]
-    else:
-        lines = lines[:-1]
+    last = lines.pop()
+    if last.strip():  # no newline at the end: a complete record (kept) or a cut-short write
+        try:
+            complete = isinstance(json.loads(last), dict)
+        except ValueError:
+            complete = False
+        if complete:
+            lines.append(last)
+            keep = -1   # repair: add the newline
+        elif last.lstrip().startswith(b"{"):
+            keep = len(data) - len(last)
+        else:
+            lines.append(last)  # not a record at all: reported below
     records: dict[tuple[str, str], dict] = {}
     found: dict[str, Any] | None = None
     for i, raw in enumerate(lines, 1):
@@ -291,7 +299,10 @@ def read_results(path: str, repair: bool = False) -> tuple[dict[str, Any] | None
                 f"{_describe(found)}: one file holds one analysis"
             )
         records[pair] = rec
-    if repair and keep != len(data):
+    if repair and keep == -1:
+        with open(path, "ab") as f:
+            f.write(b"\n")
+    elif repair and keep != len(data):
         with open(path, "r+b") as f:
             f.truncate(keep)
     return found, [records[k] for k in sorted(records)]
@@ -443,11 +454,11 @@ def report(records: Sequence[dict], found: dict[str, Any] | None, top: int = 5) 
                      "threats as tie-break):")
         for score, setup, w, lost, m in ranked[:top]:
             lines.append(f"  {setup}  South wins {w}/{m}, North wins {lost}/{m}, "
-                         f"score {score:+.4f}")
+                         f"score {round(score, 4) + 0.0:+.4f}")
         lines.append(f"weakest {side.title()} setups:")
         for score, setup, w, lost, m in ranked[-top:][::-1]:
             lines.append(f"  {setup}  South wins {w}/{m}, North wins {lost}/{m}, "
-                         f"score {score:+.4f}")
+                         f"score {round(score, 4) + 0.0:+.4f}")
     narrow = sorted((r for r in records if r.get("defence") and "threat" in r["defence"]),
                     key=lambda r: (r["defence"]["replies"], r["south"], r["north"]))
     if narrow:

@@ -574,10 +574,12 @@ def search(
         if not c.engine:
             break
         rejected = 0
-        for sol in solutions:
+        for i, sol in enumerate(solutions):
             if sol not in judged:
                 pair = dict(zip(sides, sol, strict=True))
                 judged[sol] = check_pair(pair["south"], pair["north"], c, rules)
+                if progress is not None and i % 50 == 0:
+                    progress(f"round {rounds}: {i} of {len(solutions)} judged by the engine")
             if not judged[sol]:
                 rejected += 1
                 literals = [xs[side][col, int(setup[col - 1])]
