@@ -16,9 +16,11 @@ from pathlib import Path
 
 import click
 
-from gyges_cli.common import UserError, combine_rules, rule_options
+from gyges_cli.common import UserError, combine_rules, interrupted, rule_options
 from gyges_cli.inputs import load_input
+from solver.formats.notation import parse_move
 from solver.game.rules import RuleSet
+from solver.output import OutputError, check_output, signed, write_atomic
 from solver.puzzles.book import PdfError, export_pdf, source_date
 from solver.puzzles.catalogue import (
     AuthoringError,
@@ -29,6 +31,7 @@ from solver.puzzles.catalogue import (
     check_puzzle,
     load_all,
     load_catalogue,
+    play_line,
 )
 from solver.puzzles.export import (
     BOOK_TITLE,
@@ -93,11 +96,14 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
             click.echo(f" {verdict} ({time.perf_counter() - t0:.2f} s)", err=True)
         for problem in problems:
             click.echo(str(problem), err=True)
-        wrong += bool(problems)
+        wrong += bool(problems) and p.id not in {e.puzzle for e in errors}
+    unreadable = sum(1 for e in errors if e.malformed)
+    duplicates = {e.puzzle for e in errors if not e.malformed}  # one position, two ids
+    wrong += len(duplicates)
     proven = len(puzzles) - wrong
     click.echo(f"{len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''} checked: {proven} "
-               f"proven, {wrong} wrong" + (f", {len(errors)} unreadable" if errors else ""))
-    if errors:
+               f"proven, {wrong} wrong" + (f", {unreadable} unreadable" if unreadable else ""))
+    if unreadable:
         sys.exit(EXIT_MALFORMED)
     if wrong:
         sys.exit(EXIT_WRONG)
@@ -193,11 +199,19 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
               help="Re-prove every puzzle first and refuse to export if the solver disproves "
               "one (default: on for pdf, off otherwise).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@click.option("--force", is_flag=True,
+              help="Replace files that gyges did not write (or that were edited since).")
 def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
            select: tuple[str, ...], chapters: str, paper: str, arrows: str, coordinates: bool,
-           size: int, monochrome: bool, check_first: bool | None, quiet: bool) -> None:
+           size: int, monochrome: bool, check_first: bool | None, quiet: bool,
+           force: bool) -> None:
     """Export the puzzles of PATHS (default: puzzles/) as text, SVG diagrams, or a book in
     HTML or PDF: title page, contents, chapters, solutions at the back, index of themes.
+
+    Each entry's key and main line are replayed by the engine first (cheap; --check and
+    'catalogue check' re-prove them): an illegal one stops the export with exit status 1.
+    Files are written whole (atomically); a file that gyges did not write, or one edited
+    since, is not replaced without --force.
 
     \b
     Examples:
@@ -217,6 +231,13 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
     puzzles = select_puzzles(puzzles, selection)
     if not puzzles:
         raise UserError(f"no puzzle matches --select {selection}")
+    wrong = [e for p in puzzles for e in _engine_problems(p)]
+    for e in wrong:
+        click.echo(str(e), err=True)
+    if wrong:
+        click.echo("gyges: nothing exported: fix the catalogue first (gyges catalogue check)",
+                   err=True)
+        sys.exit(EXIT_WRONG)
     if check_first is None:
         check_first = fmt == "pdf"
     try:
@@ -224,16 +245,15 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
             _refuse_disproved(puzzles, quiet)
         target = _target(Path(out), fmt)
         if fmt == "svg":
-            written = _write_svgs(target, puzzles, size=size, arrows=arrows,
+            written = _write_svgs(target, puzzles, force, size=size, arrows=arrows,
                                   coordinates=coordinates, monochrome=monochrome)
         else:
             book = make_book(puzzles, title=title or BOOK_TITLE, chapters=chapters,
                              file_titles=_file_titles(puzzles))
-            written = [_write_book(target, fmt, book, paper=paper, arrows=arrows,
+            written = [_write_book(target, fmt, book, force, paper=paper, arrows=arrows,
                                    monochrome=monochrome, coordinates=coordinates)]
     except KeyboardInterrupt:
-        click.echo("gyges export: interrupted: nothing more written", err=True)
-        sys.exit(130)
+        interrupted("every file written is whole; nothing more written")
     where = target if fmt == "svg" else target.parent
     click.echo(f"wrote {len(written)} file{'s' if len(written) != 1 else ''} to {where}: "
                + ", ".join(w.name for w in written[:6]) + (" ..." if len(written) > 6 else ""))
@@ -293,23 +313,25 @@ def _file_titles(puzzles: list[Puzzle]) -> dict[str, str]:
     return titles
 
 
-def _write_svgs(directory: Path, puzzles: list[Puzzle], **options) -> list[Path]:
-    written = []
-    for p in puzzles:
-        for name, svg in puzzle_svgs(p, **options).items():
-            target = directory / name
-            _write(target, svg.encode("utf-8"))
-            written.append(target)
-    return written
+def _write_svgs(directory: Path, puzzles: list[Puzzle], force: bool, **options
+                ) -> list[Path]:
+    files = {directory / name: signed(svg, "<!--", "-->").encode("utf-8")
+             for p in puzzles for name, svg in puzzle_svgs(p, **options).items()}
+    for target in files:                 # every file checked before any is written
+        _may_write(target, force)
+    for target, data in files.items():
+        _write(target, data)
+    return list(files)
 
 
-def _write_book(target: Path, fmt: str, book, *, paper: str, arrows: str,
+def _write_book(target: Path, fmt: str, book, force: bool, *, paper: str, arrows: str,
                 monochrome: bool, coordinates: bool) -> Path:
+    _may_write(target, force)
     if fmt == "text":
-        data = export_text(book).encode("utf-8")
+        data = signed(export_text(book), "#").encode("utf-8")
     elif fmt == "html":
-        data = export_html(book, paper=paper, arrows=arrows, monochrome=monochrome,
-                           coordinates=coordinates).encode("utf-8")
+        data = signed(export_html(book, paper=paper, arrows=arrows, monochrome=monochrome,
+                                  coordinates=coordinates), "<!--", "-->").encode("utf-8")
     else:
         try:
             created = source_date(os.environ.get("SOURCE_DATE_EPOCH"))
@@ -326,11 +348,47 @@ def _write_book(target: Path, fmt: str, book, *, paper: str, arrows: str,
     return target
 
 
+def _may_write(target: Path, force: bool) -> None:
+    """The output policy (solver.output): a file gyges did not write is not replaced without
+    --force; a PDF (which carries no signature) may replace a PDF."""
+    try:
+        pdf = target.suffix.lower() == ".pdf" and target.is_file() and \
+            target.read_bytes()[:5] == b"%PDF-"
+        check_output(target, force=force, replaceable=True if pdf else None)
+    except OutputError as e:
+        raise UserError(str(e)) from None
+
+
 def _write(target: Path, data: bytes) -> None:
     try:
-        target.write_bytes(data)
+        write_atomic(target, data)   # whole or not at all
     except OSError as e:
         raise UserError(f"cannot write: {e.strerror or e}", str(target)) from None
+
+
+def _engine_problems(p: Puzzle) -> list[CatalogueError]:
+    """What the engine alone can tell of an entry (no proof): the key is a legal move, the
+    main line replays from the key to the stipulated landing."""
+    problems = []
+    if p.key is not None:
+        try:
+            parse_move(p.key, p.position, p.rules, p.history)
+        except ValueError as e:
+            problems.append(p.error(f"the key {p.key} is not a legal move: {e}", "key"))
+    if not p.main_line:
+        return problems
+    try:
+        line = play_line(p.position, p.rules, p.main_line, p.history)
+    except ValueError as e:
+        return [*problems, p.error(f"the main line is not legal: {e}", "main-line")]
+    st = p.stipulation
+    if st.kind != "none":
+        winner = p.position.turn if st.kind == "win" else p.position.turn.other
+        moves = line.moves
+        if not moves or not moves[-1].is_win or moves[-1].side is not winner:
+            problems.append(p.error(f"the main line does not end with {winner.title} "
+                                    "landing on the goal", "main-line"))
+    return problems
 
 
 COMMANDS = [catalogue_group, export]

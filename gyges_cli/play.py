@@ -241,6 +241,9 @@ def replay(game_file: Path, quiet: bool, start_arg: str | None, rules: RuleSet,
         rules = combine_rules(start_file.rules, rules, rules_given)
     try:
         record = parse_record(text, str(game_file))
+        if start is not None and record.south_setup is not None:
+            raise UserError("the record gives its own setups (entries 1 and 2), so it starts "
+                            "from them: --start is for a record without setups", start_arg)
         game = replay_record(record, rules, start)
     except RecordError as e:
         raise UserError(str(e)) from None

@@ -28,7 +28,13 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
-from solver.formats.notation import NotationError, format_move, parse_setup, parse_turn
+from solver.formats.notation import (
+    NotationError,
+    format_move,
+    parse_setup,
+    parse_turn,
+    read_move,
+)
 from solver.game.moves import Game, Move, NotOneMove, landing_stands
 from solver.game.position import Position, PositionError
 from solver.game.rules import RuleSet, Side
@@ -74,6 +80,10 @@ def _side_of(number: int) -> Side:
 _NUMBER = re.compile(r"\d{1,4}")
 
 
+def _cut(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def parse_record(text: str, source: str = "<record>") -> GameRecord:
     """Read a record; RecordError names the source, the line and what is wrong."""
     entries: list[tuple[int, str, int]] = []   # (number, text, line)
@@ -87,22 +97,29 @@ def parse_record(text: str, source: str = "<record>") -> GameRecord:
             if line.split() != HEADER.split() and line.lower().split() != ["south", "north"]:
                 raise RecordError(
                     f"{source}:{lineno}: a game record begins with the header "
-                    f"{HEADER!r}, not {line!r}"
+                    f"{HEADER!r}, not {_cut(line)!r}"
                 )
             header_seen = True
             continue
-        for token in line.split():
+        for i, token in enumerate(line.split()):
             starts_entry = _NUMBER.fullmatch(token) is not None and (
                 current is None
                 or (current[1] and not current[1].rstrip().endswith(";"))
             )
+            if (i == 0 and not starts_entry and current is not None and current[1]
+                    and not current[1].rstrip().endswith(";")):
+                # an entry ends with its line (unless its turn goes on after a ';')
+                raise RecordError(
+                    f"{source}:{lineno}: {_cut(line)!r}: each line holds numbered entries, "
+                    f"like '{current[0] + 1} 61-53'"
+                )
             if starts_entry:
                 if current is not None:
                     entries.append((current[0], current[1], current[2]))
                 current = [int(token), "", lineno]
             elif current is None:
                 raise RecordError(
-                    f"{source}:{lineno}: {token!r}: each entry begins with its number, "
+                    f"{source}:{lineno}: {_cut(token)!r}: each entry begins with its number, "
                     "like '3 16-35'"
                 )
             else:
@@ -141,6 +158,11 @@ def parse_record(text: str, source: str = "<record>") -> GameRecord:
                               "before the first move")
         if number <= 2 and entry.isdigit():
             raise RecordError(f"{where}: entry {number}: a setup is six digits")
+        for part in entry.split(";"):   # written like a move? (legal or not: replay's job)
+            try:
+                read_move(part.strip())
+            except NotationError as e:
+                raise RecordError(f"{where}: entry {number}: {_cut(str(e), 200)}") from None
         turns.append(RecordedTurn(number, _side_of(number), entry, lineno))
     if setups and len(setups) < 2:
         raise RecordError(f"{source}: both setups are needed (entries 1 and 2), found only "

@@ -73,6 +73,10 @@ def _check_keys(puzzle: Puzzle, sol: Solution, key_move: Move | None,
         m = _parse(puzzle, cook, "declared cook", "cooks", problems)
         if m is None:
             continue
+        if key_move is not None and m.result_key(pos) == key_move.result_key(pos):
+            problems.append(puzzle.error(f"the declared cook {cook} is the key itself: "
+                                         "list only the other keys", "cooks"))
+            continue
         if m.result_key(pos) not in keys:
             problems.append(puzzle.error(f"the declared cook {cook} is not a key", "cooks"))
         declared[m.result_key(pos)] = m

@@ -141,8 +141,12 @@ class Catalogue:
     list_indent: int = 0  # column of the '-' of the entries
 
 
-def parse_catalogue(text: str, source: str = "<catalogue>") -> Catalogue:
-    """Read a catalogue file's text; :class:`CatalogueError` says what and where."""
+def parse_catalogue(text: str, source: str = "<catalogue>",
+                    errors: list[CatalogueError] | None = None) -> Catalogue:
+    """Read a catalogue file's text; :class:`CatalogueError` says what and where.
+
+    With ``errors`` (a list), a bad entry is appended to it and left out, and the other
+    entries are read: every error of the file in one pass."""
     def fail_file(problem: str, node: yaml.Node | None = None) -> CatalogueError:
         return CatalogueError(problem, source, yamlnodes.line(node) if node is not None else None)
 
@@ -161,7 +165,7 @@ def parse_catalogue(text: str, source: str = "<catalogue>") -> Catalogue:
     if not isinstance(seq, yaml.SequenceNode):
         raise fail_file(f"the puzzles are a YAML list ('- id: ...' entries), not "
                         f"{yamlnodes.kind(seq)}", seq)
-    puzzles = _read_puzzles(seq, source, form == "list")
+    puzzles = _read_puzzles(seq, source, form == "list", errors)
     indent = seq.value[0].start_mark.column - 2 if seq.value else 0
     return Catalogue(source, puzzles, title, description, form, max(indent, 0))
 
@@ -192,16 +196,23 @@ def _read_head(root: yaml.MappingNode, source: str, fail_file: yamlnodes.Fail
     return entries["puzzles"][1], title, description
 
 
-def _read_puzzles(seq: yaml.SequenceNode, source: str, bare_list: bool
-                  ) -> tuple[Puzzle, ...]:
-    """The entries of the puzzle list, each id once."""
+def _read_puzzles(seq: yaml.SequenceNode, source: str, bare_list: bool,
+                  errors: list[CatalogueError] | None = None) -> tuple[Puzzle, ...]:
+    """The entries of the puzzle list, each id once (with ``errors``: a bad entry is noted
+    there and left out)."""
     puzzles = []
     seen: dict[str, int] = {}
     for item in seq.value:
-        puzzle = _parse_puzzle(item, source, bare_list)
-        if puzzle.id in seen:
-            raise puzzle.error(f"the id {puzzle.id!r} is already used on line "
-                               f"{seen[puzzle.id]}: ids are unique", "id", malformed=True)
+        try:
+            puzzle = _parse_puzzle(item, source, bare_list)
+            if puzzle.id in seen:
+                raise puzzle.error(f"the id {puzzle.id!r} is already used on line "
+                                   f"{seen[puzzle.id]}: ids are unique", "id", malformed=True)
+        except CatalogueError as e:
+            if errors is None:
+                raise
+            errors.append(e)
+            continue
         seen[puzzle.id] = puzzle.line
         puzzles.append(puzzle)
     return tuple(puzzles)
@@ -489,9 +500,12 @@ def load_all(paths: Iterable[str | Path]) -> tuple[list[Puzzle], list[CatalogueE
     puzzles: list[Puzzle] = []
     errors: list[CatalogueError] = []
     seen: dict[str, Puzzle] = {}
+    places: dict[tuple, Puzzle] = {}
     for f in catalogue_files(paths):
+        source = str(f)
         try:
-            cat = load_catalogue(f)
+            text = yamlnodes.read_file(f, lambda problem, s=source: CatalogueError(problem, s))
+            cat = parse_catalogue(text, source, errors)
         except CatalogueError as e:
             errors.append(e)
             continue
@@ -501,6 +515,12 @@ def load_all(paths: Iterable[str | Path]) -> tuple[list[Puzzle], list[CatalogueE
                 errors.append(p.error(f"the id is already used in {other.file}:{other.line}",
                                       "id", malformed=True))
                 continue
+            where = (p.position, p.rules, p.history)
+            if where in places:
+                other = places[where]
+                errors.append(p.error(f"the same position as puzzle {other.id} "
+                                      f"({other.file}:{other.line})", "diagram"))
+            places.setdefault(where, p)
             seen[p.id] = p
             puzzles.append(p)
     return puzzles, errors

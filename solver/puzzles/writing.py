@@ -126,6 +126,7 @@ def append_entry(path: str | Path, entry_text: str, title: str = "") -> Catalogu
     if len(result.puzzles) != len(old.puzzles) + 1 or result.puzzles[-1].id != new.id:
         raise CatalogueError("the puzzle list is not the last thing in the file: add the entry "
                              "by hand", source)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    from solver.output import write_atomic
+
+    write_atomic(path, text)   # whole or not at all (parents created)
     return result

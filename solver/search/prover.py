@@ -156,11 +156,11 @@ def solve(
     """
     note = progress if progress is not None else (lambda _text: None)
     if not 1 <= max_moves <= 30:
-        raise SolveError(f"--max-moves must be 1..30, not {max_moves}")
+        raise SolveError(f"the bound N must be 1..30, not {max_moves}")
     if jobs < 1:
-        raise SolveError(f"--jobs must be at least 1, not {jobs}")
+        raise SolveError(f"the number of processes must be at least 1, not {jobs}")
     if duals < 0:
-        raise SolveError(f"--duals must be 0 or more, not {duals}")
+        raise SolveError(f"the dual depth must be 0 or more, not {duals}")
     history = tuple(history)
     t0 = time.perf_counter()
     prover = _Prover(rules, history)

@@ -32,6 +32,7 @@ __all__ = ["RESULT_KINDS", "ResultKind", "Stipulation"]
 ResultKind: TypeAlias = Literal["win", "loss", "none"]
 RESULT_KINDS: tuple[ResultKind, ...] = ("win", "loss", "none")
 
+MAX_MOVES = 30  #: the longest stipulation the solver proves
 _STIPULATION = re.compile(
     r"^\s*(?:(?P<side>south|north|s|n)\s+)?(?:to\s+move\s+(?:and\s+)?)?"
     r"(?P<verb>wins?|loses?)\s+in\s+(?P<k>\d+)\s*$"
@@ -84,6 +85,8 @@ class Stipulation:
             kind, k = "none", int(m.group("k2"))
         if k < 1:
             raise ValueError(f"{text!r}: N counts moves, so it is 1 or more")
+        if k > MAX_MOVES:
+            raise ValueError(f"{text!r}: N must be 1..{MAX_MOVES} (the solver's limit)")
         return cls(kind, k, side)
 
     def __str__(self) -> str:
