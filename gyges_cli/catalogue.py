@@ -63,7 +63,14 @@ def _load_all(paths: tuple[str, ...]) -> tuple[list[Puzzle], list[CatalogueError
 
 @click.group(name="catalogue", short_help="Puzzle catalogue: check, add, list.")
 def catalogue_group() -> None:
-    """The puzzle catalogue: YAML files of proven puzzles (docs/catalogue.md)."""
+    """The puzzle catalogue: YAML files of proven puzzles (docs/catalogue.md).
+
+    \b
+    Examples:
+      gyges catalogue check
+      gyges catalogue list puzzles/seed000.yaml
+      gyges catalogue add tests/data/positions/bouncing.yaml --to mine.yaml --id bouncing
+    """
 
 
 @catalogue_group.command(
@@ -76,8 +83,14 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
 
     Each stipulation must be exact (no quicker win, the same k), every key but the declared
     one listed under 'cooks', the main line legal, starting with the key and ending on the
-    goal, and each declared theme shown. Exit status 1 if an entry is wrong, 2 if a file
-    cannot be read.
+    goal, and each declared theme shown; one position under two ids is flagged. Every
+    error of every file is reported in one pass. Exit status 1 if an entry is wrong, 2 if
+    an entry or a file cannot be read.
+
+    \b
+    Examples:
+      gyges catalogue check
+      gyges catalogue check puzzles/seed000.yaml my-puzzles.yaml -q
     """
     puzzles, errors = _load_all(paths)
     for e in errors:
@@ -115,7 +128,12 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
 @click.argument("paths", nargs=-1, type=click.Path())
 def list_(paths: tuple[str, ...]) -> None:
     """A table of the puzzles of PATHS (default: puzzles/): id, stipulation, themes,
-    difficulty."""
+    difficulty.
+
+    \b
+    Example:
+      gyges catalogue list puzzles/
+    """
     puzzles, errors = _load_all(paths)
     rows = [("id", "stipulation", "themes", "difficulty")]
     for p in puzzles:
@@ -149,7 +167,15 @@ def list_(paths: tuple[str, ...]) -> None:
 def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, credit: str,
         notes: str, max_moves: int, rules: RuleSet, rules_given: bool) -> None:
     """Solve POS|FILE and append it to a catalogue file with the solver's findings:
-    stipulation, key (other keys as cooks), main line, themes and difficulty."""
+    stipulation, key (other keys as cooks), main line, themes and difficulty. The rest of
+    the file is kept as written; the file is replaced whole (atomically).
+
+    \b
+    Examples:
+      gyges catalogue add tests/data/positions/bouncing.yaml --to mine.yaml --id bouncing
+      gyges catalogue add "....../3...../..1.1./1.23.3/3.22.1/....2. N" --to mine.yaml \\
+          --id bouncing-2 --title "Bouncing" --max-moves 2
+    """
     pf = load_input(source)
     rules = combine_rules(pf.rules, rules, rules_given)
     try:

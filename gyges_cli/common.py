@@ -19,6 +19,7 @@ import contextlib
 import dataclasses
 import functools
 import re
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -117,6 +118,8 @@ class GygesGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         from solver.parallel import Interrupted
 
+        main = threading.current_thread() is threading.main_thread()
+        old_term = signal.signal(signal.SIGTERM, _terminated) if main else None
         try:
             return super().invoke(ctx)
         except click.exceptions.NoArgsIsHelpError:
@@ -126,6 +129,14 @@ class GygesGroup(click.Group):
         except (KeyboardInterrupt, Interrupted):
             # a command that keeps partial results says so itself; any other just stops
             interrupted()
+        finally:
+            if main:
+                signal.signal(signal.SIGTERM, old_term)
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    """SIGTERM ends a command as Ctrl-C does (exit status 130, what was done is kept)."""
+    raise KeyboardInterrupt
 
 
 def check_jobs(jobs: int | None, option: str = "--jobs") -> int:

@@ -216,12 +216,34 @@ def parse_position_file(text: str, source: str = "<position file>") -> PositionF
     if "previous" in entries:
         previous = read_position(entries["previous"][1], fail, "previous",
                              default_turn=position.turn.other)
+        if not _one_move_before(previous, position, history):
+            raise fail(f"previous is not one move before the position: no legal move of "
+                       f"{position.turn.other.title} leads from it to the position (under "
+                       "any preset)", entries["previous"][1])
 
     comment = None
     if "comment" in entries:
         comment = scalar(entries["comment"][1], "comment", "free text", fail).value
 
     return PositionFile(position, rules, history, previous, source, comment)
+
+
+def _one_move_before(previous: Position, position: Position,
+                     history: tuple[Position, ...]) -> bool:
+    """Does one move of the other side lead from ``previous`` to ``position``, under some
+    preset (the rules in force may still change on the command line)?"""
+    from solver.game.moves import apply_move, legal_moves
+
+    prior = list(history)
+    if prior and prior[-1] == previous:
+        prior = prior[:-1]
+    for rules in PRESETS.values():
+        options = legal_moves(previous, rules, prior)
+        if options.mover is position.turn:
+            continue
+        if any(not m.is_win and apply_move(previous, m) == position for m in options):
+            return True
+    return False
 
 
 def alternating_back(turn: Side, n: int) -> list[Side]:
@@ -285,7 +307,7 @@ def read_diagram(node: yaml.Node, source: str, fail: Fail, to_move: Side | None,
                 to_move_node,
             )
         position = position.with_turn(to_move)
-    elif not has_turn_line:
+    elif not has_turn:
         raise fail("the diagram does not say who is to move: add 'to-move: S' or "
                    "'to-move: N', or end the diagram with 'South to move' or 'North to move'",
                    node)

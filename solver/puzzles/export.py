@@ -458,7 +458,8 @@ def rules_note(puzzle: Puzzle) -> str:
 
 
 def _credit(p: Puzzle) -> str:
-    return "; ".join(x for x in (p.source, p.credit) if x)
+    """Source and credit as sentences ("... a short forced result. Composed with ...")."""
+    return " ".join(x.rstrip(".") + "." for x in (p.source, p.credit) if x)
 
 
 def _variation_text(v: Variation, number: int) -> str:

@@ -509,10 +509,8 @@ def entry_text(rec: dict[str, Any], params: Params) -> str:
     rec = {**rec, "themes": current_themes(rec, params)}
     f = rec["features"]
     rated = rating(Features(**f))  # the current formula, also for records of older runs
-    notes = (f"{st.proof_note('the only key')} "
-             f"Rating {rated.score} (tries refuted once: {f['single_tries']}, "
-             f"defences: {f['defences']}, key bounces: {f['key_bounces']}, "
-             f"{'quiet key' if f['quiet'] else 'key threatens'}, solver nodes: {f['nodes']}).")
+    # the rating's figures stay in the state file: the book shows what a solver reads
+    notes = (st.proof_note("the only key" + (", a quiet one" if f["quiet"] else "")))
     if rec["duals"]:
         n = len(rec["duals"])
         notes += (f" Flaw: duals after {n} defence{'s' if n != 1 else ''}, e.g. "
@@ -688,6 +686,10 @@ def collect(out: str | Path, runs: Sequence[tuple[Params, str | Path, int]],
 _WORKER: dict[str, Any] = {}
 
 
+class _Enough(Exception):
+    """The puzzles are settled: stop the batch (its workers are terminated)."""
+
+
 def _init_worker(params: Params) -> None:
     _WORKER["params"] = params
 
@@ -746,8 +748,14 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
                     f.flush()
                     records[rec["index"]] = rec
                     summary["candidates"] += 1
+                    chosen = select(records, count, known)
                     if bar is not None:
-                        bar.set(len(select(records, count, known)))
+                        bar.set(len(chosen))
+                    if len(chosen) == count and all(
+                            i in records for i in range(chosen[-1]["index"])):
+                        raise _Enough   # the rest of the batch cannot change the puzzles
+    except _Enough:
+        pass
     except Interrupted:
         summary["interrupted"] = True
         LOG.info("interrupted after %d new candidates", summary["candidates"])

@@ -1,0 +1,174 @@
+"""The README's exit-status table, command by command (issue 14).
+
+Every command is run for each status it can give: 0 (done), 1 (a check failed: only the
+commands the README names), 2 (bad input: one line, no traceback) and 130 (interrupted:
+Ctrl-C anywhere in the command gives one ``gyges: interrupted`` line).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from gyges_cli.main import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+START = "321123/....../....../....../....../231123 S"
+BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
+
+ENTRY = """\
+- id: {id}
+  position: "{pos}"
+  stipulation: {st}
+  solution: {{key: {key}, main-line: [{key}]}}
+"""
+
+
+def catalogue(tmp: Path, name: str, *entries: str, head: str = "schema: 1\npuzzles:\n") -> str:
+    path = tmp / name
+    path.write_text(head + "".join(entries), encoding="utf-8")
+    return str(path)
+
+
+def good(tmp: Path) -> str:
+    return catalogue(tmp, "good.yaml", ENTRY.format(id="b", pos=BOUNCING, st="North wins in 1",
+                                                    key="51-43-33-31-21-S"))
+
+
+def wrong(tmp: Path) -> str:   # the solver refutes it: North wins in 1, not 2
+    return catalogue(tmp, "wrong.yaml", ENTRY.format(id="b", pos=BOUNCING,
+                                                     st="North wins in 2",
+                                                     key="51-43-33-31-21-S"))
+
+
+def illegal(tmp: Path) -> str:  # issue 15.7: the key lands on North's own goal
+    return catalogue(tmp, "illegal.yaml", ENTRY.format(id="b", pos=BOUNCING,
+                                                       st="North wins in 1",
+                                                       key="51-43-33-31-21-N"))
+
+
+def malformed(tmp: Path) -> str:
+    return catalogue(tmp, "bad.yaml", "- id: b\n  stipulation: [\n")
+
+
+def record(tmp: Path, text: str) -> str:
+    path = tmp / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def analysis(tmp: Path) -> str:
+    out = tmp / "t.jsonl"
+    r = CliRunner().invoke(cli, ["setups", "analyze", "--south", "231123", "--north",
+                                 "321123,312213", "--depth", "1", "-q", "--jobs", "1",
+                                 "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    return str(out)
+
+
+# (command, status) -> a function of a temporary directory giving the arguments
+CASES = {
+    ("show", 0): lambda t: ["show", START],
+    ("show", 2): lambda t: ["show", "321123/....../....../....../....../231123"],
+    ("moves", 0): lambda t: ["moves", START, "--json"],
+    ("moves", 2): lambda t: ["moves", str(t / "missing.yaml")],
+    ("perft", 0): lambda t: ["perft", START, "-d", "2"],
+    ("perft", 2): lambda t: ["perft", START, "-d", "0"],
+    ("replay", 0): lambda t: ["replay", str(DATA / "sample_game.txt"), "-q"],
+    ("replay", 1): lambda t: ["replay", record(t, "South North\n1 231123 2 321123\n3 16-66\n")],
+    ("replay", 2): lambda t: ["replay", record(t, "South North\n1 231123 2 321123\n3 hello\n")],
+    ("solve", 0): lambda t: ["solve", BOUNCING, "-n", "1"],
+    ("solve", 2): lambda t: ["solve", BOUNCING, "-n", "31"],
+    ("catalogue check", 0): lambda t: ["catalogue", "check", good(t), "-q"],
+    ("catalogue check", 1): lambda t: ["catalogue", "check", wrong(t), "-q"],
+    ("catalogue check", 2): lambda t: ["catalogue", "check", malformed(t), "-q"],
+    ("catalogue list", 0): lambda t: ["catalogue", "list", good(t)],
+    ("catalogue list", 2): lambda t: ["catalogue", "list", malformed(t)],
+    ("catalogue add", 0): lambda t: ["catalogue", "add", BOUNCING, "--to", str(t / "c.yaml"),
+                                     "--id", "x", "--max-moves", "1"],
+    ("catalogue add", 2): lambda t: ["catalogue", "add", "nonsense", "--to",
+                                     str(t / "c.yaml"), "--id", "x"],
+    ("export", 0): lambda t: ["export", good(t), "--format", "text", "--out", str(t / "o")],
+    ("export", 1): lambda t: ["export", illegal(t), "--format", "text", "--out", str(t / "o")],
+    ("export", 2): lambda t: ["export", malformed(t), "--format", "text", "--out", str(t / "o")],
+    ("generate", 0): lambda t: ["generate", "--stipulation", "win in 2", "--count", "1",
+                                "--seed", "11", "--source", "play", "--jobs", "1", "--quiet",
+                                "--out", str(t / "g.yaml")],
+    ("generate", 1): lambda t: ["generate", "--stipulation", "win in 2", "--count", "1",
+                                "--max-candidates", "1", "--source", "play", "--jobs", "1",
+                                "--quiet", "--out", str(t / "g.yaml")],
+    ("generate", 2): lambda t: ["generate", "--stipulation", "win in 2",
+                                "--max-candidates", "0", "--out", str(t / "g.yaml")],
+    ("setups search", 0): lambda t: ["setups", "search", "--fix", "3@1", "--count"],
+    ("setups search", 2): lambda t: ["setups", "search", "--fix", "3@9"],
+    ("setups analyze", 0): lambda t: ["setups", "analyze", "--south", "231123", "--north",
+                                      "321123", "--depth", "1", "-q", "--out",
+                                      str(t / "a.jsonl")],
+    ("setups analyze", 2): lambda t: ["setups", "analyze", "--depth", "31", "--out",
+                                      str(t / "a.jsonl")],
+    ("setups report", 0): lambda t: ["setups", "report", analysis(t)],
+    ("setups report", 2): lambda t: ["setups", "report", str(DATA / "sample_game.txt")],
+}
+
+
+def leaf_commands(group: click.Group = cli, prefix: str = "") -> dict[str, click.Command]:
+    out = {}
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            out.update(leaf_commands(command, f"{prefix}{name} "))
+        else:
+            out[f"{prefix}{name}"] = command
+    return out
+
+
+def readme_table() -> dict[str, str]:
+    """status -> the 'commands' cell of the README's table."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (\d+) \| [^|]+ \| (.+) \|$", text, re.M)
+    return dict(rows)
+
+
+def test_the_readme_table_names_every_status_and_the_commands_that_fail_a_check():
+    table = readme_table()
+    assert set(table) == {"0", "1", "2", "130"}
+    named = set(re.findall(r"`([a-z ]+)`", table["1"]))
+    assert named == {c for c, status in CASES if status == 1}
+    for status in ("0", "2", "130"):
+        assert table[status] == "every command"
+
+
+def test_every_command_has_its_cases():
+    for name in leaf_commands():
+        assert (name, 0) in CASES and (name, 2) in CASES, name
+
+
+@pytest.mark.parametrize(("name", "status"), sorted(CASES))
+def test_exit_status(tmp_path, name, status):
+    args = CASES[name, status](tmp_path)
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == status, (args, r.output)
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert "Traceback" not in r.output
+    if status == 2:  # one line naming the input (catalogue check: one per error found)
+        lines = r.stderr.splitlines()
+        assert lines, r.output
+        assert all(re.match(r"gyges: |\S+:\d+: ", ln) for ln in lines), r.stderr
+
+
+@pytest.mark.parametrize("name", sorted(leaf_commands()))
+def test_ctrl_c_anywhere_is_exit_130_with_one_message(tmp_path, monkeypatch, name):
+    command = leaf_commands()[name]
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "callback", interrupted)
+    r = CliRunner().invoke(cli, CASES[name, 0](tmp_path))
+    assert r.exit_code == 130, r.output
+    assert [ln for ln in r.output.splitlines() if "interrupted" in ln] == \
+        ["gyges: interrupted"]
