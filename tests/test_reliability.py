@@ -1,0 +1,518 @@
+"""Each defect a new user found (issues 14 and 15), reproduced; numbers are the issues'.
+
+The interrupt cases with real processes are in test_interrupts.py, the exit-status table
+in test_exit_codes.py, the fuzz campaign in test_fuzz.py.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gyges_cli.common import ticking
+from gyges_cli.main import cli
+from solver.output import check_output, is_signed, open_atomic, signed, write_atomic
+from solver.parallel import StatusLine
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+START = "321123/....../....../....../....../231123 S"
+BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
+
+
+def gyges(*args: str, cwd: Path | None = None):
+    old = os.getcwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        return CliRunner().invoke(cli, [str(a) for a in args])
+    finally:
+        os.chdir(old)
+
+
+def entry(pid: str, st: str = "North wins in 1", key: str = "51-43-33-31-21-S",
+          pos: str = BOUNCING, extra: str = "") -> str:
+    return (f'- id: {pid}\n  position: "{pos}"\n  stipulation: {st}\n'
+            f"  solution: {{key: {key}, main-line: [{key}]}}\n{extra}")
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# -- issue 14 -----------------------------------------------------------------------------
+
+
+def test_14_1_analyze_depth_31_is_bad_input_and_leaves_no_file(tmp_path):
+    out = tmp_path / "x.jsonl"
+    r = gyges("setups", "analyze", "--depth", "31", "--south", "231123", "--north", "112233",
+              "--out", out)
+    assert r.exit_code == 2 and "Traceback" not in r.output and "1<=x<=30" in r.output
+    assert not out.exists()
+
+
+def test_14_2_generate_never_loses_a_users_edits(tmp_path):
+    from solver.game.rules import PRESETS
+    from solver.puzzles.generate import Params, run
+
+    params = Params(2, PRESETS["pbmserv"], seed=11, sources=("play",))
+    out = tmp_path / "gi.yaml"
+    run(params, out, 2, jobs=1)
+    edited = out.read_text().replace("schema: 1", "# my comment\nschema: 1")
+    out.write_text(edited)
+    r = gyges("generate", "--stipulation", "win in 2", "--count", "1", "--seed", "11",
+              "--source", "play", "--jobs", "1", "--quiet", "--out", out)
+    assert r.exit_code == 0, r.output
+    assert out.read_text() == edited          # smaller --count: nothing removed or rewritten
+
+
+def test_14_3_against_a_missing_or_malformed_file_is_bad_input(tmp_path):
+    for against, message in ((tmp_path / "nonexist.yaml", "no such file"),
+                             (write(tmp_path / "bad.yaml", "puzzles: [\n"), "malformed YAML")):
+        r = gyges("generate", "--stipulation", "win in 2", "--against", against,
+                  "--out", tmp_path / "g.yaml")
+        assert r.exit_code == 2 and message in r.output, r.output
+        assert not (tmp_path / "g.yaml").exists()
+
+
+def test_14_4_a_row_missing_a_slot_among_labelled_rows_is_an_error(tmp_path):
+    diagram = write(tmp_path / "d.txt", textwrap.dedent("""\
+        N
+        . . . . . . 6
+        3 . . . . . 5
+        . . 1 . 1 . 4
+        1 . 2 3 . 3 3
+        3 . 2 . 1 2
+        . . . . 2 . 1
+        S
+        North to move
+        """))
+    r = gyges("show", diagram)
+    assert r.exit_code == 2
+    assert f"{diagram}:6:" in r.output and "is a slot missing" in r.output
+    r = gyges("catalogue", "check", write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n- id: x\n"
+              "  diagram: |\n" + textwrap.indent(diagram.read_text(), "    ")
+              + "  stipulation: North wins in 1\n"
+              "  solution: {key: 51-43-33-31-21-S, main-line: [51-43-33-31-21-S]}\n"), "-q")
+    assert r.exit_code == 2 and "is a slot missing" in r.output
+
+
+def _analysis(tmp_path: Path) -> Path:
+    out = tmp_path / "t.jsonl"
+    r = gyges("setups", "analyze", "--south", "231123", "--north", "321123,312213,113322",
+              "--depth", "1", "-q", "--jobs", "1", "--out", out)
+    assert r.exit_code == 0, r.output
+    return out
+
+
+def test_14_5_report_keeps_a_last_record_without_newline(tmp_path):
+    out = _analysis(tmp_path)
+    data = out.read_bytes()
+    write(tmp_path / "cut.jsonl", data.rstrip(b"\n").decode())
+    r = gyges("setups", "report", tmp_path / "cut.jsonl")
+    assert r.exit_code == 0 and r.output.startswith("3 setup pairs"), r.output
+    first = data.split(b"\n")[0].decode()
+    r = gyges("setups", "report", write(tmp_path / "one.jsonl", first))
+    assert r.exit_code == 0 and r.output.startswith("1 setup pairs"), r.output
+    # resuming the file also keeps it (and adds the missing newline)
+    r = gyges("setups", "analyze", "--south", "231123", "--north", "321123,312213,113322",
+              "--depth", "1", "-q", "--jobs", "1", "--out", tmp_path / "cut.jsonl")
+    assert "0 pairs analysed, 3 already" in r.output
+    assert (tmp_path / "cut.jsonl").read_bytes() == data
+
+
+@pytest.mark.parametrize("content", [b"\x7fELF\x02\x01\x01\x00" * 50, b"", b"\n\n",
+                                     b"hello world"])
+def test_14_5_report_on_a_file_without_records_is_bad_input(tmp_path, content):
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(content)
+    r = gyges("setups", "report", path)
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+
+
+def test_14_6_replay_start_with_a_record_that_has_setups_is_refused():
+    r = gyges("replay", DATA / "sample_game.txt", "--start", START)
+    assert r.exit_code == 2 and "--start is for a record without setups" in r.output
+
+
+def test_14_7_jobs_beyond_the_cores_are_capped(tmp_path):
+    cores = os.cpu_count() or 1
+    r = gyges("setups", "analyze", "--south", "231123", "--north", "321123", "--depth", "1",
+              "-q", "--jobs", "200", "--out", tmp_path / "a.jsonl")
+    assert r.exit_code == 0
+    assert f"--jobs 200: this machine has {cores} core" in r.output
+
+
+def test_14_8_status_line_time_moves_during_a_long_stage():
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Tty()
+    status = StatusLine(stream)
+    status.start -= 61          # as if the stage had begun a minute ago
+    status.show("searching for a win in 4")
+    with ticking(status, every=0.02):
+        time.sleep(0.2)
+    redraws = stream.getvalue().count("searching for a win in 4")
+    assert redraws >= 3 and "(1m01s)" in stream.getvalue()
+
+
+def test_14_9_catalogue_check_reports_every_error_in_one_pass(tmp_path):
+    path = write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n"
+                 + entry("a", st="North wins in 99")
+                 + entry("b", pos=BOUNCING.replace(" N", " X"))
+                 + entry("c") + entry("d", key="16-35"))
+    r = gyges("catalogue", "check", path, "-q")
+    assert r.exit_code == 2
+    assert "puzzle a:" in r.output and "puzzle b:" in r.output and "puzzle d:" in r.output
+    assert "1 proven" in r.output      # c is read and proven despite the others
+
+
+def test_14_10_a_stipulation_beyond_30_names_no_cli_option(tmp_path):
+    path = write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n" + entry("a", st="North wins in 99"))
+    r = gyges("catalogue", "check", path, "-q")
+    assert r.exit_code == 2
+    assert f"{path}:5: puzzle a:" in r.output and "N must be 1..30" in r.output
+    assert "--max-moves" not in r.output
+
+
+@pytest.mark.parametrize(("text", "line", "message"), [
+    ("South North\n1 231123 2 321123\n3 16-35 4 61-53\nhello world\n", 4, "numbered entries"),
+    ("South North\n1 231123 2 321123\n3 hello\n", 3, "is not a move"),
+    ("South North\n1 231123 2 321123\n3 16-99\n", 3, "99 is not a slot"),
+])
+def test_14_11_an_unreadable_record_line_is_exit_2_at_its_line(tmp_path, text, line, message):
+    path = write(tmp_path / "g.txt", text)
+    r = gyges("replay", path)
+    assert r.exit_code == 2 and f"{path}:{line}:" in r.output and message in r.output
+
+
+def test_14_11_an_illegal_move_is_still_exit_1(tmp_path):
+    r = gyges("replay", write(tmp_path / "g.txt", "South North\n1 231123 2 321123\n3 16-66\n"))
+    assert r.exit_code == 1
+
+
+def test_14_12_docs_say_what_the_reader_requires(tmp_path):
+    doc = (ROOT / "docs" / "catalogue.md").read_text()
+    assert "requires `solution`" in doc
+    path = write(tmp_path / "c.yaml", f'schema: 1\npuzzles:\n- id: a\n  position: "{BOUNCING}"\n'
+                 "  stipulation: North wins in 1\n")
+    r = gyges("catalogue", "check", path, "-q")
+    assert r.exit_code == 2 and "no 'solution'" in r.output
+
+
+def test_14_13_cooks_listing_the_key_itself(tmp_path):
+    path = write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n"
+                 + entry("a", extra="  cooks: [51-43-33-31-21-S]\n"))
+    r = gyges("catalogue", "check", path, "-q")
+    assert r.exit_code == 1 and "is the key itself" in r.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["generate", "--stipulation", "win in 2", "--max-candidates", "0", "--out", "q.yaml"],
+     "--max-candidates: 0: give at least 1"),
+    (["setups", "report", "x.jsonl", "--top", "-5"], "-5 is not in the range"),
+    (["show", ""], "an empty argument"),
+    (["generate", "--stipulation", "mate in 2", "--out", "q.yaml"], "write 'win in N'"),
+    (["show", START, "--rules", ""], "an empty preset name"),
+])
+def test_14_13_small_ones_are_bad_input(tmp_path, args, message):
+    r = gyges(*args, cwd=tmp_path)
+    assert r.exit_code == 2 and message in r.output, r.output
+    assert "is a directory" not in r.output
+
+
+def test_14_13_search_count_json(tmp_path):
+    r = gyges("setups", "search", "--fix", "3@1", "--count", "--json")
+    data = json.loads(r.output)
+    assert "results" not in data
+    full = json.loads(gyges("setups", "search", "--fix", "3@1", "--json").output)
+    listed = gyges("setups", "search", "--fix", "3@1").output.split()
+    assert data["count"] == full["count"] == len(full["results"]) == len(listed) > 0
+
+
+def test_14_13_generate_creates_a_missing_directory(tmp_path):
+    r = gyges("generate", "--stipulation", "win in 2", "--count", "1", "--max-candidates", "1",
+              "--source", "play", "--jobs", "1", "--quiet", "--out", tmp_path / "nodir/q.yaml")
+    assert r.exit_code == 1, r.output       # 1: fewer than --count (issue 15.8)
+    assert "only 0 of 1 puzzles found" in r.output and "Errno" not in r.output
+    assert (tmp_path / "nodir" / "q.yaml").exists()
+
+
+def test_14_13_report_has_no_negative_zero():
+    from solver.setups.batch import report
+
+    rec = {"south": "231123", "north": "321123", "result": "none", "landing_threats": 0,
+           "south_moves": 1, "north_moves": 1, "blunders": 0, "replace_threats": 0,
+           "depth": 1, "rules": "r", "win_in": None, "defence": None}
+    text = report([rec, {**rec, "north": "312213"}], None)
+    assert "-0.0000" not in text and "+0.0000" in text
+
+
+def test_14_13_within_one_move_singular():
+    from solver.puzzles.catalogue import parse_catalogue
+    from solver.puzzles.export import export_html
+
+    cat = parse_catalogue(f'schema: 1\npuzzles:\n- id: a\n  position: "{START}"\n'
+                          "  stipulation: no forced result in 1\n")
+    text = export_html(list(cat.puzzles), "t")
+    assert "within 1 move." in text and "within 1 moves" not in text
+
+
+def test_14_13_perft_and_solve_json_spell_rules_alike():
+    perft = json.loads(gyges("perft", START, "-d", "1", "--json").output)
+    solve = json.loads(gyges("solve", BOUNCING, "-n", "1", "--json").output)
+    assert perft["rules"] == solve["rules"] and isinstance(perft["rules"], dict)
+
+
+@pytest.mark.parametrize("command", [["solve"], ["catalogue"], ["catalogue", "check"],
+                                     ["catalogue", "add"], ["export"], ["generate"],
+                                     ["setups", "analyze"], ["setups", "report"], ["perft"]])
+def test_14_13_help_texts_have_examples_that_exist(command):
+    text = gyges(*command, "--help").output
+    assert "Example" in text
+    for path in {w for w in text.split() if w.startswith("tests/")}:
+        assert (ROOT / path).exists(), path
+
+
+def test_14_13_option_help():
+    assert "file's preset" not in gyges("generate", "--help").output
+    assert "1..30" in gyges("solve", "--help").output
+
+
+# -- issue 15 -----------------------------------------------------------------------------
+
+
+def test_15_1_cp_sat_leaves_sigint_to_python():
+    """After a CP-SAT solve, Ctrl-C still raises KeyboardInterrupt (OR-Tools' own handler,
+    on by default, would leave SIGINT at its default: death without a message)."""
+    code = textwrap.dedent("""
+        import random, signal
+        from solver.puzzles.compose import Design, _solve_model, draw_path
+        from solver.setups.constraints import constraints_from_options, search
+        search(constraints_from_options({"fix": ["3@1"]}))
+        rng = random.Random(1)
+        d = Design(bounces=1, defenders=1)
+        for _ in range(5):
+            path = draw_path(d, rng)
+            if path:
+                _solve_model(d, path, rng, [])
+        status = open("/proc/self/status").read()
+        caught = int(status.split("SigCgt:")[1].split()[0], 16)
+        print("caught" if caught & (1 << (signal.SIGINT - 1)) else "default")
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert out.stdout.strip() == "caught", out.stderr
+
+
+def test_15_1_every_cp_sat_solver_turns_its_handler_off():
+    for path in (ROOT / "solver").rglob("*.py"):
+        text = path.read_text()
+        assert text.count("CpSolver()") == text.count("catch_sigint_signal = False"), path
+
+
+def test_15_3_a_position_file_without_side_to_move_is_refused(tmp_path):
+    text = (DATA / "positions" / "bouncing.yaml").read_text()
+    b = write(tmp_path / "b.yaml", "".join(ln for ln in text.splitlines(keepends=True)
+                                           if not ln.startswith("to-move")))
+    r = gyges("solve", b, "-n", "1")
+    assert r.exit_code == 2 and "who is to move" in r.output
+    d = write(tmp_path / "d.txt", "\n".join((DATA / "positions" / "stalemate.txt").read_text()
+                                           .splitlines()[:-1]) + "\n")
+    r = gyges("show", d)
+    assert r.exit_code == 2 and "no side to move" in r.output
+
+
+def test_15_4_perft_checks_for_signals():
+    """The core's perft looks for signals: a SIGINT during a long count raises
+    KeyboardInterrupt within a fraction of a second."""
+    from solver.game import _movegen
+    from solver.game.position import Position
+    from solver.game.rules import PRESETS
+
+    p = Position.from_string(START)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    t0 = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        _movegen.perft(p.key, p.turn.index, PRESETS["pbmserv"].flags(), 6, [])
+    assert time.monotonic() - t0 < 5
+    assert _movegen.perft(p.key, p.turn.index, PRESETS["pbmserv"].flags(), 2, [])[0] == 82046
+
+
+def test_15_5_report_svg_never_clobbers_a_users_file(tmp_path):
+    out = _analysis(tmp_path)
+    precious = write(tmp_path / "precious.txt", "mine\n")
+    r = gyges("setups", "report", out, "--svg", precious)
+    assert r.exit_code == 2 and "--force" in r.output and precious.read_text() == "mine\n"
+    assert "setup pairs" not in r.output                 # refused before the report
+    svg = tmp_path / "new" / "dir" / "h.svg"
+    assert gyges("setups", "report", out, "--svg", svg).exit_code == 0   # directories made
+    assert gyges("setups", "report", out, "--svg", svg).exit_code == 0   # its own file: fine
+    svg.write_text(svg.read_text().replace("<svg", "<svg data-edited='1'"))
+    assert gyges("setups", "report", out, "--svg", svg).exit_code == 2   # edited: refused
+    assert gyges("setups", "report", out, "--svg", svg, "--force").exit_code == 0
+    assert gyges("setups", "report", out, "--svg", precious, "--force").exit_code == 0
+    assert precious.read_text().startswith("<?xml") or "<svg" in precious.read_text()
+
+
+def test_15_5_generate_out_and_state_the_same_file(tmp_path):
+    r = gyges("generate", "--stipulation", "win in 2", "--out", tmp_path / "s.yaml",
+              "--state", tmp_path / "s.yaml")
+    assert r.exit_code == 2 and "name the same file" in r.output
+
+
+def test_15_5_export_refuses_a_file_it_did_not_write(tmp_path):
+    cat = write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n" + entry("a"))
+    (tmp_path / "book").mkdir()
+    mine = write(tmp_path / "book" / "puzzles.txt", "my notes\n")
+    r = gyges("export", cat, "--format", "text", "--out", tmp_path / "book")
+    assert r.exit_code == 2 and mine.read_text() == "my notes\n"
+    assert gyges("export", cat, "--format", "text", "--out", tmp_path / "book",
+                 "--force").exit_code == 0
+    assert gyges("export", cat, "--format", "text", "--out", tmp_path / "book").exit_code == 0
+
+
+def test_15_6_a_huge_line_is_quoted_as_a_short_excerpt(tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_text("321123/" * 300_000 + "\n")          # 2 MB on one line
+    r = gyges("show", big)
+    assert r.exit_code == 2 and len(r.output) < 500, len(r.output)
+    huge = tmp_path / "huge.txt"
+    with open(huge, "wb") as f:
+        f.truncate(20 << 20)                           # sparse: 20 MB of zeros, no write
+    r = gyges("show", huge)
+    assert r.exit_code == 2 and "larger than 16 MiB" in r.output
+
+
+def test_15_6_dev_zero_is_refused_without_reading_it_whole():
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    r = gyges("show", "/dev/zero")
+    assert r.exit_code == 2 and "larger than" in r.output
+
+
+def test_15_7_export_checks_keys_against_the_engine(tmp_path):
+    cat = write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n" + entry("a", key="51-43-33-31-21-N"))
+    r = gyges("export", cat, "--format", "text", "--out", tmp_path / "o")
+    assert r.exit_code == 1 and "puzzle a" in r.output and "not a legal move" in r.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_15_8_negative_max_candidates_and_a_title_with_puzzles(tmp_path):
+    r = gyges("generate", "--stipulation", "win in 2", "--max-candidates", "-5",
+              "--out", tmp_path / "q.yaml")
+    assert r.exit_code == 2 and not (tmp_path / "q.yaml").exists()
+    from solver.game.rules import PRESETS
+    from solver.puzzles.generate import Params, catalogue_text
+
+    text = catalogue_text([(Params(2, PRESETS["pbmserv"], 0), [])], title="My puzzles: new")
+    assert 'title: "My puzzles: new"' in text and "puzzles: []" in text
+
+
+def test_15_9_previous_must_be_one_move_before(tmp_path):
+    f = write(tmp_path / "p.yaml", f'position: "{BOUNCING}"\nprevious: "{START}"\n')
+    r = gyges("solve", f, "-n", "1")
+    assert r.exit_code == 2 and f"{f}:2:" in r.output and "not one move before" in r.output
+
+
+def test_15_9_one_position_under_two_ids(tmp_path):
+    cat = write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n" + entry("a") + entry("b"))
+    r = gyges("catalogue", "check", cat, "-q")
+    assert r.exit_code == 1 and "the same position as puzzle a" in r.output
+
+
+def test_15_9_empty_rules_is_not_pbmserv():
+    r = gyges("show", str(DATA / "positions" / "taboo-dorbec.yaml"), "--rules", "")
+    assert r.exit_code == 2 and "empty preset" in r.output
+
+
+def test_15_11_readme_outputs_are_ignored_and_book_notes_have_no_internals():
+    ignored = (ROOT / ".gitignore").read_text().split()
+    for name in ("/book/", "/table.jsonl", "/heatmap.svg", "/my-puzzles.yaml",
+                 "/my-puzzles.yaml.jsonl"):
+        assert name in ignored
+    import inspect
+
+    from solver.puzzles import export, generate
+    assert "solver nodes" not in inspect.getsource(generate.entry_text)
+    assert '"; ".join(x for x in (p.source, p.credit)' not in inspect.getsource(export)
+
+
+# -- atomic writes, interrupted ------------------------------------------------------------
+
+
+def test_atomic_write_interrupted_in_process(tmp_path):
+    target = write(tmp_path / "t.yaml", "old\n")
+
+    class Boom(KeyboardInterrupt):
+        pass
+
+    with pytest.raises(Boom), open_atomic(target) as f:
+        f.write("new, half")
+        raise Boom
+    assert target.read_text() == "old\n" and os.listdir(tmp_path) == ["t.yaml"]
+    write_atomic(target, "new\n")
+    assert target.read_text() == "new\n" and os.listdir(tmp_path) == ["t.yaml"]
+
+
+WRITER = """
+import sys
+from solver.output import write_atomic
+path, n = sys.argv[1], int(sys.argv[2])
+i = 0
+print("ready", flush=True)
+while True:
+    i += 1
+    write_atomic(path, (str(i % 10) * 1000 + "\\n") * n)
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
+def test_atomic_write_interrupted_by_a_signal(tmp_path, sig):
+    """A process rewriting a 2 MB file over and over, stopped by Ctrl-C or killed at
+    random moments: the file is always one whole version, never a mix or a cut."""
+    target = tmp_path / "t.txt"
+    for k in range(6):
+        p = subprocess.Popen([sys.executable, "-c", WRITER, str(target), "2000"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+        assert p.stdout.readline().strip() == b"ready"
+        time.sleep(0.05 + 0.07 * k)
+        p.send_signal(sig)
+        p.communicate(timeout=30)
+        if target.exists():
+            lines = target.read_text().splitlines()
+            assert len(lines) == 2000 and len(set(lines)) == 1
+    leftovers = [n for n in os.listdir(tmp_path) if n != "t.txt"]
+    if sig == signal.SIGINT:
+        assert leftovers == []       # Ctrl-C: the temporary file is removed too
+
+
+def test_output_policy_unit(tmp_path):
+    text = signed("a: 1\n", "#")
+    assert is_signed(text) and not is_signed(text + "b: 2\n")
+    mine = write(tmp_path / "m.yaml", "a: 1\n")
+    with pytest.raises(ValueError, match="--force"):
+        check_output(mine)
+    check_output(mine, force=True)
+    write(tmp_path / "s.yaml", text)
+    check_output(tmp_path / "s.yaml")
+    with pytest.raises(ValueError, match="is a directory"):
+        check_output(tmp_path)
+    with pytest.raises(ValueError, match="not a directory"):
+        check_output(mine / "x.yaml")
+    check_output(tmp_path / "new" / "dir" / "x.yaml")
