@@ -55,8 +55,14 @@ def compose(text: str, error: Callable[[str, int | None], Exception]) -> yaml.No
         mark = e.problem_mark or e.context_mark
         what = " ".join(x for x in (e.context, e.problem) if x)
         raise error(f"malformed YAML: {what}", mark.line + 1 if mark else None) from None
+    except yaml.reader.ReaderError as e:  # a character YAML refuses (a NUL, a control)
+        line = text[: e.position].count("\n") + 1 if isinstance(e.position, int) else None
+        c = e.character
+        shown = f"U+{c:04X}" if isinstance(c, int) else f"U+{ord(c):04X}" if c else "?"
+        raise error(f"malformed YAML: the character {shown} is not allowed in YAML text",
+                    line) from None
     except yaml.YAMLError as e:
-        raise error(f"malformed YAML: {e}", None) from None
+        raise error(f"malformed YAML: {' '.join(str(e).split())}", None) from None
 
 
 def kind(node: yaml.Node) -> str:

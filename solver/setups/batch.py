@@ -286,6 +286,7 @@ def read_results(path: str, repair: bool = False) -> tuple[dict[str, Any] | None
                 raise ValueError("not an object")
             pair = (rec["south"], rec["north"])
             p = {k: rec[k] for k in ("depth", "format", "rules")}
+            _check_record(rec)
         except KeyError as e:
             raise BatchError(f"{path}, line {i}: not a setup analysis record (no {e} key)"
                              ) from None
@@ -306,6 +307,27 @@ def read_results(path: str, repair: bool = False) -> tuple[dict[str, Any] | None
         with open(path, "r+b") as f:
             f.truncate(keep)
     return found, [records[k] for k in sorted(records)]
+
+
+def _check_record(rec: dict[str, Any]) -> None:
+    """KeyError or ValueError unless ``rec`` has every key of a record, of the right kind
+    (what the report reads: a file edited by hand must not crash it)."""
+    for key in RECORD_KEYS:
+        rec[key]  # noqa: B018 - KeyError names the missing key
+    counts = ("blunders", "landing_threats", "north_moves", "north_replaces",
+              "replace_threats", "south_moves", "south_replaces")
+    if not all(type(rec[k]) is int and rec[k] >= 0 for k in counts):
+        raise ValueError(f"{', '.join(counts)} are whole numbers, 0 or more")
+    if rec["result"] not in ("win", "loss", "none") or not isinstance(rec["keys"], list):
+        raise ValueError("result is win, loss or none, and keys a list")
+    if (rec["result"] != "none") != (type(rec["win_in"]) is int):
+        raise ValueError("win_in is the length of a forced result, else null")
+    d = rec["defence"]
+    if d is not None and not (isinstance(d, dict) and ("threat" not in d or (
+            type(d.get("replies")) is int and "reply" in d))):
+        raise ValueError("defence is null or {threat, replies, reply}")
+    if not all(isinstance(rec[k], str) for k in ("south", "north")):
+        raise ValueError("south and north are setups")
 
 
 def _describe(p: dict[str, Any]) -> str:
