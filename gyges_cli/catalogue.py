@@ -9,6 +9,7 @@ file cannot be read (malformed YAML, an unknown key, a bad diagram). Every messa
 from __future__ import annotations
 
 import datetime
+import functools
 import os
 import sys
 import time
@@ -16,11 +17,12 @@ from pathlib import Path
 
 import click
 
-from gyges_cli.common import UserError, combine_rules, interrupted, rule_options
+from gyges_cli.common import UserError, combine_rules, interrupted, rule_options, ticking
 from gyges_cli.inputs import load_input
 from solver.formats.notation import parse_move
 from solver.game.rules import RuleSet
 from solver.output import OutputError, check_output, signed, write_atomic
+from solver.parallel import StatusLine
 from solver.puzzles.book import PdfError, export_pdf, source_date
 from solver.puzzles.catalogue import (
     AuthoringError,
@@ -42,7 +44,7 @@ from solver.puzzles.export import (
     puzzle_svgs,
     select_puzzles,
 )
-from solver.search.prover import SolveError
+from solver.search.prover import SolveError, solve
 
 DEFAULT_DIR = "puzzles"
 EXIT_WRONG = 1
@@ -178,12 +180,17 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
     """
     pf = load_input(source)
     rules = combine_rules(pf.rules, rules, rules_given)
+    status = StatusLine(sys.stderr)   # on a terminal: the solver's stage and the time
     try:
-        found, text = add_entry(target, puzzle_id, pf.position, rules, max_moves=max_moves,
-                                history=pf.history, title=title, source=source_text,
-                                credit=credit, notes=notes)
+        with ticking(status):
+            found, text = add_entry(target, puzzle_id, pf.position, rules,
+                                    max_moves=max_moves, history=pf.history, title=title,
+                                    source=source_text, credit=credit, notes=notes,
+                                    solve=functools.partial(solve, progress=status.show))
     except (SolveError, AuthoringError, CatalogueError) as e:
         raise UserError(str(e)) from None
+    finally:
+        status.clear()
     key, cooks = found.key, found.cooks
     click.echo(f"added {puzzle_id} to {target}: {found.stipulation}"
                + (f", key {key}" if key else "")

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import click
 
-from gyges_cli.common import UserError, combine_rules, interrupted, rule_options, ticking
+from gyges_cli.common import (
+    RuleRequest,
+    UserError,
+    combine_rules,
+    interrupted,
+    rule_options,
+    ticking,
+)
 from gyges_cli.inputs import load_input, read_text_file
 from solver.formats.diagram import format_diagram
 from solver.formats.posfile import PositionFile
@@ -23,8 +30,15 @@ from solver.game.squares import row_of
 from solver.parallel import StatusLine
 
 
-def _rules_line(rules: RuleSet) -> str:
-    return f"{rules.name} ({rules.describe()})"
+def _rules_line(rules: RuleSet, given: RuleRequest | bool = False) -> str:
+    """The rules' name and options; what the user asked for first when that is a preset
+    with overrides that happen to equal another preset (``dorbec`` with ``replace=off``)."""
+    name = rules.name
+    if isinstance(given, RuleRequest) and given.preset and given.overrides \
+            and name != given.preset:
+        asked = " ".join(f"{k}={v}" for k, v in given.overrides)
+        name = f"{given.preset} with {asked}" + (f" (= {name})" if name != "custom" else "")
+    return f"{name} ({rules.describe()})"
 
 
 def _goal_name(side: Side) -> str:
@@ -68,7 +82,7 @@ def show(pos: str, rules: RuleSet, rules_given: bool) -> None:
     click.echo(format_diagram(p, coordinates=True, shores=True))
     click.echo()
     click.echo(f"position: {p}")
-    click.echo(f"rules:    {_rules_line(rules)}")
+    click.echo(f"rules:    {_rules_line(rules, rules_given)}")
     click.echo(f"shores:   South's row {p.shore(Side.SOUTH)}, North's row {p.shore(Side.NORTH)}")
     if pf.history:
         click.echo(f"history:  {len(pf.history)} earlier position"
@@ -133,7 +147,7 @@ def moves(pos: str, as_json: bool, rules: RuleSet, rules_given: bool) -> None:
         click.echo(json.dumps(data, indent=1))
         return
     click.echo(f"position: {p}")
-    click.echo(f"rules:    {_rules_line(rules)}")
+    click.echo(f"rules:    {_rules_line(rules, rules_given)}")
     if ml.blocked:
         if ml.moves:
             click.echo(f"{p.turn.title} is blocked: {ml.mover.title} moves again")
@@ -181,7 +195,7 @@ def perft(pos: str, depth: int, as_json: bool, rules: RuleSet, rules_given: bool
     p = pf.position
     rows = []
     if not as_json:
-        click.echo(f"perft from {p} under {_rules_line(rules)}")
+        click.echo(f"perft from {p} under {_rules_line(rules, rules_given)}")
         click.echo(f"{'depth':>5} {'nodes':>16} {'seconds':>10} {'nodes/s':>14}")
     status = StatusLine(sys.stderr)
     for d in range(1, depth + 1):
@@ -249,7 +263,7 @@ def replay(game_file: Path, quiet: bool, start_arg: str | None, rules: RuleSet,
         raise UserError(str(e)) from None
 
     if not quiet:
-        click.echo(f"rules: {_rules_line(rules)}")
+        click.echo(f"rules: {_rules_line(rules, rules_given)}")
         if record.south_setup is not None:
             click.echo(f"1 South {record.south_setup}")
             click.echo(f"2 North {record.north_setup}")

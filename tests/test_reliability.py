@@ -516,3 +516,10 @@ def test_output_policy_unit(tmp_path):
     with pytest.raises(ValueError, match="not a directory"):
         check_output(mine / "x.yaml")
     check_output(tmp_path / "new" / "dir" / "x.yaml")
+
+
+def test_14_13_a_preset_with_overrides_is_shown_as_asked():
+    r = gyges("show", START, "--rules", "dorbec", "--rule", "replace=off")
+    assert "rules:    dorbec with replace=off (= dorbec-beginner)" in r.output
+    r = gyges("show", START, "--rules", "dorbec-beginner")
+    assert "rules:    dorbec-beginner (" in r.output
