@@ -432,6 +432,10 @@ def evaluate(index: int, params: Params) -> dict[str, Any]:
 # -- the state file and the catalogue output -----------------------------------------------
 
 
+_SOUND_KEYS = ("canonical", "position", "key", "main_line", "features", "themes", "duals",
+               "source")
+
+
 def read_state(path: str | Path, params: Params) -> dict[int, dict[str, Any]]:
     """The records of an earlier run (by index); a truncated last line (an interrupted
     write) is dropped. A file made with other parameters is refused."""
@@ -440,16 +444,24 @@ def read_state(path: str | Path, params: Params) -> dict[int, dict[str, Any]]:
         return {}
     out: dict[int, dict[str, Any]] = {}
     wanted = params.to_json()
-    lines = path.read_text(encoding="utf-8").splitlines()
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise GenerateError(f"{path}: not a state file of 'gyges generate' (not UTF-8 "
+                            "text)") from None
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             rec = json.loads(line)
-        except json.JSONDecodeError:
-            if n == len(lines):
-                continue
-            raise GenerateError(f"{path}:{n}: not a JSON record") from None
+            if not isinstance(rec, dict) or type(rec.get("index")) is not int or (
+                    rec.get("sound") and not all(k in rec for k in _SOUND_KEYS)):
+                raise ValueError("not a candidate's record")
+        except ValueError:   # JSONDecodeError too
+            if n == len(lines) and not line.endswith("}"):
+                continue     # cut short by an interruption
+            raise GenerateError(f"{path}:{n}: not a candidate's record (a JSON object with "
+                                "its index): a state file of 'gyges generate'?") from None
         if rec.get("params") != wanted:
             raise GenerateError(
                 f"{path}:{n}: made by a run with other parameters ({rec.get('params')}); "

@@ -399,10 +399,13 @@ def load_constraints(path: str) -> dict[str, Any]:
             data = yaml.safe_load(f)
     except OSError as e:
         raise SetupError(f"{path}: cannot read it: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise SetupError(f"{path}: not a text file (it is not UTF-8)") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f"{path}, line {mark.line + 1}" if mark is not None else path
-        raise SetupError(f"{where}: not valid YAML: {getattr(e, 'problem', e)}") from None
+        problem = " ".join(str(getattr(e, "problem", None) or e).split()[:20])  # one line
+        raise SetupError(f"{where}: not valid YAML: {problem}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
