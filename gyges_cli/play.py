@@ -35,9 +35,9 @@ def _rules_line(rules: RuleSet, given: RuleRequest | bool = False) -> str:
     with overrides that happen to equal another preset (``dorbec`` with ``replace=off``)."""
     name = rules.name
     if isinstance(given, RuleRequest) and given.preset and given.overrides \
-            and name != given.preset:
+            and name not in (given.preset, "custom"):
         asked = " ".join(f"{k}={v}" for k, v in given.overrides)
-        name = f"{given.preset} with {asked}" + (f" (= {name})" if name != "custom" else "")
+        name = f"{given.preset} with {asked} (= {name})"
     return f"{name} ({rules.describe()})"
 
 

@@ -28,10 +28,12 @@ import contextlib
 import hashlib
 import os
 import re
+import signal
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 __all__ = ["OutputError", "check_output", "is_signed", "signed", "write_atomic",
            "open_atomic", "distinct"]
@@ -119,34 +121,62 @@ def distinct(*paths: tuple[str, str | os.PathLike[str] | None]) -> None:
 
 
 @contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back for a few lines (the making, renaming or removing of the
+    temporary file), then deliver them: no temporary file is ever left behind by them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got: list[tuple[int, Any]] = []
+    old = {s: signal.signal(s, lambda signum, frame: got.append((signum, frame)))
+           for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        for signum, frame in got[:1]:
+            handler = old[signum]
+            if callable(handler):
+                handler(signum, frame)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), signum)
+
+
+@contextlib.contextmanager
 def open_atomic(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
     """A temporary file next to ``path``, renamed over it when the block ends without an
     exception (Ctrl-C included); on an exception it is removed and ``path`` is untouched.
     Missing parent directories are created; an existing file's permissions are kept."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    tmp = ""
+    f = None
     try:
+        with _signals_deferred():
+            fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+            kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
+            f = os.fdopen(fd, mode, **kwargs)
         try:
             os.chmod(tmp, os.stat(p).st_mode & 0o7777)
         except FileNotFoundError:
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)
-        kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
-        with os.fdopen(fd, mode, **kwargs) as f:
-            fd = -1
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, p)
-        tmp = ""
+        yield f
+        f.flush()
+        os.fsync(f.fileno())
+        with _signals_deferred():
+            f.close()
+            os.replace(tmp, p)
+            tmp = ""
     finally:
-        if fd != -1:
-            os.close(fd)
-        if tmp:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+        with _signals_deferred():
+            if f is not None:
+                f.close()
+            if tmp:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:

@@ -372,12 +372,13 @@ def run(
         raise SetupError(f"--depth {depth}: give at least 1")
     jobs = jobs or os.cpu_count() or 1
     wanted = params(rules, depth)
-    found, existing = read_results(out, repair=True)
+    found, existing = read_results(out)
     if found is not None and found != wanted:
         raise BatchError(
             f"{out} holds an analysis made with {_describe(found)}, not {_describe(wanted)}: "
             "rerun with those parameters to resume it, or choose another --out"
         )
+    read_results(out, repair=True)   # only a file this run may extend is repaired
     have = {(r["south"], r["north"]) for r in existing}
     todo = [p for p in dict.fromkeys(pairs) if p not in have]
     summary = {"done": 0, "skipped": len(pairs) - len(todo), "interrupted": False}
