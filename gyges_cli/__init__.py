@@ -1,1 +1,16 @@
 """The ``gyges`` command-line program (click)."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    """The ``gyges`` program: Ctrl-C while it loads its commands ends as anywhere else
+    (one line and exit status 130, not a traceback)."""
+    try:
+        from gyges_cli.main import cli
+    except KeyboardInterrupt:
+        sys.stderr.write("gyges: interrupted\n")
+        raise SystemExit(130) from None
+    cli()

@@ -28,12 +28,12 @@ import contextlib
 import hashlib
 import os
 import re
-import signal
 import tempfile
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
+
+from solver.signals import deferred
 
 __all__ = ["OutputError", "check_output", "is_signed", "signed", "write_atomic",
            "open_atomic", "distinct"]
@@ -121,29 +121,6 @@ def distinct(*paths: tuple[str, str | os.PathLike[str] | None]) -> None:
 
 
 @contextlib.contextmanager
-def _signals_deferred() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back for a few lines (the making, renaming or removing of the
-    temporary file), then deliver them: no temporary file is ever left behind by them."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    got: list[tuple[int, Any]] = []
-    old = {s: signal.signal(s, lambda signum, frame: got.append((signum, frame)))
-           for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for s, handler in old.items():
-            signal.signal(s, handler)
-        for signum, frame in got[:1]:
-            handler = old[signum]
-            if callable(handler):
-                handler(signum, frame)
-            elif handler == signal.SIG_DFL:
-                os.kill(os.getpid(), signum)
-
-
-@contextlib.contextmanager
 def open_atomic(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
     """A temporary file next to ``path``, renamed over it when the block ends without an
     exception (Ctrl-C included); on an exception it is removed and ``path`` is untouched.
@@ -153,7 +130,7 @@ def open_atomic(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
     tmp = ""
     f = None
     try:
-        with _signals_deferred():
+        with deferred():
             fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
             kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
             f = os.fdopen(fd, mode, **kwargs)
@@ -166,12 +143,12 @@ def open_atomic(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
         yield f
         f.flush()
         os.fsync(f.fileno())
-        with _signals_deferred():
+        with deferred():
             f.close()
             os.replace(tmp, p)
             tmp = ""
     finally:
-        with _signals_deferred():
+        with deferred():
             if f is not None:
                 f.close()
             if tmp:

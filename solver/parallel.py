@@ -23,6 +23,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO, TypeVar
 
+from solver.signals import deferred
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -71,7 +73,8 @@ def worker_pool(jobs: int, init: Callable[..., None], args: tuple = ()) -> Itera
     try:
         if jobs > 1:
             ctx = multiprocessing.get_context("fork")
-            pool = ctx.Pool(jobs, initializer=_start_worker, initargs=(init, args))
+            with deferred():   # Ctrl-C inside a fork's hooks would be swallowed
+                pool = ctx.Pool(jobs, initializer=_start_worker, initargs=(init, args))
         else:
             init(*args)
         yield Runner(pool)
