@@ -197,7 +197,7 @@ def rule_options(func: F | None = None, *, from_file: bool = True) -> Any:
         kwargs["rules_given"] = RuleRequest(preset_name, pairs)
         return func(*args, **kwargs)
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 def combine_rules(

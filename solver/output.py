@@ -132,8 +132,10 @@ def open_atomic(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
     try:
         with deferred():
             fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-            kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
-            f = os.fdopen(fd, mode, **kwargs)
+            if "b" in mode:
+                f = os.fdopen(fd, mode)
+            else:
+                f = os.fdopen(fd, mode, encoding="utf-8", newline="")
         try:
             os.chmod(tmp, os.stat(p).st_mode & 0o7777)
         except FileNotFoundError:

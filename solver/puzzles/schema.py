@@ -41,6 +41,7 @@ against the solver is :mod:`solver.puzzles.checking`'s job.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -504,7 +505,7 @@ def load_all(paths: Iterable[str | Path]) -> tuple[list[Puzzle], list[CatalogueE
     for f in catalogue_files(paths):
         source = str(f)
         try:
-            text = yamlnodes.read_file(f, lambda problem, s=source: CatalogueError(problem, s))
+            text = yamlnodes.read_file(f, functools.partial(CatalogueError, source=source))
             cat = parse_catalogue(text, source, errors)
         except CatalogueError as e:
             errors.append(e)
