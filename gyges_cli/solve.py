@@ -57,10 +57,16 @@ def solve(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int, du
     status = StatusLine(sys.stderr)
     depths: list[int] = []   # the bounds searched, for what a Ctrl-C leaves proven
 
+    stage = [""]             # the prover's last note
+
     def note(text: str) -> None:
+        shown = text
         if text.startswith("searching for a win in "):
             depths.append(int(text.rsplit(" ", 1)[1]))
-        status.show(text)
+            if depths[-1] > 1:   # the bound proven so far, on the status line too
+                shown = f"{text} (none within {depths[-1] - 1} for either side)"
+        stage[0] = text
+        status.show(shown)
 
     try:
         with ticking(status):
@@ -71,14 +77,14 @@ def solve(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int, du
         raise UserError(str(e), source) from None
     except (KeyboardInterrupt, Interrupted):
         status.clear()
-        if not depths or status.text.startswith("searching") and depths[-1] == 1:
+        if not depths or stage[0].startswith("searching") and depths[-1] == 1:
             proven = "nothing proven yet"
-        elif status.text.startswith("searching"):
+        elif stage[0].startswith("searching"):
             proven = f"no forced win for either side within {depths[-1] - 1} (proven)"
         else:
             proven = (f"a forced result in {depths[-1]} was found; the solution was not "
                       "complete")
-        interrupted(f"{status.text or 'starting'}: {proven}")
+        interrupted(f"{stage[0] or 'starting'}: {proven}")
     finally:
         status.clear()
     if as_json:
