@@ -372,7 +372,7 @@ def _jsonl(tmp_path_factory, analysis, data, command):
     r = invoke(args, [f])
     if r.exit_code == 0:
         n = int(r.output.split()[0])
-        assert 1 <= n <= len(analysis.splitlines())
+        assert 1 <= n <= len(text.splitlines())
 
 
 test_jsonl, test_jsonl_long = profiles(

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
-from solver.formats.notation import format_move
+from solver.formats.notation import format_move, parse_setup
 from solver.game import _movegen
 from solver.game.moves import Move, MoveResult, legal_moves, result_of
 from solver.game.position import Position
@@ -326,8 +326,10 @@ def _check_record(rec: dict[str, Any]) -> None:
     if d is not None and not (isinstance(d, dict) and ("threat" not in d or (
             type(d.get("replies")) is int and "reply" in d))):
         raise ValueError("defence is null or {threat, replies, reply}")
-    if not all(isinstance(rec[k], str) for k in ("south", "north")):
-        raise ValueError("south and north are setups")
+    for k in ("south", "north"):
+        if not isinstance(rec[k], str):
+            raise ValueError("south and north are setups")
+        parse_setup(rec[k])   # NotationError (a ValueError) says why not
 
 
 def _describe(p: dict[str, Any]) -> str:
