@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 
 
@@ -13,4 +14,9 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("gyges: interrupted\n")
         raise SystemExit(130) from None
-    cli()
+    try:
+        cli()
+    finally:
+        # the command is over (its output written): a Ctrl-C while the interpreter shuts
+        # down, when SIGINT is back at its default, would kill it without a word
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
