@@ -264,9 +264,9 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
     puzzles = select_puzzles(puzzles, selection)
     if not puzzles:
         raise UserError(f"no puzzle matches --select {selection}")
-    wrong = [e for p in puzzles for e in _engine_problems(p)]
-    for e in wrong:
-        click.echo(str(e), err=True)
+    wrong = [problem for p in puzzles for problem in _engine_problems(p)]
+    for problem in wrong:
+        click.echo(str(problem), err=True)
     if wrong:
         click.echo("gyges: nothing exported: fix the catalogue first (gyges catalogue check)",
                    err=True)

@@ -104,6 +104,8 @@ CASES = {
                                 "--quiet", "--out", str(t / "g.yaml")],
     ("generate", 2): lambda t: ["generate", "--stipulation", "win in 2",
                                 "--max-candidates", "0", "--out", str(t / "g.yaml")],
+    ("review", 0): lambda t: ["review", str(DATA / "sample_game.txt"), "--max-moves", "1"],
+    ("review", 2): lambda t: ["review", record(t, "South North\n1 231123 2 321123\n3 hello\n")],
     ("setups search", 0): lambda t: ["setups", "search", "--fix", "3@1", "--count"],
     ("setups search", 2): lambda t: ["setups", "search", "--fix", "3@9"],
     ("setups analyze", 0): lambda t: ["setups", "analyze", "--south", "231123", "--north",
