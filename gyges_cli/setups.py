@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from gyges_cli.batch import check_jobs, executor_errors, scheduler_option
 from gyges_cli.common import UserError, rule_options
 from solver.game.rules import RuleSet
 from solver.setups.batch import BatchError, heatmap_svg, read_results, report, run, select_pairs
@@ -152,21 +153,25 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
               help="Prove forced wins within this many of South's moves.")
 @click.option("--jobs", "-j", type=int, default=None,
               help="Worker processes (default: every core).")
+@scheduler_option
 @click.option("--out", required=True, metavar="FILE.jsonl",
               help="Results, one JSON object per line; rerun with it to resume.")
-@click.option("--log", default=None, metavar="FILE", help="Log file (workers log there too).")
+@click.option("--log", default=None, metavar="FILE",
+              help="Log file: one line per pair (worker, pair, result, time).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @rule_options
-def analyze_command(south: str, north: str, depth: int, jobs: int | None, out: str,
-                    log: str | None, quiet: bool, rules: RuleSet, rules_given: bool) -> None:
+@executor_errors
+def analyze_command(south: str, north: str, depth: int, jobs: int | None,
+                    scheduler: str | None, out: str, log: str | None, quiet: bool,
+                    rules: RuleSet, rules_given: bool) -> None:
     """Analyse setup pairs (South moves first) into a JSON Lines file.
 
     Each pair gets its move counts, replace counts, landing and replace threats, the
     solver's verdict within --depth (win/loss/none, key moves) and North's best defence.
-    Results are appended as they finish; Ctrl-C keeps them and a rerun resumes.
+    Results are appended as they finish; Ctrl-C keeps them and a rerun resumes. The work
+    runs on a local process pool, or on a Dask cluster with --scheduler.
     """
-    if jobs is not None and jobs < 1:
-        raise UserError(f"{jobs} jobs: give at least 1", "--jobs")
+    check_jobs(jobs)
     if depth < 1:
         raise UserError(f"{depth}: give at least 1", "--depth")
     try:
@@ -174,7 +179,7 @@ def analyze_command(south: str, north: str, depth: int, jobs: int | None, out: s
         if os.path.isdir(out):
             raise UserError("is a directory: give a file name", out)
         summary = run(pairs, rules, depth, out, jobs=jobs, log=log,
-                      progress=None if quiet else sys.stderr)
+                      progress=None if quiet else sys.stderr, scheduler=scheduler)
     except (SetupError, BatchError) as e:
         raise UserError(str(e)) from None
     except OSError as e:

@@ -15,9 +15,11 @@ figures do not depend on ``--jobs``; :func:`read_results` sorts.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
+import socket
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
@@ -27,7 +29,7 @@ from solver.game import _movegen
 from solver.game.moves import Move, MoveResult, legal_moves, result_of
 from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
-from solver.parallel import Interrupted, Progress, log_to, worker_pool
+from solver.parallel import Interrupted, Progress, log_to, open_executor
 from solver.setups.constraints import ALL_SETUPS, SetupError, _after, replace_threats
 
 FORMAT = 1  #: version of the JSONL record layout
@@ -301,22 +303,16 @@ def _describe(p: dict[str, Any]) -> str:
     return f"depth {p['depth']}, rules {p['rules']}"
 
 
-# -- the pool ------------------------------------------------------------------------------
-
-_WORKER: dict[str, Any] = {}
+# -- the run -------------------------------------------------------------------------------
 
 
-def _init_worker(rules: RuleSet, depth: int) -> None:
-    _WORKER["rules"] = rules
-    _WORKER["depth"] = depth
-
-
-def _work(pair: tuple[str, str]) -> dict[str, Any]:
+def analyse_task(pair: tuple[str, str], *, rules: RuleSet, depth: int) -> dict[str, Any]:
+    """One task of a run, as a worker does it: the pair's record, with the seconds it took
+    and where it ran (for the log; not part of the record)."""
     t = time.perf_counter()
-    record = analyse_pair(pair[0], pair[1], _WORKER["rules"], _WORKER["depth"])
-    LOG.info("pid %d: %s %s: %s in %.3f s", os.getpid(), pair[0], pair[1], record["result"],
-             time.perf_counter() - t)
-    return record
+    record = analyse_pair(pair[0], pair[1], rules, depth)
+    return {"record": record, "seconds": time.perf_counter() - t,
+            "worker": f"{socket.gethostname()} pid {os.getpid()}"}
 
 
 def run(
@@ -329,15 +325,18 @@ def run(
     progress: TextIO | None = None,
     chunksize: int | None = None,
     on_result: Callable[[dict], None] | None = None,
+    scheduler: str | None = None,
 ) -> dict[str, Any]:
     """Analyse ``pairs`` into ``out`` (appending; pairs already there are skipped).
 
-    Returns ``{"done": new records, "skipped": already there, "interrupted": bool}``.
-    Ctrl-C or SIGTERM stops the pool; every line written so far stays.
+    The work goes to :func:`solver.parallel.open_executor` (``scheduler`` None: the local
+    pool of ``jobs`` workers, else Dask); each record is written and flushed here, as it
+    arrives, so the file alone says what is done. Returns ``{"done": new records,
+    "skipped": already there, "interrupted": bool}``. Ctrl-C or SIGTERM stops the run;
+    every line written so far stays.
     """
     if depth < 1:
         raise SetupError(f"--depth {depth}: give at least 1")
-    jobs = jobs or os.cpu_count() or 1
     wanted = params(rules, depth)
     found, existing = read_results(out, repair=True)
     if found is not None and found != wanted:
@@ -348,18 +347,25 @@ def run(
     have = {(r["south"], r["north"]) for r in existing}
     todo = [p for p in dict.fromkeys(pairs) if p not in have]
     summary = {"done": 0, "skipped": len(pairs) - len(todo), "interrupted": False}
-    bar = Progress(len(todo), progress, unit="pairs") if progress is not None else None
-    size = chunksize or max(1, min(16, len(todo) // (jobs * 8) or 1))
+    if not todo:
+        return summary
+    bar = None
+    executor = open_executor(scheduler, jobs if len(todo) > 1 or scheduler else 1)
     try:
-        with log_to(log, LOG), \
-                worker_pool(jobs if len(todo) > 1 else 1, _init_worker, (rules, depth)) as pool, \
-                open(out, "a", encoding="utf-8") as f:
-            LOG.info("analysing %d pairs (%d already done) with %d job(s), %s",
-                     len(todo), summary["skipped"], jobs, _describe(wanted))
-            for record in pool.map_unordered(_work, todo, chunksize=size):
+        with log_to(log, LOG), executor as ex, open(out, "a", encoding="utf-8") as f:
+            if progress is not None:
+                bar = Progress(len(todo), progress, unit="pairs")
+            size = chunksize or max(1, min(16, len(todo) // (ex.workers * 8) or 1))
+            LOG.info("analysing %d pairs (%d already done) on %s, %s",
+                     len(todo), summary["skipped"], ex.name, _describe(wanted))
+            work = functools.partial(analyse_task, rules=rules, depth=depth)
+            for done in ex.map_unordered(work, todo, chunksize=size):
+                record = done["record"]
                 f.write(dumps(record) + "\n")
                 f.flush()
                 summary["done"] += 1
+                LOG.info("%s: %s %s: %s in %.3f s", done["worker"], record["south"],
+                         record["north"], record["result"], done["seconds"])
                 if on_result is not None:
                     on_result(record)
                 if bar is not None:
