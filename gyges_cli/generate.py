@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from gyges_cli.batch import scheduler_option
 from gyges_cli.common import UserError, rule_options
 from solver.game.rules import RuleSet
 
@@ -40,6 +41,7 @@ def _themes(text: str | None) -> tuple[str, ...]:
               help="The run's seed: the same seed gives the same puzzles, whatever --jobs.")
 @click.option("--jobs", default=None, type=int,
               help="Worker processes (default: all cores).")
+@scheduler_option
 @click.option("--source", type=click.Choice(["both", "play", "compose"]), default="both",
               show_default=True,
               help="Candidates from random play, from the CP-SAT construction, or both "
@@ -62,12 +64,14 @@ def _themes(text: str | None) -> tuple[str, ...]:
 @click.option("--out", required=True, type=click.Path(dir_okay=False),
               help="The catalogue file to write (YAML, schema 1).")
 def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: bool,
-             count: int, seed: int, jobs: int | None, source: str, no_duals: bool,
+             count: int, seed: int, jobs: int | None, scheduler: str | None, source: str,
+             no_duals: bool,
              min_tries: int, max_candidates: int | None, against: tuple[str, ...],
              state: str | None, log: str | None, quiet: bool, out: str) -> None:
     """Generate sound puzzles: candidates from play and from a CP-SAT construction, each
     proven by the solver (exact stipulation, one key, not trivial), rated, tagged with its
     themes, duplicates removed; written to OUT as catalogue entries."""
+    from solver.parallel import ExecutorError
     from solver.puzzles.catalogue import Stipulation
     from solver.puzzles.generate import GenerateError, Params, run
 
@@ -94,9 +98,11 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
     try:
         summary = run(params, out, count, jobs=jobs or os.cpu_count() or 1, state=state,
                       max_candidates=max_candidates, against=against,
-                      progress=None if quiet else sys.stderr, log=log)
+                      progress=None if quiet else sys.stderr, log=log, scheduler=scheduler)
     except (GenerateError, OSError) as e:
         raise UserError(str(e)) from None
+    except ExecutorError as e:
+        raise UserError(str(e), "--scheduler") from None
     what = (f"{summary['found']} puzzle{'s' if summary['found'] != 1 else ''} written to "
             f"{out} ({summary['tried']} candidates judged, {summary['sound']} sound")
     if summary["resumed"]:
