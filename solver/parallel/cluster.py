@@ -27,7 +27,8 @@ __all__ = ["DaskExecutor", "ExecutorError"]
 T = TypeVar("T")
 R = TypeVar("R")
 
-CONNECT_TIMEOUT = 10  #: seconds to reach a scheduler before giving up
+CONNECT_TIMEOUT = 10  #: seconds to reach a scheduler before giving up (default)
+TIMEOUT_ENV = "GYGES_SCHEDULER_TIMEOUT"  #: the environment variable that changes it
 WINDOW_PER_THREAD = 4  #: tasks in flight per worker thread (at least MIN_WINDOW in all)
 MIN_WINDOW = 64
 _QUIET = ("distributed", "tornado", "asyncio", "bokeh")
@@ -65,6 +66,17 @@ def _sigint_ignored() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+def _timeout() -> float:
+    import os
+
+    text = os.environ.get(TIMEOUT_ENV, "")
+    try:
+        value = float(text) if text.strip() else CONNECT_TIMEOUT
+    except ValueError:
+        raise ExecutorError(f"${TIMEOUT_ENV}={text!r}: give a number of seconds") from None
+    return value if value > 0 else CONNECT_TIMEOUT
 
 
 class DaskExecutor:
@@ -114,13 +126,14 @@ class DaskExecutor:
                 self.client = stack.enter_context(Client(cluster, set_as_default=False))
             else:
                 address = self.address if "://" in self.address else f"tcp://{self.address}"
+                timeout = _timeout()
                 try:
                     self.client = stack.enter_context(
-                        Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False))
+                        Client(address, timeout=timeout, set_as_default=False))
                 except (OSError, TimeoutError) as e:
                     raise ExecutorError(
                         f"cannot reach a Dask scheduler at {address} within "
-                        f"{CONNECT_TIMEOUT} s ({e.__class__.__name__}); start one with "
+                        f"{timeout:g} s ({e.__class__.__name__}); start one with "
                         f"'dask scheduler' and workers with 'dask worker {address}'"
                     ) from None
                 except ValueError as e:
