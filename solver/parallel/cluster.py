@@ -161,7 +161,7 @@ class DaskExecutor:
         package installed). ``chunksize`` is ignored: each item is one task. Stopping early
         (closing the iterator, an exception) cancels the tasks still out.
         """
-        from distributed import as_completed
+        from distributed import KilledWorker, as_completed
 
         client = self.client
         if client is None:
@@ -186,7 +186,13 @@ class DaskExecutor:
             while out:
                 future = next(pending)
                 out.discard(future)
-                result = future.result()
+                try:
+                    result = future.result()
+                except KilledWorker as e:
+                    raise ExecutorError(
+                        f"a task was running on each of the workers that died in a row ({e}): "
+                        "it may be what kills them (memory?); see the workers' logs"
+                    ) from None
                 future.release()
                 submit(1)
                 yield result
