@@ -154,6 +154,9 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
 @click.option("--jobs", "-j", type=int, default=None,
               help="Worker processes (default: every core).")
 @scheduler_option
+@click.option("--split/--no-split", default=None,
+              help="Split each pair's work per group of South's first moves (default: from "
+                   "--depth 4 on, where one pair takes minutes).")
 @click.option("--out", required=True, metavar="FILE.jsonl",
               help="Results, one JSON object per line; rerun with it to resume.")
 @click.option("--log", default=None, metavar="FILE",
@@ -162,7 +165,8 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
 @rule_options
 @executor_errors
 def analyze_command(south: str, north: str, depth: int, jobs: int | None,
-                    scheduler: str | None, out: str, log: str | None, quiet: bool,
+                    scheduler: str | None, split: bool | None, out: str, log: str | None,
+                    quiet: bool,
                     rules: RuleSet, rules_given: bool) -> None:
     """Analyse setup pairs (South moves first) into a JSON Lines file.
 
@@ -179,7 +183,8 @@ def analyze_command(south: str, north: str, depth: int, jobs: int | None,
         if os.path.isdir(out):
             raise UserError("is a directory: give a file name", out)
         summary = run(pairs, rules, depth, out, jobs=jobs, log=log,
-                      progress=None if quiet else sys.stderr, scheduler=scheduler)
+                      progress=None if quiet else sys.stderr, scheduler=scheduler,
+                      split=split)
     except (SetupError, BatchError) as e:
         raise UserError(str(e)) from None
     except OSError as e:

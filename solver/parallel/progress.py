@@ -59,7 +59,7 @@ class Progress:
         shown = f"{rate * 60:.1f} {self.unit}/min" if self.per_minute else \
             f"{rate:.1f} {self.unit}/s"
         note = f", {self.extra()}" if self.extra is not None else ""
-        return (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+        return (f"[{'#' * filled}{'.' * (width - filled)}] {int(self.done)}/{self.total} "
                 f"{shown}{note}, {duration(elapsed)} elapsed, {eta} left")
 
     def update(self, n: int = 1) -> None:
