@@ -6,6 +6,8 @@ import contextlib
 import logging
 from collections.abc import Iterator
 
+from solver.parallel.local import Interrupted
+
 __all__ = ["log_to"]
 
 
@@ -27,8 +29,13 @@ def log_to(path: str | None, logger: logging.Logger) -> Iterator[None]:
         multiprocessing_logging.install_mp_handler(logger)
     try:
         yield
+    except Interrupted:
+        logger.warning("interrupted (Ctrl-C or SIGTERM): the results written so far are kept")
+        raise
     finally:
         if handler is not None:
             for h in list(logger.handlers):
                 logger.removeHandler(h)
                 h.close()
+        if not logger.handlers:  # records after the run (an interruption) go nowhere, not
+            logger.addHandler(logging.NullHandler())  # to stderr by logging's last resort
