@@ -19,6 +19,8 @@ def log_to(path: str | None, logger: logging.Logger) -> Iterator[None]:
     """
     logger.setLevel(logging.INFO)
     logger.propagate = False
+    if not logger.handlers:  # without a file, records go nowhere (not to logging's last
+        logger.addHandler(logging.NullHandler())  # resort, stderr)
     handler = None
     if path is not None:
         import multiprocessing_logging
@@ -37,5 +39,5 @@ def log_to(path: str | None, logger: logging.Logger) -> Iterator[None]:
             for h in list(logger.handlers):
                 logger.removeHandler(h)
                 h.close()
-        if not logger.handlers:  # records after the run (an interruption) go nowhere, not
-            logger.addHandler(logging.NullHandler())  # to stderr by logging's last resort
+        if not logger.handlers:  # records after the run go nowhere too
+            logger.addHandler(logging.NullHandler())
