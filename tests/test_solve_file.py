@@ -153,7 +153,8 @@ def test_ctrl_c_on_the_local_pool_exits_130_promptly(tmp_path):
     out = tmp_path / "o.jsonl"
     proc = subprocess.Popen([sys.executable, "-c", "from gyges_cli.main import cli; cli()",
                              "solve", str(lst), "--out", str(out), "-j", "2", "-q"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     end = time.monotonic() + 60
     while not (out.exists() and out.read_text().count("\n") >= 1):
         assert proc.poll() is None and time.monotonic() < end, proc.communicate()
