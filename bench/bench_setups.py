@@ -1,10 +1,15 @@
-"""Setup pairs: wall time and per-core rate of ``analyze --depth 2``, jobs 1 and 2.
+"""Setup pairs: wall time and per-core rate of ``analyze --depth 2`` and ``--depth 3``.
 
-By default a fixed sample (every 10th of the 8,100 pairs in sorted order: 810 pairs,
-every South setup, every North setup) is analysed with 1 and then 2 jobs and the time for
+Depth 2: a fixed sample (every 10th of the 8,100 pairs in sorted order: 810 pairs, every
+South setup, every North setup) is analysed with 1 and then 2 local jobs and the time for
 the whole table is extrapolated. ``GYGES_BENCH_SETUPS_FULL=1`` runs all 8,100 pairs with
 2 jobs instead of extrapolating (several minutes). ``GYGES_BENCH_SETUPS_STEP`` changes the
-sample step. Also times ``setups search`` for all 8,100 pairs (CP-SAT enumeration).
+sample step.
+
+Depth 3: pairs per second on 1 and 2 local workers and on a 2-worker Dask cluster started
+here (``--scheduler local``: a LocalCluster; its start-up is timed apart), over every
+``GYGES_BENCH_SETUPS_D3_STEP``-th pair (default 300: 27 pairs). Also times ``setups
+search`` for all 8,100 pairs (CP-SAT enumeration).
 """
 
 from __future__ import annotations
@@ -37,13 +42,14 @@ def _cpu() -> float:
     return total
 
 
-def time_analyze(pairs, depth: int, jobs: int) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of one analysis run."""
+def time_analyze(pairs, depth: int, jobs: int, scheduler: str = "") -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one analysis run (CPU: this process and its finished
+    children; a Dask LocalCluster's workers are children too)."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "bench.jsonl")
         c = _cpu()
         t = time.perf_counter()
-        summary = run(pairs, PRESETS["pbmserv"], depth, out, jobs=jobs)
+        summary = run(pairs, PRESETS["pbmserv"], depth, out, jobs=jobs, scheduler=scheduler)
         elapsed = time.perf_counter() - t
         cpu = _cpu() - c
         assert summary["done"] == len(pairs) and not summary["interrupted"]
@@ -81,6 +87,31 @@ def main() -> None:
                   f"{len(sample) / cpu:.1f} pairs per CPU second")
         print(f"  speed-up 1 -> 2 jobs: {times[1] / times[2]:.2f}x on {cores} cores "
               "(the machine is shared: compare with the load figures)")
+    depth3(every)
+
+
+def depth3(every) -> None:
+    """Depth 3 on 1 and 2 local workers and a 2-worker Dask LocalCluster."""
+    from solver.parallel import open_executor
+
+    step = int(os.environ.get("GYGES_BENCH_SETUPS_D3_STEP", "300"))
+    sample = every[::step]
+    t = time.perf_counter()
+    with open_executor("local", jobs=2):
+        pass
+    startup = time.perf_counter() - t
+    print(f"Dask LocalCluster of 2 workers: start and stop {startup:.1f} s")
+    for label, jobs, scheduler in (("local pool, 1 worker", 1, ""),
+                                   ("local pool, 2 workers", 2, ""),
+                                   ("Dask LocalCluster, 2 workers", 2, "local")):
+        load = _load()
+        elapsed, cpu = time_analyze(sample, 3, jobs, scheduler)
+        if scheduler:  # the cluster's start-up is not the work's cost
+            elapsed -= startup
+        print(f"analyze --depth 3, {len(sample)} pairs (every {step}th), {label} ({load} "
+              f"before): {elapsed:.1f} s wall{' less start-up' if scheduler else ''}, "
+              f"{len(sample) / elapsed:.2f} pairs/s; {cpu:.1f} CPU s (client and local "
+              "workers)")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from gyges_cli.batch import scheduler_option
 from gyges_cli.common import EXIT_CHECK_FAILED, UserError, check_jobs, interrupted, rule_options
 from solver.game.rules import RuleSet
 
@@ -40,6 +41,7 @@ def _themes(text: str | None) -> tuple[str, ...]:
               help="The run's seed: the same seed gives the same puzzles, whatever --jobs.")
 @click.option("--jobs", default=None, type=int,
               help="Worker processes (default: all cores; more than the cores is refused).")
+@scheduler_option
 @click.option("--source", type=click.Choice(["both", "play", "compose"]), default="both",
               show_default=True,
               help="Candidates from random play, from the CP-SAT construction, or both "
@@ -67,7 +69,8 @@ def _themes(text: str | None) -> tuple[str, ...]:
 @click.option("--force", is_flag=True,
               help="Replace --out even when it is not a catalogue the puzzles can be added to.")
 def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: bool,
-             count: int, seed: int, jobs: int | None, source: str, no_duals: bool,
+             count: int, seed: int, jobs: int | None, scheduler: str | None, source: str,
+             no_duals: bool,
              min_tries: int, max_candidates: int | None, against: tuple[str, ...],
              state: str | None, log: str | None, quiet: bool, out: str, force: bool) -> None:
     """Generate sound puzzles: candidates from play and from a CP-SAT construction, each
@@ -84,6 +87,7 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
       gyges generate --stipulation 'win in 3' --themes 'bounce chain 2' --jobs 2 \\
           --out w3.yaml --against puzzles/
     """
+    from solver.parallel import ExecutorError
     from solver.puzzles.catalogue import Stipulation
     from solver.puzzles.generate import GenerateError, Params, run
 
@@ -115,9 +119,12 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
     try:
         summary = run(params, out, count, jobs=jobs, state=state,
                       max_candidates=max_candidates, against=against,
-                      progress=None if quiet else sys.stderr, log=log, force=force)
+                      progress=None if quiet else sys.stderr, log=log, force=force,
+                      scheduler=scheduler)
     except GenerateError as e:
         raise UserError(str(e)) from None
+    except ExecutorError as e:
+        raise UserError(str(e), "--scheduler") from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or out) from None
     what = (f"{summary['found']} puzzle{'s' if summary['found'] != 1 else ''} written to "

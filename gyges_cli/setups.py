@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from gyges_cli.batch import executor_errors, scheduler_option
 from gyges_cli.common import UserError, check_jobs, interrupted, rule_options, ticking
 from solver.game.rules import RuleSet
 from solver.output import OutputError, check_output, open_atomic, signed
@@ -172,25 +173,33 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
               help="Prove forced wins within this many of South's moves (1..30).")
 @click.option("--jobs", "-j", type=int, default=None,
               help="Worker processes (default: every core).")
+@scheduler_option
+@click.option("--split/--no-split", default=None,
+              help="Split each pair's work per group of South's first moves (default: from "
+                   "--depth 4 on, where one pair takes minutes).")
 @click.option("--out", required=True, metavar="FILE.jsonl",
               help="Results, one JSON object per line; rerun with it to resume (missing "
               "directories are created).")
-@click.option("--log", default=None, metavar="FILE", help="Log file (workers log there too).")
+@click.option("--log", default=None, metavar="FILE",
+              help="Log file: one line per pair (worker, pair, result, time).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @rule_options(from_file=False)
-def analyze_command(south: str, north: str, depth: int, jobs: int | None, out: str,
-                    log: str | None, quiet: bool, rules: RuleSet, rules_given: bool) -> None:
+@executor_errors
+def analyze_command(south: str, north: str, depth: int, jobs: int | None,
+                    scheduler: str | None, split: bool | None, out: str, log: str | None,
+                    quiet: bool, rules: RuleSet, rules_given: bool) -> None:
     """Analyse setup pairs (South moves first) into a JSON Lines file.
 
     Each pair gets its move counts, replace counts, landing and replace threats, the
     solver's verdict within --depth (win/loss/none, key moves) and North's best defence.
     Results are appended as they finish; Ctrl-C keeps them (exit status 130) and a rerun
-    resumes.
+    resumes. The work runs on a local process pool, or on a Dask cluster with --scheduler.
 
     \b
     Examples:
       gyges setups analyze --south 231123 --north all --depth 2 --out table.jsonl
       gyges setups analyze --depth 3 --jobs 2 --out table.jsonl --log table.log
+      gyges setups analyze --depth 4 --scheduler tcp://HOST:8786 --out d4.jsonl
     """
     jobs = check_jobs(jobs)
     try:
@@ -198,7 +207,8 @@ def analyze_command(south: str, north: str, depth: int, jobs: int | None, out: s
         check_output(out, replaceable=True)
         os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
         summary = run(pairs, rules, depth, out, jobs=jobs, log=log,
-                      progress=None if quiet else sys.stderr)
+                      progress=None if quiet else sys.stderr, scheduler=scheduler,
+                      split=split)
     except (SetupError, BatchError, OutputError) as e:
         raise UserError(str(e)) from None
     except OSError as e:

@@ -1,15 +1,28 @@
-"""``gyges solve``: prove the shortest forced win of a position (docs/solver.md)."""
+"""``gyges solve``: prove the shortest forced win of a position (docs/solver.md), or of
+every position of a position list (docs/solver.md, "Solving many positions")."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 
 import click
 
-from gyges_cli.common import UserError, combine_rules, interrupted, rule_options, ticking
-from gyges_cli.inputs import load_input
+from gyges_cli.batch import executor_errors, scheduler_option
+from gyges_cli.common import (
+    RuleRequest,
+    UserError,
+    check_jobs,
+    combine_rules,
+    interrupted,
+    rule_options,
+    ticking,
+)
+from gyges_cli.inputs import load_input, read_text_file
 from solver.game.rules import RuleSet
+from solver.output import OutputError, check_output
 from solver.parallel import Interrupted, StatusLine
 from solver.search.prover import DUALS_UP_TO
 from solver.search.prover import solve as run_solve
@@ -17,22 +30,39 @@ from solver.search.prover import solve as run_solve
 
 @click.command("solve")
 @click.argument("source", metavar="POS|FILE")
-@click.option("--max-moves", "-n", default=3, show_default=True,
-              type=click.IntRange(1, 30),
-              help="Bound N: look for wins of at most N moves of the winner (1..30).")
-@click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON.")
+@click.option("--max-moves", "-n", default=None, type=click.IntRange(1, 30),
+              help="Bound N: look for wins of at most N moves of the winner (1..30).  "
+                   "[default: 3; a list's max-moves= wins]")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the solution as JSON (a list: one JSON line per position).")
 @click.option("--tries", is_flag=True,
               help="Also list the winner's first moves that fail with the fewest refutations.")
-@click.option("--jobs", "-j", default=1, show_default=True, type=int,
+@click.option("--jobs", "-j", default=None, type=int,
               help="Processes for the cook search (every first move checked once the "
-                   "least k is known: often the longest part). The proof itself runs in one.")
+                   "least k is known: often the longest part). The proof itself runs in one. "
+                   "For a position list: worker processes (default: every core).  "
+                   "[default: 1]")
 @click.option("--duals", default=DUALS_UP_TO, show_default=True, type=int, metavar="M",
               help="List every winning continuation (duals) where the winner has at most M "
                    "moves left; above that the tree shows one. The key and its cooks are "
                    "always all listed. Larger M costs a full search per winner node.")
+@click.option("--out", default=None, metavar="FILE.jsonl",
+              help="Position list: write one JSON line per position here; rerun with it to "
+                   "resume.")
+@click.option("--strict", is_flag=True,
+              help="Position list: refuse the file if any line is bad (default: report and "
+                   "skip it).")
+@click.option("--tree", is_flag=True,
+              help="Position list: also store each solution tree and main line.")
+@scheduler_option
+@click.option("--log", default=None, metavar="FILE",
+              help="Position list: a log file, one line per position (worker, time).")
+@click.option("--quiet", "-q", is_flag=True, help="Position list: no progress bar.")
 @rule_options
-def solve(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int, duals: int,
-          rules: RuleSet, rules_given: bool) -> None:
+@executor_errors
+def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: int | None,
+          duals: int, out: str | None, strict: bool, tree: bool, scheduler: str | None,
+          log: str | None, quiet: bool, rules: RuleSet, rules_given: RuleRequest) -> None:
     """Prove a forced win: "wins in k", "loses in k" or no forced result within N.
 
     k counts the winner's moves (a move made while the opponent is blocked counts). The
@@ -42,16 +72,29 @@ def solve(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int, du
     the file's ``previous:`` position shows the opponent could not have avoided it.
     On a terminal a status line shows the stage and the time; Ctrl-C says what was proven.
 
+    A FILE of many positions (one position string per line, with optional # comments and
+    rules=/max-moves= overrides, or a YAML list of entries) is solved position by position
+    on a process pool or a Dask cluster (--scheduler): a table of results, and with --out
+    one JSON line per position, resumable.
+
     \b
     Examples:
       gyges solve tests/data/positions/bouncing.yaml -n 1
       gyges solve "321123/....../....../....../....../231123 S" -n 3 --json
       gyges solve puzzle.yaml -n 4 --tries --jobs 2
+      gyges solve positions.txt --out results.jsonl --jobs 2
     """
+    if _is_list(source) or out is not None:
+        if jobs is not None:
+            jobs = check_jobs(jobs)
+        _solve_list(source, max_moves or 3, as_json, tries, jobs, duals, out, strict, tree,
+                    scheduler, log, quiet, rules, rules_given)
+        return
+    max_moves = 3 if max_moves is None else max_moves
+    jobs = 1 if jobs is None else jobs
+    jobs = check_jobs(jobs)
     loaded = load_input(source)
     rules = combine_rules(loaded.rules, rules, rules_given)
-    if jobs < 1:
-        raise UserError(f"must be at least 1, not {jobs}", "--jobs")
     if duals < 0:
         raise UserError(f"must be 0 or more, not {duals}", "--duals")
     status = StatusLine(sys.stderr)
@@ -91,6 +134,83 @@ def solve(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int, du
         click.echo(json.dumps(solution.to_json(), indent=1))
     else:
         click.echo(solution.text())
+
+
+def _is_list(source: str) -> bool:
+    from solver.formats.poslist import looks_like_position_list
+
+    path = Path(source)
+    if not path.is_file():
+        return False
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False  # the single-position reader says what is wrong
+    return looks_like_position_list(text, path.suffix)
+
+
+def _solve_list(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int | None,
+                duals: int, out: str | None, strict: bool, tree: bool, scheduler: str | None,
+                log: str | None, quiet: bool, rules: RuleSet, rules_given: RuleRequest) -> None:
+    """``gyges solve FILE`` for a position list: every position, a table, a JSONL file."""
+    import dataclasses
+
+    from solver.formats.poslist import Entry, parse_position_list
+    from solver.search.batch import SolveFileError, solve_many, summary_table
+
+    path = Path(source)
+    if path.is_file():
+        text = read_text_file(path, "position list")
+        entries, bad = parse_position_list(text, source, path.suffix)
+    else:
+        one = load_input(source)
+        entries, bad = [Entry(1, one.position, one.rules, None, one.history,
+                              one.previous)], []
+    for problem in bad:
+        click.echo(f"gyges: {problem}" + ("" if strict else " (line skipped)"), err=True)
+    if bad and strict:
+        raise UserError(f"{len(bad)} bad line{'s' if len(bad) != 1 else ''}: nothing solved "
+                        "(--strict)", source)
+    if not entries:
+        raise UserError("no positions to solve", source)
+    if out is not None:
+        try:
+            check_output(out, replaceable=True)
+            os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+        except OutputError as e:
+            raise UserError(str(e)) from None
+    entries = [dataclasses.replace(e, rules=combine_rules(e.rules, rules, rules_given),
+                                   max_moves=e.max_moves or max_moves) for e in entries]
+    try:
+        summary = solve_many(entries, out, tree=tree, tries=tries, duals=duals,
+                             scheduler=scheduler, jobs=jobs, log=log,
+                             progress=None if quiet else sys.stderr)
+    except SolveFileError as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(e.strerror or str(e), e.filename or out) from None
+    records = summary["records"]
+    if as_json:
+        for rec in records:
+            if rec is not None:
+                click.echo(json.dumps(rec, sort_keys=True))
+    else:
+        click.echo(summary_table(summary["entries"], records))
+    notes = []
+    if summary["skipped"]:
+        notes.append(f"{summary['skipped']} already in {out}")
+    if summary["duplicates"]:
+        notes.append(f"{summary['duplicates']} duplicate entries solved once")
+    if bad:
+        notes.append(f"{len(bad)} bad line{'s' if len(bad) != 1 else ''} skipped")
+    if notes:
+        click.echo(f"gyges: {'; '.join(notes)}", err=True)
+    if summary["interrupted"]:
+        where = f"kept in {out}; rerun the same command to resume" if out else \
+            "give --out FILE.jsonl to keep results across runs"
+        click.echo(f"gyges solve: interrupted: {summary['done']} new results {where}",
+                   err=True)
+        sys.exit(130)
 
 
 COMMANDS = [solve]

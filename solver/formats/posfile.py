@@ -141,16 +141,23 @@ def load_position_file(path: str | Path) -> PositionFile:
 
 def parse_position_file(text: str, source: str = "<position file>") -> PositionFile:
     """Read the text of a YAML position file (see the module documentation)."""
-
-    def fail(problem: str, node: yaml.Node | None = None) -> PositionFileError:
-        at = yamlnodes.line(node) if node is not None else None
-        return PositionFileError(problem, source, at)
-
     root = compose(text, lambda problem, at: PositionFileError(problem, source, at))
     if root is None:
         raise PositionFileError(
             "the file is empty: it needs at least 'position: <position string>'", source, 1
         )
+    return position_from_node(root, source)
+
+
+def position_from_node(root: yaml.Node, source: str, extra: Iterable[str] = ()) -> PositionFile:
+    """A position file's content from its YAML node (a mapping); keys in ``extra`` are
+    allowed and left to the caller (a position list's entries have a few more)."""
+
+    def fail(problem: str, node: yaml.Node | None = None) -> PositionFileError:
+        at = yamlnodes.line(node) if node is not None else None
+        return PositionFileError(problem, source, at)
+
+    allowed = (*KEYS, *extra)
     if not isinstance(root, yaml.MappingNode):
         raise fail(
             f"a position file is a YAML mapping of keys ({', '.join(KEYS)}), "
@@ -159,16 +166,16 @@ def parse_position_file(text: str, source: str = "<position file>") -> PositionF
         )
     entries = mapping(root, fail)
     for key, (key_node, _) in entries.items():
-        if key not in KEYS:
-            raise fail(f"unknown key {key!r}: {suggest(key, KEYS, _ALIASES)}(the keys are "
-                       f"{', '.join(KEYS)})", key_node)
+        if key not in allowed:
+            raise fail(f"unknown key {key!r}: {suggest(key, allowed, _ALIASES)}(the keys are "
+                       f"{', '.join(allowed)})", key_node)
 
     given = [k for k in ("position", "diagram", "rings") if k in entries]
     if not given:
         raise PositionFileError(
             "no position: give one of 'position: <position string>', 'diagram: |' with a "
             "text diagram, or 'rings: {slot: size, ...}'",
-            source, 1,
+            source, yamlnodes.line(root),
         )
     if len(given) > 1:
         raise fail(

@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import logging
@@ -47,7 +48,7 @@ from solver.game.moves import Game, Move, apply_move, can_land, legal_moves
 from solver.game.position import ALL_SETUPS, Position
 from solver.game.rules import RuleSet, Side
 from solver.output import OutputError, check_output, distinct, is_signed, signed, write_atomic
-from solver.parallel import Interrupted, Progress, log_to, worker_pool
+from solver.parallel import Interrupted, Progress, log_to, open_executor
 from solver.puzzles.authoring import AuthoringError, Findings, findings
 from solver.puzzles.compose import compose_candidate
 from solver.puzzles.lines import line_themes, play_line
@@ -695,19 +696,12 @@ def collect(out: str | Path, runs: Sequence[tuple[Params, str | Path, int]],
 # -- the run -------------------------------------------------------------------------------
 
 
-_WORKER: dict[str, Any] = {}
-
-
 class _Enough(Exception):
     """The puzzles are settled: stop the batch (its workers are terminated)."""
 
 
-def _init_worker(params: Params) -> None:
-    _WORKER["params"] = params
-
-
-def _work(index: int) -> dict[str, Any]:
-    rec = evaluate(index, _WORKER["params"])
+def _work(index: int, params: Params) -> dict[str, Any]:
+    rec = evaluate(index, params)
     LOG.info("pid %d: candidate %d (%s): %s", os.getpid(), index, rec["source"],
              "sound" if rec["sound"] else "; ".join(rec["reasons"]))
     return rec
@@ -716,8 +710,8 @@ def _work(index: int) -> dict[str, Any]:
 def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
         state: str | Path | None = None, max_candidates: int | None = None,
         against: Sequence[str | Path] = (), progress: TextIO | None = None,
-        log: str | None = None, batch: int | None = None, force: bool = False
-        ) -> dict[str, Any]:
+        log: str | None = None, batch: int | None = None, force: bool = False,
+        scheduler: str | None = None) -> dict[str, Any]:
     """Generate until ``count`` sound, new puzzles are found (or ``max_candidates`` were
     tried), write them to the catalogue file ``out`` and return a summary.
 
@@ -725,7 +719,9 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
     ``state`` file (default ``out`` + ``.jsonl``) as it arrives, and a rerun skips the
     indices there. The puzzles kept are the first ``count`` sound ones by index, whatever
     ``jobs`` and however often the run was interrupted. An existing ``out`` that the user
-    wrote or edited keeps its text and gains the new puzzles (``force``: replaced).
+    wrote or edited keeps its text and gains the new puzzles (``force``: replaced). The
+    candidates are judged on :func:`solver.parallel.open_executor` (``scheduler``: the local
+    pool, or Dask).
     """
     out = Path(out)
     state = Path(state) if state is not None else out.with_name(out.name + ".jsonl")
@@ -739,7 +735,6 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
     known = known_positions(against, params.rules, exclude=out)
     _repair(state)
     state.parent.mkdir(parents=True, exist_ok=True)
-    batch = batch or max(4 * jobs, 8)
     summary: dict[str, Any] = {"candidates": 0, "resumed": len(records), "interrupted": False}
     bar = None
     if progress is not None:
@@ -748,14 +743,16 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
         bar.set(len(select(records, count, known)))
     t0 = time.perf_counter()
     try:
-        with log_to(log, LOG), worker_pool(jobs, _init_worker, (params,)) as pool, \
+        with log_to(log, LOG), open_executor(scheduler, jobs) as pool, \
                 open(state, "a", encoding="utf-8") as f:
+            batch = batch or max(4 * pool.workers, 8)
+            work = functools.partial(_work, params=params)
             start = 0
             while len(select(records, count, known)) < count and start < max_candidates:
                 todo = [i for i in range(start, min(start + batch, max_candidates))
                         if i not in records]
                 start += batch
-                for rec in pool.map_unordered(_work, todo):
+                for rec in pool.map_unordered(work, todo):
                     f.write(json.dumps(rec, sort_keys=True, separators=(",", ":")) + "\n")
                     f.flush()
                     records[rec["index"]] = rec

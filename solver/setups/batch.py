@@ -1,11 +1,12 @@
 """Batch analysis of opening setup pairs: parallel, streamed to JSON Lines, resumable.
 
 Each setup pair gives one start position, South to move (seed 000: South sets up first and
-moves first). :func:`analyse_pair` computes its figures; :func:`run` spreads pairs over a
-``multiprocessing`` pool and appends one JSON object per line (keys sorted) to the output
-file as results arrive, so an interrupted run keeps everything written and a rerun with
-the same file resumes. Each result depends only on its pair and the parameters, so the
-figures do not depend on ``--jobs``; :func:`read_results` sorts.
+moves first). :func:`analyse_pair` computes its figures; :func:`run` sends one task per
+pair to an executor (:func:`solver.parallel.open_executor`: the local process pool, or a
+Dask cluster) and appends one JSON object per line (keys sorted) to the output file as
+results arrive, so an interrupted run keeps everything written and a rerun with the same
+file resumes. Each result depends only on its pair and the parameters, so the figures do
+not depend on the backend or the number of workers; :func:`read_results` sorts.
 
 >>> from solver.game.rules import PRESETS
 >>> r = analyse_pair("231123", "321123", PRESETS["pbmserv"], 1)
@@ -15,9 +16,11 @@ figures do not depend on ``--jobs``; :func:`read_results` sorts.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
+import socket
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
@@ -27,7 +30,8 @@ from solver.game import _movegen
 from solver.game.moves import Move, MoveResult, legal_moves, result_of
 from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
-from solver.parallel import Interrupted, Progress, log_to, worker_pool
+from solver.parallel import Interrupted, Progress, log_to, open_executor
+from solver.parallel.results import ResultsFileError, read_jsonl
 from solver.setups.constraints import ALL_SETUPS, SetupError, _after, replace_threats
 
 FORMAT = 1  #: version of the JSONL record layout
@@ -123,8 +127,13 @@ def _tuple(key: bytes) -> tuple[int, ...]:
     return tuple(key)
 
 
-def analyse_pair(south: str, north: str, rules: RuleSet, depth: int) -> dict[str, Any]:
+def analyse_pair(south: str, north: str, rules: RuleSet, depth: int,
+                 verdict: tuple[str, int | None, list[str]] | None = None) -> dict[str, Any]:
     """The figures of one setup pair (South to move), as one JSON-ready record.
+
+    ``verdict``: the solver's ``(result, win_in, keys)`` when already known (from
+    :func:`first_move_verdicts` and :func:`combine_verdicts`, the per-first-move split);
+    otherwise the solver is asked here.
 
     - ``south_moves``/``north_moves``: distinct legal moves in the start position (North's
       as if North were to move); ``*_replaces``: how many of them are replaces.
@@ -159,7 +168,7 @@ def analyse_pair(south: str, north: str, rules: RuleSet, depth: int) -> dict[str
             landing += 1
             if not north_lands:
                 threats.append(m)
-    result, win_in, keys = _solve(start, rules, depth)
+    result, win_in, keys = verdict if verdict is not None else _solve(start, rules, depth)
     defence: dict[str, Any] | None = None
     if result == "win" and keys and win_in and win_in > 1:
         defence = _win_defence(start, rules, keys[0], win_in)
@@ -215,6 +224,61 @@ def _hardest_threat(start: Position, rules: RuleSet, threats: Sequence[Move]
         reply = next(format_move(r) for r in legal_moves(after_pos, rules, [start])
                      if r.result_key(after_pos) == first)
     return {"threat": format_move(m), "replies": stops, "reply": reply}
+
+
+# -- one pair, split per first move ---------------------------------------------------------
+
+
+def first_moves(position: Position, rules: RuleSet) -> int:
+    """How many first moves the side to move has (the split's unit); 0 if it is blocked."""
+    ml = legal_moves(position, rules)
+    return len(ml) if ml.mover is position.turn else 0
+
+
+def first_move_verdicts(position: Position, rules: RuleSet, depth: int,
+                        indices: Sequence[int]) -> dict[int, int | None]:
+    """For the first moves ``indices`` (in legal-move order) of the side to move: the
+    least number of its moves, this one included, that force a landing after it, if at
+    most ``depth`` (else None). One search table serves the group. (The position has no
+    history: a start position.)"""
+    from solver.search._search import Searcher
+
+    me = position.turn.index
+    ml = legal_moves(position, rules)
+    searcher = Searcher(rules.flags(), 18)
+    out: dict[int, int | None] = {}
+    for i in indices:
+        m = ml[i]
+        if m.is_win:
+            out[i] = 1
+            continue
+        child = _after(position.key, m.start, m.end, m.relocation)
+        out[i] = next((d + 1 for d in range(1, depth)
+                       if searcher.win(child, 1 - me, me, d, [position.key])), None)
+    return out
+
+
+def combine_verdicts(position: Position, rules: RuleSet, depth: int,
+                     found: dict[int, int | None]) -> tuple[str, int | None, list[str]]:
+    """The ``(result, win_in, keys)`` of ``solve(position, max_moves=depth)`` from every
+    first move's verdict: the side to move wins in the least k over its first moves (the
+    keys: the moves reaching it); if none, the opponent wins in d when every first move
+    loses within d (checked here, stopping at the first move that holds: cheap)."""
+    from solver.search._search import Searcher
+
+    me = position.turn.index
+    ml = legal_moves(position, rules)
+    assert set(found) == set(range(len(ml)))
+    wins = [k for k in found.values() if k is not None]
+    if wins:
+        k = min(wins)
+        return "win", k, sorted(format_move(ml[i]) for i, v in found.items() if v == k)
+    searcher = Searcher(rules.flags(), 20)
+    children = [_after(position.key, m.start, m.end, m.relocation) for m in ml]
+    for d in range(1, depth + 1):
+        if all(searcher.win(c, 1 - me, 1 - me, d, [position.key]) for c in children):
+            return "loss", d, []
+    return "none", None, []
 
 
 def dumps(record: dict[str, Any]) -> str:
@@ -336,22 +400,101 @@ def _describe(p: dict[str, Any]) -> str:
     return f"depth {p['depth']}, rules {p['rules']}"
 
 
-# -- the pool ------------------------------------------------------------------------------
-
-_WORKER: dict[str, Any] = {}
+# -- the run -------------------------------------------------------------------------------
 
 
-def _init_worker(rules: RuleSet, depth: int) -> None:
-    _WORKER["rules"] = rules
-    _WORKER["depth"] = depth
-
-
-def _work(pair: tuple[str, str]) -> dict[str, Any]:
+def analyse_task(pair: tuple[str, str], *, rules: RuleSet, depth: int) -> dict[str, Any]:
+    """One task of a run, as a worker does it: the pair's record, with the seconds it took
+    and where it ran (for the log; not part of the record)."""
     t = time.perf_counter()
-    record = analyse_pair(pair[0], pair[1], _WORKER["rules"], _WORKER["depth"])
-    LOG.info("pid %d: %s %s: %s in %.3f s", os.getpid(), pair[0], pair[1], record["result"],
-             time.perf_counter() - t)
-    return record
+    record = analyse_pair(pair[0], pair[1], rules, depth)
+    return {"record": record, "seconds": time.perf_counter() - t,
+            "worker": f"{socket.gethostname()} pid {os.getpid()}"}
+
+
+SPLIT_FROM = 4  #: from this depth on, pairs are split per first move by default
+GROUP = 16  #: first moves per task when a pair is split
+BLOCK_PER_WORKER = 4  #: pairs split at a time, per worker (at least MIN_BLOCK)
+MIN_BLOCK = 16
+
+
+def moves_task(item: tuple[str, str, int, int], *, rules: RuleSet, depth: int
+               ) -> dict[str, Any]:
+    """First moves ``lo:hi`` of the pair ``(south, north, lo, hi)``: their verdicts."""
+    south, north, lo, hi = item
+    t = time.perf_counter()
+    found = first_move_verdicts(Position.setup(south, north), rules, depth, range(lo, hi))
+    return {"south": south, "north": north, "lo": lo, "hi": hi,
+            "found": {str(i): v for i, v in found.items()},
+            "seconds": time.perf_counter() - t,
+            "worker": f"{socket.gethostname()} pid {os.getpid()}"}
+
+
+def finish_task(item: tuple[str, str, dict[int, int | None] | None], *, rules: RuleSet,
+                depth: int) -> dict[str, Any]:
+    """A split pair's record from its first moves' verdicts (None: not split, solve here)."""
+    south, north, found = item
+    t = time.perf_counter()
+    verdict = None
+    if found is not None:
+        verdict = combine_verdicts(Position.setup(south, north), rules, depth, found)
+    record = analyse_pair(south, north, rules, depth, verdict=verdict)
+    return {"record": record, "seconds": time.perf_counter() - t,
+            "worker": f"{socket.gethostname()} pid {os.getpid()}"}
+
+
+def _read_parts(path: str, wanted: dict[str, Any]) -> dict[tuple[str, str], dict[int, Any]]:
+    """The first-move verdicts kept by an earlier split run (other parameters: ignored)."""
+    parts: dict[tuple[str, str], dict[int, Any]] = {}
+    try:
+        lines = read_jsonl(path, repair=True, what="a first-move record")
+    except ResultsFileError as e:
+        raise BatchError(str(e)) from None
+    for _, rec in lines:
+        if {k: rec.get(k) for k in wanted} != wanted:
+            continue
+        parts.setdefault((rec["south"], rec["north"]), {}).update(
+            {int(i): v for i, v in rec["found"].items()})
+    return parts
+
+
+def _run_split(ex: Any, todo: Sequence[tuple[str, str]], rules: RuleSet, depth: int,
+               out: str, write: Callable[[dict], None], bar: Progress | None,
+               group: int) -> None:
+    """Split pairs per first move, a block of pairs at a time: their groups of first
+    moves, then one task per pair to combine and finish. Each group's verdicts go to
+    ``out.parts`` as they arrive."""
+    wanted = params(rules, depth)
+    parts_path = out + ".parts"
+    parts = _read_parts(parts_path, wanted)
+    block = max(MIN_BLOCK, BLOCK_PER_WORKER * ex.workers)
+    moves_work = functools.partial(moves_task, rules=rules, depth=depth)
+    finish_work = functools.partial(finish_task, rules=rules, depth=depth)
+    with open(parts_path, "a", encoding="utf-8") as pf:
+        for b in range(0, len(todo), block):
+            pairs = todo[b:b + block]
+            counts = {p: first_moves(Position.setup(*p), rules) for p in pairs}
+            items = [(s, n, lo, min(lo + group, counts[(s, n)]))
+                     for s, n in pairs for lo in range(0, counts[(s, n)], group)
+                     if not set(range(lo, min(lo + group, counts[(s, n)])))
+                     <= set(parts.get((s, n), {}))]
+            total = len(items) or 1
+            for i, done in enumerate(ex.map_unordered(moves_work, items), 1):
+                pf.write(dumps({**wanted, **{k: done[k] for k in
+                                             ("south", "north", "lo", "hi", "found")}}) + "\n")
+                pf.flush()
+                parts.setdefault((done["south"], done["north"]), {}).update(
+                    {int(k): v for k, v in done["found"].items()})
+                if bar is not None:  # the block's first moves: half of its share
+                    bar.set(b + 0.5 * len(pairs) * i / total)
+            finish = [(s, n, parts.get((s, n), {}) if counts[(s, n)] else None)
+                      for s, n in pairs]
+            for i, done in enumerate(ex.map_unordered(finish_work, finish), 1):
+                write(done)
+                if bar is not None:  # then the finishing tasks: the other half
+                    bar.set(b + 0.5 * len(pairs) + 0.5 * i)
+    if os.path.exists(parts_path):
+        os.remove(parts_path)  # every pair is in the results file now
 
 
 def run(
@@ -364,15 +507,29 @@ def run(
     progress: TextIO | None = None,
     chunksize: int | None = None,
     on_result: Callable[[dict], None] | None = None,
+    scheduler: str | None = None,
+    split: bool | None = None,
+    group: int = GROUP,
 ) -> dict[str, Any]:
     """Analyse ``pairs`` into ``out`` (appending; pairs already there are skipped).
 
-    Returns ``{"done": new records, "skipped": already there, "interrupted": bool}``.
-    Ctrl-C or SIGTERM stops the pool; every line written so far stays.
+    ``split`` (default: from depth :data:`SPLIT_FROM` on) makes the tasks finer: each
+    pair's first moves go out in groups of ``group`` (:func:`first_move_verdicts`), then
+    one task per pair combines them and computes the rest (:func:`combine_verdicts`,
+    :func:`analyse_pair`); the groups done are kept in ``out.parts`` so that a resumed run
+    does not redo them. The records are the same either way.
+
+    The work goes to :func:`solver.parallel.open_executor` (``scheduler`` None: the local
+    pool of ``jobs`` workers, else Dask); each record is written and flushed here, as it
+    arrives, so the file alone says what is done. Returns ``{"done": new records,
+    "skipped": already there, "interrupted": bool}``. Ctrl-C or SIGTERM stops the run;
+    every line written so far stays.
     """
     if depth < 1:
         raise SetupError(f"--depth {depth}: give at least 1")
-    jobs = jobs or os.cpu_count() or 1
+    if group < 1:
+        raise SetupError(f"group {group}: give at least 1 first move per task")
+    split = depth >= SPLIT_FROM if split is None else split
     wanted = params(rules, depth)
     found, existing = read_results(out)
     if found is not None and found != wanted:
@@ -384,22 +541,37 @@ def run(
     have = {(r["south"], r["north"]) for r in existing}
     todo = [p for p in dict.fromkeys(pairs) if p not in have]
     summary = {"done": 0, "skipped": len(pairs) - len(todo), "interrupted": False}
-    bar = Progress(len(todo), progress, unit="pairs") if progress is not None else None
-    size = chunksize or max(1, min(16, len(todo) // (jobs * 8) or 1))
+    if not todo:
+        return summary
+    bar = None
+    executor = open_executor(scheduler, jobs if len(todo) > 1 or scheduler else 1)
     try:
-        with log_to(log, LOG), \
-                worker_pool(jobs if len(todo) > 1 else 1, _init_worker, (rules, depth)) as pool, \
-                open(out, "a", encoding="utf-8") as f:
-            LOG.info("analysing %d pairs (%d already done) with %d job(s), %s",
-                     len(todo), summary["skipped"], jobs, _describe(wanted))
-            for record in pool.map_unordered(_work, todo, chunksize=size):
+        with log_to(log, LOG), executor as ex, open(out, "a", encoding="utf-8") as f:
+            if progress is not None:
+                bar = Progress(len(todo), progress, unit="pairs")
+            LOG.info("analysing %d pairs (%d already done) on %s, %s%s",
+                     len(todo), summary["skipped"], ex.name, _describe(wanted),
+                     ", split per first move" if split else "")
+
+            def write(done: dict[str, Any]) -> None:
+                record = done["record"]
                 f.write(dumps(record) + "\n")
                 f.flush()
                 summary["done"] += 1
+                LOG.info("%s: %s %s: %s in %.3f s", done["worker"], record["south"],
+                         record["north"], record["result"], done["seconds"])
                 if on_result is not None:
                     on_result(record)
-                if bar is not None:
-                    bar.update()
+
+            if split:
+                _run_split(ex, todo, rules, depth, out, write, bar, group)
+            else:
+                size = chunksize or max(1, min(16, len(todo) // (ex.workers * 8) or 1))
+                work = functools.partial(analyse_task, rules=rules, depth=depth)
+                for done in ex.map_unordered(work, todo, chunksize=size):
+                    write(done)
+                    if bar is not None:
+                        bar.update()
     except Interrupted:
         summary["interrupted"] = True
         LOG.info("interrupted after %d new results", summary["done"])

@@ -1,0 +1,31 @@
+"""Long runs over many items: one executor interface, two backends, progress and logs.
+
+Everything here is a leaf: it knows nothing of the game. The batch jobs (setup analysis,
+solving position files, puzzle generation) hand a module-level function and its items to
+an executor and write each result as it comes back, so their output file is the single
+record of what is done:
+
+- :func:`open_executor` picks the backend: the local process pool (default; ``--jobs``
+  forked workers, :class:`LocalExecutor`) or Dask distributed (``--scheduler
+  tcp://HOST:PORT``, ``$GYGES_SCHEDULER``, or ``local`` for a LocalCluster here;
+  :class:`DaskExecutor`). Both map a function over items and yield results as they finish.
+- Ctrl-C or SIGTERM inside an executor's ``with`` block raise :class:`Interrupted`; the
+  workers are stopped (local) or the tasks cancelled (Dask), and whatever the caller wrote
+  stays written.
+- :func:`worker_pool` is the local pool with a per-worker initialiser and fork-inherited
+  memory, for work that cannot be pickled (the solver's cook search).
+- :class:`Progress` draws a one-line bar with a rate and the time left; :class:`StatusLine`
+  a status for one long search; :func:`log_to` sends a logger's records into one file.
+"""
+
+from solver.parallel.cluster import DaskExecutor, ExecutorError
+from solver.parallel.executor import ENV, Executor, open_executor, scheduler_address
+from solver.parallel.local import Interrupted, LocalExecutor, Runner, interruptible, worker_pool
+from solver.parallel.logs import log_to
+from solver.parallel.progress import Progress, StatusLine, duration
+
+__all__ = [
+    "ENV", "DaskExecutor", "Executor", "ExecutorError", "Interrupted", "LocalExecutor",
+    "Progress", "Runner", "StatusLine", "duration", "interruptible", "log_to",
+    "open_executor", "scheduler_address", "worker_pool",
+]

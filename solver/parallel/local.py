@@ -1,0 +1,151 @@
+"""The local backend: forked worker processes on this machine, and how a run stops.
+
+- :func:`interruptible` turns Ctrl-C (KeyboardInterrupt) and SIGTERM inside its block into
+  :class:`Interrupted`; every backend runs under it.
+- :class:`LocalExecutor` maps a function over items on ``jobs`` forked workers (in this
+  process for one job), results as they finish.
+- :func:`worker_pool` is the lower-level pool whose workers are set up once by an
+  initialiser and inherit the parent's memory (the solver's cook search hands each worker
+  a copy of its transposition table that way); it is local only.
+
+Workers ignore SIGINT (the terminal sends Ctrl-C to the whole process group: the parent
+alone decides), and take SIGTERM's default action, so that terminating the pool ends them
+at once, even in the middle of a long task.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+from solver.signals import deferred
+
+__all__ = ["Interrupted", "LocalExecutor", "Runner", "interruptible", "worker_pool"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Interrupted(Exception):
+    """The run was stopped by Ctrl-C or SIGTERM."""
+
+
+def _raise_interrupted(signum: int, frame: Any) -> None:
+    raise Interrupted()
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """Inside the block, Ctrl-C and SIGTERM raise :class:`Interrupted` (SIGTERM only when
+    called from the main thread, where handlers can be set)."""
+    main = threading.current_thread() is threading.main_thread()
+    old_term = signal.signal(signal.SIGTERM, _raise_interrupted) if main else None
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise Interrupted() from None
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, old_term)
+
+
+def _start_worker(init: Callable[..., None] | None, args: tuple) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pool.terminate() must end a worker
+    if init is not None:
+        init(*args)
+
+
+class Runner:
+    """Maps a function over items, in a pool or in this process."""
+
+    def __init__(self, pool: Any) -> None:
+        self._pool = pool
+
+    def map_unordered(
+        self, func: Callable[[T], R], items: Iterable[T], chunksize: int = 1
+    ) -> Iterator[R]:
+        """Results as they finish (in order when there is no pool)."""
+        if self._pool is None:
+            return (func(item) for item in items)
+        return self._pool.imap_unordered(func, items, chunksize=chunksize)
+
+
+@contextlib.contextmanager
+def worker_pool(jobs: int, init: Callable[..., None], args: tuple = ()) -> Iterator[Runner]:
+    """A :class:`Runner` over ``jobs`` forked workers, each set up by ``init(*args)``.
+
+    With one job, ``init`` runs here and no process is started. Ctrl-C and SIGTERM inside
+    the ``with`` block raise :class:`Interrupted`; the workers are then terminated rather
+    than waited for.
+    """
+    with interruptible(), _pool(jobs, init, args) as pool:
+        if pool is None:
+            init(*args)
+        yield Runner(pool)
+
+
+@contextlib.contextmanager
+def _pool(jobs: int, init: Callable[..., None] | None, args: tuple) -> Iterator[Any]:
+    """A forked pool of ``jobs`` workers (None for one job): closed and joined when the
+    block ends normally, terminated when it ends by an exception (an interruption)."""
+    if jobs <= 1:
+        yield None
+        return
+    ctx = multiprocessing.get_context("fork")
+    with deferred():   # Ctrl-C inside a fork's hooks would be swallowed
+        pool = ctx.Pool(jobs, initializer=_start_worker, initargs=(init, args))
+    finished = False
+    try:
+        yield pool
+        finished = True
+    finally:
+        if finished:
+            pool.close()
+        else:
+            pool.terminate()
+        pool.join()
+
+
+class LocalExecutor:
+    """The default backend: ``jobs`` forked worker processes on this machine (none for one
+    job: the work runs in this process). Use it as a context manager."""
+
+    def __init__(self, jobs: int | None = None) -> None:
+        self.jobs = max(1, jobs or os.cpu_count() or 1)
+        self._stack: contextlib.ExitStack | None = None
+        self._pool: Any = None
+
+    @property
+    def name(self) -> str:
+        return f"local, {self.jobs} worker{'s' if self.jobs != 1 else ''}"
+
+    @property
+    def workers(self) -> int:
+        return self.jobs
+
+    def __enter__(self) -> LocalExecutor:
+        stack = contextlib.ExitStack()
+        stack.enter_context(interruptible())
+        self._pool = stack.enter_context(_pool(self.jobs, None, ()))
+        self._stack = stack
+        return self
+
+    def __exit__(self, *exc: Any) -> bool | None:
+        stack, self._stack, self._pool = self._stack, None, None
+        assert stack is not None
+        return stack.__exit__(*exc)
+
+    def map_unordered(self, func: Callable[[T], R], items: Iterable[T],
+                      chunksize: int = 1) -> Iterator[R]:
+        """``func(item)`` for every item, each result as soon as it is ready (in order
+        with one job). ``func`` must be a module-level function or a ``functools.partial``
+        of one (it is pickled for the workers)."""
+        if self._pool is None:
+            return (func(item) for item in items)
+        return self._pool.imap_unordered(func, items, chunksize=chunksize)

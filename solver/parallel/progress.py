@@ -1,0 +1,110 @@
+"""What a long run shows on the terminal: a progress bar with the time left, a status line."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+__all__ = ["Progress", "StatusLine", "duration"]
+
+
+def duration(seconds: float) -> str:
+    """``1m05s``, ``2h03m00s``.
+
+    >>> duration(65), duration(7380)
+    ('1m05s', '2h03m00s')
+    """
+    s = int(seconds)
+    if s >= 3600:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m{s % 60:02d}s"
+    return f"{s // 60}m{s % 60:02d}s"
+
+
+class Progress:
+    """A one-line progress bar on a stream: count, rate and time left.
+
+    ``unit`` names what is counted; ``per_minute`` shows the rate per minute; ``extra``
+    adds a note to the line (e.g. how many candidates were tried).
+    """
+
+    def __init__(
+        self,
+        total: int,
+        stream: TextIO | None = None,
+        every: float = 0.25,
+        unit: str = "items",
+        per_minute: bool = False,
+        extra: Callable[[], str] | None = None,
+    ) -> None:
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.every = every
+        self.unit = unit
+        self.per_minute = per_minute
+        self.extra = extra
+        self.start = time.monotonic()
+        self.done = 0
+        self.last = 0.0
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def line(self) -> str:
+        elapsed = time.monotonic() - self.start
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        left = (self.total - self.done) / rate if rate > 0 else float("nan")
+        width = 30
+        filled = min(width, int(width * self.done / self.total)) if self.total else width
+        eta = duration(left) if left == left else "?"
+        shown = f"{rate * 60:.1f} {self.unit}/min" if self.per_minute else \
+            f"{rate:.1f} {self.unit}/s"
+        note = f", {self.extra()}" if self.extra is not None else ""
+        return (f"[{'#' * filled}{'.' * (width - filled)}] {int(self.done)}/{self.total} "
+                f"{shown}{note}, {duration(elapsed)} elapsed, {eta} left")
+
+    def update(self, n: int = 1) -> None:
+        """Count ``n`` more done and redraw (at most every ``every`` seconds on a tty)."""
+        self.set(self.done + n)
+
+    def set(self, done: int) -> None:
+        """Set the count done and redraw."""
+        self.done = done
+        now = time.monotonic()
+        if now - self.last >= (self.every if self.tty else 10 * self.every) or \
+                self.done >= self.total:
+            self.last = now
+            self.stream.write(("\r" if self.tty else "") + self.line() + ("" if self.tty else "\n"))
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+class StatusLine:
+    """One line of status on a terminal, rewritten in place, with the time elapsed: for
+    long single searches whose total is unknown. Silent when the stream is not a
+    terminal (logs and pipes get only the result); ``clear`` wipes the line.
+    """
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = time.monotonic()
+        self.shown = False
+        self.text = ""   # the last note shown (or that would have been)
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def show(self, text: str) -> None:
+        self.text = text
+        if not self.tty:
+            return
+        self.stream.write(f"\r\x1b[K{text} ({duration(time.monotonic() - self.start)})")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False

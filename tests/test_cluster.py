@@ -1,0 +1,233 @@
+"""Batch work on a real Dask cluster: a scheduler and two workers started here (no mocks).
+
+The cluster runs on 127.0.0.1 on free ports, with Dask's own commands (``python -m dask
+scheduler`` / ``worker``). Each run's output must equal the local process pool's, line for
+line (order aside), with nothing missing and nothing twice, even when a worker is killed
+mid-run or the client is interrupted (Ctrl-C) or killed and then rerun.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from solver.formats.poslist import parse_position_list
+from solver.game.position import Position
+from solver.game.rules import PRESETS
+from solver.search.batch import solve_many
+from solver.setups.batch import run, select_pairs
+
+pytest.importorskip("distributed")
+
+RULES = PRESETS["pbmserv"]
+START_UP = 60  # seconds for the cluster to come up on a loaded machine
+QUICK, SLOW = 8, 6
+TOTAL = QUICK + SLOW
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _position_list() -> str:
+    """QUICK quick positions (start positions, bound 1), then SLOW that take a few tenths
+    of a second each (bound 3): a run lasts long enough to be stopped in the middle."""
+    pairs = select_pairs()
+    quick = [f"{Position.setup(s, n)} max-moves=1" for s, n in pairs[5::1009]]
+    slow = [f"{Position.setup(s, n)} max-moves=3" for s, n in pairs[7::1013]]
+    return "# a test list\n" + "\n".join(quick[:QUICK] + slow[:SLOW]) + "\n"
+
+
+class Cluster:
+    def __init__(self, logs: Path) -> None:
+        self.logs = logs
+        self.port = _free_port()
+        self.address = f"tcp://127.0.0.1:{self.port}"
+        self.procs: list[subprocess.Popen] = []
+        self.workers: list[subprocess.Popen] = []
+        self.scheduler = self._start("scheduler", ["scheduler", "--host", "127.0.0.1",
+                                                   "--port", str(self.port),
+                                                   "--no-dashboard"])
+
+    def _start(self, name: str, args: list[str]) -> subprocess.Popen:
+        log = open(self.logs / f"{name}-{len(self.procs)}.log", "wb")  # noqa: SIM115
+        p = subprocess.Popen([sys.executable, "-m", "dask", *args], stdout=log,
+                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                             start_new_session=True)
+        self.procs.append(p)
+        return p
+
+    def add_worker(self) -> subprocess.Popen:
+        w = self._start("worker", ["worker", self.address, "--nthreads", "1", "--no-nanny",
+                                   "--no-dashboard", "--host", "127.0.0.1"])
+        self.workers.append(w)
+        return w
+
+    def alive(self) -> list[subprocess.Popen]:
+        return [w for w in self.workers if w.poll() is None]
+
+    def wait_for_workers(self, n: int) -> None:
+        from distributed import Client
+
+        with Client(self.address, timeout=START_UP, set_as_default=False) as c:
+            c.wait_for_workers(n, timeout=START_UP)
+
+    def top_up(self, n: int = 2) -> None:
+        """Start workers until ``n`` are alive, and wait for the scheduler to see them."""
+        while len(self.alive()) < n:
+            self.add_worker()
+        self.wait_for_workers(n)
+
+    def stop(self) -> None:
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    c = Cluster(tmp_path_factory.mktemp("dask-logs"))
+    try:
+        c.top_up(2)
+        yield c
+    finally:
+        c.stop()
+
+
+@pytest.fixture(scope="module")
+def position_list(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("lists") / "positions.txt"
+    path.write_text(_position_list())
+    return path
+
+
+def _entries(path: Path):
+    import dataclasses
+
+    entries, bad = parse_position_list(path.read_text(), str(path))
+    assert not bad
+    return [dataclasses.replace(e, rules=RULES, max_moves=e.max_moves or 3) for e in entries]
+
+
+@pytest.fixture(scope="module")
+def reference(position_list, tmp_path_factory) -> list[str]:
+    """The local pool's output (one job), sorted."""
+    out = tmp_path_factory.mktemp("ref") / "local.jsonl"
+    s = solve_many(_entries(position_list), str(out), scheduler="", jobs=1)
+    assert s["done"] == TOTAL and not s["interrupted"]
+    return sorted(out.read_text().splitlines())
+
+
+def _check(out: Path, reference: list[str]) -> None:
+    lines = out.read_text().splitlines()
+    assert not [k for k, n in Counter(lines).items() if n > 1], "a line written twice"
+    assert sorted(lines) == reference
+
+
+def test_killed_worker_loses_nothing(cluster, position_list, reference, tmp_path):
+    out = tmp_path / "dask.jsonl"
+    victim = cluster.alive()[0]
+    seen = []
+
+    def kill_after_first(rec):
+        seen.append(rec["line"])
+        if len(seen) == 1:
+            os.kill(victim.pid, signal.SIGKILL)
+            victim.wait(10)
+
+    s = solve_many(_entries(position_list), str(out), scheduler=cluster.address,
+                   on_result=kill_after_first)
+    assert victim.poll() is not None and len(cluster.alive()) == 1
+    assert s["done"] == TOTAL and not s["interrupted"] and len(seen) == TOTAL
+    _check(out, reference)
+    cluster.top_up(2)
+
+
+def _gyges(*args: str) -> list[str]:
+    return [sys.executable, "-c", "from gyges_cli.main import cli; cli()", *args]
+
+
+def _start_client(cluster, position_list, out) -> subprocess.Popen:
+    return subprocess.Popen(
+        _gyges("solve", str(position_list), "--out", str(out), "--scheduler",
+               cluster.address, "-q"),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_works)
+
+
+def _ctrl_c_works() -> None:
+    """In the child: Ctrl-C's default, even when the tests run where SIGINT is ignored (a
+    background job), since Python keeps an ignored SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _wait_for_lines(out: Path, n: int, proc: subprocess.Popen, timeout: float = 60) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if out.exists() and out.read_text().count("\n") >= n:
+            return
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.02)
+    raise AssertionError(f"no {n} lines in {out} within {timeout} s")
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "killed"])
+def test_stopped_client_resumes(cluster, position_list, reference, tmp_path, how):
+    cluster.top_up(2)
+    out = tmp_path / "client.jsonl"
+    proc = _start_client(cluster, position_list, out)
+    _wait_for_lines(out, QUICK + 1, proc)  # the quick ones and one slow one
+    t = time.monotonic()
+    proc.send_signal(signal.SIGINT if how == "ctrl-c" else signal.SIGKILL)
+    stdout, stderr = proc.communicate(timeout=30)
+    if how == "ctrl-c":
+        assert proc.returncode == 130, stderr
+        assert "interrupted" in stderr and "Traceback" not in stderr
+        assert time.monotonic() - t < 15  # promptly, not after the remaining work
+    else:
+        assert proc.returncode == -signal.SIGKILL
+    kept = out.read_text().splitlines(keepends=True)
+    assert QUICK + 1 <= len(kept) < TOTAL
+    rerun = subprocess.run(_gyges("solve", str(position_list), "--out", str(out),
+                                  "--scheduler", cluster.address, "-q"),
+                           capture_output=True, text=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"{len(kept)} already in" in rerun.stderr
+    assert rerun.stdout.count("none within") + rerun.stdout.count("wins in") + \
+        rerun.stdout.count("loses in") == TOTAL
+    _check(out, reference)
+
+
+def test_setups_analyze_on_dask_equals_local(cluster, tmp_path):
+    cluster.top_up(2)
+    pairs = select_pairs("231123,112233,321312", "all")[::9]
+    local, dask = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    run(pairs, RULES, 2, str(local), jobs=2, scheduler="")
+    s = run(pairs, RULES, 2, str(dask), scheduler=cluster.address,
+            log=str(tmp_path / "dask.log"))
+    assert s["done"] == len(pairs) and not s["interrupted"]
+    assert sorted(local.read_text().splitlines()) == sorted(dask.read_text().splitlines())
+    # the client logs one line per pair, naming the worker that did it
+    log = (tmp_path / "dask.log").read_text().splitlines()
+    assert sum(" pid " in line for line in log) == len(pairs)
+
+
+def test_unreachable_scheduler_is_one_line(tmp_path, position_list):
+    port = _free_port()
+    r = subprocess.run(_gyges("solve", str(position_list), "--scheduler",
+                              f"tcp://127.0.0.1:{port}", "-q"),
+                       capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "GYGES_SCHEDULER_TIMEOUT": "2"})
+    assert r.returncode == 2
+    assert r.stderr.startswith("gyges: --scheduler: cannot reach a Dask scheduler")
+    assert "Traceback" not in r.stderr and len(r.stderr.splitlines()) == 1
