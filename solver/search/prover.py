@@ -166,16 +166,9 @@ def solve(
     prover = _Prover(rules, history)
     me, other = position.turn, position.turn.other
     root = legal_moves(position, rules, history)
-    result: ResultKind = "none"
-    k = None
-    for d in range(1, max_moves + 1):
-        note(f"searching for a win in {d}")
-        if prover.win(position, me, d):
-            result, k = "win", d
-            break
-        if prover.win(position, other, d):
-            result, k = "loss", d
-            break
+    result: ResultKind
+    k: int | None
+    result, k = _verdict(prover, position, max_moves, note)
     keys: list[Move] = []
     extra_nodes = extra_hits = 0
     if result == "win":
@@ -209,6 +202,28 @@ def solve(
                   searcher.tt_hits + extra_hits, searcher.truncated)
     return Solution(position, rules, max_moves, result, k, tuple(keys), built, found_tries,
                     stats, stoppable)
+
+
+def _verdict(prover: _Prover, position: Position, max_moves: int,
+             note: Callable[[str], None]) -> tuple[ResultKind, int | None]:
+    """The least forced result within ``max_moves``: ``("win", k)``, ``("loss", k)`` or
+    ``("none", None)``, in the order win in 1, loss in 1, win in 2, loss in 2, ...
+
+    A side cannot both force a win and be forced to lose (both strategies played against
+    each other would make both land), so once the side to move is found to win in k, no
+    loss at any depth is possible: the opponent's questions are only asked when the side
+    to move has no win within ``max_moves``. Same answers, about half the work on a win.
+    """
+    me, other = position.turn, position.turn.other
+    for d in range(1, max_moves + 1):
+        note(f"searching for a win in {d}")
+        if prover.win(position, me, d):
+            return "win", d
+    for d in range(1, max_moves + 1):
+        note(f"searching for a loss in {d}")
+        if prover.win(position, other, d):
+            return "loss", d
+    return "none", None
 
 
 def _parallel_keys(jobs: int, prover: _Prover, position: Position, root: MoveList, me: Side,
