@@ -158,6 +158,23 @@ def test_stalemate_chain_corrected():
     assert any(t.startswith("34-44-43; ") for t in _all_key_lines(s))
 
 
+def test_stalemate_chain_is_never_cut():
+    """Asked whether North wins (the opponent's question), the search meets lines where
+    South keeps North blocked move after move; other lines decide the answer (South lands
+    or lets North move), so nothing may be reported as cut, under any blocked=pass preset
+    and with repetitions allowed (where a cycle of passes is South holding)."""
+    p = pos(CHAIN)
+    for rules in (*PRESETS.values(), rules_from("pbmserv", ["repetition=allowed"])):
+        s = solve(p, rules, 3, tries=True)
+        assert not s.stats.truncated and "cut" not in s.text()
+        if rules.blocked == "pass":
+            assert (s.result, s.moves) == ("win", 2)
+        for d in (1, 2, 3):
+            searcher = _search.Searcher(rules.flags(), 16)
+            assert not searcher.win(p.key, p.turn.index, 1 - p.turn.index, d)
+            assert not searcher.truncated, (rules.options(), d)
+
+
 def _all_key_lines(s) -> list[str]:
     out = []
     for k in s.keys:

@@ -57,6 +57,7 @@ cdef enum:
     DEEP_ORDER = 6        # from this many moves left, order W's moves by _holding(..., 2)
     SIGNAL_MASK = 0x3FFF  # look for Ctrl-C every 16384 nodes
     LAZY_PICKS = 3        # moves picked one by one before the rest are sorted
+    L_TT_ORDER = 3        # from this many moves left, L's defences ordered by the table
     UNKNOWN = 2           # a search's answer when a line it needed was given up
 
 ctypedef struct Entry:
@@ -339,6 +340,8 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     cdef int idx[MAX_MOVES]
     cdef long long key[MAX_MOVES]
     cdef int unknown = 0
+    cdef uint64_t rh
+    cdef Entry* e
     for i in range(n):
         if moves[i].to >= 36:
             return 0                       # L lands: L wins
@@ -348,11 +351,25 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     first = _killer_index(s, moves, n)
     for i in range(n):
         key[i] = 1 if i == first else 0
-    _order(s.hl, moves, n, idx, key)
     _push(s, b)
     h.lo = s.hlo
     h.hi = s.hhi
     h.n = s.hn
+    if d >= L_TT_ORDER:
+        # defences the table already knows to hold at a smaller depth (an earlier
+        # iteration, or the proof before a cook search) first, the deepest first;
+        # defences known to lose last
+        for i in range(n):
+            memcpy(&child, b, sizeof(Board))
+            board_make(&child, moves[i])
+            rh = _relevant(s, &child, 2 * d - 1)
+            e = _probe(s, &child, W, rh)
+            if _match(s, e, &child, W, rh):
+                if e.win_at <= d:
+                    key[i] = -1
+                elif e.nowin > 0:
+                    key[i] += 2 * e.nowin
+    _order(s.hl, moves, n, idx, key)
     _witness_init(&w, W)
     for j in range(n):
         i = _next(idx, key, j, n)
