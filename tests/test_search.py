@@ -546,3 +546,16 @@ def test_a_signal_stops_the_kernel_at_once_and_leaves_its_table_sound():
         signal.signal(signal.SIGALRM, old)
     assert not searcher.truncated
     assert [searcher.win(p.key, 0, 0, k) for k in range(1, 7)] == [False] * 5 + [True]
+
+
+def test_max_keys_stops_the_cook_search_with_keys_of_the_full_list():
+    p = pos(CHAIN)
+    full = solve(p, PBM, 3, tree=False)
+    for limit in (1, 2, 5):
+        s = solve(p, PBM, 3, tree=False, max_keys=limit)
+        assert (s.result, s.moves) == (full.result, full.moves)
+        assert len(s.keys) == limit and set(s.keys) <= set(full.keys)
+    one = solve(pos(SAMPLE_12), PBM, 3, tree=False, max_keys=2)
+    assert [str(k) for k in one.keys] == ["14-24-33x43=12"]
+    with pytest.raises(SolveError):
+        solve(p, PBM, 3, max_keys=0)

@@ -785,25 +785,36 @@ cdef class Searcher:
         h.n = self.s.hn
         return gen_moves(b, side, self.s.rules, h, moves, mover)
 
-    def winning_moves(self, bytes board, int side, int d, history=(), progress=None):
+    def winning_moves(self, bytes board, int side, int d, history=(), progress=None,
+                      int limit=0):
         """Every move of ``side`` (to move) that wins within ``d`` of its moves, as
         ``(start, to, reloc)`` triples (``reloc`` None for plain moves): the keys and cooks.
         Empty when ``side`` is blocked (its opponent would move). ``progress(i, n)`` is
-        called before the i-th of the n moves is tried."""
+        called before the i-th of the n moves is tried. ``limit > 0``: stop once that
+        many are found (``limit=2`` tells a unique key from a cook). The moves are tried
+        in the search's order (the last proof's winning move first, then by how often
+        moves won), so that a cook shows up early."""
         cdef Board b, child
-        cdef int n, i, mover, won
+        cdef int n, i, j, mover, won, first
         cdef History h
         cdef CMove moves[MAX_MOVES]
+        cdef int idx[MAX_MOVES]
+        cdef long long key[MAX_MOVES]
         n = self._root_moves(board, side, d, history, &b, &h, moves, &mover)
         found = []
         if mover != side:
             return found
+        first = _killer_index(&self.s, moves, n)
+        for i in range(n):
+            key[i] = 1 if i == first else 0
+        _order(self.s.hw, moves, n, idx, key)
         _push(&self.s, &b)
         h.n = self.s.hn
         try:
-            for i in range(n):
+            for j in range(n):
                 if progress is not None:
-                    progress(i, n)
+                    progress(j, n)
+                i = _next(idx, key, j, n)
                 if moves[i].to >= 36:
                     won = 1
                 elif d < 2:
@@ -821,6 +832,8 @@ cdef class Searcher:
                         won = 0
                 if won:
                     found.append(_triple(moves[i]))
+                    if 0 < limit <= len(found):
+                        break
         finally:
             _pop(&self.s)
         return found

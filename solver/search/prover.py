@@ -142,6 +142,7 @@ def solve(
     tree: bool = True,
     duals: int = DUALS_UP_TO,
     progress: Callable[[str], None] | None = None,
+    max_keys: int | None = None,
 ) -> Solution:
     """Prove the shortest forced result of ``position`` within ``max_moves`` moves.
 
@@ -153,6 +154,9 @@ def solve(
     lists every winning continuation (and marks duals) where the winner has at most this
     many moves left; above that one winning move is shown (``"dual": null``).
     ``progress`` receives a short note as each stage starts (for a status line).
+    ``max_keys``: stop the key search once that many keys are found (``2`` tells a unique
+    key from a cook without refuting every other first move once a cook is seen; ``1``
+    when the key is known to be unique); ``keys`` then holds those found.
     """
     note = progress if progress is not None else (lambda _text: None)
     if not 1 <= max_moves <= 30:
@@ -161,6 +165,8 @@ def solve(
         raise SolveError(f"--jobs must be at least 1, not {jobs}")
     if duals < 0:
         raise SolveError(f"--duals must be 0 or more, not {duals}")
+    if max_keys is not None and max_keys < 1:
+        raise SolveError(f"max_keys must be at least 1, not {max_keys}")
     history = tuple(history)
     t0 = time.perf_counter()
     prover = _Prover(rules, history)
@@ -172,11 +178,11 @@ def solve(
     keys: list[Move] = []
     extra_nodes = extra_hits = 0
     if result == "win":
-        if jobs > 1 and root.mover is me and k > 1 and not root.wins:
+        if jobs > 1 and root.mover is me and k > 1 and not root.wins and max_keys is None:
             keys, extra_nodes, extra_hits = _parallel_keys(
                 jobs, prover, position, root, me, k, note)
         else:
-            keys = _keys(prover, position, root, me, k, note)
+            keys = _keys(prover, position, root, me, k, note, max_keys or 0)
     stoppable = None
     if rules.win == "unstoppable" and result == "win":
         if k == 1 and root.mover is me:
@@ -244,17 +250,18 @@ def _parallel_keys(jobs: int, prover: _Prover, position: Position, root: MoveLis
 
 
 def _keys(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,
-          note: Callable[[str], None]) -> list[Move]:
-    """Every first move that wins within ``k``: the key and its cooks. Proving there is no
-    cook means refuting every other first move, often the longest part of a solve."""
+          note: Callable[[str], None], limit: int = 0) -> list[Move]:
+    """Every first move that wins within ``k`` (at most ``limit`` of them when it is not
+    0): the key and its cooks. Proving there is no cook means refuting every other first
+    move, often the longest part of a solve."""
     if root.mover is not me:
         return []
     landings = [m for m in root if m.is_win]
     if landings or k == 1:
-        return landings
+        return landings[:limit] if limit else landings
     wins = set(prover.searcher.winning_moves(
         position.key, me.index, k, prover.history,
-        lambda i, n: note(f"looking for cooks: first move {i + 1} of {n}")))
+        lambda i, n: note(f"looking for cooks: first move {i + 1} of {n}"), limit))
     results = {result_of(position.board, *t) for t in wins}
     return [m for m in root if m.result_key(position) in results]
 
