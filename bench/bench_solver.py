@@ -9,12 +9,23 @@
     pbmserv (some with wins, some without): time the win-in-1, 2 and 3 questions and the
     whole ``solve(max_moves=3)`` (win and loss checks, keys, no tree).
 
-Run: ``python -m bench solver`` (or ``python bench/bench_solver.py [a|b]``).
+(c) The commands a user runs, timed as whole processes (start-up, parsing and printing
+    included): ``gyges solve`` on the Rust engine's position (``-n 6``, one job and all
+    cores), on the standard start ``321123/.../231123 S -n 4``, and ``gyges generate`` of
+    sound wins in 3 (one job, all cores); with the CPU model and the load average, since
+    the machine may be shared. CPU seconds are those of the command and its children.
+
+Run: ``python -m bench solver`` (or ``python bench/bench_solver.py [a|b|c]``).
 """
 
 from __future__ import annotations
 
+import os
+import resource
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 
 from solver.game.position import Position
@@ -95,12 +106,67 @@ def bench_midgame() -> None:
     print("  sum   " + " ".join(f"{x:8.4f}" for x in sums))
 
 
+def machine() -> str:
+    """The CPU model (``lscpu``), the number of cores and the load average now."""
+    model = "unknown CPU"
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
+        model = next((line.split(":", 1)[1].strip() for line in out.splitlines()
+                      if line.startswith("Model name")), model)
+    except OSError:
+        pass
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    return f"{model}, {os.cpu_count()} cores, load average {load}"
+
+
+def timed(argv: list[str]) -> tuple[float, float, str]:
+    """Run a command to its end: (wall s, CPU s of the command and its children, the last
+    line of its output)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    r = subprocess.run(argv, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    lines = (r.stdout + r.stderr).strip().splitlines()
+    return wall, cpu, lines[0] if lines else f"exit {r.returncode}"
+
+
+def bench_commands() -> None:
+    gyges = shutil.which("gyges") or "gyges"
+    cores = os.cpu_count() or 1
+    rust = [gyges, "solve", RUST_POSITION, "-n", "6"]
+    for r in RUST_RULES:
+        rust += ["--rule", r]
+    runs = [(f"solve Rust position -n 6, {j} job(s)", [*rust, "--jobs", str(j)])
+            for j in sorted({1, cores})]
+    runs.append(("solve 321123/....../....../....../....../231123 S -n 4",
+                 [gyges, "solve", "321123/....../....../....../....../231123 S", "-n", "4"]))
+    print(f"(c) whole commands on {machine()}")
+    print("  command                                                wall s    CPU s  first line")
+    for name, argv in runs:
+        wall, cpu, first = timed(argv)
+        print(f"  {name:54s} {wall:7.1f} {cpu:8.1f}  {first}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for j in sorted({1, cores}):
+            out = os.path.join(tmp, f"w3-{j}.yaml")
+            argv = [gyges, "generate", "--stipulation", "win in 3", "--source", "play",
+                    "--count", "10", "--seed", "2026", "--jobs", str(j), "--quiet",
+                    "--against", tmp, "--out", out]
+            wall, cpu, first = timed(argv)
+            print(f"  generate 10 sound wins in 3 (play), {j} job(s)             {wall:7.1f} "
+                  f"{cpu:8.1f}  {60 * 10 / wall:.1f} puzzles/min")
+    print(f"  load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
 def main(argv: list[str] | None = None) -> None:
-    which = argv if argv else ["a", "b"]
+    which = argv if argv else ["a", "b", "c"]
     if "b" in which:
         bench_midgame()
     if "a" in which:
         bench_rust_position()
+    if "c" in which:
+        bench_commands()
 
 
 if __name__ == "__main__":

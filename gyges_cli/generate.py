@@ -30,7 +30,7 @@ def _themes(text: str | None) -> tuple[str, ...]:
 
 @click.command("generate")
 @click.option("--stipulation", required=True, metavar="'win in N'",
-              help="What the side to move must do: 'win in 2', 'win in 3' (N = 2..4).")
+              help="What the side to move must do: 'win in 2', 'win in 3' (N = 2..5).")
 @click.option("--themes", default=None, metavar="LIST",
               help="Comma-separated themes every puzzle must show: 'bounce chain N' (at "
               "least N), relocation, stalemate chain, taboo, Renop.")
@@ -96,11 +96,11 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
     except ValueError:
         st = None
     if st is None or st.kind != "win" or st.side is not None:
-        raise UserError(f"{stipulation!r}: write 'win in N' with N = 2, 3 or 4, like 'win in "
-                        "2' (the generator composes wins for the side to move, which it "
+        raise UserError(f"{stipulation!r}: write 'win in N' with N = 2, 3, 4 or 5, like 'win "
+                        "in 2' (the generator composes wins for the side to move, which it "
                         "chooses)", "--stipulation")
-    if not 2 <= st.moves <= 4:
-        raise UserError(f"win in {st.moves}: choose 2, 3 or 4 (a win in 1 is never a "
+    if not 2 <= st.moves <= 5:
+        raise UserError(f"win in {st.moves}: choose 2, 3, 4 or 5 (a win in 1 is never a "
                         "puzzle: the first move that lands wins)", "--stipulation")
     if count < 1:
         raise UserError(f"{count}: ask for at least one puzzle", "--count")

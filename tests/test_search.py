@@ -158,6 +158,23 @@ def test_stalemate_chain_corrected():
     assert any(t.startswith("34-44-43; ") for t in _all_key_lines(s))
 
 
+def test_stalemate_chain_is_never_cut():
+    """Asked whether North wins (the opponent's question), the search meets lines where
+    South keeps North blocked move after move; other lines decide the answer (South lands
+    or lets North move), so nothing may be reported as cut, under any blocked=pass preset
+    and with repetitions allowed (where a cycle of passes is South holding)."""
+    p = pos(CHAIN)
+    for rules in (*PRESETS.values(), rules_from("pbmserv", ["repetition=allowed"])):
+        s = solve(p, rules, 3, tries=True)
+        assert not s.stats.truncated and "cut" not in s.text()
+        if rules.blocked == "pass":
+            assert (s.result, s.moves) == ("win", 2)
+        for d in (1, 2, 3):
+            searcher = _search.Searcher(rules.flags(), 16)
+            assert not searcher.win(p.key, p.turn.index, 1 - p.turn.index, d)
+            assert not searcher.truncated, (rules.options(), d)
+
+
 def _all_key_lines(s) -> list[str]:
     out = []
     for k in s.keys:
@@ -529,3 +546,16 @@ def test_a_signal_stops_the_kernel_at_once_and_leaves_its_table_sound():
         signal.signal(signal.SIGALRM, old)
     assert not searcher.truncated
     assert [searcher.win(p.key, 0, 0, k) for k in range(1, 7)] == [False] * 5 + [True]
+
+
+def test_max_keys_stops_the_cook_search_with_keys_of_the_full_list():
+    p = pos(CHAIN)
+    full = solve(p, PBM, 3, tree=False)
+    for limit in (1, 2, 5):
+        s = solve(p, PBM, 3, tree=False, max_keys=limit)
+        assert (s.result, s.moves) == (full.result, full.moves)
+        assert len(s.keys) == limit and set(s.keys) <= set(full.keys)
+    one = solve(pos(SAMPLE_12), PBM, 3, tree=False, max_keys=2)
+    assert [str(k) for k in one.keys] == ["14-24-33x43=12"]
+    with pytest.raises(SolveError):
+        solve(p, PBM, 3, max_keys=0)

@@ -253,7 +253,11 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
         return Assessment(position, False, ("the side to move is blocked",))
     if root.wins:
         return Assessment(position, False, ("the side to move lands at once",))
-    sol = solve(position, rules, max_moves=moves, tree=False)
+    # a cook is told from a unique key by the first two keys found; once the key is known
+    # to be unique, the other solves stop at it (deep stipulations: the cook search of
+    # every defence on the main line was most of the time)
+    quick = functools.partial(solve, tree=False, max_keys=1)
+    sol = solve(position, rules, max_moves=moves, tree=False, max_keys=2)
     if sol.result != "win" or sol.moves != moves:
         found = f"{sol.result} in {sol.moves}" if sol.moves else sol.result
         return Assessment(position, False, (f"not a win in exactly {moves} ({found})",))
@@ -272,13 +276,13 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
         reasons.append(f"{len(others)} plausible tries (at least {min_tries} wanted)")
     if reasons:
         return Assessment(position, False, tuple(reasons), key=format_move(key))
-    full = solve(position, rules, max_moves=moves, tries=True)
+    full = solve(position, rules, max_moves=moves, tries=True, max_keys=1)
     duals = _duals(full.tree)
     if duals and no_duals:
         return Assessment(position, False, ("duals: " + "; ".join(duals),),
                           key=format_move(key))
     try:
-        found = findings(position, rules, sol, (), solve)
+        found = findings(position, rules, sol, (), quick)
     except AuthoringError as e:
         # the catalogue checker replays the main line: an entry it cannot replay is no use
         return Assessment(position, False, (f"the main line cannot be replayed: {e.reason}",),

@@ -52,11 +52,13 @@ cdef enum:
     MAX_FILE_HIST = 1024
     HIST_SIZE = 36 * 38 * 37
     ESC_CAP = 40
-    MAX_PASSES = 12       # W passed over this often in one line: give up on it (truncated)
+    MAX_PASSES = 12       # W passed over this often in one line: give up on it (unknown)
     LC_BITS = 17
     DEEP_ORDER = 6        # from this many moves left, order W's moves by _holding(..., 2)
     SIGNAL_MASK = 0x3FFF  # look for Ctrl-C every 16384 nodes
     LAZY_PICKS = 3        # moves picked one by one before the rest are sorted
+    L_TT_ORDER = 3        # from this many moves left, L's defences ordered by the table
+    UNKNOWN = 2           # a search's answer when a line it needed was given up
 
 ctypedef struct Entry:
     uint64_t klo
@@ -82,7 +84,8 @@ ctypedef struct S:
     int hn
     unsigned long long nodes
     unsigned long long hits
-    int truncated
+    int truncated              # a search gave up on a line (its answer may be unknown)
+    int chain                  # index in hlo/hhi where the current run of W passes began
     int aborted                # Ctrl-C seen: every node returns at once, nothing is stored
     PyObject* exc[3]           # the exception its handler raised, raised again on return
     unsigned long long taint   # counts W passes: a subtree that saw one is not stored
@@ -336,20 +339,37 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     cdef Board child
     cdef int idx[MAX_MOVES]
     cdef long long key[MAX_MOVES]
+    cdef int unknown = 0
+    cdef uint64_t rh
+    cdef Entry* e
     for i in range(n):
         if moves[i].to >= 36:
             return 0                       # L lands: L wins
     if s.ply + 1 >= MAX_PLY:
         s.truncated = 1
-        return 0
+        return UNKNOWN
     first = _killer_index(s, moves, n)
     for i in range(n):
         key[i] = 1 if i == first else 0
-    _order(s.hl, moves, n, idx, key)
     _push(s, b)
     h.lo = s.hlo
     h.hi = s.hhi
     h.n = s.hn
+    if d >= L_TT_ORDER:
+        # defences the table already knows to hold at a smaller depth (an earlier
+        # iteration, or the proof before a cook search) first, the deepest first;
+        # defences known to lose last
+        for i in range(n):
+            memcpy(&child, b, sizeof(Board))
+            board_make(&child, moves[i])
+            rh = _relevant(s, &child, 2 * d - 1)
+            e = _probe(s, &child, W, rh)
+            if _match(s, e, &child, W, rh):
+                if e.win_at <= d:
+                    key[i] = -1
+                elif e.nowin > 0:
+                    key[i] += 2 * e.nowin
+    _order(s.hl, moves, n, idx, key)
     _witness_init(&w, W)
     for j in range(n):
         i = _next(idx, key, j, n)
@@ -362,14 +382,16 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
             r = 0
         else:
             r = _win_w(s, &child, d, 1)
-        if not r:
+        if r == 0:
             _pop(s)
             s.killer[s.ply] = moves[i]
             s.has_killer[s.ply] = 1
             s.hl[_mi(moves[i])] += d * d
             return 0
+        if r == UNKNOWN:
+            unknown = 1                    # this defence's line was cut: look on
     _pop(s)
-    return 1
+    return UNKNOWN if unknown else 1
 
 
 cdef int _quiet_defence(S* s, const Board* b, int d) noexcept nogil:
@@ -442,7 +464,7 @@ cdef int _holding(S* s, const Board* b, int cap, int within) noexcept nogil:
         if within == 1:
             held = not _lands_after(s, &w, &child, moves[i], &h)
         else:
-            held = not _win_w(s, &child, within)
+            held = _win_w(s, &child, within) != 1
         if held:
             count += 1
             if count >= cap:
@@ -459,13 +481,14 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     cdef int idx[MAX_MOVES]
     cdef long long key[MAX_MOVES]
     cdef Witnesses wl
+    cdef int r, unknown = 0
     _witness_init(&wl, L)
     for i in range(n):
         if moves[i].to >= 36:
             return 1
     if s.ply + 1 >= MAX_PLY:
         s.truncated = 1
-        return 0
+        return UNKNOWN
     first = _killer_index(s, moves, n)
     _push(s, b)
     h.lo = s.hlo
@@ -479,10 +502,13 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
         memcpy(&child, b, sizeof(Board))
         board_make(&child, moves[first])
         if not (_witness_lands(&wl, &child, moves[first]) if d == 2
-                else _lands_after(s, &wl, &child, moves[first], &h)) \
-                and _win_l(s, &child, d - 1):
-            _pop(s)
-            return 1
+                else _lands_after(s, &wl, &child, moves[first], &h)):
+            r = _win_l(s, &child, d - 1)
+            if r == 1:
+                _pop(s)
+                return 1
+            if r == UNKNOWN:
+                unknown = 1
     for i in range(n):
         key[i] = -1 if i == first else 0
     if d >= 3:
@@ -511,26 +537,45 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
         board_make(&child, moves[i])
         if d == 2 and _witness_lands(&wl, &child, moves[i]):
             continue                       # L would land at once
-        if _win_l(s, &child, d - 1):
+        r = _win_l(s, &child, d - 1)
+        if r == 1:
             _pop(s)
             s.killer[s.ply] = moves[i]
             s.has_killer[s.ply] = 1
             s.hw[_mi(moves[i])] += d * d
             return 1
+        if r == UNKNOWN:
+            unknown = 1
     _pop(s)
-    return 0
+    return UNKNOWN if unknown else 0
 
 
 cdef int _w_passed(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogil:
-    """W is blocked and passed over: L moves again, W keeps its ``d`` moves."""
-    cdef int r
+    """W is blocked and passed over: L moves again, W keeps its ``d`` moves.
+
+    Under ``repetition=allowed``, a board that comes back within one run of passes (only L
+    moved since, W blocked each time) is a cycle L can repeat for ever: W never lands, so
+    L holds, exactly. Otherwise a line with more than MAX_PASSES passes of W is given up:
+    its answer is UNKNOWN, which decides nothing unless every other line fails too."""
+    cdef int r, i, started = 0
     s.taint += 1
+    if s.chain < 0:
+        s.chain = s.hn
+        started = 1
+    elif s.rules & R_REPEAT_OK:
+        for i in range(s.chain, s.hn):
+            if s.hlo[i] == b.klo and s.hhi[i] == b.khi:
+                return 0
     if s.passes >= MAX_PASSES:
         s.truncated = 1
-        return 0
+        if started:
+            s.chain = -1
+        return UNKNOWN
     s.passes += 1
     r = _l_body(s, b, moves, n, d)
     s.passes -= 1
+    if started:
+        s.chain = -1
     return r
 
 
@@ -545,16 +590,15 @@ cdef int _signalled(S* s) noexcept with gil:
 
 cdef inline int _stop(S* s) noexcept nogil:
     """Count a node; every so often look for Ctrl-C. 1: unwind now (answers are void and
-    the table is left alone: ``truncated`` forbids storing)."""
+    the table is left alone: ``aborted`` forbids storing)."""
     s.nodes += 1
     if not s.aborted and (s.nodes & SIGNAL_MASK) == 0 and _signalled(s):
         s.aborted = 1
-        s.truncated = 1
     return s.aborted
 
 
 cdef int _win_w(S* s, const Board* b, int d, int w_cannot_land=0) noexcept nogil:
-    cdef int W = s.winner, mover, n, r
+    cdef int W = s.winner, mover, n, r, chain
     cdef uint64_t rh = 0
     cdef unsigned long long taint0
     cdef Entry* e = NULL
@@ -586,8 +630,11 @@ cdef int _win_w(S* s, const Board* b, int d, int w_cannot_land=0) noexcept nogil
     elif mover != W:
         r = _w_passed(s, b, moves, n, d)
     else:
+        chain = s.chain                    # W moves: a run of passes ends here
+        s.chain = -1
         r = _w_body(s, b, moves, n, d)
-    if s.taint == taint0 and not s.truncated:
+        s.chain = chain
+    if s.taint == taint0 and not s.aborted and r != UNKNOWN:
         _store(s, e, b, W, rh, d, r)
     return r
 
@@ -611,7 +658,7 @@ cdef int _win_l(S* s, const Board* b, int d) noexcept nogil:
     h.hi = s.hhi
     h.n = s.hn
     if d == 1 and _quiet_defence(s, b, d):
-        if not s.truncated:
+        if not s.aborted:
             _store(s, e, b, L, rh, d, 0)
         return 0
     if _land(s, b, L, &h):
@@ -624,7 +671,7 @@ cdef int _win_l(S* s, const Board* b, int d) noexcept nogil:
             r = _win_w(s, b, d)            # L blocked: W moves again, that move counts
         else:
             r = _l_body(s, b, moves, n, d)
-    if s.taint == taint0 and not s.truncated:
+    if s.taint == taint0 and not s.aborted and r != UNKNOWN:
         _store(s, e, b, L, rh, d, r)
     return r
 
@@ -693,7 +740,7 @@ cdef class Searcher:
         self.s.winner = winner
         self.s.ply = 0
         self.s.passes = 0
-        self.any_truncated |= self.s.truncated
+        self.s.chain = -1
         self.s.truncated = 0
         # killers and history are kept from earlier questions: only the order of moves
         # depends on them (the workers of a split cook search ask one question per first
@@ -724,7 +771,9 @@ cdef class Searcher:
             else:
                 r = _win_l(&self.s, &b, d)
         self._raise_if_aborted()
-        return bool(r)
+        if r == UNKNOWN:
+            self.any_truncated = 1
+        return r == 1
 
     cdef int _root_moves(self, bytes board, int side, int d, history, Board* b, History* h,
                          CMove* moves, int* mover) except -1:
@@ -736,25 +785,36 @@ cdef class Searcher:
         h.n = self.s.hn
         return gen_moves(b, side, self.s.rules, h, moves, mover)
 
-    def winning_moves(self, bytes board, int side, int d, history=(), progress=None):
+    def winning_moves(self, bytes board, int side, int d, history=(), progress=None,
+                      int limit=0):
         """Every move of ``side`` (to move) that wins within ``d`` of its moves, as
         ``(start, to, reloc)`` triples (``reloc`` None for plain moves): the keys and cooks.
         Empty when ``side`` is blocked (its opponent would move). ``progress(i, n)`` is
-        called before the i-th of the n moves is tried."""
+        called before the i-th of the n moves is tried. ``limit > 0``: stop once that
+        many are found (``limit=2`` tells a unique key from a cook). The moves are tried
+        in the search's order (the last proof's winning move first, then by how often
+        moves won), so that a cook shows up early."""
         cdef Board b, child
-        cdef int n, i, mover, won
+        cdef int n, i, j, mover, won, first
         cdef History h
         cdef CMove moves[MAX_MOVES]
+        cdef int idx[MAX_MOVES]
+        cdef long long key[MAX_MOVES]
         n = self._root_moves(board, side, d, history, &b, &h, moves, &mover)
         found = []
         if mover != side:
             return found
+        first = _killer_index(&self.s, moves, n)
+        for i in range(n):
+            key[i] = 1 if i == first else 0
+        _order(self.s.hw, moves, n, idx, key)
         _push(&self.s, &b)
         h.n = self.s.hn
         try:
-            for i in range(n):
+            for j in range(n):
                 if progress is not None:
-                    progress(i, n)
+                    progress(j, n)
+                i = _next(idx, key, j, n)
                 if moves[i].to >= 36:
                     won = 1
                 elif d < 2:
@@ -763,11 +823,17 @@ cdef class Searcher:
                     memcpy(&child, &b, sizeof(Board))
                     board_make(&child, moves[i])
                     with nogil:
-                        won = (not _land(&self.s, &child, 1 - side, &h)
-                               and _win_l(&self.s, &child, d - 1))
+                        won = 0
+                        if not _land(&self.s, &child, 1 - side, &h):
+                            won = _win_l(&self.s, &child, d - 1)
                     self._raise_if_aborted()
+                    if won == UNKNOWN:
+                        self.any_truncated = 1
+                        won = 0
                 if won:
                     found.append(_triple(moves[i]))
+                    if 0 < limit <= len(found):
+                        break
         finally:
             _pop(&self.s)
         return found
@@ -791,7 +857,9 @@ cdef class Searcher:
         with nogil:
             r = _w_body(&self.s, &b, moves, n, d)
         self._raise_if_aborted()
-        if not r or not self.s.has_killer[0]:
+        if r == UNKNOWN:
+            self.any_truncated = 1
+        if r != 1 or not self.s.has_killer[0]:
             return None
         return _triple(self.s.killer[0])
 
@@ -805,9 +873,11 @@ cdef class Searcher:
 
     @property
     def truncated(self):
-        """Did any search of this Searcher give up on a line (W passed over too often in a
-        row)? Then a "no win" answer may be wrong; it never happened in our tests."""
-        return bool(self.any_truncated or self.s.truncated)
+        """Was any answer of this Searcher left undecided because a line it needed was
+        given up (W passed over more than MAX_PASSES times in one line)? Such an answer
+        was returned as "no win". A line given up where another line decides the answer
+        (a defence that holds, a move that wins) does not count: the answer is exact."""
+        return bool(self.any_truncated)
 
     def clear(self):
         memset(self.s.tt, 0, (1ULL << self.tt_bits) * sizeof(Entry))
