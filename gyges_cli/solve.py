@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -97,7 +98,12 @@ def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: 
     rules = combine_rules(loaded.rules, rules, rules_given)
     if duals < 0:
         raise UserError(f"must be 0 or more, not {duals}", "--duals")
-    status = StatusLine(sys.stderr)
+    nodes = [lambda: 0]      # the prover's node counter, once it has one
+
+    def watch(counter: Callable[[], int]) -> None:
+        nodes[0] = counter
+
+    status = StatusLine(sys.stderr, extra=lambda: f"{nodes[0]():,} nodes")
     depths: list[int] = []   # the bounds searched, for what a Ctrl-C leaves proven
 
     stage = [""]             # the prover's last note
@@ -115,7 +121,7 @@ def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: 
         with ticking(status):
             solution = run_solve(loaded.position, rules, max_moves, loaded.history,
                                  tries=tries, jobs=jobs, previous=loaded.previous,
-                                 duals=duals, progress=note)
+                                 duals=duals, progress=note, watch=watch)
     except ValueError as e:
         raise UserError(str(e), source) from None
     except (KeyboardInterrupt, Interrupted):

@@ -523,3 +523,40 @@ def test_14_13_a_preset_with_overrides_is_shown_as_asked():
     assert "rules:    dorbec with replace=off (= dorbec-beginner)" in r.output
     r = gyges("show", START, "--rules", "dorbec-beginner")
     assert "rules:    dorbec-beginner (" in r.output
+
+
+def test_15_10_status_line_shows_the_nodes_searched_while_the_kernel_runs():
+    """The solver hands the status line a node counter; read from another thread while
+    the kernel searches (it runs without the GIL), it grows, and a redraw shows it."""
+    from solver.game.position import Position
+    from solver.game.rules import PRESETS
+    from solver.search import solve
+
+    seen: list[int] = []
+    counters: list = []
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.01):
+            if counters:
+                seen.append(counters[0]())
+
+    thread = threading.Thread(target=sample)
+    thread.start()
+    try:
+        result = solve(Position.from_string("321123/....../....../....../....../231123 S"),
+                       PRESETS["pbmserv"], 3, watch=counters.append)
+    finally:
+        done.set()
+        thread.join()
+    assert len(counters) == 1
+    assert counters[0]() == result.stats.nodes        # the same count the stats report
+    assert len(seen) >= 3 and seen == sorted(seen) and seen[-1] > seen[0]
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Tty()
+    StatusLine(stream, extra=lambda: f"{12345:,} nodes").show("searching for a win in 3")
+    assert stream.getvalue().endswith("(0m00s, 12,345 nodes)")

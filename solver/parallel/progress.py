@@ -88,8 +88,10 @@ class StatusLine:
     terminal (logs and pipes get only the result); ``clear`` wipes the line.
     """
 
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None,
+                 extra: Callable[[], str] | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
+        self.extra = extra   # more to show after the time (read at every redraw)
         self.start = time.monotonic()
         self.shown = False
         self.text = ""   # the last note shown (or that would have been)
@@ -99,7 +101,8 @@ class StatusLine:
         self.text = text
         if not self.tty:
             return
-        self.stream.write(f"\r\x1b[K{text} ({duration(time.monotonic() - self.start)})")
+        more = f", {self.extra()}" if self.extra is not None else ""
+        self.stream.write(f"\r\x1b[K{text} ({duration(time.monotonic() - self.start)}{more})")
         self.stream.flush()
         self.shown = True
 

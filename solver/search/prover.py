@@ -143,6 +143,7 @@ def solve(
     duals: int = DUALS_UP_TO,
     progress: Callable[[str], None] | None = None,
     max_keys: int | None = None,
+    watch: Callable[[Callable[[], int]], None] | None = None,
 ) -> Solution:
     """Prove the shortest forced result of ``position`` within ``max_moves`` moves.
 
@@ -157,6 +158,8 @@ def solve(
     ``max_keys``: stop the key search once that many keys are found (``2`` tells a unique
     key from a cook without refuting every other first move once a cook is seen; ``1``
     when the key is known to be unique); ``keys`` then holds those found.
+    ``watch`` receives, once, a function that returns the nodes searched so far in this
+    process (a status line may call it from another thread while the kernel runs).
     """
     note = progress if progress is not None else (lambda _text: None)
     if not 1 <= max_moves <= 30:
@@ -170,6 +173,8 @@ def solve(
     history = tuple(history)
     t0 = time.perf_counter()
     prover = _Prover(rules, history)
+    if watch is not None:
+        watch(lambda: prover.searcher.nodes)
     me, other = position.turn, position.turn.other
     root = legal_moves(position, rules, history)
     result: ResultKind
