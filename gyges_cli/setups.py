@@ -140,6 +140,7 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
 
     try:
         c = constraints_from_options(merged)
+        status.show(f"searching {c.side} setups with CP-SAT")   # on a terminal only
         with ticking(status):
             results = search(c, rules, progress=progress if c.engine else None)
     except (SetupError, ValueError) as e:
