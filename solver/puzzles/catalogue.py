@@ -6,31 +6,8 @@ This module gathers the catalogue's public names from the modules that hold them
 entry), :mod:`~solver.puzzles.authoring` (a proven position made an entry) and
 :mod:`~solver.puzzles.writing` (entries as YAML text, appended to a file).
 
-The schema (version 1) is documented in ``docs/catalogue.md``. A catalogue file is a
-mapping ``{schema: 1, title: ..., puzzles: [...]}`` (or a bare list of puzzles, each
-carrying ``schema: 1``); a puzzle is a mapping::
-
-    - id: seed000-bouncing
-      title: Bouncing
-      source: "seed 000: ..."
-      rules: pbmserv
-      diagram: |
-        1 2 3 4 5 6
-        N
-        . . . . . . 6
-        3 . . . . . 5
-        . . 1 . 1 . 4
-        1 . 2 3 . 3 3
-        3 . 2 2 . 1 2
-        . . . . 2 . 1
-        S
-        North to move
-      stipulation: North wins in 1
-      solution:
-        key: 51-43-33-31-21-S
-        main-line: [51-43-33-31-21-S]
-      themes: [bounce chain 4]
-      difficulty: 1
+The schema (version 1), with an example entry, is documented in ``docs/catalogue.md`` and
+:mod:`~solver.puzzles.schema`.
 
 Reading never ends in a traceback: :class:`CatalogueError` names the file, the line and
 the puzzle (``puzzles/seed000.yaml:12: puzzle seed000-taboo: ...``). Checking
