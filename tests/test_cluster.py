@@ -162,13 +162,7 @@ def _start_client(cluster, position_list, out) -> subprocess.Popen:
     return subprocess.Popen(
         _gyges("solve", str(position_list), "--out", str(out), "--scheduler",
                cluster.address, "-q"),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_works)
-
-
-def _ctrl_c_works() -> None:
-    """In the child: Ctrl-C's default, even when the tests run where SIGINT is ignored (a
-    background job), since Python keeps an ignored SIGINT ignored."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _wait_for_lines(out: Path, n: int, proc: subprocess.Popen, timeout: float = 60) -> None:
