@@ -21,10 +21,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from gyges_cli.common import UserError
+from gyges_cli.common import RuleRequest, UserError, combine_rules
 from solver.formats.diagram import looks_like_diagram, parse_diagram
 from solver.formats.posfile import KEYS, PositionFile, parse_position_file
+from solver.formats.record import GameRecord, RecordError, parse_record
 from solver.game.position import Position, PositionError
+from solver.game.rules import RuleSet
 
 __all__ = ["MAX_INPUT_BYTES", "excerpt", "load_input", "read_text_file"]
 
@@ -137,3 +139,26 @@ def _cut(message: str, quoted: str) -> str:
         message = message.replace(repr(quoted), repr(excerpt(quoted)))
         message = message.replace(quoted, excerpt(quoted))
     return message
+
+
+def load_game(game_file: Path, start_arg: str | None, rules: RuleSet,
+              rules_given: RuleRequest | bool) -> tuple[GameRecord, Position | None, RuleSet]:
+    """A game record with its optional ``--start`` position (and the rules that position's
+    file names): ``(record, start, rules)``. A missing or unreadable file, a record that
+    cannot be read, or ``--start`` for a record that gives its own setups: exit status 2."""
+    if not game_file.exists():
+        raise UserError(f"no such file {str(game_file)!r}")
+    text = read_text_file(game_file, "game record")
+    start = None
+    if start_arg is not None:
+        start_file = load_input(start_arg)
+        start = start_file.position
+        rules = combine_rules(start_file.rules, rules, rules_given)
+    try:
+        record = parse_record(text, str(game_file))
+    except RecordError as e:
+        raise UserError(str(e)) from None
+    if start is not None and record.south_setup is not None:
+        raise UserError("the record gives its own setups (entries 1 and 2), so it starts "
+                        "from them: --start is for a record without setups", start_arg)
+    return record, start, rules

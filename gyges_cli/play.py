@@ -17,10 +17,10 @@ from gyges_cli.common import (
     rule_options,
     ticking,
 )
-from gyges_cli.inputs import load_input, read_text_file
+from gyges_cli.inputs import load_game, load_input
 from solver.formats.diagram import format_diagram
 from solver.formats.posfile import PositionFile
-from solver.formats.record import RecordError, parse_record
+from solver.formats.record import RecordError
 from solver.formats.record import replay as replay_record
 from solver.game.moves import Move, MoveList, apply_move, can_land, legal_moves
 from solver.game.moves import perft as count_sequences
@@ -245,19 +245,8 @@ def replay(game_file: Path, quiet: bool, start_arg: str | None, rules: RuleSet,
       gyges replay tests/data/sample_game.txt
       gyges replay game.txt --rules dorbec --quiet
     """
-    text = read_text_file(game_file, "game record") if game_file.exists() else None
-    if text is None:
-        raise UserError(f"no such file {str(game_file)!r}")
-    start = None
-    if start_arg is not None:
-        start_file = load_input(start_arg)
-        start = start_file.position
-        rules = combine_rules(start_file.rules, rules, rules_given)
+    record, start, rules = load_game(game_file, start_arg, rules, rules_given)
     try:
-        record = parse_record(text, str(game_file))
-        if start is not None and record.south_setup is not None:
-            raise UserError("the record gives its own setups (entries 1 and 2), so it starts "
-                            "from them: --start is for a record without setups", start_arg)
         game = replay_record(record, rules, start)
     except RecordError as e:
         raise UserError(str(e)) from None

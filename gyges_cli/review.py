@@ -8,9 +8,9 @@ from pathlib import Path
 
 import click
 
-from gyges_cli.common import UserError, combine_rules, rule_options
-from gyges_cli.inputs import load_input, read_text_file
-from solver.formats.record import RecordError, parse_record
+from gyges_cli.common import UserError, interrupted, rule_options
+from gyges_cli.inputs import load_game
+from solver.formats.record import RecordError
 from solver.game.rules import RuleSet
 from solver.parallel import Interrupted
 from solver.puzzles.catalogue import (
@@ -47,23 +47,14 @@ def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | N
       gyges review game.txt --max-moves 2 --json
       gyges review tests/data/sample_game.txt --puzzles found.yaml
     """
-    if not game_file.exists():
-        raise UserError(f"no such file {str(game_file)!r}")
-    text = read_text_file(game_file, "game record")
-    start = None
-    if start_arg is not None:
-        start_file = load_input(start_arg)
-        start = start_file.position
-        rules = combine_rules(start_file.rules, rules, rules_given)
+    record, start, rules = load_game(game_file, start_arg, rules, rules_given)
     try:
-        record = parse_record(text, str(game_file))
         result = review_game(record, rules, max_moves=max_moves, start=start)
         entries = result.puzzle_entries() if puzzles_out is not None else []
     except RecordError as e:
         raise UserError(str(e)) from None
     except (KeyboardInterrupt, Interrupted):
-        click.echo("gyges review: interrupted: no review", err=True)
-        sys.exit(130)
+        interrupted("no review")
     if puzzles_out is not None:
         try:
             _refuse_repeats(puzzles_out, entries)

@@ -142,8 +142,9 @@ def test_14_5_report_on_a_file_without_records_is_bad_input(tmp_path, content):
     assert r.exit_code == 2 and "Traceback" not in r.output, r.output
 
 
-def test_14_6_replay_start_with_a_record_that_has_setups_is_refused():
-    r = gyges("replay", DATA / "sample_game.txt", "--start", START)
+@pytest.mark.parametrize("command", ["replay", "review"])
+def test_14_6_start_with_a_record_that_has_setups_is_refused(command):
+    r = gyges(command, DATA / "sample_game.txt", "--start", START)
     assert r.exit_code == 2 and "--start is for a record without setups" in r.output
 
 
