@@ -45,7 +45,7 @@ class Progress:
         self.per_minute = per_minute
         self.extra = extra
         self.start = time.monotonic()
-        self.done = 0
+        self.done: float = 0
         self.last = 0.0
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
 
@@ -66,8 +66,8 @@ class Progress:
         """Count ``n`` more done and redraw (at most every ``every`` seconds on a tty)."""
         self.set(self.done + n)
 
-    def set(self, done: int) -> None:
-        """Set the count done and redraw."""
+    def set(self, done: float) -> None:
+        """Set the count done (a fraction while a unit is part done) and redraw."""
         self.done = done
         now = time.monotonic()
         if now - self.last >= (self.every if self.tty else 10 * self.every) or \

@@ -32,6 +32,7 @@ from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
 from solver.parallel import Interrupted, Progress, log_to, open_executor
 from solver.parallel.results import ResultsFileError, read_jsonl
+from solver.search.prover import solve
 from solver.setups.constraints import ALL_SETUPS, SetupError, _after, replace_threats
 
 FORMAT = 1  #: version of the JSONL record layout
@@ -57,34 +58,9 @@ def params(rules: RuleSet, depth: int) -> dict[str, Any]:
 
 
 def _solve(position: Position, rules: RuleSet, depth: int) -> tuple[str, int | None, list[str]]:
-    """(result, moves, keys) for the side to move within ``depth`` moves, by the solver.
-
-    Without ``solver.search.prover`` only depth 1 can be proved: a landing now, or every move
-    leaving the opponent a landing.
-    """
-    try:
-        from solver.search.prover import solve
-    except ImportError:
-        solve = None
-    if solve is not None:
-        try:
-            sol = solve(position, rules, max_moves=depth, tree=False)  # no tree: faster
-        except TypeError:
-            sol = solve(position, rules, max_moves=depth)
-        keys = sorted(format_move(m) for m in sol.keys)
-        return sol.result, sol.moves, keys
-    if depth != 1:
-        raise SetupError(f"a proof within {depth} moves needs the solver (solver/search.py)")
-    ml = legal_moves(position, rules)
-    if ml.wins:
-        return "win", 1, sorted(format_move(m) for m in ml.wins)
-    if ml.moves and ml.mover is position.turn and all(
-        _movegen.goal_reachable(_after(position.key, m.start, m.end, m.relocation),
-                                1 - ml.mover.index, rules.flags(), [position.key])
-        for m in ml
-    ):
-        return "loss", 1, []
-    return "none", None, []
+    """(result, moves, keys) for the side to move within ``depth`` moves, by the solver."""
+    sol = solve(position, rules, max_moves=depth, tree=False)  # no tree: faster
+    return sol.result, sol.moves, sorted(format_move(m) for m in sol.keys)
 
 
 def _landings(key: bytes, side: int, flags: int, history: list[bytes]) -> int:
