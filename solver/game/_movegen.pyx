@@ -329,6 +329,22 @@ cdef inline int _dominated(Ctx* c, int e, uint64_t ulo, uint64_t uhi, uint64_t l
     return 0
 
 
+cdef inline int _path_push(Ctx* c, const Segment* seg, int e) noexcept nogil:
+    """Extend the written path by a segment that bounces on ``e``; 0 when it would not fit."""
+    if c.plen + 3 >= MAX_PATH or c.nland + 1 >= MAX_LAND:
+        return 0
+    memcpy(&c.path[c.plen], seg.steps, seg.nsteps)
+    c.plen += seg.nsteps
+    c.landing[c.nland] = <uint8_t>e
+    c.nland += 1
+    return 1
+
+
+cdef inline void _path_pop(Ctx* c, const Segment* seg) noexcept nogil:
+    c.plen -= seg.nsteps
+    c.nland -= 1
+
+
 cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t landed,
                int depth) noexcept nogil:
     cdef int mode = 1 if c.rules & R_ENTRY else 0
@@ -367,17 +383,11 @@ cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t lande
             _record(c, e, seg, depth)
         if c.prune and _dominated(c, e, ulo | seg.elo, uhi | seg.ehi, landed | eb, depth + 1):
             continue
-        if c.verbose:
-            if c.plen + 3 >= MAX_PATH or c.nland + 1 >= MAX_LAND:
-                continue
-            memcpy(&c.path[c.plen], seg.steps, seg.nsteps)
-            c.plen += seg.nsteps
-            c.landing[c.nland] = <uint8_t>e
-            c.nland += 1
+        if c.verbose and not _path_push(c, seg, e):
+            continue
         _dfs(c, e, c.b.size[e], ulo | seg.elo, uhi | seg.ehi, landed | eb, depth + 1)
         if c.verbose:
-            c.plen -= seg.nsteps
-            c.nland -= 1
+            _path_pop(c, seg)
         if c.stop:
             c.support |= seg.mid | eb
             return
@@ -420,15 +430,10 @@ cdef void _follow(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t la
                 continue
             if (c.rules & R_ONCE) and (landed & eb):
                 continue
-            if c.plen + 3 >= MAX_PATH or c.nland + 1 >= MAX_LAND:
+            if not _path_push(c, seg, e):
                 continue
-            memcpy(&c.path[c.plen], seg.steps, seg.nsteps)
-            c.plen += seg.nsteps
-            c.landing[c.nland] = <uint8_t>e
-            c.nland += 1
             _follow(c, e, c.b.size[e], ulo | seg.elo, uhi | seg.ehi, landed | eb, depth + 1)
-            c.plen -= seg.nsteps
-            c.nland -= 1
+            _path_pop(c, seg)
             if c.stop:
                 return
             continue
