@@ -6,6 +6,7 @@ from setuptools import Extension, setup
 extensions = [
     Extension("solver.game._movegen", ["solver/game/_movegen.pyx"], extra_compile_args=["-O3"]),
     Extension("solver.search._search", ["solver/search/_search.pyx"], extra_compile_args=["-O3"]),
+    Extension("solver.search._dfpn", ["solver/search/_dfpn.pyx"], extra_compile_args=["-O3"]),
 ]
 
 setup(

@@ -1,0 +1,978 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""A second, independent forced-win prover: depth-first proof-number search (df-pn).
+
+It answers the kernel's question (``_search.pyx``, ``Searcher.win``): with ``side`` to move,
+can the winner W land within ``d`` of its own moves, whatever the loser L does? It shares
+nothing with the kernel but the core's C API (``_movegen.pxd``).
+
+Nodes: OR (W to move, ``d`` moves left; children are L to move with ``d - 1``) and AND (L
+to move; children are W to move with ``d``). Every node has a proof number pn and a
+disproof number dn (Allis); df-pn (Nagai) expands the most-proving node depth first, under
+thresholds, and keeps pn/dn in a transposition table keyed like the kernel's: (board, side
+to move, winner, hash of the relevant history). An entry also keeps the least d proven to
+win and the greatest d proven not to (monotone in d, as in the kernel). Thresholds of the
+child use the 1 + epsilon trick (Pawlewicz & Lew).
+
+Leaves, exact: W lands now (OR); L lands now, or nobody can move (AND); W with one move
+left only needs ``land_support``; an L node with one W move left is decided by a plain
+one-ply search. Initial numbers: an L node's pn is the number of L's moves that stop W's
+immediate landing (0: proven at once), dn 1; a W node starts at 1/1.
+
+Passes (``blocked=pass``). L blocked: W moves again (that move counts): the AND node's only
+child is the OR node on the same board. W blocked: L moves again and W's d is unchanged, so
+a line can be as long as L keeps W blocked. Such a node (a "pass node") is not searched by
+df-pn: it is decided by a plain exact search written from the same rules as the kernel's
+(a board coming back within one run of W's passes under ``repetition=allowed``: L holds;
+more than MAX_PASSES passes in one line: unknown, counted as "no win" and reported by
+``truncated``). Under ``repetition=forbidden`` a pass node's answer may depend on earlier
+boards beyond the relevant history (its line is not bounded by d): such a result is
+*tainted*, carries the hash of the whole history and is only reused with that history;
+whatever is proven from it is tainted too.
+"""
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.string cimport memset, memcpy
+from libc.stdlib cimport calloc, malloc, free
+from cpython.ref cimport PyObject
+
+cdef extern from "Python.h":
+    int _check_signals "PyErr_CheckSignals" () noexcept
+    void PyErr_Fetch(PyObject** type, PyObject** value, PyObject** tb) noexcept
+    void PyErr_Restore(PyObject* type, PyObject* value, PyObject* tb) noexcept
+
+from solver.game._movegen cimport (
+    Board, CMove, History, board_load, board_make, gen_moves, land_support,
+    simple_moves, surely_moves, zobrist, shore_row, NO_SLOT, MAX_MOVES,
+    R_REPLACE_SHORE, R_REPLACE_ANY, R_BLOCK_NEXTROW, R_BLOCK_DRAW, R_REPEAT_OK,
+)
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+
+cdef enum:
+    MAX_HIST = 1400
+    MAX_FILE_HIST = 1024
+    MAX_PLY = 160
+    MAX_PASSES = 12       # as the kernel: W passed over this often in one line: unknown
+    LC_BITS = 17
+    SIGNAL_MASK = 0x3FFF
+    UNKNOWN = 2
+    # entry flags
+    T_WIN = 1             # win_at is tainted (valid only with the entry's full history)
+    T_NOWIN = 2           # nowin is tainted
+    U_NOWIN = 4           # nowin rests on a line given up (unknown, counted as no win)
+    # flags of a solved child, as seen by its parent
+    F_TAINT = 1
+    F_UNK = 2
+
+cdef enum:
+    INF = 1 << 30         # pn/dn of a solved node; unsolved numbers stay below
+
+ctypedef struct Entry:
+    uint64_t klo
+    uint64_t khi
+    uint64_t rh
+    uint64_t fh            # full-history hash of the tainted results
+    uint32_t pn            # working numbers at depth dw
+    uint32_t dn
+    uint32_t work          # nodes spent below (replacement)
+    uint8_t tag            # 0 empty, else 1 + side * 2 + winner
+    uint8_t dw
+    uint8_t win_at         # least d proven to win (255: none)
+    uint8_t nowin          # greatest d proven not to win (0: none)
+    uint8_t flags
+
+ctypedef struct LandEntry:
+    uint64_t klo
+    uint64_t khi
+    uint64_t sup
+
+ctypedef struct S:
+    int rules
+    int winner
+    int maxchg
+    Entry* tt
+    uint64_t mask
+    LandEntry* lc
+    uint64_t* hlo
+    uint64_t* hhi
+    int hn
+    unsigned long long nodes
+    unsigned long long hits
+    unsigned long long taint   # passes seen by the plain search (a subtree with one is tainted)
+    int passes
+    int chain
+    int aborted
+    PyObject* exc[3]
+    int quiet_pn               # initial pn of an L node where W threatens no landing
+    int threat_pn              # ... where W threatens one, if not counted (hold_cap 0)
+    int hold_cap               # count L's defences of a threat up to this many (0: no)
+    unsigned long long stat[6]  # diagnostics: mid, leaf, holding, land_support, gen, plain
+
+ctypedef struct Child:
+    Board b
+    uint64_t rh
+    uint64_t fh
+    uint32_t phi
+    uint32_t delta
+    int flags
+    int push               # 0: the same board, history not extended (L blocked)
+
+
+cdef inline uint64_t _mix(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline int _diff_slots(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi) noexcept nogil:
+    cdef uint64_t x = alo ^ blo, y = ahi ^ bhi
+    return (__builtin_popcountll((x | (x >> 1)) & 0x5555555555555555ULL)
+            + __builtin_popcountll((y | (y >> 1)) & 0x55ULL))
+
+
+cdef inline uint64_t _bkey(uint64_t lo, uint64_t hi) noexcept nogil:
+    return _mix(lo ^ (hi * 0x9E3779B97F4A7C15ULL) ^ 0x5bd1e995ULL)
+
+
+cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
+    """Hash of the earlier boards a subtree of ``plies`` plies could reproduce (the kernel's
+    key: docs/solver.md, "Why it is exact")."""
+    cdef uint64_t h = 0
+    cdef int i, reach
+    if s.rules & R_REPEAT_OK:
+        return 0
+    reach = s.maxchg * plies
+    for i in range(s.hn):
+        if _diff_slots(s.hlo[i], s.hhi[i], b.klo, b.khi) <= reach:
+            h += _bkey(s.hlo[i], s.hhi[i])
+    return h
+
+
+cdef inline int _plies(S* s, int side, int d) noexcept nogil:
+    return 2 * d - 1 if side == s.winner else 2 * d
+
+# -- the table ------------------------------------------------------------------------------
+
+
+cdef inline int _match(S* s, Entry* e, const Board* b, int side, uint64_t rh) noexcept nogil:
+    return (e.tag == 1 + side * 2 + s.winner and e.klo == b.klo and e.khi == b.khi
+            and e.rh == rh)
+
+
+cdef Entry* _probe(S* s, const Board* b, int side, uint64_t rh) noexcept nogil:
+    """The node's entry in its bucket of four, or the one to replace (least work)."""
+    cdef uint64_t h = (zobrist(b, side) ^ _mix(rh + <uint64_t>(s.winner + 1))) & s.mask & ~3ULL
+    cdef Entry* best = &s.tt[h]
+    cdef Entry* e
+    cdef int i
+    for i in range(4):
+        e = &s.tt[h + i]
+        if _match(s, e, b, side, rh):
+            return e
+        if e.tag == 0:
+            if best.tag != 0:
+                best = e
+        elif best.tag != 0 and e.work < best.work:
+            best = e
+    return best
+
+
+cdef inline void _claim(S* s, Entry* e, const Board* b, int side, uint64_t rh) noexcept nogil:
+    if not _match(s, e, b, side, rh):
+        e.klo = b.klo
+        e.khi = b.khi
+        e.rh = rh
+        e.tag = <uint8_t>(1 + side * 2 + s.winner)
+        e.win_at = 255
+        e.nowin = 0
+        e.flags = 0
+        e.work = 0
+        e.dw = 255
+        e.pn = 1
+        e.dn = 1
+
+
+cdef int _known(S* s, Entry* e, const Board* b, int side, uint64_t rh, int d, uint64_t fh,
+                uint32_t* pn, uint32_t* dn, int* flags) noexcept nogil:
+    """What the table says of this node at depth ``d``: 1 with pn/dn (solved or working
+    numbers at this d), else 0."""
+    if not _match(s, e, b, side, rh):
+        return 0
+    if e.win_at <= d and (not (e.flags & T_WIN) or e.fh == fh):
+        pn[0] = 0
+        dn[0] = INF
+        flags[0] = F_TAINT if e.flags & T_WIN else 0
+        s.hits += 1
+        return 1
+    if e.nowin >= d and (not (e.flags & T_NOWIN) or e.fh == fh):
+        pn[0] = INF
+        dn[0] = 0
+        flags[0] = ((F_TAINT if e.flags & T_NOWIN else 0)
+                    | (F_UNK if e.flags & U_NOWIN else 0))
+        s.hits += 1
+        return 1
+    if e.dw == d:
+        pn[0] = e.pn
+        dn[0] = e.dn
+        flags[0] = 0
+        return 1
+    return 0
+
+
+cdef void _store_solved(S* s, Entry* e, const Board* b, int side, uint64_t rh, int d,
+                        int won, int flags, uint64_t fh) noexcept nogil:
+    if s.aborted:
+        return
+    _claim(s, e, b, side, rh)
+    if flags & F_TAINT:
+        # one full history per entry: a tainted result of another history goes
+        if (e.flags & T_WIN) and e.fh != fh:
+            e.win_at = 255
+            e.flags &= ~T_WIN
+        if (e.flags & T_NOWIN) and e.fh != fh:
+            e.nowin = 0
+            e.flags &= ~(T_NOWIN | U_NOWIN)
+        e.fh = fh
+    if won:
+        if d < e.win_at or ((e.flags & T_WIN) and not (flags & F_TAINT) and d <= e.win_at):
+            e.win_at = <uint8_t>d
+            e.flags = (e.flags & ~T_WIN) | (T_WIN if flags & F_TAINT else 0)
+    else:
+        if d > e.nowin or (d == e.nowin and (e.flags & (T_NOWIN | U_NOWIN))):
+            e.nowin = <uint8_t>d
+            e.flags = ((e.flags & ~(T_NOWIN | U_NOWIN)) | (T_NOWIN if flags & F_TAINT else 0)
+                       | (U_NOWIN if flags & F_UNK else 0))
+
+
+cdef inline void _store_work(S* s, Entry* e, const Board* b, int side, uint64_t rh, int d,
+                             uint32_t pn, uint32_t dn, unsigned long long work) noexcept nogil:
+    if s.aborted:
+        return
+    _claim(s, e, b, side, rh)
+    e.dw = <uint8_t>d
+    e.pn = pn
+    e.dn = dn
+    work += e.work
+    e.work = <uint32_t>(work if work < 0xFFFFFFFFULL else 0xFFFFFFFFULL)
+
+# -- history, landings, signals -------------------------------------------------------------
+
+
+cdef inline void _push(S* s, const Board* b) noexcept nogil:
+    s.hlo[s.hn] = b.klo
+    s.hhi[s.hn] = b.khi
+    s.hn += 1
+
+
+cdef inline void _pop(S* s) noexcept nogil:
+    s.hn -= 1
+
+
+cdef inline void _hist(S* s, History* h) noexcept nogil:
+    h.lo = s.hlo
+    h.hi = s.hhi
+    h.n = s.hn
+
+
+cdef uint64_t _land(S* s, const Board* b, int side) noexcept nogil:
+    """``land_support`` against the line's boards, cached by (board, side) where the history
+    cannot matter (everywhere but ``blocked=next-row``)."""
+    cdef uint64_t hi = b.khi | (<uint64_t>side << 63) | (1ULL << 62), sup
+    cdef LandEntry* e
+    cdef History h
+    _hist(s, &h)
+    if s.rules & R_BLOCK_NEXTROW:
+        return land_support(b, side, s.rules, &h)
+    e = &s.lc[_mix(b.klo ^ (hi * 0x9E3779B97F4A7C15ULL)) & ((1ULL << LC_BITS) - 1)]
+    if e.klo == b.klo and e.khi == hi:
+        return e.sup
+    sup = land_support(b, side, s.rules, &h)
+    s.stat[3] += 1
+    e.klo = b.klo
+    e.khi = hi
+    e.sup = sup
+    return sup
+
+
+ctypedef struct Witnesses:
+    # Goal paths of one side found on boards one move apart (land_support's answers): a
+    # move that leaves one untouched, and the side's shore row where it was, leaves the
+    # side able to land (the kernel uses the same fact).
+    int side
+    int n
+    uint64_t support[4]
+    int row[4]
+
+
+cdef inline uint64_t _touched(CMove m) noexcept nogil:
+    cdef uint64_t t = (1ULL << m.start) | (1ULL << m.to)
+    if m.reloc != NO_SLOT:
+        t |= 1ULL << m.reloc
+    return t
+
+
+cdef inline void _wit_init(Witnesses* w, int side) noexcept nogil:
+    w.side = side
+    w.n = 0
+
+
+cdef inline void _wit_keep(Witnesses* w, uint64_t support, uint64_t touched,
+                           int row) noexcept nogil:
+    if support and not (support & touched) and w.n < 4:
+        w.support[w.n] = support
+        w.row[w.n] = row
+        w.n += 1
+
+
+cdef inline int _lands_after(S* s, Witnesses* w, const Board* child, CMove m) noexcept nogil:
+    """Can ``w.side`` land on ``child``, the board after ``m``? From a kept goal path that
+    ``m`` leaves alone, else asked (and the path found kept)."""
+    cdef uint64_t sup, touched = _touched(m)
+    cdef int i, row = shore_row(child, w.side)
+    for i in range(w.n):
+        if not (w.support[i] & touched) and w.row[i] == row:
+            return 1
+    sup = _land(s, child, w.side)
+    _wit_keep(w, sup, touched, row)
+    return sup != 0
+
+
+cdef inline int _surely(S* s, const Board* b, int side) noexcept nogil:
+    cdef History h
+    _hist(s, &h)
+    return surely_moves(b, side, s.rules, &h)
+
+
+cdef inline int _gen(S* s, const Board* b, int side, CMove* moves, int* mover) noexcept nogil:
+    cdef History h
+    _hist(s, &h)
+    s.stat[4] += 1
+    return gen_moves(b, side, s.rules, &h, moves, mover)
+
+
+cdef int _signalled(S* s) noexcept with gil:
+    if _check_signals() != 0:
+        PyErr_Fetch(&s.exc[0], &s.exc[1], &s.exc[2])
+        return 1
+    return 0
+
+
+cdef inline int _stop(S* s) noexcept nogil:
+    s.nodes += 1
+    if not s.aborted and (s.nodes & SIGNAL_MASK) == 0 and _signalled(s):
+        s.aborted = 1
+    return s.aborted
+
+# -- the plain search (pass nodes, and L nodes with one W move left) ------------------------
+# Three-valued like the kernel: 1 win, 0 no win, UNKNOWN (a line given up). Results of
+# subtrees without a pass are exact for their key and stored; others are not.
+
+
+
+
+cdef int _pl_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogil:
+    """L (not blocked) chooses among ``moves``; W keeps ``d`` moves."""
+    cdef int i, r, unknown = 0
+    cdef Board child
+    cdef Witnesses w
+    for i in range(n):
+        if moves[i].to >= 36:
+            return 0
+    if s.hn + 1 >= MAX_HIST:
+        return UNKNOWN
+    _wit_init(&w, s.winner)
+    _push(s, b)
+    for i in range(n):
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, moves[i])
+        if _lands_after(s, &w, &child, moves[i]):
+            continue
+        if d == 1 and ((s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW))
+                       or _surely(s, &child, s.winner)):
+            r = 0
+        else:
+            r = _pw(s, &child, d, 1)
+        if r == 0:
+            _pop(s)
+            return 0
+        if r == UNKNOWN:
+            unknown = 1
+    _pop(s)
+    return UNKNOWN if unknown else 1
+
+
+cdef int _ppassed(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogil:
+    """W blocked: L moves again, W keeps ``d``. A board back within one run of passes under
+    repetition=allowed: L holds; more than MAX_PASSES passes in the line: unknown."""
+    cdef int r, i, started = 0
+    s.taint += 1
+    if s.chain < 0:
+        s.chain = s.hn
+        started = 1
+    elif s.rules & R_REPEAT_OK:
+        for i in range(s.chain, s.hn):
+            if s.hlo[i] == b.klo and s.hhi[i] == b.khi:
+                return 0
+    if s.passes >= MAX_PASSES:
+        if started:
+            s.chain = -1
+        return UNKNOWN
+    s.passes += 1
+    r = _pl_body(s, b, moves, n, d)
+    s.passes -= 1
+    if started:
+        s.chain = -1
+    return r
+
+
+cdef int _pknown(S* s, Entry* e, const Board* b, int side, uint64_t rh, int d) noexcept nogil:
+    """An untainted, exact result of the table, or -1."""
+    if _match(s, e, b, side, rh):
+        if e.win_at <= d and not (e.flags & T_WIN):
+            s.hits += 1
+            return 1
+        if e.nowin >= d and not (e.flags & (T_NOWIN | U_NOWIN)):
+            s.hits += 1
+            return 0
+    return -1
+
+
+cdef int _pw(S* s, const Board* b, int d, int w_cannot_land) noexcept nogil:
+    cdef int W = s.winner, mover, n, i, r, chain, unknown = 0
+    cdef uint64_t rh
+    cdef unsigned long long taint0
+    cdef Entry* e
+    cdef Board child
+    cdef Witnesses w
+    cdef CMove moves[MAX_MOVES]
+    if _stop(s) or d <= 0:
+        return 0
+    if not w_cannot_land and _land(s, b, W):
+        return 1
+    if d == 1:
+        if s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW) or _surely(s, b, W):
+            return 0
+        n = _gen(s, b, W, moves, &mover)
+        if n == 0 or mover == W:
+            return 0
+        return _ppassed(s, b, moves, n, d)
+    rh = _relevant(s, b, 2 * d - 1)
+    e = _probe(s, b, W, rh)
+    r = _pknown(s, e, b, W, rh, d)
+    if r >= 0:
+        return r
+    taint0 = s.taint
+    n = _gen(s, b, W, moves, &mover)
+    if n == 0:
+        r = 0
+    elif mover != W:
+        r = _ppassed(s, b, moves, n, d)
+    else:
+        chain = s.chain
+        s.chain = -1
+        r = 0
+        for i in range(n):
+            if moves[i].to >= 36:
+                r = 1
+                break
+        if r == 0 and s.hn + 1 >= MAX_HIST:
+            r = UNKNOWN
+        elif r == 0:
+            _wit_init(&w, 1 - W)
+            _push(s, b)
+            for i in range(n):
+                memcpy(&child, b, sizeof(Board))
+                board_make(&child, moves[i])
+                if _lands_after(s, &w, &child, moves[i]):
+                    continue
+                r = _pl(s, &child, d - 1)
+                if r == 1:
+                    break
+                if r == UNKNOWN:
+                    unknown = 1
+                r = 0
+            _pop(s)
+            if r == 0 and unknown:
+                r = UNKNOWN
+        s.chain = chain
+    if s.taint == taint0 and not s.aborted and r != UNKNOWN:
+        _store_solved(s, e, b, W, rh, d, r, 0, 0)
+    return r
+
+
+cdef int _quiet(S* s, const Board* b) noexcept nogil:
+    """L to move, W one move left: does a simple move of L (no bounce search needed) stop
+    W's landing, W then surely able to move (or blocking not a pass)? Then W does not win
+    here, whether L could land or not."""
+    cdef int n, i
+    cdef Board child
+    cdef CMove simple[256]
+    cdef History h
+    cdef Witnesses w
+    _hist(s, &h)
+    n = simple_moves(b, 1 - s.winner, s.rules, &h, simple, 256)
+    if n == 0:
+        return 0
+    _wit_init(&w, s.winner)
+    _push(s, b)
+    for i in range(n):
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, simple[i])
+        if _lands_after(s, &w, &child, simple[i]):
+            continue
+        if (s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW)) or _surely(s, &child, s.winner):
+            _pop(s)
+            return 1
+    _pop(s)
+    return 0
+
+
+cdef int _pl(S* s, const Board* b, int d) noexcept nogil:
+    cdef int W = s.winner, L = 1 - s.winner, mover, n, r
+    cdef uint64_t rh
+    cdef unsigned long long taint0
+    cdef Entry* e
+    cdef CMove moves[MAX_MOVES]
+    if _stop(s) or d <= 0:
+        return 0
+    rh = _relevant(s, b, 2 * d)
+    e = _probe(s, b, L, rh)
+    r = _pknown(s, e, b, L, rh, d)
+    if r >= 0:
+        return r
+    taint0 = s.taint
+    if d == 1 and _quiet(s, b):
+        r = 0
+    elif _land(s, b, L):
+        r = 0
+    else:
+        n = _gen(s, b, L, moves, &mover)
+        if n == 0:
+            r = 0
+        elif mover == W:
+            r = _pw(s, b, d, 0)
+        else:
+            r = _pl_body(s, b, moves, n, d)
+    if s.taint == taint0 and not s.aborted and r != UNKNOWN:
+        _store_solved(s, e, b, L, rh, d, r, 0, 0)
+    return r
+
+
+cdef inline void _plain_leaf(S* s, int r, unsigned long long taint0, uint32_t* pn,
+                             uint32_t* dn, int* flags) noexcept nogil:
+    """A plain search's answer as a df-pn leaf (pn/dn and flags)."""
+    flags[0] = 0
+    if s.taint != taint0 and not (s.rules & R_REPEAT_OK):
+        flags[0] |= F_TAINT
+    if r == 1:
+        pn[0] = 0
+        dn[0] = INF
+    else:
+        pn[0] = INF
+        dn[0] = 0
+        if r == UNKNOWN:
+            flags[0] |= F_UNK
+
+# -- df-pn ----------------------------------------------------------------------------------
+
+
+cdef int _holding(S* s, const Board* b) noexcept nogil:
+    """L to move on ``b`` (L cannot land, W has moves left): how many of L's moves stop W's
+    immediate landing (at most s.hold_cap); -1 when L has no move at all (a draw: W does not
+    win), s.hold_cap when L is blocked (W moves again)."""
+    cdef int n, i, mover, count = 0
+    cdef Board child
+    cdef Witnesses w
+    cdef CMove moves[MAX_MOVES]
+    n = _gen(s, b, 1 - s.winner, moves, &mover)
+    if n == 0:
+        return -1
+    if mover == s.winner:
+        return s.hold_cap
+    _wit_init(&w, s.winner)
+    _wit_keep(&w, _land(s, b, s.winner), 0, shore_row(b, s.winner))
+    _push(s, b)
+    for i in range(n):
+        if moves[i].to >= 36:
+            count = s.hold_cap
+            break
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, moves[i])
+        if not _lands_after(s, &w, &child, moves[i]):
+            count += 1
+            if count >= s.hold_cap:
+                break
+    _pop(s)
+    return count
+
+
+cdef inline int _lands(S* s, Child* c, int side, Witnesses* w, const CMove* m) noexcept nogil:
+    if w == NULL:
+        return _land(s, &c.b, side) != 0
+    return _lands_after(s, w, &c.b, m[0])
+
+
+cdef void _leaf(S* s, Child* c, int side, int d, Witnesses* w, const CMove* m) noexcept nogil:
+    """First look at a child (``c.b``, ``side`` to move, depth ``d``; the history is the line
+    down to its parent): the table, exact leaves, or initial numbers (stored)."""
+    cdef uint32_t pn, dn
+    cdef int flags = 0, hold, r, mover, n
+    cdef unsigned long long taint0
+    cdef Entry* e
+    cdef CMove* moves
+    s.stat[1] += 1
+    c.rh = _relevant(s, &c.b, _plies(s, side, d))
+    e = _probe(s, &c.b, side, c.rh)
+    if _known(s, e, &c.b, side, c.rh, d, c.fh, &pn, &dn, &flags):
+        pass
+    elif d <= 0:
+        pn = INF
+        dn = 0
+    elif side == s.winner:
+        if _lands(s, c, side, w, m):
+            pn = 0
+            dn = INF
+        elif d == 1:
+            taint0 = s.taint
+            r = _pw(s, &c.b, 1, 1)
+            _plain_leaf(s, r, taint0, &pn, &dn, &flags)
+            e = _probe(s, &c.b, side, c.rh)
+            _store_solved(s, e, &c.b, side, c.rh, d, pn == 0, flags, c.fh)
+        else:
+            pn = 1
+            dn = 1
+    else:
+        if _lands(s, c, side, w, m):
+            pn = INF
+            dn = 0
+        elif d == 1:
+            taint0 = s.taint
+            r = _pl(s, &c.b, 1)
+            _plain_leaf(s, r, taint0, &pn, &dn, &flags)
+            e = _probe(s, &c.b, side, c.rh)
+            _store_solved(s, e, &c.b, side, c.rh, d, pn == 0, flags, c.fh)
+        elif not _land(s, &c.b, s.winner):
+            pn = s.quiet_pn                # no threat: W could not land even if L passed
+            dn = 1
+            _store_work(s, e, &c.b, side, c.rh, d, pn, dn, 0)
+        elif s.hold_cap == 0:
+            pn = s.threat_pn
+            dn = 1
+            _store_work(s, e, &c.b, side, c.rh, d, pn, dn, 0)
+        else:
+            s.stat[2] += 1
+            hold = _holding(s, &c.b)
+            if hold < 0:
+                pn = INF
+                dn = 0
+                _store_solved(s, e, &c.b, side, c.rh, d, 0, 0, c.fh)
+            elif hold == 0:
+                pn = 0
+                dn = INF
+                _store_solved(s, e, &c.b, side, c.rh, d, 1, 0, c.fh)
+            else:
+                pn = hold
+                dn = 1
+                _store_work(s, e, &c.b, side, c.rh, d, pn, dn, 0)
+    c.flags = flags
+    if side == s.winner:
+        c.phi = pn
+        c.delta = dn
+    else:
+        c.phi = dn
+        c.delta = pn
+
+
+cdef inline uint32_t _sat(unsigned long long x) noexcept nogil:
+    return <uint32_t>(x if x < INF - 1 else INF - 1)
+
+
+cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
+               uint32_t thphi, uint32_t thdelta, uint32_t* ophi, uint32_t* odelta,
+               int* oflags) noexcept nogil:
+    """Search the node (``b``, ``side`` to move, ``d``) until its phi reaches ``thphi`` or
+    its delta ``thdelta`` (phi/delta: pn/dn at an OR node, dn/pn at an AND node), or it is
+    solved. Its numbers (and flags when solved) are returned and stored."""
+    cdef int W = s.winner, L = 1 - s.winner, n, mover, i, best, cside, cd, r, flags, last
+    cdef uint64_t cfh
+    cdef unsigned long long taint0, nodes0 = s.nodes
+    cdef unsigned long long sum
+    cdef uint32_t phi, delta, d2, cth_phi, cth_delta, pn, dn
+    cdef Entry* e
+    cdef Entry* ce
+    cdef CMove* moves = NULL
+    cdef Child* ch = NULL
+    cdef Witnesses wit
+    cdef int solved = -1                   # 1: W wins, 0: not, -1: open
+    oflags[0] = 0
+    s.stat[0] += 1
+    if _stop(s):
+        ophi[0] = 1
+        odelta[0] = 1
+        return
+    moves = <CMove*>malloc(MAX_MOVES * sizeof(CMove))
+    if moves == NULL:
+        s.aborted = 1
+        ophi[0] = 1
+        odelta[0] = 1
+        return
+    e = _probe(s, b, side, rh)
+    n = _gen(s, b, side, moves, &mover)
+    flags = 0
+    if n == 0:
+        solved = 0                         # nobody can move: drawn
+    elif side == W and mover != W:
+        # a pass node: the plain search decides it
+        taint0 = s.taint
+        s.chain = -1
+        s.passes = 0
+        r = _ppassed(s, b, moves, n, d)
+        _plain_leaf(s, r, taint0, &pn, &dn, &flags)
+        solved = 1 if pn == 0 else 0
+    else:
+        for i in range(n):
+            if moves[i].to >= 36:
+                solved = 1 if mover == W else 0
+                break
+    if solved >= 0:
+        free(moves)
+        e = _probe(s, b, side, rh)
+        _store_solved(s, e, b, side, rh, d, solved, flags, fh)
+        oflags[0] = flags
+        if solved == (side == W):
+            ophi[0] = 0
+            odelta[0] = INF
+        else:
+            ophi[0] = INF
+            odelta[0] = 0
+        return
+    if side == L and mover == W:
+        n = 1                              # L blocked: W moves on the same board
+    ch = <Child*>malloc(n * sizeof(Child))
+    if ch == NULL:
+        free(moves)
+        s.aborted = 1
+        ophi[0] = 1
+        odelta[0] = 1
+        return
+    cside = 1 - side
+    cd = d - 1 if side == W else d
+    if side == L and mover == W:
+        memcpy(&ch[0].b, b, sizeof(Board))
+        ch[0].push = 0
+        ch[0].fh = fh
+        cside = W
+        _leaf(s, &ch[0], cside, cd, NULL, NULL)
+    else:
+        cfh = fh + _bkey(b.klo, b.khi)
+        _push(s, b)
+        for i in range(n):
+            memcpy(&ch[i].b, b, sizeof(Board))
+            board_make(&ch[i].b, moves[i])
+            ch[i].push = 1
+            ch[i].fh = cfh
+        _wit_init(&wit, cside)
+        for i in range(n):
+            _leaf(s, &ch[i], cside, cd, &wit, &moves[i])
+            if ch[i].delta == 0 and ch[i].flags == 0:
+                n = i + 1                  # solved by this child: no more to look at
+                break
+    free(moves)
+    last = -1
+    while True:
+        phi = INF
+        sum = 0
+        best = 0
+        d2 = INF
+        for i in range(n):
+            if ch[i].phi != 0 and ch[i].delta != 0 and i != last:
+                # a transposition may have moved this child on
+                ce = _probe(s, &ch[i].b, cside, ch[i].rh)
+                if _known(s, ce, &ch[i].b, cside, ch[i].rh, cd, ch[i].fh, &pn, &dn, &flags):
+                    ch[i].flags = flags
+                    if cside == W:
+                        ch[i].phi = pn
+                        ch[i].delta = dn
+                    else:
+                        ch[i].phi = dn
+                        ch[i].delta = pn
+            if ch[i].delta < phi or (ch[i].delta == 0 and phi == 0
+                                     and ch[best].flags and not ch[i].flags):
+                if phi < d2:
+                    d2 = phi
+                phi = ch[i].delta
+                best = i
+            elif ch[i].delta < d2:
+                d2 = ch[i].delta
+            sum += ch[i].phi
+        if phi == 0:
+            delta = INF
+        else:
+            delta = _sat(sum) if sum < INF else INF
+        if phi == 0 or delta == INF or phi >= thphi or delta >= thdelta or s.aborted:
+            break
+        cth_phi = _sat(<unsigned long long>thdelta - delta + ch[best].phi)
+        if thdelta >= INF - 1:
+            cth_phi = INF - 1
+        cth_delta = d2 + 1
+        if d2 < INF - 1 and d2 + d2 // 4 > cth_delta:
+            cth_delta = d2 + d2 // 4
+        if cth_delta > thphi:
+            cth_delta = thphi
+        last = best
+        _mid(s, &ch[best].b, cside, cd, ch[best].rh, ch[best].fh, cth_phi, cth_delta,
+             &ch[best].phi, &ch[best].delta, &ch[best].flags)
+    if ch[0].push:
+        _pop(s)
+    # solved?
+    flags = 0
+    if phi == 0:
+        flags = ch[best].flags
+        solved = 1 if side == W else 0
+    elif delta == INF:
+        for i in range(n):
+            flags |= ch[i].flags
+        solved = 0 if side == W else 1
+        if solved:
+            flags &= ~F_UNK
+    free(ch)
+    if s.aborted:
+        ophi[0] = 1
+        odelta[0] = 1
+        return
+    e = _probe(s, b, side, rh)
+    if solved >= 0:
+        _store_solved(s, e, b, side, rh, d, solved, flags, fh)
+        _store_work(s, e, b, side, rh, 255, 1, 1, s.nodes - nodes0)
+        oflags[0] = flags
+        ophi[0] = 0 if solved == (side == W) else INF
+        odelta[0] = INF if ophi[0] == 0 else 0
+        return
+    oflags[0] = 0
+    ophi[0] = phi
+    odelta[0] = delta
+    if side == W:
+        _store_work(s, e, b, side, rh, d, phi, delta, s.nodes - nodes0)
+    else:
+        _store_work(s, e, b, side, rh, d, delta, phi, s.nodes - nodes0)
+
+# ---------------------------------------------------------------------------------------
+# Python entry point.
+
+
+cdef class DfpnSearcher:
+    """The df-pn prover for one rule set, with its own transposition table.
+
+    ``win(board, side, winner, d, history)``: the kernel's question (``Searcher.win``):
+    with ``side`` to move on ``board`` (36 bytes) and the earlier boards ``history`` (oldest
+    first; the Renop law), can ``winner`` land within ``d`` of its own moves, whatever the
+    other side does?
+    """
+    cdef S s
+    cdef int tt_bits
+    cdef int any_truncated
+
+    def __cinit__(self, int rules, int tt_bits=20):
+        if not 4 <= tt_bits <= 28:
+            raise ValueError("tt_bits must be 4..28")
+        memset(&self.s, 0, sizeof(S))
+        self.tt_bits = tt_bits
+        self.s.rules = rules
+        self.s.tt = <Entry*>calloc(1ULL << tt_bits, sizeof(Entry))
+        self.s.lc = <LandEntry*>calloc(1ULL << LC_BITS, sizeof(LandEntry))
+        self.s.mask = (1ULL << tt_bits) - 1
+        self.s.hlo = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
+        self.s.hhi = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
+        self.s.quiet_pn = 20
+        self.s.threat_pn = 2
+        self.s.hold_cap = 40
+        self.s.maxchg = 3 if rules & (R_REPLACE_SHORE | R_REPLACE_ANY) else 2
+        if self.s.tt == NULL or self.s.lc == NULL or self.s.hlo == NULL or self.s.hhi == NULL:
+            raise MemoryError("no memory for the transposition table")
+
+    def __dealloc__(self):
+        free(self.s.tt)
+        free(self.s.lc)
+        free(self.s.hlo)
+        free(self.s.hhi)
+
+    def win(self, bytes board, int side, int winner, int d, history=()):
+        cdef Board b, t
+        cdef int i = 0, flags = 0
+        cdef uint64_t fh = 0, rh
+        cdef uint32_t phi = 1, delta = 1
+        if side not in (0, 1) or winner not in (0, 1):
+            raise ValueError("sides are 0 (South) and 1 (North)")
+        if d > 30:
+            raise ValueError("at most 30 moves")
+        board_load(&b, board)
+        for past in history:
+            if i >= MAX_FILE_HIST:
+                raise ValueError(f"at most {MAX_FILE_HIST} earlier positions")
+            board_load(&t, past)
+            self.s.hlo[i] = t.klo
+            self.s.hhi[i] = t.khi
+            fh += _bkey(t.klo, t.khi)
+            i += 1
+        self.s.hn = i
+        self.s.winner = winner
+        self.s.passes = 0
+        self.s.chain = -1
+        if d <= 0:
+            return False
+        with nogil:
+            rh = _relevant(&self.s, &b, _plies(&self.s, side, d))
+            phi, delta, flags = self._root(&b, side, d, rh, fh)
+        if self.s.aborted:
+            self.s.aborted = 0
+            PyErr_Restore(self.s.exc[0], self.s.exc[1], self.s.exc[2])
+            self.s.exc[0] = self.s.exc[1] = self.s.exc[2] = NULL
+            raise KeyboardInterrupt     # not reached: PyErr_Restore set the exception
+        won = (phi == 0) if side == winner else (delta == 0)
+        if not won and flags & F_UNK:
+            self.any_truncated = 1
+        return won
+
+    cdef (uint32_t, uint32_t, int) _root(self, Board* b, int side, int d, uint64_t rh,
+                                         uint64_t fh) noexcept nogil:
+        cdef uint32_t phi = 1, delta = 1, pn, dn
+        cdef int flags = 0
+        cdef Child c
+        # the root as a leaf first (the exact leaves), then df-pn until solved
+        memcpy(&c.b, b, sizeof(Board))
+        c.push = 0
+        c.fh = fh
+        _leaf(&self.s, &c, side, d, NULL, NULL)
+        phi, delta, flags = c.phi, c.delta, c.flags
+        while phi != 0 and delta != 0 and not self.s.aborted:
+            _mid(&self.s, b, side, d, rh, fh, INF, INF, &phi, &delta, &flags)
+        return phi, delta, flags
+
+    @property
+    def nodes(self):
+        return self.s.nodes
+
+    def tune(self, int quiet_pn, int threat_pn, int hold_cap):
+        """Initial numbers of L nodes (for experiments): see docs/solver.md."""
+        self.s.quiet_pn = quiet_pn
+        self.s.threat_pn = threat_pn
+        self.s.hold_cap = hold_cap
+
+    @property
+    def stats(self):
+        """Diagnostics: (df-pn nodes, children looked at, pn estimates made, land_support
+        calls, move lists made)."""
+        return tuple(self.s.stat[i] for i in range(5))
+
+    @property
+    def tt_hits(self):
+        return self.s.hits
+
+    @property
+    def truncated(self):
+        """Was any "no win" answer of this searcher left undecided (it rests on a line given
+        up: W passed over more than MAX_PASSES times)?"""
+        return bool(self.any_truncated)
+
+    def clear(self):
+        memset(self.s.tt, 0, (1ULL << self.tt_bits) * sizeof(Entry))
