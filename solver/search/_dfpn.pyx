@@ -621,6 +621,7 @@ cdef void _leaf(S* s, Child* c, int side, int d, Witnesses* w, const CMove* m) n
     cdef Entry* e
     cdef CMove* moves
     s.stat[1] += 1
+    _stop(s)                               # a leaf counts as a node (and looks for Ctrl-C)
     c.rh = _relevant(s, &c.b, _plies(s, side, d))
     e = _probe(s, &c.b, side, c.rh)
     if _known(s, e, &c.b, side, c.rh, d, c.fh, &pn, &dn, &flags):
@@ -774,7 +775,7 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         _wit_init(&wit, cside)
         for i in range(n):
             _leaf(s, &ch[i], cside, cd, &wit, &moves[i])
-            if ch[i].delta == 0 and ch[i].flags == 0:
+            if s.aborted or ch[i].delta == 0 and ch[i].flags == 0:
                 n = i + 1                  # solved by this child: no more to look at
                 break
     free(moves)
@@ -885,7 +886,7 @@ cdef class DfpnSearcher:
         self.s.hhi = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
         self.s.quiet_pn = 20
         self.s.threat_pn = 2
-        self.s.hold_cap = 40
+        self.s.hold_cap = 0
         self.s.maxchg = 3 if rules & (R_REPLACE_SHORE | R_REPLACE_ANY) else 2
         if self.s.tt == NULL or self.s.lc == NULL or self.s.hlo == NULL or self.s.hhi == NULL:
             raise MemoryError("no memory for the transposition table")
@@ -923,15 +924,21 @@ cdef class DfpnSearcher:
         with nogil:
             rh = _relevant(&self.s, &b, _plies(&self.s, side, d))
             phi, delta, flags = self._root(&b, side, d, rh, fh)
-        if self.s.aborted:
-            self.s.aborted = 0
-            PyErr_Restore(self.s.exc[0], self.s.exc[1], self.s.exc[2])
-            self.s.exc[0] = self.s.exc[1] = self.s.exc[2] = NULL
-            raise KeyboardInterrupt     # not reached: PyErr_Restore set the exception
+        self._raise_if_aborted()
         won = (phi == 0) if side == winner else (delta == 0)
         if not won and flags & F_UNK:
             self.any_truncated = 1
         return won
+
+    cdef int _raise_if_aborted(self) except -1:
+        """A signal stopped the search: its answer is void (nothing half-searched was
+        stored); raise what the signal's handler raised (KeyboardInterrupt for Ctrl-C)."""
+        if not self.s.aborted:
+            return 0
+        self.s.aborted = 0
+        PyErr_Restore(self.s.exc[0], self.s.exc[1], self.s.exc[2])
+        self.s.exc[0] = self.s.exc[1] = self.s.exc[2] = NULL
+        return -1
 
     cdef (uint32_t, uint32_t, int) _root(self, Board* b, int side, int d, uint64_t rh,
                                          uint64_t fh) noexcept nogil:
