@@ -64,8 +64,15 @@ cdef enum:
     F_TAINT = 1
     F_UNK = 2
 
-cdef enum:
-    INF = 1 << 30         # pn/dn of a solved node; unsolved numbers stay below
+cdef extern from *:
+    """
+    #define DFPN_INF (1ULL << 62)
+    #define DFPN_CAP 0xFFFFFFFFULL
+    """
+    const unsigned long long INF "DFPN_INF"   # pn/dn of a solved node; others stay below
+    const unsigned long long CAP "DFPN_CAP"   # the table keeps working numbers up to this
+
+ctypedef unsigned long long num
 
 ctypedef struct Entry:
     uint64_t klo
@@ -112,8 +119,8 @@ ctypedef struct Child:
     Board b
     uint64_t rh
     uint64_t fh
-    uint32_t phi
-    uint32_t delta
+    num phi
+    num delta
     int flags
     int push               # 0: the same board, history not extended (L blocked)
 
@@ -193,7 +200,7 @@ cdef inline void _claim(S* s, Entry* e, const Board* b, int side, uint64_t rh) n
 
 
 cdef int _known(S* s, Entry* e, const Board* b, int side, uint64_t rh, int d, uint64_t fh,
-                uint32_t* pn, uint32_t* dn, int* flags) noexcept nogil:
+                num* pn, num* dn, int* flags) noexcept nogil:
     """What the table says of this node at depth ``d``: 1 with pn/dn (solved or working
     numbers at this d), else 0."""
     if not _match(s, e, b, side, rh):
@@ -245,13 +252,13 @@ cdef void _store_solved(S* s, Entry* e, const Board* b, int side, uint64_t rh, i
 
 
 cdef inline void _store_work(S* s, Entry* e, const Board* b, int side, uint64_t rh, int d,
-                             uint32_t pn, uint32_t dn, unsigned long long work) noexcept nogil:
+                             num pn, num dn, unsigned long long work) noexcept nogil:
     if s.aborted:
         return
     _claim(s, e, b, side, rh)
     e.dw = <uint8_t>d
-    e.pn = pn
-    e.dn = dn
+    e.pn = <uint32_t>(pn if pn < CAP else CAP)
+    e.dn = <uint32_t>(dn if dn < CAP else CAP)
     work += e.work
     e.work = <uint32_t>(work if work < 0xFFFFFFFFULL else 0xFFFFFFFFULL)
 
@@ -558,8 +565,8 @@ cdef int _pl(S* s, const Board* b, int d) noexcept nogil:
     return r
 
 
-cdef inline void _plain_leaf(S* s, int r, unsigned long long taint0, uint32_t* pn,
-                             uint32_t* dn, int* flags) noexcept nogil:
+cdef inline void _plain_leaf(S* s, int r, unsigned long long taint0, num* pn,
+                             num* dn, int* flags) noexcept nogil:
     """A plain search's answer as a df-pn leaf (pn/dn and flags)."""
     flags[0] = 0
     if s.taint != taint0 and not (s.rules & R_REPEAT_OK):
@@ -615,7 +622,7 @@ cdef inline int _lands(S* s, Child* c, int side, Witnesses* w, const CMove* m) n
 cdef void _leaf(S* s, Child* c, int side, int d, Witnesses* w, const CMove* m) noexcept nogil:
     """First look at a child (``c.b``, ``side`` to move, depth ``d``; the history is the line
     down to its parent): the table, exact leaves, or initial numbers (stored)."""
-    cdef uint32_t pn, dn
+    cdef num pn, dn
     cdef int flags = 0, hold, r, mover, n
     cdef unsigned long long taint0
     cdef Entry* e
@@ -684,12 +691,14 @@ cdef void _leaf(S* s, Child* c, int side, int d, Witnesses* w, const CMove* m) n
         c.delta = pn
 
 
-cdef inline uint32_t _sat(unsigned long long x) noexcept nogil:
-    return <uint32_t>(x if x < INF - 1 else INF - 1)
+cdef inline num _add(num a, num b) noexcept nogil:
+    """a + b for unsolved sums: at most INF - 1 (both below INF)."""
+    a += b
+    return a if a < INF - 1 else INF - 1
 
 
 cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
-               uint32_t thphi, uint32_t thdelta, uint32_t* ophi, uint32_t* odelta,
+               num thphi, num thdelta, num* ophi, num* odelta,
                int* oflags) noexcept nogil:
     """Search the node (``b``, ``side`` to move, ``d``) until its phi reaches ``thphi`` or
     its delta ``thdelta`` (phi/delta: pn/dn at an OR node, dn/pn at an AND node), or it is
@@ -698,7 +707,8 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
     cdef uint64_t cfh
     cdef unsigned long long taint0, nodes0 = s.nodes
     cdef unsigned long long sum
-    cdef uint32_t phi, delta, d2, cth_phi, cth_delta, pn, dn
+    cdef num phi, delta, d2, cth_phi, cth_delta, pn, dn
+    cdef int alls
     cdef Entry* e
     cdef Entry* ce
     cdef CMove* moves = NULL
@@ -783,20 +793,26 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
     while True:
         phi = INF
         sum = 0
+        alls = 1                           # every child's phi is INF (all solved that way)
         best = 0
         d2 = INF
         for i in range(n):
             if ch[i].phi != 0 and ch[i].delta != 0 and i != last:
-                # a transposition may have moved this child on
+                # a transposition may have moved this child on (the table keeps working
+                # numbers only up to CAP: never less than what is known here)
                 ce = _probe(s, &ch[i].b, cside, ch[i].rh)
                 if _known(s, ce, &ch[i].b, cside, ch[i].rh, cd, ch[i].fh, &pn, &dn, &flags):
-                    ch[i].flags = flags
-                    if cside == W:
+                    if cside != W:
+                        pn, dn = dn, pn
+                    if pn == 0 or dn == 0:
+                        ch[i].flags = flags
                         ch[i].phi = pn
                         ch[i].delta = dn
                     else:
-                        ch[i].phi = dn
-                        ch[i].delta = pn
+                        if pn > ch[i].phi:
+                            ch[i].phi = pn
+                        if dn > ch[i].delta:
+                            ch[i].delta = dn
             if ch[i].delta < phi or (ch[i].delta == 0 and phi == 0
                                      and ch[best].flags and not ch[i].flags):
                 if phi < d2:
@@ -805,15 +821,19 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
                 best = i
             elif ch[i].delta < d2:
                 d2 = ch[i].delta
-            sum += ch[i].phi
-        if phi == 0:
+            if ch[i].phi < INF:
+                alls = 0
+                sum = _add(sum, ch[i].phi)
+        if phi == 0 or alls:
             delta = INF
         else:
-            delta = _sat(sum) if sum < INF else INF
-        if phi == 0 or delta == INF or phi >= thphi or delta >= thdelta or s.aborted:
+            delta = sum
+        if phi == 0 or alls or phi >= thphi or delta >= thdelta or s.aborted:
             break
-        cth_phi = _sat(<unsigned long long>thdelta - delta + ch[best].phi)
-        if thdelta >= INF - 1:
+        # the child's thresholds: delta of this node up to its threshold, and the second
+        # best child's number times 1 + 1/4 (Pawlewicz & Lew's 1 + epsilon)
+        cth_phi = thdelta - delta + ch[best].phi
+        if cth_phi > INF - 1:
             cth_phi = INF - 1
         cth_delta = d2 + 1
         if d2 < INF - 1 and d2 + d2 // 4 > cth_delta:
@@ -821,8 +841,12 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         if cth_delta > thphi:
             cth_delta = thphi
         last = best
+        pn = ch[best].phi
+        dn = ch[best].delta
         _mid(s, &ch[best].b, cside, cd, ch[best].rh, ch[best].fh, cth_phi, cth_delta,
              &ch[best].phi, &ch[best].delta, &ch[best].flags)
+        if ch[best].phi == pn and ch[best].delta == dn:
+            break                          # no progress (numbers at their ceiling): give up
     if ch[0].push:
         _pop(s)
     # solved?
@@ -901,7 +925,7 @@ cdef class DfpnSearcher:
         cdef Board b, t
         cdef int i = 0, flags = 0
         cdef uint64_t fh = 0, rh
-        cdef uint32_t phi = 1, delta = 1
+        cdef num phi = 1, delta = 1
         if side not in (0, 1) or winner not in (0, 1):
             raise ValueError("sides are 0 (South) and 1 (North)")
         if d > 30:
@@ -926,6 +950,7 @@ cdef class DfpnSearcher:
             phi, delta, flags = self._root(&b, side, d, rh, fh)
         self._raise_if_aborted()
         won = (phi == 0) if side == winner else (delta == 0)
+        won = won and not (flags & F_UNK)
         if not won and flags & F_UNK:
             self.any_truncated = 1
         return won
@@ -940,9 +965,9 @@ cdef class DfpnSearcher:
         self.s.exc[0] = self.s.exc[1] = self.s.exc[2] = NULL
         return -1
 
-    cdef (uint32_t, uint32_t, int) _root(self, Board* b, int side, int d, uint64_t rh,
+    cdef (num, num, int) _root(self, Board* b, int side, int d, uint64_t rh,
                                          uint64_t fh) noexcept nogil:
-        cdef uint32_t phi = 1, delta = 1, pn, dn
+        cdef num phi = 1, delta = 1
         cdef int flags = 0
         cdef Child c
         # the root as a leaf first (the exact leaves), then df-pn until solved
@@ -951,8 +976,10 @@ cdef class DfpnSearcher:
         c.fh = fh
         _leaf(&self.s, &c, side, d, NULL, NULL)
         phi, delta, flags = c.phi, c.delta, c.flags
-        while phi != 0 and delta != 0 and not self.s.aborted:
+        if phi != 0 and delta != 0 and not self.s.aborted:
             _mid(&self.s, b, side, d, rh, fh, INF, INF, &phi, &delta, &flags)
+            if phi != 0 and delta != 0:
+                flags = F_UNK              # stalled: numbers at their ceiling (unknown)
         return phi, delta, flags
 
     @property
