@@ -113,6 +113,8 @@ ctypedef struct S:
     int quiet_pn               # initial pn of an L node where W threatens no landing
     int threat_pn              # ... where W threatens one, if not counted (hold_cap 0)
     int hold_cap               # count L's defences of a threat up to this many (0: no)
+    int w_dn                   # initial dn of a W node
+    int eps16                  # epsilon of the 1 + epsilon trick, in 16ths
     unsigned long long stat[6]  # diagnostics: mid, leaf, holding, land_support, gen, plain
 
 ctypedef struct Child:
@@ -619,6 +621,20 @@ cdef inline int _lands(S* s, Child* c, int side, Witnesses* w, const CMove* m) n
     return _lands_after(s, w, &c.b, m[0])
 
 
+cdef inline num _dn0(S* s, int d) noexcept nogil:
+    """Initial dn of a node with W's ``d`` moves left: w_dn ** (d - 1). Disproving a W
+    node means refuting each of W's moves, so dn grows about that fast with d once
+    expanded; a leaf that starts at 1 would look far cheaper than its expanded siblings,
+    and df-pn would expand every defence of L before going deeper into one."""
+    cdef num r = 1
+    cdef int i
+    for i in range(d - 1):
+        r *= s.w_dn
+        if r > (1ULL << 40):
+            return 1ULL << 40
+    return r
+
+
 cdef void _leaf(S* s, Child* c, int side, int d, Witnesses* w, const CMove* m) noexcept nogil:
     """First look at a child (``c.b``, ``side`` to move, depth ``d``; the history is the line
     down to its parent): the table, exact leaves, or initial numbers (stored)."""
@@ -648,7 +664,7 @@ cdef void _leaf(S* s, Child* c, int side, int d, Witnesses* w, const CMove* m) n
             _store_solved(s, e, &c.b, side, c.rh, d, pn == 0, flags, c.fh)
         else:
             pn = 1
-            dn = 1
+            dn = _dn0(s, d)
     else:
         if _lands(s, c, side, w, m):
             pn = INF
@@ -661,11 +677,11 @@ cdef void _leaf(S* s, Child* c, int side, int d, Witnesses* w, const CMove* m) n
             _store_solved(s, e, &c.b, side, c.rh, d, pn == 0, flags, c.fh)
         elif not _land(s, &c.b, s.winner):
             pn = s.quiet_pn                # no threat: W could not land even if L passed
-            dn = 1
+            dn = _dn0(s, d)
             _store_work(s, e, &c.b, side, c.rh, d, pn, dn, 0)
         elif s.hold_cap == 0:
             pn = s.threat_pn
-            dn = 1
+            dn = _dn0(s, d)
             _store_work(s, e, &c.b, side, c.rh, d, pn, dn, 0)
         else:
             s.stat[2] += 1
@@ -680,7 +696,7 @@ cdef void _leaf(S* s, Child* c, int side, int d, Witnesses* w, const CMove* m) n
                 _store_solved(s, e, &c.b, side, c.rh, d, 1, 0, c.fh)
             else:
                 pn = hold
-                dn = 1
+                dn = _dn0(s, d)
                 _store_work(s, e, &c.b, side, c.rh, d, pn, dn, 0)
     c.flags = flags
     if side == s.winner:
@@ -728,6 +744,17 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         odelta[0] = 1
         return
     e = _probe(s, b, side, rh)
+    if _known(s, e, b, side, rh, d, fh, &pn, &dn, &flags) and (pn == 0 or dn == 0):
+        # solved meanwhile (a transposition): the parent's numbers were stale
+        free(moves)
+        oflags[0] = flags
+        if side == W:
+            ophi[0] = pn
+            odelta[0] = dn
+        else:
+            ophi[0] = dn
+            odelta[0] = pn
+        return
     n = _gen(s, b, side, moves, &mover)
     flags = 0
     if n == 0:
@@ -797,22 +824,6 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         best = 0
         d2 = INF
         for i in range(n):
-            if ch[i].phi != 0 and ch[i].delta != 0 and i != last:
-                # a transposition may have moved this child on (the table keeps working
-                # numbers only up to CAP: never less than what is known here)
-                ce = _probe(s, &ch[i].b, cside, ch[i].rh)
-                if _known(s, ce, &ch[i].b, cside, ch[i].rh, cd, ch[i].fh, &pn, &dn, &flags):
-                    if cside != W:
-                        pn, dn = dn, pn
-                    if pn == 0 or dn == 0:
-                        ch[i].flags = flags
-                        ch[i].phi = pn
-                        ch[i].delta = dn
-                    else:
-                        if pn > ch[i].phi:
-                            ch[i].phi = pn
-                        if dn > ch[i].delta:
-                            ch[i].delta = dn
             if ch[i].delta < phi or (ch[i].delta == 0 and phi == 0
                                      and ch[best].flags and not ch[i].flags):
                 if phi < d2:
@@ -836,8 +847,8 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         if cth_phi > INF - 1:
             cth_phi = INF - 1
         cth_delta = d2 + 1
-        if d2 < INF - 1 and d2 + d2 // 4 > cth_delta:
-            cth_delta = d2 + d2 // 4
+        if d2 < INF - 1 and d2 + d2 * s.eps16 // 16 > cth_delta:
+            cth_delta = d2 + d2 * s.eps16 // 16
         if cth_delta > thphi:
             cth_delta = thphi
         last = best
@@ -911,6 +922,8 @@ cdef class DfpnSearcher:
         self.s.quiet_pn = 20
         self.s.threat_pn = 2
         self.s.hold_cap = 0
+        self.s.w_dn = 10
+        self.s.eps16 = 4
         self.s.maxchg = 3 if rules & (R_REPLACE_SHORE | R_REPLACE_ANY) else 2
         if self.s.tt == NULL or self.s.lc == NULL or self.s.hlo == NULL or self.s.hhi == NULL:
             raise MemoryError("no memory for the transposition table")
@@ -986,11 +999,15 @@ cdef class DfpnSearcher:
     def nodes(self):
         return self.s.nodes
 
-    def tune(self, int quiet_pn, int threat_pn, int hold_cap):
-        """Initial numbers of L nodes (for experiments): see docs/solver.md."""
+    def tune(self, int quiet_pn, int threat_pn, int hold_cap, int w_dn=1, int eps16=4):
+        """Initial numbers (for experiments; docs/solver.md): an L node's pn when W
+        threatens no landing, when it does (or L's defences counted up to ``hold_cap``), a
+        W node's dn; epsilon (in 16ths) of the 1 + epsilon trick."""
         self.s.quiet_pn = quiet_pn
         self.s.threat_pn = threat_pn
         self.s.hold_cap = hold_cap
+        self.s.w_dn = w_dn
+        self.s.eps16 = eps16
 
     @property
     def stats(self):
