@@ -117,7 +117,7 @@ def bench_start() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    which = (argv if argv is not None else sys.argv[1:]) or ["a", "b", "c"]
+    which = argv or ["a", "b", "c"]
     print(f"  {time.strftime('%Y-%m-%d %H:%M')} {machine()}")
     for key, f in (("a", bench_rust), ("b", bench_cooks), ("c", bench_start)):
         if key in which:
@@ -126,4 +126,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
