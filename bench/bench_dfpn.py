@@ -111,7 +111,7 @@ def bench_start() -> None:
         row = []
         for name, make in PROVERS.items():
             s = make(rules.flags(), 22)
-            won, t = cpu(lambda s=s: s.win(p.key, 0, winner, 4))
+            won, t = cpu(lambda s=s, winner=winner: s.win(p.key, 0, winner, 4))
             row.append(f"{name} {'win' if won else 'no win'} {t:8.2f} ({s.nodes} nodes)")
         print(f"  {side:6s} " + "   ".join(row))
 
