@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -39,8 +40,8 @@ from solver.search.prover import solve as run_solve
 @click.option("--tries", is_flag=True,
               help="Also list the winner's first moves that fail with the fewest refutations.")
 @click.option("--jobs", "-j", default=None, type=int,
-              help="Processes for the cook search (every first move checked once the "
-                   "least k is known: often the longest part). The proof itself runs in one. "
+              help="Processes for one position: its deep searches are split across them "
+                   "(first moves, and replies), with the same answer as one process. "
                    "For a position list: worker processes (default: every core).  "
                    "[default: 1]")
 @click.option("--duals", default=DUALS_UP_TO, show_default=True, type=int, metavar="M",
@@ -104,18 +105,30 @@ def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: 
         nodes[0] = counter
 
     status = StatusLine(sys.stderr, extra=lambda: f"{nodes[0]():,} nodes")
-    depths: list[int] = []   # the bounds searched, for what a Ctrl-C leaves proven
-
+    # the depth being searched for each question: "win" (the side to move's), "loss"
+    # (the opponent's, asked once the side to move has no win within N)
+    depth = {"win": 0, "loss": 0}
+    me, other = loaded.position.turn.title, loaded.position.turn.other.title
     stage = [""]             # the prover's last note
 
+    def proven() -> str:
+        """What the questions answered so far prove (no result found yet)."""
+        if depth["loss"]:
+            done = f"{me} has no forced win within {max_moves}"
+            if depth["loss"] > 1:
+                done += f", {other} none within {depth['loss'] - 1}"
+            return done
+        if depth["win"] > 1:
+            return f"{me} has no forced win within {depth['win'] - 1}"
+        return ""
+
     def note(text: str) -> None:
-        shown = text
-        if text.startswith("searching for a win in "):
-            depths.append(int(text.rsplit(" ", 1)[1]))
-            if depths[-1] > 1:   # the bound proven so far, on the status line too
-                shown = f"{text} (none within {depths[-1] - 1} for either side)"
+        found = re.match(r"searching for a (win|loss) in (\d+)", text)
+        if found:
+            depth[found.group(1)] = int(found.group(2))
         stage[0] = text
-        status.show(shown)
+        done = proven() if found else ""
+        status.show(f"{text} ({done})" if done else text)
 
     try:
         with ticking(status):
@@ -126,14 +139,13 @@ def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: 
         raise UserError(str(e), source) from None
     except (KeyboardInterrupt, Interrupted):
         status.clear()
-        if not depths or stage[0].startswith("searching") and depths[-1] == 1:
-            proven = "nothing proven yet"
-        elif stage[0].startswith("searching"):
-            proven = f"no forced win for either side within {depths[-1] - 1} (proven)"
+        if stage[0].startswith("searching"):
+            done = proven()
+            said = f"{done} (proven)" if done else "nothing proven yet"
         else:
-            proven = (f"a forced result in {depths[-1]} was found; the solution was not "
-                      "complete")
-        interrupted(f"{stage[0] or 'starting'}: {proven}")
+            k = depth["loss"] or depth["win"]
+            said = f"a forced result in {k} was found; the solution was not complete"
+        interrupted(f"{stage[0] or 'starting'}: {said}")
     finally:
         status.clear()
     if as_json:

@@ -16,6 +16,9 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import queue
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -31,7 +34,7 @@ from solver.game.moves import (
 )
 from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
-from solver.parallel import worker_pool
+from solver.parallel import Runner, worker_pool
 from solver.search._search import Searcher
 from solver.search.solution import Solution, Stats, Try
 from solver.search.stipulation import ResultKind
@@ -106,7 +109,17 @@ def win_in(position: Position, rules: RuleSet, k: int, history: Sequence[Positio
     return prover.win(position, position.turn, k)
 
 
-# -- parallel root split ---------------------------------------------------------------------
+# -- questions one first move at a time, here or on forked workers --------------------------
+
+#: One question for the kernel: (board, side to move, winner, d, the line's boards after the
+#: file history). Asked of a root move's child (or grandchild), it decides that move.
+Question = tuple[bytes, int, int, int, tuple[bytes, ...]]
+
+#: With more than one job, once a depth of the side to move's questions is expected to
+#: take more than this many CPU seconds (extrapolated from the depths before), the
+#: opponent's questions start in a worker of their own. Only the time taken depends on it
+#: (tests set 0 to start it at once).
+SPLIT_SECONDS = 0.5
 
 _WORKER: dict[str, Any] = {}
 
@@ -118,13 +131,54 @@ def _worker_adopt(searcher: Searcher, history: list[bytes]) -> None:
     _WORKER["history"] = history
 
 
-def _worker_task(args: tuple[int, bytes, int, int, int, bytes]) -> tuple[int, bool, int, int]:
-    """One root move's question: ``(index, won, nodes, tt_hits)``."""
-    index, child, side, winner, d, root = args
-    s: Searcher = _WORKER["searcher"]
-    n0, h0 = s.nodes, s.tt_hits
-    r = s.win(child, side, winner, d, [*_WORKER["history"], root])
-    return index, r, s.nodes - n0, s.tt_hits - h0
+def _ask(searcher: Searcher, history: list[bytes], q: Question) -> tuple[bool, int, int, bool]:
+    """One question: ``(answer, nodes, tt_hits, truncated)`` (``truncated``: its answer was
+    left undecided by a given-up line, and counted as no)."""
+    board, side, winner, d, line = q
+    n0, h0, t0 = searcher.nodes, searcher.tt_hits, searcher.truncated
+    r = searcher.win(board, side, winner, d, [*history, *line])
+    return r, searcher.nodes - n0, searcher.tt_hits - h0, searcher.truncated and not t0
+
+
+def _worker_task(args: tuple[int, Question]) -> tuple[int, bool, int, int, bool]:
+    """A worker's question: ``(index, answer, nodes, tt_hits, truncated)``."""
+    index, q = args
+    return index, *_ask(_WORKER["searcher"], _WORKER["history"], q)
+
+
+class _Asker:
+    """Answers a batch of independent questions (each deciding one first move) on ``jobs``
+    forked workers (in this process for one job), which start from this process's table
+    as it is when they are forked.
+
+    Every answer is exact whoever computes it (the table only saves work), so which
+    process answers a question, and in which order, changes nothing but the time."""
+
+    def __init__(self, prover: _Prover, jobs: int):
+        self.prover = prover
+        self.jobs = jobs
+        self.nodes = 0            # counted in workers
+        self.hits = 0
+        self.truncated = False
+
+    def ask(self, questions: Sequence[Question],
+            progress: Callable[[int, int], None] | None = None) -> list[bool]:
+        """The answers, in the order of ``questions``."""
+        n = len(questions)
+        answers = [False] * n
+        with worker_pool(self.jobs, _worker_adopt,
+                         (self.prover.searcher, self.prover.history)) as pool:
+            numbered = list(enumerate(questions))
+            for done, (i, r, nodes, hits, trunc) in enumerate(
+                    pool.map_unordered(_worker_task, numbered)):
+                answers[i] = r
+                if self.jobs > 1:
+                    self.nodes += nodes
+                    self.hits += hits
+                    self.truncated |= trunc
+                if progress is not None:
+                    progress(done + 1, n)
+        return answers
 
 
 # -- solving ---------------------------------------------------------------------------------
@@ -149,17 +203,19 @@ def solve(
 
     ``history`` holds the earlier positions of the game (Renop law), oldest first;
     ``previous`` the position before the opponent's last move (unstoppable variant).
-    ``jobs > 1`` splits the cook search (every first move checked once the least k is
-    known) across processes; the proof itself runs here, where iterative deepening's
-    table and move ordering serve it best. ``duals``: the solution tree
+    ``jobs > 1`` splits the deep searches across forked processes: the first moves of the
+    side to move (each decided at every depth: this is also the cook search) and, for the
+    opponent's questions, the replies to a first move; the answer is the same as with one
+    job (docs/solver.md, "Parallel proving"). ``duals``: the solution tree
     lists every winning continuation (and marks duals) where the winner has at most this
     many moves left; above that one winning move is shown (``"dual": null``).
     ``progress`` receives a short note as each stage starts (for a status line).
     ``max_keys``: stop the key search once that many keys are found (``2`` tells a unique
     key from a cook without refuting every other first move once a cook is seen; ``1``
-    when the key is known to be unique); ``keys`` then holds those found.
-    ``watch`` receives, once, a function that returns the nodes searched so far in this
-    process (a status line may call it from another thread while the kernel runs).
+    when the key is known to be unique); ``keys`` then holds those found, and ``jobs`` is
+    not used (the keys found first depend on the search's order).
+    ``watch`` receives, once, a function that returns the nodes searched so far (a status
+    line may call it from another thread while the kernel runs).
     """
     note = progress if progress is not None else (lambda _text: None)
     if not 1 <= max_moves <= 30:
@@ -173,21 +229,20 @@ def solve(
     history = tuple(history)
     t0 = time.perf_counter()
     prover = _Prover(rules, history)
-    if watch is not None:
-        watch(lambda: prover.searcher.nodes)
     me, other = position.turn, position.turn.other
     root = legal_moves(position, rules, history)
     result: ResultKind
     k: int | None
-    result, k = _verdict(prover, position, max_moves, note)
     keys: list[Move] = []
-    extra_nodes = extra_hits = 0
-    if result == "win":
-        if jobs > 1 and root.mover is me and k > 1 and not root.wins and max_keys is None:
-            keys, extra_nodes, extra_hits = _parallel_keys(
-                jobs, prover, position, root, me, k, note)
-        else:
-            keys = _keys(prover, position, root, me, k, note, max_keys or 0)
+    asker = _Asker(prover, jobs if max_keys is None else 1)
+    if watch is not None:
+        watch(lambda: prover.searcher.nodes + asker.nodes)
+    if max_keys is None:
+        result, k, keys = _verdict_and_keys(asker, position, root, max_moves, note)
+    else:
+        result, k = _verdict(prover, position, max_moves, note)
+        if result == "win":
+            keys = _keys(prover, position, root, me, k, note, max_keys)
     stoppable = None
     if rules.win == "unstoppable" and result == "win":
         if k == 1 and root.mover is me:
@@ -199,18 +254,29 @@ def solve(
         else:
             stoppable = False
     built = None
+    tree_nodes = tree_hits = 0
+    tree_truncated = False
     if tree and result != "none":
         note("building the solution tree")
-        built = build_tree(prover, position, me if result == "win" else other, k, root=root,
+        # its own table, fresh: where the tree shows one winning move of several, the one
+        # shown is the first the search finds, which depends on what the table and the
+        # move-ordering statistics hold; starting empty makes the tree the same whatever
+        # searched before (one job or many, a cook search or none)
+        builder = _Prover(rules, history)
+        built = build_tree(builder, position, me if result == "win" else other, k, root=root,
                            keys=keys if result == "win" else None, budget=TREE_BUDGET,
                            duals=duals)
+        tree_nodes, tree_hits = builder.searcher.nodes, builder.searcher.tt_hits
+        tree_truncated = builder.searcher.truncated
     found_tries: tuple[Try, ...] = ()
     if tries and result != "loss":
         note("looking for tries")
         found_tries = _tries(prover, position, root, me, k or max_moves)
     searcher = prover.searcher
-    stats = Stats(searcher.nodes + extra_nodes, time.perf_counter() - t0,
-                  searcher.tt_hits + extra_hits, searcher.truncated)
+    stats = Stats(searcher.nodes + asker.nodes + tree_nodes,
+                  time.perf_counter() - t0,
+                  searcher.tt_hits + asker.hits + tree_hits,
+                  searcher.truncated or asker.truncated or tree_truncated)
     return Solution(position, rules, max_moves, result, k, tuple(keys), built, found_tries,
                     stats, stoppable)
 
@@ -237,29 +303,172 @@ def _verdict(prover: _Prover, position: Position, max_moves: int,
     return "none", None
 
 
-def _parallel_keys(jobs: int, prover: _Prover, position: Position, root: MoveList, me: Side,
-                   k: int, note: Callable[[str], None]):
-    """The keys (every first move winning within ``k``), the first moves split across
-    ``jobs`` forked processes: ``(keys, nodes, tt_hits)``. Each worker starts from a copy of
-    the prover's searcher, whose table already holds what the proof found."""
-    tasks = [(apply_move(position, m).key, me.other.index, me.index, k - 1, position.key)
-             for m in root]
-    out: list[tuple[bool, int, int]] = [(False, 0, 0)] * len(tasks)
-    with worker_pool(jobs, _worker_adopt, (prover.searcher, prover.history)) as pool:
-        numbered = [(i, *t) for i, t in enumerate(tasks)]
-        for done, (i, won, nodes, hits) in enumerate(pool.map_unordered(_worker_task, numbered)):
-            out[i] = (won, nodes, hits)
-            note(f"looking for cooks: {done + 1} of {len(tasks)} first moves done")
-    keys = [m for m, (won, _, _) in zip(root, out, strict=True) if won]
-    return keys, sum(o[1] for o in out), sum(o[2] for o in out)
+class _Clock:
+    """When to split a depth: the CPU time of each depth searched here, extrapolated."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+
+    def timed(self, run: Callable[[], Any]) -> Any:
+        c = time.process_time()
+        out = run()
+        self.times.append(time.process_time() - c)
+        return out
+
+    def split_next(self) -> bool:
+        if SPLIT_SECONDS <= 0:
+            return True
+        if not self.times:
+            return False
+        last = max(self.times[-1], 1e-3)
+        before = max(self.times[-2], 1e-3) if len(self.times) > 1 else 1e-3
+        return last * max(last / before, 10.0) > SPLIT_SECONDS
 
 
-def _keys(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,
+def _verdict_and_keys(asker: _Asker, position: Position, root: MoveList, max_moves: int,
+                      note: Callable[[str], None]) -> tuple[ResultKind, int | None, list[Move]]:
+    """The least forced result within ``max_moves`` (as :func:`_verdict`) and, for a win,
+    every key (the cook search).
+
+    One job: :func:`_verdict`, then :func:`_keys`. More jobs: the same questions, asked
+    as one job asks them, but once a depth is expected to be expensive the opponent's
+    questions (win in 1, 2, ..., N for the opponent: only needed if the side to move has
+    no win) start in a forked worker of their own, alongside the side to move's, which go
+    on here; and the cook search is split across the workers (:func:`_split_keys`)."""
+    prover = asker.prover
+    me = position.turn
+    if asker.jobs == 1:
+        result, k = _verdict(prover, position, max_moves, note)
+        keys = _keys(prover, position, root, me, k, note) if result == "win" else []
+        return result, k, keys
+    clock = _Clock()
+    with _Opponent(prover, position, max_moves) as opponent:
+        for d in range(1, max_moves + 1):
+            note(f"searching for a win in {d}")
+            if not opponent.started and d > 1 and clock.split_next():
+                opponent.start()
+            if clock.timed(functools.partial(prover.win, position, me, d)):
+                opponent.stop()
+                can_split = d > 1 and root.mover is me and not root.wins
+                keys = (_split_keys(asker, position, root, d, note) if can_split
+                        else _keys(prover, position, root, me, d, note))
+                return "win", d, keys
+        lost = opponent.least(note)
+    asker.nodes += opponent.nodes
+    asker.hits += opponent.hits
+    asker.truncated |= opponent.truncated
+    return ("loss", lost, []) if lost is not None else ("none", None, [])
+
+
+def _opponent_task(args: tuple[bytes, int, int, int]) -> tuple[int | None, int, int, bool]:
+    """A worker's iterative deepening on the opponent's questions: ``(least d or None,
+    nodes, tt_hits, truncated)``; the depth being searched is kept in a shared value."""
+    board, side, winner, most = args
+    s: Searcher = _WORKER["searcher"]
+    n0, h0 = s.nodes, s.tt_hits
+    found = None
+    for d in range(1, most + 1):
+        _WORKER["depth"].value = d
+        if s.win(board, side, winner, d, _WORKER["history"]):
+            found = d
+            break
+    return found, s.nodes - n0, s.tt_hits - h0, s.truncated
+
+
+def _opponent_adopt(searcher: Searcher, history: list[bytes], depth: Any) -> None:
+    _worker_adopt(searcher, history)
+    _WORKER["depth"] = depth
+
+
+class _Opponent:
+    """The opponent's questions (does the opponent win within 1, 2, ..., N?), asked in a
+    forked worker while this process asks the side to move's; or here, afterwards, if the
+    worker was never started (every depth was cheap)."""
+
+    def __init__(self, prover: _Prover, position: Position, most: int):
+        self.prover = prover
+        self.position = position
+        self.most = most
+        self.started = False
+        self.nodes = self.hits = 0
+        self.truncated = False
+        self._stack = contextlib.ExitStack()
+        self._runner: Runner | None = None
+        self._done: queue.Queue[Any] = queue.Queue()
+        self._depth: Any = None
+
+    def __enter__(self) -> _Opponent:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stack.__exit__(*exc)
+
+    def start(self) -> None:
+        import multiprocessing
+
+        self._depth = multiprocessing.get_context("fork").Value("i", 0, lock=False)
+        self._runner = self._stack.enter_context(worker_pool(
+            1, _opponent_adopt, (self.prover.searcher, self.prover.history, self._depth),
+            fork=True))
+        p = self.position
+        self._runner.submit(_opponent_task, (p.key, p.turn.index, p.turn.other.index,
+                                             self.most), self._done.put)
+        self.started = True
+
+    def stop(self) -> None:
+        """The side to move wins: the opponent's answer is not needed."""
+        if self._runner is not None:
+            self._runner.terminate()
+        self._stack.close()
+        self._runner = None
+
+    def least(self, note: Callable[[str], None]) -> int | None:
+        """The least d within which the opponent wins, or None."""
+        if self._runner is None:
+            for d in range(1, self.most + 1):
+                note(f"searching for a loss in {d}")
+                if self.prover.win(self.position, self.position.turn.other, d):
+                    return d
+            return None
+        shown = -1
+        while True:
+            d = max(1, self._depth.value)
+            if d != shown:
+                note(f"searching for a loss in {d}")
+                shown = d
+            try:
+                got = self._done.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if isinstance(got, BaseException):
+                raise got
+            found, self.nodes, self.hits, self.truncated = got
+            self.stop()
+            return found
+
+
+def _split_keys(asker: _Asker, position: Position, root: MoveList, k: int,
+                note: Callable[[str], None]) -> list[Move]:
+    """The keys: every first move that wins within ``k``, asked on forked workers, which
+    start from this process's table (it holds the proof, which makes the other first
+    moves much cheaper to refute)."""
+    me = position.turn
+    questions = [(apply_move(position, m).key, me.other.index, me.index, k - 1,
+                  (position.key,)) for m in root]
+
+    def moves_done(i: int, n: int) -> None:
+        note(f"looking for cooks: {i} of {n} first moves done")
+
+    answers = asker.ask(questions, progress=moves_done)
+    return [m for m, w in zip(root, answers, strict=True) if w]
+
+
+def _keys(prover: _Prover, position: Position, root: MoveList, me: Side, k: int | None,
           note: Callable[[str], None], limit: int = 0) -> list[Move]:
     """Every first move that wins within ``k`` (at most ``limit`` of them when it is not
     0): the key and its cooks. Proving there is no cook means refuting every other first
     move, often the longest part of a solve."""
-    if root.mover is not me:
+    if root.mover is not me or k is None:
         return []
     landings = [m for m in root if m.is_win]
     if landings or k == 1:
