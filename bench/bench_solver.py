@@ -10,12 +10,14 @@
     whole ``solve(max_moves=3)`` (win and loss checks, keys, no tree).
 
 (c) The commands a user runs, timed as whole processes (start-up, parsing and printing
-    included): ``gyges solve`` on the Rust engine's position (``-n 6``, one job and all
-    cores), on the standard start ``321123/.../231123 S -n 4``, and ``gyges generate`` of
+    included): ``gyges solve`` on the Rust engine's position (``-n 6``) and on the
+    standard start ``321123/.../231123 S -n 4`` (one job and all cores: ``--jobs``), and
+    ``gyges generate`` of
     sound wins in 3 (one job, all cores); with the CPU model and the load average, since
     the machine may be shared. CPU seconds are those of the command and its children.
 
-Run: ``python -m bench solver`` (or ``python bench/bench_solver.py [a|b|c]``).
+Run: ``python -m bench solver`` (or ``python bench/bench_solver.py [a|b|c|solve]``;
+``solve``: the ``gyges solve`` commands of (c) only).
 """
 
 from __future__ import annotations
@@ -129,26 +131,28 @@ def timed(argv: list[str]) -> tuple[float, float, str]:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     lines = (r.stdout + r.stderr).strip().splitlines()
-    return wall, cpu, lines[0] if lines else f"exit {r.returncode}"
+    said = [ln for ln in lines if ln.startswith(("South", "North"))]  # a solve's verdict
+    return wall, cpu, (said or lines or [f"exit {r.returncode}"])[0]
 
 
-def bench_commands() -> None:
+def bench_commands(generate: bool = True) -> None:
     gyges = shutil.which("gyges") or "gyges"
     cores = os.cpu_count() or 1
     rust = [gyges, "solve", RUST_POSITION, "-n", "6"]
     for r in RUST_RULES:
         rust += ["--rule", r]
+    start = [gyges, "solve", "321123/....../....../....../....../231123 S", "-n", "4"]
     runs = [(f"solve Rust position -n 6, {j} job(s)", [*rust, "--jobs", str(j)])
             for j in sorted({1, cores})]
-    runs.append(("solve 321123/....../....../....../....../231123 S -n 4",
-                 [gyges, "solve", "321123/....../....../....../....../231123 S", "-n", "4"]))
+    runs += [(f"solve start -n 4, {j} job(s)", [*start, "--jobs", str(j)])
+             for j in sorted({1, cores})]
     print(f"(c) whole commands on {machine()}")
     print("  command                                                wall s    CPU s  first line")
     for name, argv in runs:
         wall, cpu, first = timed(argv)
         print(f"  {name:54s} {wall:7.1f} {cpu:8.1f}  {first}")
     with tempfile.TemporaryDirectory() as tmp:
-        for j in sorted({1, cores}):
+        for j in sorted({1, cores}) if generate else ():
             out = os.path.join(tmp, f"w3-{j}.yaml")
             argv = [gyges, "generate", "--stipulation", "win in 3", "--source", "play",
                     "--count", "10", "--seed", "2026", "--jobs", str(j), "--quiet",
@@ -165,8 +169,8 @@ def main(argv: list[str] | None = None) -> None:
         bench_midgame()
     if "a" in which:
         bench_rust_position()
-    if "c" in which:
-        bench_commands()
+    if "c" in which or "solve" in which:
+        bench_commands(generate="c" in which)
 
 
 if __name__ == "__main__":
