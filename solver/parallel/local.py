@@ -54,9 +54,15 @@ def interruptible() -> Iterator[None]:
             signal.signal(signal.SIGTERM, old_term)
 
 
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
 def _start_worker(init: Callable[..., None] | None, args: tuple) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # pool.terminate() must end a worker
+    # forked with both signals blocked (see _pool): one sent before this point (a pool
+    # terminated as soon as it started) is still pending, and ends the worker now
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     if init is not None:
         init(*args)
 
@@ -123,7 +129,14 @@ def _pool(jobs: int, init: Callable[..., None] | None, args: tuple,
         return
     ctx = multiprocessing.get_context("fork")
     with deferred():   # Ctrl-C inside a fork's hooks would be swallowed
-        pool = ctx.Pool(jobs, initializer=_start_worker, initargs=(init, args))
+        # blocked too, at the system level, so that the workers are forked with the signals
+        # held rather than with the parent's noting handler, which would swallow a SIGTERM
+        # (pool.terminate()) sent before _start_worker restores the default action
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+        try:
+            pool = ctx.Pool(jobs, initializer=_start_worker, initargs=(init, args))
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
     finished = False
     try:
         yield pool
