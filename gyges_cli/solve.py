@@ -26,7 +26,7 @@ from gyges_cli.inputs import load_input, read_text_file
 from solver.game.rules import RuleSet
 from solver.output import OutputError, check_output
 from solver.parallel import Interrupted, StatusLine
-from solver.search.prover import DUALS_UP_TO
+from solver.search.prover import DUALS_UP_TO, PROVERS
 from solver.search.prover import solve as run_solve
 
 
@@ -48,6 +48,10 @@ from solver.search.prover import solve as run_solve
               help="List every winning continuation (duals) where the winner has at most M "
                    "moves left; above that the tree shows one. The key and its cooks are "
                    "always all listed. Larger M costs a full search per winner node.")
+@click.option("--prover", default="dfpn", show_default=True, type=click.Choice(PROVERS),
+              help="Which prover answers the questions: dfpn (proof-number search, the "
+                   "faster on most positions) or alphabeta (the depth-first kernel). Both "
+                   "are exact and independent: the same answer either way, a cross-check.")
 @click.option("--out", default=None, metavar="FILE.jsonl",
               help="Position list: write one JSON line per position here; rerun with it to "
                    "resume.")
@@ -63,7 +67,7 @@ from solver.search.prover import solve as run_solve
 @rule_options
 @executor_errors
 def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: int | None,
-          duals: int, out: str | None, strict: bool, tree: bool, scheduler: str | None,
+          duals: int, prover: str, out: str | None, strict: bool, tree: bool, scheduler: str | None,
           log: str | None, quiet: bool, rules: RuleSet, rules_given: RuleRequest) -> None:
     """Prove a forced win: "wins in k", "loses in k" or no forced result within N.
 
@@ -89,8 +93,8 @@ def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: 
     if _is_list(source) or out is not None:
         if jobs is not None:
             jobs = check_jobs(jobs)
-        _solve_list(source, max_moves or 3, as_json, tries, jobs, duals, out, strict, tree,
-                    scheduler, log, quiet, rules, rules_given)
+        _solve_list(source, max_moves or 3, as_json, tries, jobs, duals, prover, out, strict,
+                    tree, scheduler, log, quiet, rules, rules_given)
         return
     max_moves = 3 if max_moves is None else max_moves
     jobs = 1 if jobs is None else jobs
@@ -134,7 +138,7 @@ def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: 
         with ticking(status):
             solution = run_solve(loaded.position, rules, max_moves, loaded.history,
                                  tries=tries, jobs=jobs, previous=loaded.previous,
-                                 duals=duals, progress=note, watch=watch)
+                                 duals=duals, progress=note, watch=watch, prover=prover)
     except ValueError as e:
         raise UserError(str(e), source) from None
     except (KeyboardInterrupt, Interrupted):
@@ -168,8 +172,9 @@ def _is_list(source: str) -> bool:
 
 
 def _solve_list(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int | None,
-                duals: int, out: str | None, strict: bool, tree: bool, scheduler: str | None,
-                log: str | None, quiet: bool, rules: RuleSet, rules_given: RuleRequest) -> None:
+                duals: int, prover: str, out: str | None, strict: bool, tree: bool,
+                scheduler: str | None, log: str | None, quiet: bool, rules: RuleSet,
+                rules_given: RuleRequest) -> None:
     """``gyges solve FILE`` for a position list: every position, a table, a JSONL file."""
     import dataclasses
 
@@ -200,7 +205,7 @@ def _solve_list(source: str, max_moves: int, as_json: bool, tries: bool, jobs: i
     entries = [dataclasses.replace(e, rules=combine_rules(e.rules, rules, rules_given),
                                    max_moves=e.max_moves or max_moves) for e in entries]
     try:
-        summary = solve_many(entries, out, tree=tree, tries=tries, duals=duals,
+        summary = solve_many(entries, out, tree=tree, tries=tries, duals=duals, prover=prover,
                              scheduler=scheduler, jobs=jobs, log=log,
                              progress=None if quiet else sys.stderr)
     except SolveFileError as e:

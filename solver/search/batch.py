@@ -55,18 +55,19 @@ def _options(tree: bool, tries: bool, duals: int) -> dict[str, Any]:
 
 
 def solve_entry(entry: Entry, *, tree: bool = False, tries: bool = False,
-                duals: int = DUALS_UP_TO) -> dict[str, Any]:
+                duals: int = DUALS_UP_TO, prover: str = "dfpn") -> dict[str, Any]:
     """The record of one entry: the solver's verdict, as one JSON-ready object.
 
     Keys: ``line``, ``id`` (when the list gives one), ``position``, ``rules``
     (``RuleSet.describe()``), ``max_moves``, ``history``/``previous`` (when given),
     ``result`` (win/loss/none), ``moves``, ``winner``, ``keys``, ``cook``, ``stoppable``,
     ``nodes`` (positions searched), ``options``, ``format``; with ``tree`` also ``tree``
-    and ``main_line``, with ``tries`` also ``tries``. Nothing in it depends on timing.
+    and ``main_line``, with ``tries`` also ``tries``. Nothing in it depends on timing;
+    only ``nodes`` depends on the ``prover``.
     """
     assert entry.rules is not None and entry.max_moves is not None
     sol = solve(entry.position, entry.rules, entry.max_moves, entry.history, tries=tries,
-                jobs=1, previous=entry.previous, tree=tree, duals=duals)
+                jobs=1, previous=entry.previous, tree=tree, duals=duals, prover=prover)
     full = sol.to_json()
     record: dict[str, Any] = {
         "format": FORMAT, "line": entry.line, "position": str(entry.position),
@@ -133,6 +134,7 @@ def solve_many(
     tree: bool = False,
     tries: bool = False,
     duals: int = DUALS_UP_TO,
+    prover: str = "dfpn",
     scheduler: str | None = None,
     jobs: int | None = None,
     progress: TextIO | None = None,
@@ -161,7 +163,7 @@ def solve_many(
     if not todo:
         return summary
     bar = None
-    work = functools.partial(_task, tree=tree, tries=tries, duals=duals)
+    work = functools.partial(_task, tree=tree, tries=tries, duals=duals, prover=prover)
     executor = open_executor(scheduler, jobs if len(todo) > 1 or scheduler else 1)
     f = open(out, "a", encoding="utf-8") if out is not None else None  # noqa: SIM115
     try:

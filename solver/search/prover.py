@@ -35,12 +35,13 @@ from solver.game.moves import (
 from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
 from solver.parallel import Runner, worker_pool
+from solver.search._dfpn import DfpnSearcher
 from solver.search._search import Searcher
 from solver.search.solution import Solution, Stats, Try
 from solver.search.stipulation import ResultKind
 from solver.search.tree import DUALS_UP_TO, TREE_BUDGET, build_tree
 
-__all__ = ["DUALS_UP_TO", "Solution", "SolveError", "Stats", "Try", "solve", "win_in"]
+__all__ = ["DUALS_UP_TO", "PROVERS", "Solution", "SolveError", "Stats", "Try", "solve", "win_in"]
 
 
 
@@ -51,13 +52,44 @@ class SolveError(ValueError):
 # -- the questions asked of the kernel ------------------------------------------------------
 
 
-class _Prover:
-    """One Searcher (one transposition table) plus the file history."""
+#: The provers ``solve`` can ask: ``dfpn`` (proof-number search, :mod:`solver.search._dfpn`)
+#: and ``alphabeta`` (the depth-first kernel, :mod:`solver.search._search`). Both are exact
+#: and independent; the tests compare them. docs/solver.md says where each is faster.
+PROVERS = ("dfpn", "alphabeta")
 
-    def __init__(self, rules: RuleSet, history: Sequence[Position], tt_bits: int = 20):
+
+class _Prover:
+    """The questions of one solve: a prover (its own transposition table) for the yes/no
+    questions, the kernel for the lists of winning moves (``winning``), the file history.
+
+    ``searcher`` answers ``win``; ``kernel`` is the alpha-beta Searcher, which also lists
+    winning moves in its search's order (the solution tree shows the first it finds). With
+    ``prover="alphabeta"`` they are the same object.
+    """
+
+    def __init__(self, rules: RuleSet, history: Sequence[Position], tt_bits: int = 20,
+                 prover: str = "dfpn"):
+        if prover not in PROVERS:
+            raise SolveError(f"unknown prover {prover!r}: one of {', '.join(PROVERS)}")
         self.rules = rules
-        self.searcher = Searcher(rules.flags(), tt_bits)
+        self.kernel = Searcher(rules.flags(), tt_bits)
+        self.searcher: Searcher | DfpnSearcher = (
+            DfpnSearcher(rules.flags(), tt_bits) if prover == "dfpn" else self.kernel)
         self.history = [h.key for h in history]
+
+    @property
+    def nodes(self) -> int:
+        extra = self.kernel.nodes if self.kernel is not self.searcher else 0
+        return self.searcher.nodes + extra
+
+    @property
+    def tt_hits(self) -> int:
+        extra = self.kernel.tt_hits if self.kernel is not self.searcher else 0
+        return self.searcher.tt_hits + extra
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.searcher.truncated or self.kernel.truncated)
 
     def win(self, position: Position, winner: Side, d: int, path: Sequence[Position] = ()) -> bool:
         """Can ``winner`` land within ``d`` of its moves from ``position``?"""
@@ -81,10 +113,10 @@ class _Prover:
         hist = self.history + [q.key for q in path]
         me = position.turn.index
         if all_of_them:
-            found = set(self.searcher.winning_moves(position.key, me, d, hist))
+            found = set(self.kernel.winning_moves(position.key, me, d, hist))
             complete = True
         else:
-            one = self.searcher.find_win(position.key, me, d, hist)
+            one = self.kernel.find_win(position.key, me, d, hist)
             found = {one} if one is not None else set()
             complete = False
         results = {result_of(position.board, *t) for t in found}
@@ -124,14 +156,15 @@ SPLIT_SECONDS = 0.5
 _WORKER: dict[str, Any] = {}
 
 
-def _worker_adopt(searcher: Searcher, history: list[bytes]) -> None:
+def _worker_adopt(searcher: Searcher | DfpnSearcher, history: list[bytes]) -> None:
     """Set up a forked worker with the parent's searcher (its copy, table included: the
     pool forks, so nothing is pickled)."""
     _WORKER["searcher"] = searcher
     _WORKER["history"] = history
 
 
-def _ask(searcher: Searcher, history: list[bytes], q: Question) -> tuple[bool, int, int, bool]:
+def _ask(searcher: Searcher | DfpnSearcher, history: list[bytes],
+         q: Question) -> tuple[bool, int, int, bool]:
     """One question: ``(answer, nodes, tt_hits, truncated)`` (``truncated``: its answer was
     left undecided by a given-up line, and counted as no)."""
     board, side, winner, d, line = q
@@ -198,6 +231,7 @@ def solve(
     progress: Callable[[str], None] | None = None,
     max_keys: int | None = None,
     watch: Callable[[Callable[[], int]], None] | None = None,
+    prover: str = "dfpn",
 ) -> Solution:
     """Prove the shortest forced result of ``position`` within ``max_moves`` moves.
 
@@ -216,6 +250,9 @@ def solve(
     not used (the keys found first depend on the search's order).
     ``watch`` receives, once, a function that returns the nodes searched so far (a status
     line may call it from another thread while the kernel runs).
+    ``prover``: which of :data:`PROVERS` answers the questions of the verdict, the keys and
+    the tries (the same answers either way; df-pn is the faster on most positions). The
+    solution tree is always built the same way, so it does not depend on this choice.
     """
     note = progress if progress is not None else (lambda _text: None)
     if not 1 <= max_moves <= 30:
@@ -228,21 +265,21 @@ def solve(
         raise SolveError(f"the number of keys to find must be at least 1, not {max_keys}")
     history = tuple(history)
     t0 = time.perf_counter()
-    prover = _Prover(rules, history)
+    asked = _Prover(rules, history, prover=prover)
     me, other = position.turn, position.turn.other
     root = legal_moves(position, rules, history)
     result: ResultKind
     k: int | None
     keys: list[Move] = []
-    asker = _Asker(prover, jobs if max_keys is None else 1)
+    asker = _Asker(asked, jobs if max_keys is None else 1)
     if watch is not None:
-        watch(lambda: prover.searcher.nodes + asker.nodes)
+        watch(lambda: asked.nodes + asker.nodes)
     if max_keys is None:
         result, k, keys = _verdict_and_keys(asker, position, root, max_moves, note)
     else:
-        result, k = _verdict(prover, position, max_moves, note)
+        result, k = _verdict(asked, position, max_moves, note)
         if result == "win":
-            keys = _keys(prover, position, root, me, k, note, max_keys)
+            keys = _keys(asked, position, root, me, k, note, max_keys)
     stoppable = None
     if rules.win == "unstoppable" and result == "win":
         if k == 1 and root.mover is me:
@@ -261,22 +298,19 @@ def solve(
         # its own table, fresh: where the tree shows one winning move of several, the one
         # shown is the first the search finds, which depends on what the table and the
         # move-ordering statistics hold; starting empty makes the tree the same whatever
-        # searched before (one job or many, a cook search or none)
+        # searched before (one job or many, a cook search or none, either prover)
         builder = _Prover(rules, history)
         built = build_tree(builder, position, me if result == "win" else other, k, root=root,
                            keys=keys if result == "win" else None, budget=TREE_BUDGET,
                            duals=duals)
-        tree_nodes, tree_hits = builder.searcher.nodes, builder.searcher.tt_hits
-        tree_truncated = builder.searcher.truncated
+        tree_nodes, tree_hits, tree_truncated = builder.nodes, builder.tt_hits, builder.truncated
     found_tries: tuple[Try, ...] = ()
     if tries and result != "loss":
         note("looking for tries")
-        found_tries = _tries(prover, position, root, me, k or max_moves)
-    searcher = prover.searcher
-    stats = Stats(searcher.nodes + asker.nodes + tree_nodes,
-                  time.perf_counter() - t0,
-                  searcher.tt_hits + asker.hits + tree_hits,
-                  searcher.truncated or asker.truncated or tree_truncated)
+        found_tries = _tries(asked, position, root, me, k or max_moves)
+    stats = Stats(asked.nodes + asker.nodes + tree_nodes, time.perf_counter() - t0,
+                  asked.tt_hits + asker.hits + tree_hits,
+                  asked.truncated or asker.truncated or tree_truncated)
     return Solution(position, rules, max_moves, result, k, tuple(keys), built, found_tries,
                     stats, stoppable)
 
@@ -364,7 +398,7 @@ def _opponent_task(args: tuple[bytes, int, int, int]) -> tuple[int | None, int, 
     """A worker's iterative deepening on the opponent's questions: ``(least d or None,
     nodes, tt_hits, truncated)``; the depth being searched is kept in a shared value."""
     board, side, winner, most = args
-    s: Searcher = _WORKER["searcher"]
+    s: Searcher | DfpnSearcher = _WORKER["searcher"]
     n0, h0 = s.nodes, s.tt_hits
     found = None
     for d in range(1, most + 1):
@@ -375,7 +409,7 @@ def _opponent_task(args: tuple[bytes, int, int, int]) -> tuple[int | None, int, 
     return found, s.nodes - n0, s.tt_hits - h0, s.truncated
 
 
-def _opponent_adopt(searcher: Searcher, history: list[bytes], depth: Any) -> None:
+def _opponent_adopt(searcher: Searcher | DfpnSearcher, history: list[bytes], depth: Any) -> None:
     _worker_adopt(searcher, history)
     _WORKER["depth"] = depth
 
@@ -473,11 +507,22 @@ def _keys(prover: _Prover, position: Position, root: MoveList, me: Side, k: int 
     landings = [m for m in root if m.is_win]
     if landings or k == 1:
         return landings[:limit] if limit else landings
-    wins = set(prover.searcher.winning_moves(
-        position.key, me.index, k, prover.history,
-        lambda i, n: note(f"looking for cooks: first move {i + 1} of {n}"), limit))
-    results = {result_of(position.board, *t) for t in wins}
-    return [m for m in root if m.result_key(position) in results]
+    if prover.searcher is prover.kernel:
+        wins = set(prover.kernel.winning_moves(
+            position.key, me.index, k, prover.history,
+            lambda i, n: note(f"looking for cooks: first move {i + 1} of {n}"), limit))
+        results = {result_of(position.board, *t) for t in wins}
+        return [m for m in root if m.result_key(position) in results]
+    # df-pn: each first move's own question, asked straight at depth k - 1 (what the proof
+    # found is in the table; a refutation is usually a short disproof)
+    keys = []
+    for i, m in enumerate(root):
+        note(f"looking for cooks: first move {i + 1} of {len(root.moves)}")
+        if prover.win(apply_move(position, m), me, k - 1, (position,)):
+            keys.append(m)
+            if len(keys) == limit:
+                break
+    return keys
 
 
 def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,

@@ -1,0 +1,82 @@
+"""The two provers behind ``solve``, df-pn (the default) and the alpha-beta kernel, are
+independent programs; ``solve`` proves the same Solution with either: result, k, every key
+in root order, the tree and the tries (only the statistics differ). The cases are those of
+tests/test_parallel_solve.py (every kind of result, cooks, blocked sides, Renop histories,
+every preset), plus random positions reached by play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from gyges_cli.main import cli
+from solver.formats.notation import parse_move
+from solver.game.moves import Game, apply_move
+from solver.game.position import ALL_SETUPS, Position
+from solver.game.rules import PRESETS, rules_from
+from solver.search.prover import PROVERS, SolveError, solve
+from tests.test_parallel_solve import CASES, PBM, same
+
+RUST = "030100/000200/002000/021100/300300/002130 S"
+RUST_RULES = ["rebounce=once", "null-move=allowed", "blocked=draw", "repetition=allowed"]
+
+
+def _both(p, rules, n, history=(), **kw):
+    a = solve(p, rules, n, history, prover="dfpn", **kw)
+    b = solve(p, rules, n, history, prover="alphabeta", **kw)
+    same(a, b)
+    return a
+
+
+@pytest.mark.parametrize(("text", "preset", "options", "n", "extra"), CASES)
+def test_both_provers_prove_the_same_solution(text, preset, options, n, extra):
+    p = Position.from_string(text)
+    history = ()
+    if "renop" in extra:
+        history = (apply_move(p, parse_move("14-24-33x43=12", p, PBM)),)
+    _both(p, rules_from(preset, options), n, history, tries=True)
+
+
+def _played(seed: int, plies: int) -> tuple[Position, tuple[Position, ...]]:
+    rng = random.Random(seed)
+    game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
+    for _ in range(plies):
+        ml = game.legal_moves(PBM)
+        if not ml.moves or ml.wins:
+            break
+        game = game.play(rng.choice(list(ml.moves)))
+    return game.position, tuple(h for h in game.history if isinstance(h, Position))
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("preset", ["pbmserv", "bga"])
+def test_random_positions_with_their_histories(seed, preset):
+    """Positions after 8-19 random plies, with the game's earlier positions (Renop)."""
+    p, history = _played(seed, 8 + seed)
+    _both(p, PRESETS[preset], 2, history, tree=False, tries=True)
+
+
+def test_an_unknown_prover_is_refused():
+    with pytest.raises(SolveError, match="unknown prover 'mcts'"):
+        solve(Position.from_string(CASES[0][0]), PBM, 2, prover="mcts")
+    assert PROVERS == ("dfpn", "alphabeta")
+
+
+def test_cli_prover_option():
+    outs = []
+    for name in PROVERS:
+        r = CliRunner().invoke(cli, ["solve", CASES[2][0], "-n", "2", "--prover", name])
+        assert r.exit_code == 0, r.output
+        outs.append(r.output.rsplit("stats:", 1)[0])
+    assert outs[0] == outs[1]
+    r = CliRunner().invoke(cli, ["solve", CASES[2][0], "--prover", "mcts"])
+    assert r.exit_code == 2 and "mcts" in r.output
+
+
+@pytest.mark.slow
+def test_rust_engine_position_with_either_prover():
+    p = Position.from_string(RUST)
+    a = _both(p, rules_from("pbmserv", RUST_RULES), 6)
+    assert (a.result, a.moves, [str(k) for k in a.keys]) == ("win", 6, ["14-24x21=44"])
