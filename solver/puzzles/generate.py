@@ -44,7 +44,7 @@ from typing import Any, TextIO
 
 from solver.formats.notation import format_move
 from solver.formats.posfile import _closest_preset
-from solver.game.moves import Game, Move, apply_move, can_land, legal_moves
+from solver.game.moves import Game, Move, MoveList, apply_move, can_land, legal_moves
 from solver.game.position import ALL_SETUPS, Position
 from solver.game.rules import RuleSet, Side
 from solver.output import OutputError, check_output, distinct, is_signed, signed, write_atomic
@@ -59,6 +59,7 @@ from solver.puzzles.schema import (
     parse_catalogue,
 )
 from solver.puzzles.symmetry import canonical, flipped
+from solver.search._search import Searcher
 from solver.search.prover import solve as search_solve
 from solver.search.prover import win_in
 from solver.search.stipulation import Stipulation
@@ -362,9 +363,15 @@ class Params:
         return " ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "moves": self.moves, "rules": self.rules.describe(),
-                "seed": self.seed, "sources": list(self.sources), "themes": list(self.themes),
-                "no_duals": self.no_duals, "min_tries": self.min_tries}
+        d: dict[str, Any] = {
+            "format": FORMAT, "moves": self.moves, "rules": self.rules.describe(),
+            "seed": self.seed, "sources": list(self.sources), "themes": list(self.themes),
+            "no_duals": self.no_duals, "min_tries": self.min_tries}
+        if self.moves >= DEEP_FROM and "play" in self.sources:
+            # deep play candidates are found by walking back (since 2026-11-23): a state
+            # file of the earlier way (a win in N asked at each ply) is not resumed
+            d["play"] = "walk-back"
+        return d
 
 
 def candidate_seed(seed: int, index: int) -> int:
@@ -378,22 +385,83 @@ def candidate_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+#: From this many moves on, play candidates are found by walking back from the first
+#: shallower win (:func:`_deep_candidate`) instead of asking for the win in N at each ply.
+DEEP_FROM = 4
+
+
 def play_candidate(rng: random.Random, rules: RuleSet, moves: int,
                    max_plies: int = 40) -> Position | None:
     """Engine-guided random play from random setups: never a move that lets the opponent
-    land at once (when there is another), and the first position from the fifth ply on
-    where the side to move wins in exactly ``moves`` (and cannot land at once) is returned."""
+    land at once (when there is another). Up to a win in 3, the first position from the
+    fifth ply on where the side to move wins in exactly ``moves`` (and cannot land at
+    once) is returned; deeper, the first one :func:`_deep_candidate` finds."""
+    if moves >= DEEP_FROM:
+        return _deep_candidate(rng, rules, moves, max_plies)
     game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
     for ply in range(max_plies):
         pos = game.position
-        ml = game.legal_moves(rules)
+        ml = game.legal_moves(rules, paths=False)
         if not ml.moves or ml.wins:
             return None
         if ply >= 4 and ml.mover is pos.turn and win_in(pos, rules, moves) \
                 and (moves == 1 or not win_in(pos, rules, moves - 1)):
             return pos
-        safe = [m for m in ml if not game.play(m).can_land(rules)]
-        game = game.play(rng.choice(safe or list(ml.moves)))
+        game = _random_safe_move(rng, game, ml, rules)
+    return None
+
+
+def _random_safe_move(rng: random.Random, game: Game, ml: MoveList, rules: RuleSet) -> Game:
+    """The game after a random move of ``ml`` that does not let the opponent land at once
+    (any move when every one does)."""
+    pos = game.position
+    seen = [*game.history, pos]   # what Game.play would record: the Renop law's history
+    safe = [m for m in ml if not can_land(apply_move(pos, m), rules, seen)]
+    return game.play(rng.choice(safe or list(ml.moves)))
+
+
+def _deep_candidate(rng: random.Random, rules: RuleSet, moves: int,
+                    max_plies: int) -> Position | None:
+    """A candidate for a win in ``moves`` (4 or more) from the same random play, cheaply.
+
+    A "no" to "win in N?" is the costly answer, and most plies give it. So each ply from
+    the fifth on asks only for a win in ``moves - 2`` (``shallow``). When a side first
+    reaches one (its position two plies earlier had none), the positions of that side
+    before it (2, 4, ... plies earlier, each known to have no win in ``shallow``, at most
+    ``moves - shallow`` of them) are asked for their least win, ``shallow + 1`` up to
+    ``moves``: the first whose least win is exactly ``moves`` is the candidate (an exact
+    win in ``moves``: it wins in ``moves`` and not in ``moves - 1``); a position without
+    a win within ``moves`` ends the walk. Every answer is exact and the line depends only
+    on ``rng``, so the candidate depends only on the seed and the index.
+    """
+    shallow = max(1, moves - 2)
+    # one Searcher for every question of the line: its table's entries are keyed by board
+    # and relevant history, so its answers are those of fresh searches, and an earlier
+    # position's deeper question meets the later positions already proven
+    searcher = Searcher(rules.flags())
+    game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
+    line: list[Position | None] = []    # the positions of the plies asked with no win
+    for ply in range(max_plies):
+        pos = game.position
+        ml = game.legal_moves(rules, paths=False)
+        if not ml.moves or ml.wins:
+            return None
+        line.append(None)
+        if ply >= 4 and ml.mover is pos.turn:
+            if not win_in(pos, rules, shallow, searcher=searcher):
+                line[ply] = pos
+            elif line[ply - 2] is not None:        # first reached a win in ``shallow``
+                for j in range(ply - 2, max(ply - 2 - 2 * (moves - shallow), -1), -2):
+                    earlier = line[j]
+                    if earlier is None:
+                        break
+                    least = next((d for d in range(shallow + 1, moves + 1)
+                                  if win_in(earlier, rules, d, searcher=searcher)), None)
+                    if least == moves:
+                        return earlier
+                    if least is None:
+                        break
+        game = _random_safe_move(rng, game, ml, rules)
     return None
 
 
@@ -701,7 +769,13 @@ def collect(out: str | Path, runs: Sequence[tuple[Params, str | Path, int]],
 
 
 class _Enough(Exception):
-    """The puzzles are settled: stop the batch (its workers are terminated)."""
+    """The puzzles are settled: stop judging (the workers are terminated)."""
+
+
+def _settled(records: dict[int, dict[str, Any]], count: int, known: Iterable[str]) -> bool:
+    """Are the run's puzzles known: ``count`` sound new ones, every lower index judged?"""
+    chosen = select(records, count, known)
+    return len(chosen) == count and all(i in records for i in range(chosen[-1]["index"]))
 
 
 def _work(index: int, params: Params) -> dict[str, Any]:
@@ -714,12 +788,12 @@ def _work(index: int, params: Params) -> dict[str, Any]:
 def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
         state: str | Path | None = None, max_candidates: int | None = None,
         against: Sequence[str | Path] = (), progress: TextIO | None = None,
-        log: str | None = None, batch: int | None = None, force: bool = False,
+        log: str | None = None, force: bool = False,
         scheduler: str | None = None) -> dict[str, Any]:
     """Generate until ``count`` sound, new puzzles are found (or ``max_candidates`` were
     tried), write them to the catalogue file ``out`` and return a summary.
 
-    Candidates are judged in index order in batches; each candidate's record goes to the
+    Candidates are handed to the workers in index order; each candidate's record goes to the
     ``state`` file (default ``out`` + ``.jsonl``) as it arrives, and a rerun skips the
     indices there. The puzzles kept are the first ``count`` sound ones by index, whatever
     ``jobs`` and however often the run was interrupted. An existing ``out`` that the user
@@ -749,24 +823,22 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
     try:
         with log_to(log, LOG), open_executor(scheduler, jobs) as pool, \
                 open(state, "a", encoding="utf-8") as f:
-            batch = batch or max(4 * pool.workers, 8)
-            work = functools.partial(_work, params=params)
-            start = 0
-            while len(select(records, count, known)) < count and start < max_candidates:
-                todo = [i for i in range(start, min(start + batch, max_candidates))
-                        if i not in records]
-                start += batch
+            if not _settled(records, count, known):
+                work = functools.partial(_work, params=params)
+                todo = [i for i in range(max_candidates) if i not in records]
+                # one stream of candidates in index order, no batches: a worker that is
+                # done takes the next index at once instead of waiting for the slowest of
+                # its batch; once the puzzles are settled the few still being judged are
+                # stopped
                 for rec in pool.map_unordered(work, todo):
                     f.write(json.dumps(rec, sort_keys=True, separators=(",", ":")) + "\n")
                     f.flush()
                     records[rec["index"]] = rec
                     summary["candidates"] += 1
-                    chosen = select(records, count, known)
                     if bar is not None:
-                        bar.set(len(chosen))
-                    if len(chosen) == count and all(
-                            i in records for i in range(chosen[-1]["index"])):
-                        raise _Enough   # the rest of the batch cannot change the puzzles
+                        bar.set(len(select(records, count, known)))
+                    if _settled(records, count, known):
+                        raise _Enough   # the candidates still out cannot change the puzzles
     except _Enough:
         pass
     except Interrupted:
