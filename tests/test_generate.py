@@ -317,11 +317,11 @@ DEEP = Params(4, RULES.with_options({"repetition": "allowed"}), seed=42, sources
 
 
 @pytest.mark.parametrize("index, position", [
-    (7, "3.1223/.....1/....../.23.../1...../32...1 N"),
-    (11, ".112.2/.3..../..1.2./...3.3/....../213... N"),
+    (28, "....11/3...1./2.3.../.223../...2.3/1..... S"),
+    (29, ".....2/...2../32.13./1...1./31.3../.....2 S"),
 ])
 def test_deep_candidates_are_exact_wins_fixed_by_seed_and_index(index, position):
-    """A win-in-4 candidate (found by walking back from the first win in 2 of a side) is
+    """A win-in-4 candidate (found by walking back from a side's first win in 2) is
     the same for the same seed and index, and an exact win in 4: fresh searches (no table
     shared with the walk) find a win in 4 and none in 3."""
     src, pos, _ = candidate(index, DEEP)
@@ -332,15 +332,21 @@ def test_deep_candidates_are_exact_wins_fixed_by_seed_and_index(index, position)
     assert (sol.result, sol.moves) == ("win", 4)
 
 
-def test_deep_walk_back_finds_the_first_exact_win_it_meets():
-    """The walk on a fixed line: every candidate it returns is an exact win in 4 at a ply
-    of the game from the fifth on, with the side to move not able to land at once."""
-    rules = DEEP.rules
-    for index in (2, 3, 13):
-        rng = random.Random(candidate_seed(DEEP.seed, index))
-        pos = play_candidate(rng, rules, 4)
-        assert pos is not None
-        assert win_in(pos, rules, 4) and not win_in(pos, rules, 3)
+def test_deep_walk_back_gives_exact_wins_only():
+    """Every candidate the walk returns (from the fifth ply on, the side to move not able to
+    land at once) is an exact win in 4, under the Renop law too; lines without one give
+    None."""
+    found = 0
+    for rules, seed in ((DEEP.rules, 42), (RULES, 7)):
+        for index in range(40, 52):
+            rng = random.Random(candidate_seed(seed, index))
+            pos = play_candidate(rng, rules, 4)
+            if pos is None:
+                continue
+            found += 1
+            assert not legal_moves(pos, rules).wins
+            assert win_in(pos, rules, 4) and not win_in(pos, rules, 3)
+    assert found >= 2
 
 
 @pytest.mark.parametrize("rules", [RULES, DEEP.rules, PRESETS["bga"]])

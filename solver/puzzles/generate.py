@@ -422,19 +422,21 @@ def _random_safe_move(rng: random.Random, game: Game, ml: MoveList, rules: RuleS
 
 def _deep_candidate(rng: random.Random, rules: RuleSet, moves: int,
                     max_plies: int) -> Position | None:
-    """A candidate for a win in ``moves`` (4 or more) from the same random play, cheaply.
+    """A candidate for a win in ``moves`` (N, 4 or more) from the same random play, cheaply.
 
-    A "no" to "win in N?" is the costly answer, and most plies give it. So each ply from
-    the fifth on asks only for a win in ``moves - 2`` (``shallow``). When a side first
-    reaches one (its position two plies earlier had none), the positions of that side
-    before it (2, 4, ... plies earlier, each known to have no win in ``shallow``, at most
-    ``moves - shallow`` of them) are asked for their least win, ``shallow + 1`` up to
-    ``moves``: the first whose least win is exactly ``moves`` is the candidate (an exact
-    win in ``moves``: it wins in ``moves`` and not in ``moves - 1``); a position without
-    a win within ``moves`` ends the walk. Every answer is exact and the line depends only
-    on ``rng``, so the candidate depends only on the seed and the index.
+    A "no" to "win in N?" is the costly answer (every move of the side to move refuted),
+    and most plies would give it. So each ply from the fifth on asks only for a win in
+    N - 2. When a side first reaches one at ply ``i`` (none at ``i - 2``), the walk goes
+    back to its position at ``i - 2``: if that one has no win in N - 1, it is the candidate
+    when the move the game played there wins within N (every reply of the opponent leaves
+    a win in N - 1); if it has one (exactly N - 1), the position at ``i - 4`` (also without
+    a win in N - 2) is the candidate when it has no win in N - 1 and its played move wins
+    within N. Either way the candidate wins in exactly N. No question "win in N?" is asked
+    of a whole position; the one about the played move is answered "no" by one defence
+    that holds. Every answer is exact and the line depends only on ``rng``, so the
+    candidate depends only on the seed and the index.
     """
-    shallow = max(1, moves - 2)
+    shallow = moves - 2
     # one Searcher for every question of the line: its table's entries are keyed by board
     # and relevant history, so its answers are those of fresh searches, and an earlier
     # position's deeper question meets the later positions already proven
@@ -450,19 +452,26 @@ def _deep_candidate(rng: random.Random, rules: RuleSet, moves: int,
         if ply >= 4 and ml.mover is pos.turn:
             if not win_in(pos, rules, shallow, searcher=searcher):
                 line[ply] = pos
-            elif line[ply - 2] is not None:        # first reached a win in ``shallow``
-                for j in range(ply - 2, max(ply - 2 - 2 * (moves - shallow), -1), -2):
-                    earlier = line[j]
-                    if earlier is None:
-                        break
-                    least = next((d for d in range(shallow + 1, moves + 1)
-                                  if win_in(earlier, rules, d, searcher=searcher)), None)
-                    if least == moves:
+            elif (before := line[ply - 2]) is not None:
+                if not win_in(before, rules, moves - 1, searcher=searcher):
+                    if _move_wins(before, game.history[ply - 1], moves, searcher):
+                        return before
+                elif (earlier := line[ply - 4]) is not None:
+                    if not win_in(earlier, rules, moves - 1, searcher=searcher) \
+                            and _move_wins(earlier, game.history[ply - 3], moves, searcher):
                         return earlier
-                    if least is None:
-                        break
         game = _random_safe_move(rng, game, ml, rules)
     return None
+
+
+def _move_wins(position: Position, after: Position | bytes, moves: int,
+               searcher: Searcher) -> bool:
+    """Does the move from ``position`` to ``after`` (the opponent to move) win within
+    ``moves`` moves of its side, whatever the replies? (The question a search from
+    ``position`` asks of that move.)"""
+    key = after.key if isinstance(after, Position) else bytes(after)
+    me = position.turn.index
+    return searcher.win(key, 1 - me, me, moves - 1, [position.key])
 
 
 def candidate(index: int, params: Params) -> tuple[str, Position | None, dict[str, Any]]:
