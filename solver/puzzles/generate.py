@@ -427,14 +427,15 @@ def _deep_candidate(rng: random.Random, rules: RuleSet, moves: int,
     A "no" to "win in N?" is the costly answer (every move of the side to move refuted),
     and most plies would give it. So each ply from the fifth on asks only for a win in
     N - 2. When a side first reaches one at ply ``i`` (none at ``i - 2``), the walk goes
-    back to its position at ``i - 2``: if that one has no win in N - 1, it is the candidate
-    when the move the game played there wins within N (every reply of the opponent leaves
-    a win in N - 1); if it has one (exactly N - 1), the position at ``i - 4`` (also without
-    a win in N - 2) is the candidate when it has no win in N - 1 and its played move wins
-    within N. Either way the candidate wins in exactly N. No question "win in N?" is asked
-    of a whole position; the one about the played move is answered "no" by one defence
-    that holds. Every answer is exact and the line depends only on ``rng``, so the
-    candidate depends only on the seed and the index.
+    back to its position at ``i - 2``: it is the candidate if one of a few moves (the one
+    the game played there, and those that threaten to land) wins within N (every reply of
+    the opponent leaves a win in N - 1) and it has no win in N - 1. If it has one (exactly
+    N - 1), the position at ``i - 4`` (also without a win in N - 2) is asked the same.
+    Either way the candidate wins in exactly N, and no position is asked "win in N?" as a
+    whole: the question about one move is answered "no" by one defence that holds, and
+    "no win in N - 1?" is asked only of a position with a winning move found. Every
+    answer is exact and the line depends only on ``rng``, so the candidate depends only on
+    the seed and the index.
     """
     shallow = moves - 2
     # one Searcher for every question of the line: its table's entries are keyed by board
@@ -452,26 +453,37 @@ def _deep_candidate(rng: random.Random, rules: RuleSet, moves: int,
         if ply >= 4 and ml.mover is pos.turn:
             if not win_in(pos, rules, shallow, searcher=searcher):
                 line[ply] = pos
-            elif (before := line[ply - 2]) is not None:
-                if not win_in(before, rules, moves - 1, searcher=searcher):
-                    if _move_wins(before, game.history[ply - 1], moves, searcher):
-                        return before
-                elif (earlier := line[ply - 4]) is not None:
-                    if not win_in(earlier, rules, moves - 1, searcher=searcher) \
-                            and _move_wins(earlier, game.history[ply - 3], moves, searcher):
+            elif line[ply - 2] is not None:
+                # first reached a win in N - 2: its position two plies earlier, then (when
+                # that one wins in N - 1) four
+                for j in (ply - 2, ply - 4):
+                    earlier = line[j]
+                    if earlier is None or not _some_move_wins(
+                            earlier, game.history[j + 1], rules, moves, searcher):
+                        break
+                    if not win_in(earlier, rules, moves - 1, searcher=searcher):
                         return earlier
         game = _random_safe_move(rng, game, ml, rules)
     return None
 
 
-def _move_wins(position: Position, after: Position | bytes, moves: int,
-               searcher: Searcher) -> bool:
-    """Does the move from ``position`` to ``after`` (the opponent to move) win within
-    ``moves`` moves of its side, whatever the replies? (The question a search from
-    ``position`` asks of that move.)"""
-    key = after.key if isinstance(after, Position) else bytes(after)
+def _some_move_wins(position: Position, played: Position | bytes, rules: RuleSet,
+                    moves: int, searcher: Searcher) -> bool:
+    """Does the move the game played from ``position`` (to ``played``), or one of the moves
+    that threaten to land (:func:`plausible_moves`), win within ``moves`` moves of the
+    side to move, whatever the replies? A yes proves a win within ``moves``; a no does not
+    prove there is none (other moves are not asked)."""
     me = position.turn.index
-    return searcher.win(key, 1 - me, me, moves - 1, [position.key])
+    tried = {played.key if isinstance(played, Position) else bytes(played)}
+    if searcher.win(next(iter(tried)), 1 - me, me, moves - 1, [position.key]):
+        return True
+    for m in plausible_moves(position, rules):
+        after = apply_move(position, m).key
+        if after not in tried:
+            tried.add(after)
+            if searcher.win(after, 1 - me, me, moves - 1, [position.key]):
+                return True
+    return False
 
 
 def candidate(index: int, params: Params) -> tuple[str, Position | None, dict[str, Any]]:
