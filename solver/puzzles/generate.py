@@ -238,6 +238,14 @@ def _duals(tree: Node | None) -> list[str]:
     return out
 
 
+#: Tries (the rating's single-refutation tries) are looked for up to a win in this many
+#: moves. Deeper, they would refute every other first move again and prove up to four
+#: defences of each (many minutes a candidate), and a win in 5 is rated difficulty 5
+#: without them: its length alone scores 8 of the 8.5 needed, a proof of 46 nodes or more
+#: the rest (a win in 5 takes thousands).
+TRIES_UP_TO = 4
+
+
 def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = False,
            min_tries: int = 2, solve: Callable[..., Any] | None = None) -> Assessment:
     """Is ``position`` a sound "side to move wins in ``moves``" puzzle? (docs/generate.md)
@@ -277,7 +285,7 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
         reasons.append(f"{len(others)} plausible tries (at least {min_tries} wanted)")
     if reasons:
         return Assessment(position, False, tuple(reasons), key=format_move(key))
-    full = solve(position, rules, max_moves=moves, tries=True, max_keys=1)
+    full = solve(position, rules, max_moves=moves, tries=moves <= TRIES_UP_TO, max_keys=1)
     duals = _duals(full.tree)
     if duals and no_duals:
         return Assessment(position, False, ("duals: " + "; ".join(duals),),
