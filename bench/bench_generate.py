@@ -1,21 +1,25 @@
-"""Puzzle generation speed: sound puzzles per minute for win in 2 and win in 3.
+"""Puzzle generation speed: sound puzzles per minute for win in 2 and win in 3 (and, with
+``--deep``, win in 4 and 5).
 
 Each row is one fresh run of :func:`solver.puzzles.generate.run` (pbmserv rules, a fixed seed, no
 catalogue to dedup against) in a temporary directory, collecting ``count`` puzzles or
-giving up after ``limit`` candidates; it reports the wall time, the candidates judged, the
-sound puzzles found and the rate. ``python -m bench generate`` runs it;
-``python bench/bench_generate.py --quick`` runs a smaller set.
+giving up after ``limit`` candidates; it reports the wall time, the CPU time of this
+process and its workers, the candidates judged, the sound puzzles found and the rates.
+``python -m bench generate`` runs it; ``python bench/bench_generate.py --quick`` runs a
+smaller set, ``--deep`` the deep stipulations (pbmserv with ``repetition=allowed``, as
+``puzzles/deep.yaml``; minutes per puzzle).
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from solver.game.rules import PRESETS
+from solver.game.rules import PRESETS, RuleSet
 from solver.puzzles.generate import Params, run
 
 #: (moves, sources, count, candidate limit, jobs)
@@ -24,40 +28,55 @@ CASES = [
     (2, ("play",), 10, 400, 2),
     (2, ("compose",), 3, 60, 1),
     (2, ("play", "compose"), 8, 400, 2),
-    (3, ("play",), 5, 200, 1),
-    (3, ("play",), 5, 200, 2),
+    (3, ("play",), 10, 200, 1),
+    (3, ("play",), 10, 200, 2),
     (3, ("compose",), 1, 20, 1),
 ]
 QUICK = [(2, ("play",), 4, 100, 1), (3, ("play",), 2, 100, 1)]
+#: win in 4: seed 42 (its first sound puzzle is candidate 0)
+DEEP = [(4, ("play",), 1, 40, 1)]
+DEEP_RULES = PRESETS["pbmserv"].with_options({"repetition": "allowed"})
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished workers."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def measure(moves: int, sources: tuple[str, ...], count: int, limit: int, jobs: int,
-            seed: int = 2026) -> dict[str, float]:
-    params = Params(moves, PRESETS["pbmserv"], seed=seed, sources=sources)
+            seed: int = 2026, rules: RuleSet = PRESETS["pbmserv"]) -> dict[str, float]:
+    params = Params(moves, rules, seed=seed, sources=sources)
     with tempfile.TemporaryDirectory() as d:
-        t0 = time.perf_counter()
+        c0, t0 = _cpu(), time.perf_counter()
         s = run(params, Path(d) / "out.yaml", count, jobs=jobs, max_candidates=limit)
-        wall = time.perf_counter() - t0
-    return {"found": s["found"], "tried": s["tried"], "seconds": wall,
+        wall, cpu = time.perf_counter() - t0, _cpu() - c0
+    return {"found": s["found"], "tried": s["tried"], "seconds": wall, "cpu": cpu,
             "per_minute": 60 * s["found"] / wall if wall else 0.0,
+            "per_cpu_minute": 60 * s["found"] / cpu if cpu else 0.0,
             "candidates_per_minute": 60 * s["tried"] / wall if wall else 0.0}
 
 
-def main(quick: bool = False) -> None:
+def main(quick: bool = False, deep: bool = False) -> None:
     try:
         load = os.getloadavg()[0]
     except OSError:
         load = float("nan")
     print(f"cores: {os.cpu_count()}, load average at start: {load:.2f} (shared machine)")
-    print("| stipulation | source | jobs | puzzles | candidates | wall s | puzzles/min "
-          "| candidates/min |")
-    print("|---|---|---|---|---|---|---|---|")
-    for moves, sources, count, limit, jobs in (QUICK if quick else CASES):
-        r = measure(moves, sources, count, limit, jobs)
-        print(f"| win in {moves} | {'+'.join(sources)} | {jobs} | {r['found']} | {r['tried']} "
-              f"| {r['seconds']:.1f} | {r['per_minute']:.1f} | "
-              f"{r['candidates_per_minute']:.0f} |", flush=True)
+    print("| stipulation | rules | source | jobs | puzzles | candidates | wall s | CPU s "
+          "| puzzles/min | puzzles/CPU min |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    cases = [(c, PRESETS["pbmserv"], 2026) for c in (QUICK if quick else CASES)]
+    if deep:
+        cases = [(c, DEEP_RULES, 42) for c in DEEP]
+    for (moves, sources, count, limit, jobs), rules, seed in cases:
+        r = measure(moves, sources, count, limit, jobs, seed, rules)
+        name = "pbmserv" if rules == PRESETS["pbmserv"] else "pbmserv, repetition=allowed"
+        print(f"| win in {moves} | {name} | {'+'.join(sources)} | {jobs} | {r['found']} "
+              f"| {r['tried']} | {r['seconds']:.1f} | {r['cpu']:.1f} | {r['per_minute']:.1f} "
+              f"| {r['per_cpu_minute']:.1f} |", flush=True)
 
 
 if __name__ == "__main__":
-    main(quick="--quick" in sys.argv[1:])
+    main(quick="--quick" in sys.argv[1:], deep="--deep" in sys.argv[1:])

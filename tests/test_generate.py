@@ -23,14 +23,17 @@ from solver.puzzles.generate import (
     Params,
     assess,
     candidate,
+    candidate_seed,
     canonical,
     flipped,
     known_positions,
+    play_candidate,
     rating,
     read_state,
     run,
     select,
 )
+from solver.search.prover import solve, win_in
 from solver.search.tree import node_from_json
 
 RULES = PRESETS["pbmserv"]
@@ -289,6 +292,102 @@ def test_an_interrupted_run_resumes(tmp_path):
     assert part.read_text() == whole.read_text()
     with pytest.raises(ValueError, match="other parameters"):
         run(dataclasses.replace(PLAY, seed=12), part, 3)
+
+
+def test_a_resumed_state_with_a_gap_is_judged_again_first(tmp_path):
+    """A state file holding enough sound records but missing a lower index (a run with two
+    workers interrupted) is not settled: the missing candidate is judged, and the puzzles
+    are those of an uninterrupted run."""
+    whole = tmp_path / "whole.yaml"
+    run(PLAY, whole, 2, jobs=1)
+    recs = [json.loads(ln) for ln in (tmp_path / "whole.yaml.jsonl").read_text().splitlines()]
+    first_sound = min(r["index"] for r in recs if r["sound"])
+    more = run(PLAY, tmp_path / "more.yaml", 4, jobs=1)        # enough sound ones after it
+    assert more["found"] == 4
+    state = tmp_path / "gap.yaml.jsonl"
+    kept = [ln for ln in (tmp_path / "more.yaml.jsonl").read_text().splitlines()
+            if json.loads(ln)["index"] != first_sound]
+    state.write_text("\n".join(kept) + "\n")
+    again = run(PLAY, tmp_path / "gap.yaml", 2, jobs=1)
+    assert again["candidates"] == 1                            # only the missing one
+    assert (tmp_path / "gap.yaml").read_text() == whole.read_text()
+
+
+DEEP = Params(4, RULES.with_options({"repetition": "allowed"}), seed=42, sources=("play",))
+
+
+@pytest.mark.parametrize("index, position", [
+    (2, "3...../1..3.2/.132../.21.../.....2/..3..1 N"),
+    (3, "233..1/....../.1..3./2.1.3./....../1...22 N"),
+])
+def test_deep_candidates_are_exact_wins_fixed_by_seed_and_index(index, position):
+    """A win-in-4 candidate (found by walking back from a side's first win in 2) is
+    the same for the same seed and index, and an exact win in 4: fresh searches (no table
+    shared with the walk) find a win in 4 and none in 3."""
+    src, pos, _ = candidate(index, DEEP)
+    assert src == "play" and str(pos) == position
+    assert not legal_moves(pos, DEEP.rules).wins
+    assert win_in(pos, DEEP.rules, 4) and not win_in(pos, DEEP.rules, 3)
+    sol = solve(pos, DEEP.rules, max_moves=4, tree=False, max_keys=1)
+    assert (sol.result, sol.moves) == ("win", 4)
+
+
+def test_deep_walk_back_gives_exact_wins_only():
+    """Every candidate the walk returns (from the fifth ply on, the side to move not able to
+    land at once) is an exact win in 4, under the Renop law too; lines without one give
+    None."""
+    found = 0
+    for rules, seed, indices in ((DEEP.rules, 42, (40, 41, 44)), (RULES, 7, (43, 44, 45))):
+        for index in indices:
+            rng = random.Random(candidate_seed(seed, index))
+            pos = play_candidate(rng, rules, 4)
+            if pos is None:
+                continue
+            found += 1
+            assert not legal_moves(pos, rules).wins
+            assert win_in(pos, rules, 4) and not win_in(pos, rules, 3)
+    assert found == 4
+
+
+@pytest.mark.parametrize("rules", [RULES, DEEP.rules, PRESETS["bga"]])
+def test_win_in_with_a_kept_searcher_answers_as_fresh_searches(rules):
+    """One Searcher asked along a game line (as the deep walk does) gives the answers of a
+    fresh search per question."""
+    from solver.game.moves import Game
+    from solver.search._search import Searcher
+
+    rng = random.Random(3)
+    game = Game(Position.setup("123321", "231132"))
+    kept = Searcher(rules.flags())
+    asked = yes = 0
+    for _ in range(14):
+        ml = game.legal_moves(rules)
+        if not ml.moves or ml.wins:
+            break
+        pos = game.position
+        for d in (3, 1, 2):
+            answer = win_in(pos, rules, d)
+            assert win_in(pos, rules, d, searcher=kept) == answer
+            asked += 1
+            yes += answer
+        safe = [m for m in ml if not game.play(m).can_land(rules)]
+        game = game.play(rng.choice(safe or list(ml.moves)))
+    assert asked >= 30 and 0 < yes < asked
+
+
+def test_deep_runs_do_not_resume_state_files_of_the_earlier_candidates(tmp_path):
+    """Deep play candidates changed (walk back, not a win in N asked at every ply): a state
+    file of the earlier way is refused; up to a win in 3 the records are unchanged."""
+    assert DEEP.to_json()["play"] == "walk-back"
+    assert "play" not in PLAY.to_json() and "play" not in dataclasses.replace(
+        PLAY, moves=3).to_json()
+    old = {**DEEP.to_json()}
+    del old["play"]
+    state = tmp_path / "old.jsonl"
+    state.write_text(json.dumps({"index": 0, "sound": False, "reasons": ["x"],
+                                 "params": old}) + "\n")
+    with pytest.raises(ValueError, match="other parameters"):
+        read_state(state, DEEP)
 
 
 def test_cli_generate(tmp_path):

@@ -44,7 +44,7 @@ from typing import Any, TextIO
 
 from solver.formats.notation import format_move
 from solver.formats.posfile import _closest_preset
-from solver.game.moves import Game, Move, apply_move, can_land, legal_moves
+from solver.game.moves import Game, Move, MoveList, apply_move, can_land, legal_moves
 from solver.game.position import ALL_SETUPS, Position
 from solver.game.rules import RuleSet, Side
 from solver.output import OutputError, check_output, distinct, is_signed, signed, write_atomic
@@ -59,6 +59,7 @@ from solver.puzzles.schema import (
     parse_catalogue,
 )
 from solver.puzzles.symmetry import canonical, flipped
+from solver.search._search import Searcher
 from solver.search.prover import solve as search_solve
 from solver.search.prover import win_in
 from solver.search.stipulation import Stipulation
@@ -237,6 +238,14 @@ def _duals(tree: Node | None) -> list[str]:
     return out
 
 
+#: Tries (the rating's single-refutation tries) are looked for up to a win in this many
+#: moves. Deeper, they would refute every other first move again and prove up to four
+#: defences of each (many minutes a candidate), and a win in 5 is rated difficulty 5
+#: without them: its length alone scores 8 of the 8.5 needed, a proof of 46 nodes or more
+#: the rest (a win in 5 takes thousands).
+TRIES_UP_TO = 4
+
+
 def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = False,
            min_tries: int = 2, solve: Callable[..., Any] | None = None) -> Assessment:
     """Is ``position`` a sound "side to move wins in ``moves``" puzzle? (docs/generate.md)
@@ -276,7 +285,7 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
         reasons.append(f"{len(others)} plausible tries (at least {min_tries} wanted)")
     if reasons:
         return Assessment(position, False, tuple(reasons), key=format_move(key))
-    full = solve(position, rules, max_moves=moves, tries=True, max_keys=1)
+    full = solve(position, rules, max_moves=moves, tries=moves <= TRIES_UP_TO, max_keys=1)
     duals = _duals(full.tree)
     if duals and no_duals:
         return Assessment(position, False, ("duals: " + "; ".join(duals),),
@@ -362,9 +371,15 @@ class Params:
         return " ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "moves": self.moves, "rules": self.rules.describe(),
-                "seed": self.seed, "sources": list(self.sources), "themes": list(self.themes),
-                "no_duals": self.no_duals, "min_tries": self.min_tries}
+        d: dict[str, Any] = {
+            "format": FORMAT, "moves": self.moves, "rules": self.rules.describe(),
+            "seed": self.seed, "sources": list(self.sources), "themes": list(self.themes),
+            "no_duals": self.no_duals, "min_tries": self.min_tries}
+        if self.moves >= DEEP_FROM and "play" in self.sources:
+            # deep play candidates are found by walking back (since 2026-11-23): a state
+            # file of the earlier way (a win in N asked at each ply) is not resumed
+            d["play"] = "walk-back"
+        return d
 
 
 def candidate_seed(seed: int, index: int) -> int:
@@ -378,23 +393,105 @@ def candidate_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+#: From this many moves on, play candidates are found by walking back from the first
+#: shallower win (:func:`_deep_candidate`) instead of asking for the win in N at each ply.
+DEEP_FROM = 4
+
+
 def play_candidate(rng: random.Random, rules: RuleSet, moves: int,
                    max_plies: int = 40) -> Position | None:
     """Engine-guided random play from random setups: never a move that lets the opponent
-    land at once (when there is another), and the first position from the fifth ply on
-    where the side to move wins in exactly ``moves`` (and cannot land at once) is returned."""
+    land at once (when there is another). Up to a win in 3, the first position from the
+    fifth ply on where the side to move wins in exactly ``moves`` (and cannot land at
+    once) is returned; deeper, the first one :func:`_deep_candidate` finds."""
+    if moves >= DEEP_FROM:
+        return _deep_candidate(rng, rules, moves, max_plies)
     game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
     for ply in range(max_plies):
         pos = game.position
-        ml = game.legal_moves(rules)
+        ml = game.legal_moves(rules, paths=False)
         if not ml.moves or ml.wins:
             return None
         if ply >= 4 and ml.mover is pos.turn and win_in(pos, rules, moves) \
                 and (moves == 1 or not win_in(pos, rules, moves - 1)):
             return pos
-        safe = [m for m in ml if not game.play(m).can_land(rules)]
-        game = game.play(rng.choice(safe or list(ml.moves)))
+        game = _random_safe_move(rng, game, ml, rules)
     return None
+
+
+def _random_safe_move(rng: random.Random, game: Game, ml: MoveList, rules: RuleSet) -> Game:
+    """The game after a random move of ``ml`` that does not let the opponent land at once
+    (any move when every one does)."""
+    pos = game.position
+    seen = [*game.history, pos]   # what Game.play would record: the Renop law's history
+    safe = [m for m in ml if not can_land(apply_move(pos, m), rules, seen)]
+    return game.play(rng.choice(safe or list(ml.moves)))
+
+
+def _deep_candidate(rng: random.Random, rules: RuleSet, moves: int,
+                    max_plies: int) -> Position | None:
+    """A candidate for a win in ``moves`` (N, 4 or more) from the same random play, cheaply.
+
+    A "no" to "win in N?" is the costly answer (every move of the side to move refuted),
+    and most plies would give it. So each ply from the fifth on asks only for a win in
+    N - 2. When a side first reaches one at ply ``i`` (none at ``i - 2``), the walk goes
+    back to its position at ``i - 2``: it is the candidate if one of a few moves (the one
+    the game played there, and those that threaten to land) wins within N (every reply of
+    the opponent leaves a win in N - 1) and it has no win in N - 1. If it has one (exactly
+    N - 1), the position at ``i - 4`` (also without a win in N - 2) is asked the same.
+    Either way the candidate wins in exactly N, and no position is asked "win in N?" as a
+    whole: the question about one move is answered "no" by one defence that holds, and
+    "no win in N - 1?" is asked only of a position with a winning move found. Every
+    answer is exact and the line depends only on ``rng``, so the candidate depends only on
+    the seed and the index.
+    """
+    shallow = moves - 2
+    # one Searcher for every question of the line: its table's entries are keyed by board
+    # and relevant history, so its answers are those of fresh searches, and an earlier
+    # position's deeper question meets the later positions already proven
+    searcher = Searcher(rules.flags())
+    game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
+    line: list[Position | None] = []    # the positions of the plies asked with no win
+    for ply in range(max_plies):
+        pos = game.position
+        ml = game.legal_moves(rules, paths=False)
+        if not ml.moves or ml.wins:
+            return None
+        line.append(None)
+        if ply >= 4 and ml.mover is pos.turn:
+            if not win_in(pos, rules, shallow, searcher=searcher):
+                line[ply] = pos
+            elif line[ply - 2] is not None:
+                # first reached a win in N - 2: its position two plies earlier, then (when
+                # that one wins in N - 1) four
+                for j in (ply - 2, ply - 4):
+                    earlier = line[j]
+                    if earlier is None or not _some_move_wins(
+                            earlier, game.history[j + 1], rules, moves, searcher):
+                        break
+                    if not win_in(earlier, rules, moves - 1, searcher=searcher):
+                        return earlier
+        game = _random_safe_move(rng, game, ml, rules)
+    return None
+
+
+def _some_move_wins(position: Position, played: Position | bytes, rules: RuleSet,
+                    moves: int, searcher: Searcher) -> bool:
+    """Does the move the game played from ``position`` (to ``played``), or one of the moves
+    that threaten to land (:func:`plausible_moves`), win within ``moves`` moves of the
+    side to move, whatever the replies? A yes proves a win within ``moves``; a no does not
+    prove there is none (other moves are not asked)."""
+    me = position.turn.index
+    tried = {played.key if isinstance(played, Position) else bytes(played)}
+    if searcher.win(next(iter(tried)), 1 - me, me, moves - 1, [position.key]):
+        return True
+    for m in plausible_moves(position, rules):
+        after = apply_move(position, m).key
+        if after not in tried:
+            tried.add(after)
+            if searcher.win(after, 1 - me, me, moves - 1, [position.key]):
+                return True
+    return False
 
 
 def candidate(index: int, params: Params) -> tuple[str, Position | None, dict[str, Any]]:
@@ -701,7 +798,13 @@ def collect(out: str | Path, runs: Sequence[tuple[Params, str | Path, int]],
 
 
 class _Enough(Exception):
-    """The puzzles are settled: stop the batch (its workers are terminated)."""
+    """The puzzles are settled: stop judging (the workers are terminated)."""
+
+
+def _settled(records: dict[int, dict[str, Any]], count: int, known: Iterable[str]) -> bool:
+    """Are the run's puzzles known: ``count`` sound new ones, every lower index judged?"""
+    chosen = select(records, count, known)
+    return len(chosen) == count and all(i in records for i in range(chosen[-1]["index"]))
 
 
 def _work(index: int, params: Params) -> dict[str, Any]:
@@ -714,12 +817,12 @@ def _work(index: int, params: Params) -> dict[str, Any]:
 def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
         state: str | Path | None = None, max_candidates: int | None = None,
         against: Sequence[str | Path] = (), progress: TextIO | None = None,
-        log: str | None = None, batch: int | None = None, force: bool = False,
+        log: str | None = None, force: bool = False,
         scheduler: str | None = None) -> dict[str, Any]:
     """Generate until ``count`` sound, new puzzles are found (or ``max_candidates`` were
     tried), write them to the catalogue file ``out`` and return a summary.
 
-    Candidates are judged in index order in batches; each candidate's record goes to the
+    Candidates are handed to the workers in index order; each candidate's record goes to the
     ``state`` file (default ``out`` + ``.jsonl``) as it arrives, and a rerun skips the
     indices there. The puzzles kept are the first ``count`` sound ones by index, whatever
     ``jobs`` and however often the run was interrupted. An existing ``out`` that the user
@@ -749,24 +852,22 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
     try:
         with log_to(log, LOG), open_executor(scheduler, jobs) as pool, \
                 open(state, "a", encoding="utf-8") as f:
-            batch = batch or max(4 * pool.workers, 8)
-            work = functools.partial(_work, params=params)
-            start = 0
-            while len(select(records, count, known)) < count and start < max_candidates:
-                todo = [i for i in range(start, min(start + batch, max_candidates))
-                        if i not in records]
-                start += batch
+            if not _settled(records, count, known):
+                work = functools.partial(_work, params=params)
+                todo = [i for i in range(max_candidates) if i not in records]
+                # one stream of candidates in index order, no batches: a worker that is
+                # done takes the next index at once instead of waiting for the slowest of
+                # its batch; once the puzzles are settled the few still being judged are
+                # stopped
                 for rec in pool.map_unordered(work, todo):
                     f.write(json.dumps(rec, sort_keys=True, separators=(",", ":")) + "\n")
                     f.flush()
                     records[rec["index"]] = rec
                     summary["candidates"] += 1
-                    chosen = select(records, count, known)
                     if bar is not None:
-                        bar.set(len(chosen))
-                    if len(chosen) == count and all(
-                            i in records for i in range(chosen[-1]["index"])):
-                        raise _Enough   # the rest of the batch cannot change the puzzles
+                        bar.set(len(select(records, count, known)))
+                    if _settled(records, count, known):
+                        raise _Enough   # the candidates still out cannot change the puzzles
     except _Enough:
         pass
     except Interrupted:

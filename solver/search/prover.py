@@ -127,8 +127,14 @@ class _Prover:
         return legal_moves(position, self.rules, [*self.history, *(q.key for q in path)])
 
 
-def win_in(position: Position, rules: RuleSet, k: int, history: Sequence[Position] = ()) -> bool:
+def win_in(position: Position, rules: RuleSet, k: int, history: Sequence[Position] = (),
+           searcher: Searcher | None = None) -> bool:
     """Does the side to move win in at most ``k`` moves? (Yes/no, for batch use.)
+
+    ``searcher``: a ``Searcher(rules.flags())`` to ask, kept by the caller across calls
+    (its table's entries are keyed by board and relevant history, so answers stay exact;
+    a run of questions along one game line reuses what the earlier ones proved); default
+    a fresh one for this question.
 
     >>> from solver.game.rules import PRESETS
     >>> win_in(Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S"),
@@ -137,6 +143,9 @@ def win_in(position: Position, rules: RuleSet, k: int, history: Sequence[Positio
     """
     if k < 1:
         return False
+    if searcher is not None:
+        me = position.turn.index
+        return searcher.win(position.key, me, me, k, [h.key for h in history])
     prover = _Prover(rules, history, tt_bits=16)
     return prover.win(position, position.turn, k)
 
