@@ -46,12 +46,13 @@ class Progress:
         self.extra = extra
         self.start = time.monotonic()
         self.done: float = 0
+        self.resumed: float = 0   # done by an earlier run: not part of this run's rate
         self.last = 0.0
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
 
     def line(self) -> str:
         elapsed = time.monotonic() - self.start
-        rate = self.done / elapsed if elapsed > 0 else 0.0
+        rate = (self.done - self.resumed) / elapsed if elapsed > 0 else 0.0
         left = (self.total - self.done) / rate if rate > 0 else float("nan")
         width = 30
         filled = min(width, int(width * self.done / self.total)) if self.total else width
@@ -61,6 +62,19 @@ class Progress:
         note = f", {self.extra()}" if self.extra is not None else ""
         return (f"[{'#' * filled}{'.' * (width - filled)}] {int(self.done)}/{self.total} "
                 f"{shown}{note}, {duration(elapsed)} elapsed, {eta} left")
+
+    def resume(self, done: float) -> None:
+        """Start from ``done`` units finished by an earlier run (the rate counts only what
+        this run does).
+
+        >>> import io
+        >>> bar = Progress(5, io.StringIO(), unit="puzzles", per_minute=True)
+        >>> bar.resume(1)
+        >>> bar.line().split(" puzzles/min")[0]
+        '[######........................] 1/5 0.0'
+        """
+        self.resumed = done
+        self.set(done)
 
     def update(self, n: int = 1) -> None:
         """Count ``n`` more done and redraw (at most every ``every`` seconds on a tty)."""

@@ -847,7 +847,7 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
     if progress is not None:
         bar = Progress(count, progress, unit="puzzles", per_minute=True,
                        extra=lambda: f"{summary['candidates']} candidates")
-        bar.set(len(select(records, count, known)))
+        bar.resume(len(select(records, count, known)))
     t0 = time.perf_counter()
     try:
         with log_to(log, LOG), open_executor(scheduler, jobs) as pool, \
