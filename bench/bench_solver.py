@@ -11,7 +11,8 @@
 
 (c) The commands a user runs, timed as whole processes (start-up, parsing and printing
     included): ``gyges solve`` on the Rust engine's position (``-n 6``) and on the
-    standard start ``321123/.../231123 S -n 4`` (one job and all cores: ``--jobs``), and
+    standard start ``321123/.../231123 S -n 4`` (one job and all cores: ``--jobs``; and
+    one job with ``--prover alphabeta``, the kernel, next to the default df-pn), and
     ``gyges generate`` of
     sound wins in 3 (one job, all cores); with the CPU model and the load average, since
     the machine may be shared. CPU seconds are those of the command and its children.
@@ -144,8 +145,10 @@ def bench_commands(generate: bool = True) -> None:
     start = [gyges, "solve", "321123/....../....../....../....../231123 S", "-n", "4"]
     runs = [(f"solve Rust position -n 6, {j} job(s)", [*rust, "--jobs", str(j)])
             for j in sorted({1, cores})]
+    runs += [("the same, --prover alphabeta, 1 job", [*rust, "--prover", "alphabeta"])]
     runs += [(f"solve start -n 4, {j} job(s)", [*start, "--jobs", str(j)])
              for j in sorted({1, cores})]
+    runs += [("the same, --prover alphabeta, 1 job", [*start, "--prover", "alphabeta"])]
     print(f"(c) whole commands on {machine()}")
     print("  command                                                wall s    CPU s  first line")
     for name, argv in runs:
