@@ -302,7 +302,7 @@ def solve(
     built = None
     tree_nodes = tree_hits = 0
     tree_truncated = False
-    if tree and result != "none":
+    if tree and k is not None:      # a win or a loss
         note("building the solution tree")
         # its own table, fresh: where the tree shows one winning move of several, the one
         # shown is the first the search finds, which depends on what the table and the
@@ -542,7 +542,7 @@ def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int
     is not a try."""
     if root.mover is not me or k < 2:
         return ()
-    scored = []
+    scored: list[tuple[int, int, Try]] = []
     for m in root:
         if m.is_win:
             continue
