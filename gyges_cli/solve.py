@@ -48,10 +48,11 @@ from solver.search.prover import solve as run_solve
               help="List every winning continuation (duals) where the winner has at most M "
                    "moves left; above that the tree shows one. The key and its cooks are "
                    "always all listed. Larger M costs a full search per winner node.")
-@click.option("--prover", default="dfpn", show_default=True, type=click.Choice(PROVERS),
-              help="Which prover answers the questions: dfpn (proof-number search, the "
-                   "faster on most positions) or alphabeta (the depth-first kernel). Both "
-                   "are exact and independent: the same answer either way, a cross-check.")
+@click.option("--prover", default="auto", show_default=True, type=click.Choice(PROVERS),
+              help="Which prover answers the questions: dfpn (proof-number search), "
+                   "alphabeta (the depth-first kernel), or auto (dfpn from -n 4 on, where it "
+                   "is much faster; alphabeta below, where it is a little faster). Both are "
+                   "exact and independent: the same answer either way, a cross-check.")
 @click.option("--out", default=None, metavar="FILE.jsonl",
               help="Position list: write one JSON line per position here; rerun with it to "
                    "resume.")

@@ -55,7 +55,7 @@ def _options(tree: bool, tries: bool, duals: int) -> dict[str, Any]:
 
 
 def solve_entry(entry: Entry, *, tree: bool = False, tries: bool = False,
-                duals: int = DUALS_UP_TO, prover: str = "dfpn") -> dict[str, Any]:
+                duals: int = DUALS_UP_TO, prover: str = "auto") -> dict[str, Any]:
     """The record of one entry: the solver's verdict, as one JSON-ready object.
 
     Keys: ``line``, ``id`` (when the list gives one), ``position``, ``rules``
@@ -134,7 +134,7 @@ def solve_many(
     tree: bool = False,
     tries: bool = False,
     duals: int = DUALS_UP_TO,
-    prover: str = "dfpn",
+    prover: str = "auto",
     scheduler: str | None = None,
     jobs: int | None = None,
     progress: TextIO | None = None,

@@ -41,7 +41,8 @@ from solver.search.solution import Solution, Stats, Try
 from solver.search.stipulation import ResultKind
 from solver.search.tree import DUALS_UP_TO, TREE_BUDGET, build_tree
 
-__all__ = ["DUALS_UP_TO", "PROVERS", "Solution", "SolveError", "Stats", "Try", "solve", "win_in"]
+__all__ = ["DFPN_FROM", "DUALS_UP_TO", "PROVERS", "Solution", "SolveError", "Stats", "Try",
+           "pick", "solve", "win_in"]
 
 
 
@@ -54,8 +55,25 @@ class SolveError(ValueError):
 
 #: The provers ``solve`` can ask: ``dfpn`` (proof-number search, :mod:`solver.search._dfpn`)
 #: and ``alphabeta`` (the depth-first kernel, :mod:`solver.search._search`). Both are exact
-#: and independent; the tests compare them. docs/solver.md says where each is faster.
-PROVERS = ("dfpn", "alphabeta")
+#: and independent; the tests compare them. ``auto`` picks by the bound (:func:`pick`).
+PROVERS = ("auto", "dfpn", "alphabeta")
+
+#: ``auto`` asks df-pn from this many moves on: measured (docs/performance.md), df-pn is
+#: several times faster on deep questions (the Rust engine's win in 6 and its cook search:
+#: 4.4 s against 37 s) and a little slower on the many small ones of puzzle generation
+#: (sound wins in 3: about 25% more CPU).
+DFPN_FROM = 4
+
+
+def pick(prover: str, max_moves: int) -> str:
+    """The prover ``auto`` stands for with the bound ``max_moves``; others as they are.
+
+    >>> pick("auto", 3), pick("auto", 6), pick("alphabeta", 6)
+    ('alphabeta', 'dfpn', 'alphabeta')
+    """
+    if prover == "auto":
+        return "dfpn" if max_moves >= DFPN_FROM else "alphabeta"
+    return prover
 
 
 class _Prover:
@@ -69,7 +87,7 @@ class _Prover:
 
     def __init__(self, rules: RuleSet, history: Sequence[Position], tt_bits: int = 20,
                  prover: str = "dfpn"):
-        if prover not in PROVERS:
+        if prover not in PROVERS[1:]:
             raise SolveError(f"unknown prover {prover!r}: one of {', '.join(PROVERS)}")
         self.rules = rules
         self.kernel = Searcher(rules.flags(), tt_bits)
@@ -240,7 +258,7 @@ def solve(
     progress: Callable[[str], None] | None = None,
     max_keys: int | None = None,
     watch: Callable[[Callable[[], int]], None] | None = None,
-    prover: str = "dfpn",
+    prover: str = "auto",
 ) -> Solution:
     """Prove the shortest forced result of ``position`` within ``max_moves`` moves.
 
@@ -260,8 +278,9 @@ def solve(
     ``watch`` receives, once, a function that returns the nodes searched so far (a status
     line may call it from another thread while the kernel runs).
     ``prover``: which of :data:`PROVERS` answers the questions of the verdict, the keys and
-    the tries (the same answers either way; df-pn is the faster on most positions). The
-    solution tree is always built the same way, so it does not depend on this choice.
+    the tries (the same answers either way; ``auto``: df-pn from :data:`DFPN_FROM` moves,
+    else the kernel). The solution tree is always built the same way (the prover ``auto``
+    picks for its k), so it does not depend on this choice.
     """
     note = progress if progress is not None else (lambda _text: None)
     if not 1 <= max_moves <= 30:
@@ -274,7 +293,9 @@ def solve(
         raise SolveError(f"the number of keys to find must be at least 1, not {max_keys}")
     history = tuple(history)
     t0 = time.perf_counter()
-    asked = _Prover(rules, history, prover=prover)
+    if prover not in PROVERS:
+        raise SolveError(f"unknown prover {prover!r}: one of {', '.join(PROVERS)}")
+    asked = _Prover(rules, history, prover=pick(prover, max_moves))
     me, other = position.turn, position.turn.other
     root = legal_moves(position, rules, history)
     result: ResultKind
@@ -308,7 +329,7 @@ def solve(
         # shown is the first the search finds, which depends on what the table and the
         # move-ordering statistics hold; starting empty makes the tree the same whatever
         # searched before (one job or many, a cook search or none, either prover)
-        builder = _Prover(rules, history)
+        builder = _Prover(rules, history, prover=pick("auto", k))
         built = build_tree(builder, position, me if result == "win" else other, k, root=root,
                            keys=keys if result == "win" else None, budget=TREE_BUDGET,
                            duals=duals)
