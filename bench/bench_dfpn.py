@@ -10,17 +10,17 @@ back, in CPU seconds (figures in docs/solver.md, "A second prover: df-pn").
 (c) The start ``321123/....../....../....../....../231123 S`` under pbmserv: no win within 4
     for South, and none for North (fresh table each).
 
-Run: ``python -m bench dfpn`` (or ``python bench/bench_dfpn.py [a|b|c]``).
+Run: ``python -m bench dfpn`` (or ``python -m bench.bench_dfpn [a|b|c]``).
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Callable
 
+from bench import machine
 from solver.formats.notation import parse_move
 from solver.game.moves import apply_move, legal_moves
 from solver.game.position import Position
@@ -35,18 +35,6 @@ START = "321123/....../....../....../....../231123 S"
 PROVERS: dict[str, Callable[[int, int], Searcher | DfpnSearcher]] = {
     "kernel": Searcher, "df-pn": DfpnSearcher}
 
-
-def machine() -> str:
-    """The CPU model (``lscpu``), the number of cores and the load average now."""
-    model = "unknown CPU"
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
-        model = next((line.split(":", 1)[1].strip() for line in out.splitlines()
-                      if line.startswith("Model name")), model)
-    except OSError:
-        pass
-    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
-    return f"{model}, {os.cpu_count()} cores, load average {load}"
 
 
 def cpu(f: Callable[[], bool]) -> tuple[bool, float]:

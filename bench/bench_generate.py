@@ -5,7 +5,7 @@ Each row is one fresh run of :func:`solver.puzzles.generate.run` (pbmserv rules,
 catalogue to dedup against) in a temporary directory, collecting ``count`` puzzles or
 giving up after ``limit`` candidates; it reports the wall time, the CPU time of this
 process and its workers, the candidates judged, the sound puzzles found and the rates.
-``python -m bench generate`` runs it; ``python bench/bench_generate.py --quick`` runs a
+``python -m bench generate`` runs it; ``python -m bench.bench_generate --quick`` runs a
 smaller set, ``--deep`` the deep stipulations (pbmserv with ``repetition=allowed``, as
 ``puzzles/deep.yaml``; minutes per puzzle).
 """

@@ -17,7 +17,7 @@
     sound wins in 3 (one job, all cores); with the CPU model and the load average, since
     the machine may be shared. CPU seconds are those of the command and its children.
 
-Run: ``python -m bench solver`` (or ``python bench/bench_solver.py [a|b|c|solve]``;
+Run: ``python -m bench solver`` (or ``python -m bench.bench_solver [a|b|c|solve]``;
 ``solve``: the ``gyges solve`` commands of (c) only).
 """
 
@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 
+from bench import machine
 from solver.game.position import Position
 from solver.game.rules import PRESETS, rules_from
 from solver.search import _search
@@ -108,18 +109,6 @@ def bench_midgame() -> None:
               + f"  {got:8s} {s.stats.nodes}{flag}")
     print("  sum   " + " ".join(f"{x:8.4f}" for x in sums))
 
-
-def machine() -> str:
-    """The CPU model (``lscpu``), the number of cores and the load average now."""
-    model = "unknown CPU"
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
-        model = next((line.split(":", 1)[1].strip() for line in out.splitlines()
-                      if line.startswith("Model name")), model)
-    except OSError:
-        pass
-    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
-    return f"{model}, {os.cpu_count()} cores, load average {load}"
 
 
 def timed(argv: list[str]) -> tuple[float, float, str]:
