@@ -40,20 +40,21 @@ cdef extern from "Python.h":
     void PyErr_Restore(PyObject* type, PyObject* value, PyObject* tb) noexcept
 
 from solver.game._movegen cimport (
-    Board, CMove, History, board_load, board_make, gen_moves, land_support,
+    Board, CMove, History, board_load, board_make, gen_moves,
     simple_moves, surely_moves, zobrist, shore_row, NO_SLOT, MAX_MOVES,
     R_REPLACE_SHORE, R_REPLACE_ANY, R_BLOCK_NEXTROW, R_BLOCK_DRAW, R_REPEAT_OK,
 )
 
-cdef extern from *:
-    int __builtin_popcountll(unsigned long long) nogil
+from solver.search._shared cimport (
+    LC_BITS, LandEntry, Witnesses, board_hash, diff_slots, land_cached, lands_after, mix,
+    witness_init, witness_keep,
+)
 
 cdef enum:
     MAX_HIST = 1400
     MAX_FILE_HIST = 1024
     MAX_PLY = 160
     MAX_PASSES = 12       # as the kernel: W passed over this often in one line: unknown
-    LC_BITS = 17
     SIGNAL_MASK = 0x3FFF
     UNKNOWN = 2
     # entry flags
@@ -87,11 +88,6 @@ ctypedef struct Entry:
     uint8_t win_at         # least d proven to win (255: none)
     uint8_t nowin          # greatest d proven not to win (0: none)
     uint8_t flags
-
-ctypedef struct LandEntry:
-    uint64_t klo
-    uint64_t khi
-    uint64_t sup
 
 ctypedef struct S:
     int rules
@@ -127,22 +123,6 @@ ctypedef struct Child:
     int push               # 0: the same board, history not extended (L blocked)
 
 
-cdef inline uint64_t _mix(uint64_t z) noexcept nogil:
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline int _diff_slots(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi) noexcept nogil:
-    cdef uint64_t x = alo ^ blo, y = ahi ^ bhi
-    return (__builtin_popcountll((x | (x >> 1)) & 0x5555555555555555ULL)
-            + __builtin_popcountll((y | (y >> 1)) & 0x55ULL))
-
-
-cdef inline uint64_t _bkey(uint64_t lo, uint64_t hi) noexcept nogil:
-    return _mix(lo ^ (hi * 0x9E3779B97F4A7C15ULL) ^ 0x5bd1e995ULL)
-
-
 cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
     """Hash of the earlier boards a subtree of ``plies`` plies could reproduce (the kernel's
     key: docs/solver.md, "Why it is exact")."""
@@ -152,8 +132,8 @@ cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
         return 0
     reach = s.maxchg * plies
     for i in range(s.hn):
-        if _diff_slots(s.hlo[i], s.hhi[i], b.klo, b.khi) <= reach:
-            h += _bkey(s.hlo[i], s.hhi[i])
+        if diff_slots(s.hlo[i], s.hhi[i], b.klo, b.khi) <= reach:
+            h += board_hash(s.hlo[i], s.hhi[i])
     return h
 
 
@@ -170,7 +150,7 @@ cdef inline int _match(S* s, Entry* e, const Board* b, int side, uint64_t rh) no
 
 cdef Entry* _probe(S* s, const Board* b, int side, uint64_t rh) noexcept nogil:
     """The node's entry in its bucket of four, or the one to replace (least work)."""
-    cdef uint64_t h = (zobrist(b, side) ^ _mix(rh + <uint64_t>(s.winner + 1))) & s.mask & ~3ULL
+    cdef uint64_t h = (zobrist(b, side) ^ mix(rh + <uint64_t>(s.winner + 1))) & s.mask & ~3ULL
     cdef Entry* best = &s.tt[h]
     cdef Entry* e
     cdef int i
@@ -283,67 +263,19 @@ cdef inline void _hist(S* s, History* h) noexcept nogil:
     h.n = s.hn
 
 
-cdef uint64_t _land(S* s, const Board* b, int side) noexcept nogil:
-    """``land_support`` against the line's boards, cached by (board, side) where the history
-    cannot matter (everywhere but ``blocked=next-row``)."""
-    cdef uint64_t hi = b.khi | (<uint64_t>side << 63) | (1ULL << 62), sup
-    cdef LandEntry* e
+cdef inline uint64_t _land(S* s, const Board* b, int side) noexcept nogil:
+    """``land_support`` against the line's boards, through the cache (``_shared``)."""
     cdef History h
     _hist(s, &h)
-    if s.rules & R_BLOCK_NEXTROW:
-        return land_support(b, side, s.rules, &h)
-    e = &s.lc[_mix(b.klo ^ (hi * 0x9E3779B97F4A7C15ULL)) & ((1ULL << LC_BITS) - 1)]
-    if e.klo == b.klo and e.khi == hi:
-        return e.sup
-    sup = land_support(b, side, s.rules, &h)
-    s.stat[3] += 1
-    e.klo = b.klo
-    e.khi = hi
-    e.sup = sup
-    return sup
-
-
-ctypedef struct Witnesses:
-    # Goal paths of one side found on boards one move apart (land_support's answers): a
-    # move that leaves one untouched, and the side's shore row where it was, leaves the
-    # side able to land (the kernel uses the same fact).
-    int side
-    int n
-    uint64_t support[4]
-    int row[4]
-
-
-cdef inline uint64_t _touched(CMove m) noexcept nogil:
-    cdef uint64_t t = (1ULL << m.start) | (1ULL << m.to)
-    if m.reloc != NO_SLOT:
-        t |= 1ULL << m.reloc
-    return t
-
-
-cdef inline void _wit_init(Witnesses* w, int side) noexcept nogil:
-    w.side = side
-    w.n = 0
-
-
-cdef inline void _wit_keep(Witnesses* w, uint64_t support, uint64_t touched,
-                           int row) noexcept nogil:
-    if support and not (support & touched) and w.n < 4:
-        w.support[w.n] = support
-        w.row[w.n] = row
-        w.n += 1
+    return land_cached(s.lc, s.rules, b, side, &h, &s.stat[3])
 
 
 cdef inline int _lands_after(S* s, Witnesses* w, const Board* child, CMove m) noexcept nogil:
     """Can ``w.side`` land on ``child``, the board after ``m``? From a kept goal path that
-    ``m`` leaves alone, else asked (and the path found kept)."""
-    cdef uint64_t sup, touched = _touched(m)
-    cdef int i, row = shore_row(child, w.side)
-    for i in range(w.n):
-        if not (w.support[i] & touched) and w.row[i] == row:
-            return 1
-    sup = _land(s, child, w.side)
-    _wit_keep(w, sup, touched, row)
-    return sup != 0
+    ``m`` leaves alone, else asked (and the path found kept): ``_shared.lands_after``."""
+    cdef History h
+    _hist(s, &h)
+    return lands_after(s.lc, s.rules, w, child, m, &h, &s.stat[3])
 
 
 cdef inline int _surely(S* s, const Board* b, int side) noexcept nogil:
@@ -389,7 +321,7 @@ cdef int _pl_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nog
             return 0
     if s.hn + 1 >= MAX_HIST:
         return UNKNOWN
-    _wit_init(&w, s.winner)
+    witness_init(&w, s.winner)
     _push(s, b)
     for i in range(n):
         memcpy(&child, b, sizeof(Board))
@@ -487,7 +419,7 @@ cdef int _pw(S* s, const Board* b, int d, int w_cannot_land) noexcept nogil:
         if r == 0 and s.hn + 1 >= MAX_HIST:
             r = UNKNOWN
         elif r == 0:
-            _wit_init(&w, 1 - W)
+            witness_init(&w, 1 - W)
             _push(s, b)
             for i in range(n):
                 memcpy(&child, b, sizeof(Board))
@@ -522,7 +454,7 @@ cdef int _quiet(S* s, const Board* b) noexcept nogil:
     n = simple_moves(b, 1 - s.winner, s.rules, &h, simple, 256)
     if n == 0:
         return 0
-    _wit_init(&w, s.winner)
+    witness_init(&w, s.winner)
     _push(s, b)
     for i in range(n):
         memcpy(&child, b, sizeof(Board))
@@ -598,8 +530,8 @@ cdef int _holding(S* s, const Board* b) noexcept nogil:
         return -1
     if mover == s.winner:
         return s.hold_cap
-    _wit_init(&w, s.winner)
-    _wit_keep(&w, _land(s, b, s.winner), 0, shore_row(b, s.winner))
+    witness_init(&w, s.winner)
+    witness_keep(&w, _land(s, b, s.winner), 0, shore_row(b, s.winner))
     _push(s, b)
     for i in range(n):
         if moves[i].to >= 36:
@@ -802,14 +734,14 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         cside = W
         _leaf(s, &ch[0], cside, cd, NULL, NULL)
     else:
-        cfh = fh + _bkey(b.klo, b.khi)
+        cfh = fh + board_hash(b.klo, b.khi)
         _push(s, b)
         for i in range(n):
             memcpy(&ch[i].b, b, sizeof(Board))
             board_make(&ch[i].b, moves[i])
             ch[i].push = 1
             ch[i].fh = cfh
-        _wit_init(&wit, cside)
+        witness_init(&wit, cside)
         for i in range(n):
             _leaf(s, &ch[i], cside, cd, &wit, &moves[i])
             if s.aborted or ch[i].delta == 0 and ch[i].flags == 0:
@@ -950,7 +882,7 @@ cdef class DfpnSearcher:
             board_load(&t, past)
             self.s.hlo[i] = t.klo
             self.s.hhi[i] = t.khi
-            fh += _bkey(t.klo, t.khi)
+            fh += board_hash(t.klo, t.khi)
             i += 1
         self.s.hn = i
         self.s.winner = winner

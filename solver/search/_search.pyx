@@ -36,15 +36,16 @@ cdef extern from "Python.h":
     void PyErr_Restore(PyObject* type, PyObject* value, PyObject* tb) noexcept
 
 from solver.game._movegen cimport (
-    Board, CMove, History, board_load, board_set, board_make, gen_moves, land_support,
+    Board, CMove, History, board_load, board_set, board_make, gen_moves,
     simple_moves, surely_moves, zobrist, shore_row,
     GOAL_N, GOAL_S, NO_SLOT, MAX_MOVES, SOUTH, NORTH,
     R_REPLACE_SHORE, R_REPLACE_ANY, R_BLOCK_NEXTROW, R_BLOCK_DRAW, R_REPEAT_OK,
 )
 
-cdef extern from *:
-    int __builtin_popcountll(unsigned long long) nogil
-    int __builtin_ctzll(unsigned long long) nogil
+from solver.search._shared cimport (
+    LC_BITS, LandEntry, Witnesses, board_hash, diff_slots, land_cached, lands_after, mix,
+    witness_init, witness_keep, witness_lands,
+)
 
 cdef enum:
     MAX_PLY = 160
@@ -53,7 +54,6 @@ cdef enum:
     HIST_SIZE = 36 * 38 * 37
     ESC_CAP = 40
     MAX_PASSES = 12       # W passed over this often in one line: give up on it (unknown)
-    LC_BITS = 17
     DEEP_ORDER = 6        # from this many moves left, order W's moves by _holding(..., 2)
     SIGNAL_MASK = 0x3FFF  # look for Ctrl-C every 16384 nodes
     LAZY_PICKS = 3        # moves picked one by one before the rest are sorted
@@ -68,14 +68,10 @@ ctypedef struct Entry:
     uint8_t win_at       # least d proven to win (255: none)
     uint8_t nowin        # greatest d proven not to win (0: none)
 
-ctypedef struct LandEntry:
-    uint64_t klo
-    uint64_t khi           # the board's high key, the side in bit 63, bit 62 set if used
-    uint64_t sup           # land_support's answer
-
 ctypedef struct S:
     int rules
     LandEntry* lc          # cache of land_support answers (none under blocked=next-row)
+    unsigned long long land_misses
     int winner
     Entry* tt
     uint64_t mask
@@ -98,18 +94,6 @@ ctypedef struct S:
     int has_killer[MAX_PLY]
 
 
-cdef inline uint64_t _mix(uint64_t z) noexcept nogil:
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline int _diff_slots(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi) noexcept nogil:
-    cdef uint64_t x = alo ^ blo, y = ahi ^ bhi
-    return (__builtin_popcountll((x | (x >> 1)) & 0x5555555555555555ULL)
-            + __builtin_popcountll((y | (y >> 1)) & 0x55ULL))
-
-
 cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
     """Hash of the earlier boards a subtree of ``plies`` plies could reproduce."""
     cdef uint64_t h = 0
@@ -118,8 +102,8 @@ cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
         return 0
     reach = s.maxchg * plies
     for i in range(s.hn):
-        if _diff_slots(s.hlo[i], s.hhi[i], b.klo, b.khi) <= reach:
-            h += _mix(s.hlo[i] ^ (s.hhi[i] * 0x9E3779B97F4A7C15ULL) ^ 0x5bd1e995ULL)
+        if diff_slots(s.hlo[i], s.hhi[i], b.klo, b.khi) <= reach:
+            h += board_hash(s.hlo[i], s.hhi[i])
     return h
 
 
@@ -138,7 +122,7 @@ cdef inline int _depth(Entry* e) noexcept nogil:
 cdef inline Entry* _probe(S* s, const Board* b, int side, uint64_t rh) noexcept nogil:
     """The entry of this node in its bucket of two, or the one to replace: the shallower
     (so that deep results are not pushed out by the many shallow ones)."""
-    cdef uint64_t h = (zobrist(b, side) ^ _mix(rh + <uint64_t>(s.winner + 1))) & s.mask & ~1ULL
+    cdef uint64_t h = (zobrist(b, side) ^ mix(rh + <uint64_t>(s.winner + 1))) & s.mask & ~1ULL
     cdef Entry* a = &s.tt[h]
     cdef Entry* c = &s.tt[h + 1]
     if _match(s, a, b, side, rh):
@@ -255,80 +239,16 @@ cdef inline int _killer_index(S* s, const CMove* moves, int n) noexcept nogil:
     return -1
 
 
-ctypedef struct Witnesses:
-    # Goal paths of one side found by the core (see land_support) on boards one move
-    # apart, reused for the other moves from the same board: a move that leaves one of
-    # them untouched, and the side's shore row where it was, leaves the side able to land.
-    int side
-    int n
-    uint64_t support[4]
-    int row[4]
-
-
-cdef inline uint64_t _touched(CMove m) noexcept nogil:
-    """The slots a (non-landing) move changes."""
-    cdef uint64_t t = (1ULL << m.start) | (1ULL << m.to)
-    if m.reloc != NO_SLOT:
-        t |= 1ULL << m.reloc
-    return t
-
-
-cdef uint64_t _land(S* s, const Board* b, int side, const History* h) noexcept nogil:
-    """``land_support`` through a cache: the answer is a function of the board and the
-    side (the history only matters under ``blocked=next-row``, which is not cached)."""
-    cdef uint64_t hi = b.khi | (<uint64_t>side << 63) | (1ULL << 62), sup
-    cdef LandEntry* e
-    if s.rules & R_BLOCK_NEXTROW:
-        return land_support(b, side, s.rules, h)
-    e = &s.lc[_mix(b.klo ^ (hi * 0x9E3779B97F4A7C15ULL)) & ((1ULL << LC_BITS) - 1)]
-    if e.klo == b.klo and e.khi == hi:
-        return e.sup
-    sup = land_support(b, side, s.rules, h)
-    e.klo = b.klo
-    e.khi = hi
-    e.sup = sup
-    return sup
-
-
-cdef inline void _witness_init(Witnesses* w, int side) noexcept nogil:
-    w.side = side
-    w.n = 0
-
-
-cdef inline void _witness_keep(Witnesses* w, uint64_t support, uint64_t touched,
-                               int row) noexcept nogil:
-    """Keep a goal path found on a board that differs from the one the witnesses are for
-    on the ``touched`` slots, if it does not use them: it then stands there too."""
-    if support and not (support & touched) and w.n < 4:
-        w.support[w.n] = support
-        w.row[w.n] = row
-        w.n += 1
-
-
-cdef inline int _witness_lands(Witnesses* w, const Board* child, CMove m) noexcept nogil:
-    """1 when a kept goal path proves ``w.side`` can land after ``m``, else 0 (unknown)."""
-    cdef int i, row
-    cdef uint64_t touched
-    if w.n == 0:
-        return 0
-    touched = _touched(m)
-    row = shore_row(child, w.side)
-    for i in range(w.n):
-        if not (w.support[i] & touched) and w.row[i] == row:
-            return 1
-    return 0
+cdef inline uint64_t _land(S* s, const Board* b, int side, const History* h) noexcept nogil:
+    """``land_support`` through the cache (see ``_shared.land_cached``)."""
+    return land_cached(s.lc, s.rules, b, side, h, &s.land_misses)
 
 
 cdef inline int _lands_after(S* s, Witnesses* w, const Board* child, CMove m,
                              const History* h) noexcept nogil:
-    """Can ``w.side`` land on ``child``, the board after move ``m``? Answered from a kept
-    goal path where one still stands, else by the core (and the path it finds kept)."""
-    cdef uint64_t sup
-    if _witness_lands(w, child, m):
-        return 1
-    sup = _land(s, child, w.side, h)
-    _witness_keep(w, sup, _touched(m), shore_row(child, w.side))
-    return sup != 0
+    """Can ``w.side`` land on ``child``, the board after move ``m``? (``_shared.lands_after``:
+    from a kept goal path, else by the core.)"""
+    return lands_after(s.lc, s.rules, w, child, m, h, &s.land_misses)
 
 
 cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogil:
@@ -370,7 +290,7 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
                 elif e.nowin > 0:
                     key[i] += 2 * e.nowin
     _order(s.hl, moves, n, idx, key)
-    _witness_init(&w, W)
+    witness_init(&w, W)
     for j in range(n):
         i = _next(idx, key, j, n)
         memcpy(&child, b, sizeof(Board))
@@ -403,7 +323,7 @@ cdef int _quiet_defence(S* s, const Board* b, int d) noexcept nogil:
     cdef History h
     cdef Board child
     cdef Witnesses w
-    _witness_init(&w, W)
+    witness_init(&w, W)
     h.lo = s.hlo
     h.hi = s.hhi
     h.n = s.hn
@@ -446,7 +366,7 @@ cdef int _holding(S* s, const Board* b, int cap, int within) noexcept nogil:
     cdef Board child
     cdef Witnesses w
     cdef CMove moves[MAX_MOVES]
-    _witness_init(&w, W)
+    witness_init(&w, W)
     h.lo = s.hlo
     h.hi = s.hhi
     h.n = s.hn
@@ -482,7 +402,7 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     cdef long long key[MAX_MOVES]
     cdef Witnesses wl
     cdef int r, unknown = 0
-    _witness_init(&wl, L)
+    witness_init(&wl, L)
     for i in range(n):
         if moves[i].to >= 36:
             return 1
@@ -497,11 +417,11 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     if d == 2:
         # _win_l sees L's landings (cheaply, before L's moves); only the certain cases
         # are filtered here: L can land already and W's move leaves the path alone
-        _witness_keep(&wl, _land(s, b, L, &h), 0, shore_row(b, L))
+        witness_keep(&wl, _land(s, b, L, &h), 0, shore_row(b, L))
     if first >= 0:
         memcpy(&child, b, sizeof(Board))
         board_make(&child, moves[first])
-        if not (_witness_lands(&wl, &child, moves[first]) if d == 2
+        if not (witness_lands(&wl, &child, moves[first]) if d == 2
                 else _lands_after(s, &wl, &child, moves[first], &h)):
             r = _win_l(s, &child, d - 1)
             if r == 1:
@@ -535,7 +455,7 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
             break
         memcpy(&child, b, sizeof(Board))
         board_make(&child, moves[i])
-        if d == 2 and _witness_lands(&wl, &child, moves[i]):
+        if d == 2 and witness_lands(&wl, &child, moves[i]):
             continue                       # L would land at once
         r = _win_l(s, &child, d - 1)
         if r == 1:

@@ -1,0 +1,122 @@
+# cython: language_level=3
+"""Pure helpers both provers use (``_search.pyx``, the alpha-beta kernel, and
+``_dfpn.pyx``, df-pn): hashing, the slot distance of two boards, the cache of the core's
+landing answers and the landing witnesses. No search logic: each prover decides with
+them on its own.
+
+Landing witnesses: goal paths of one side found by the core (``land_support``) on boards
+one move apart, reused for the other moves from the same board. A move that leaves one of
+them untouched, and the side's shore row where it was, leaves the side able to land.
+"""
+from libc.stdint cimport uint64_t
+
+from solver.game._movegen cimport (
+    Board, CMove, History, land_support, shore_row, NO_SLOT, R_BLOCK_NEXTROW,
+)
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+
+cdef enum:
+    LC_BITS = 17          # entries of the landing cache: 2^17
+
+
+cdef inline uint64_t mix(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t board_hash(uint64_t lo, uint64_t hi) noexcept nogil:
+    """A 64-bit hash of a board's key (an earlier board in a relevant-history set)."""
+    return mix(lo ^ (hi * 0x9E3779B97F4A7C15ULL) ^ 0x5bd1e995ULL)
+
+
+cdef inline int diff_slots(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi) noexcept nogil:
+    """In how many slots two boards differ (two bits a slot in the key)."""
+    cdef uint64_t x = alo ^ blo, y = ahi ^ bhi
+    return (__builtin_popcountll((x | (x >> 1)) & 0x5555555555555555ULL)
+            + __builtin_popcountll((y | (y >> 1)) & 0x55ULL))
+
+
+ctypedef struct LandEntry:
+    uint64_t klo
+    uint64_t khi           # the board's high key, the side in bit 63, bit 62 set if used
+    uint64_t sup           # land_support's answer
+
+
+cdef inline uint64_t land_cached(LandEntry* lc, int rules, const Board* b, int side,
+                                 const History* h, unsigned long long* misses) noexcept nogil:
+    """``land_support`` through the cache ``lc`` (2^LC_BITS entries): the answer is a
+    function of the board and the side (the history only matters under
+    ``blocked=next-row``, which is not cached). ``misses`` counts the core's searches."""
+    cdef uint64_t hi = b.khi | (<uint64_t>side << 63) | (1ULL << 62), sup
+    cdef LandEntry* e
+    if rules & R_BLOCK_NEXTROW:
+        return land_support(b, side, rules, h)
+    e = &lc[mix(b.klo ^ (hi * 0x9E3779B97F4A7C15ULL)) & ((1ULL << LC_BITS) - 1)]
+    if e.klo == b.klo and e.khi == hi:
+        return e.sup
+    sup = land_support(b, side, rules, h)
+    misses[0] += 1
+    e.klo = b.klo
+    e.khi = hi
+    e.sup = sup
+    return sup
+
+
+ctypedef struct Witnesses:
+    int side
+    int n
+    uint64_t support[4]
+    int row[4]
+
+
+cdef inline uint64_t touched(CMove m) noexcept nogil:
+    """The slots a (non-landing) move changes."""
+    cdef uint64_t t = (1ULL << m.start) | (1ULL << m.to)
+    if m.reloc != NO_SLOT:
+        t |= 1ULL << m.reloc
+    return t
+
+
+cdef inline void witness_init(Witnesses* w, int side) noexcept nogil:
+    w.side = side
+    w.n = 0
+
+
+cdef inline void witness_keep(Witnesses* w, uint64_t support, uint64_t moved,
+                              int row) noexcept nogil:
+    """Keep a goal path found on a board that differs from the one the witnesses are for
+    on the ``moved`` slots, if it does not use them: it then stands there too."""
+    if support and not (support & moved) and w.n < 4:
+        w.support[w.n] = support
+        w.row[w.n] = row
+        w.n += 1
+
+
+cdef inline int witness_lands(Witnesses* w, const Board* child, CMove m) noexcept nogil:
+    """1 when a kept goal path proves ``w.side`` can land after ``m``, else 0 (unknown)."""
+    cdef int i, row
+    cdef uint64_t t
+    if w.n == 0:
+        return 0
+    t = touched(m)
+    row = shore_row(child, w.side)
+    for i in range(w.n):
+        if not (w.support[i] & t) and w.row[i] == row:
+            return 1
+    return 0
+
+
+cdef inline int lands_after(LandEntry* lc, int rules, Witnesses* w, const Board* child,
+                            CMove m, const History* h,
+                            unsigned long long* misses) noexcept nogil:
+    """Can ``w.side`` land on ``child``, the board after move ``m``? Answered from a kept
+    goal path where one still stands, else by the core (and the path it finds kept)."""
+    cdef uint64_t sup
+    if witness_lands(w, child, m):
+        return 1
+    sup = land_cached(lc, rules, child, w.side, h, misses)
+    witness_keep(w, sup, touched(m), shore_row(child, w.side))
+    return sup != 0
