@@ -76,6 +76,15 @@ def test_seed_positions_agree_with_the_kernel(name):
     assert not dfpn.truncated
 
 
+def _sample(rng, rules, i, plies, most_rings):
+    """Position ``i`` of a test's sample: a random play-out (with its history: the Renop
+    law) for odd ``i``, a sparse placement (no history) for even ``i``."""
+    if i % 2:
+        p, earlier = random_playout(rng, rules, rng.randint(*plies))
+        return p, [h.key for h in earlier]
+    return sparse_position(rng, 3, most_rings), []
+
+
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_random_positions_agree_with_the_kernel(name):
     """Random play-outs (their histories given: the Renop law) and sparse placements,
@@ -85,11 +94,7 @@ def test_random_positions_agree_with_the_kernel(name):
     kernel, dfpn = Searcher(rules.flags(), 16), DfpnSearcher(rules.flags(), 16)
     wins = 0
     for i in range(10):
-        if i % 2:
-            p, earlier = random_playout(rng, rules, rng.randint(4, 30))
-            history = [h.key for h in earlier]
-        else:
-            p, history = sparse_position(rng, 3, 9), []
+        p, history = _sample(rng, rules, i, (4, 30), 9)
         for winner in (0, 1):
             for d in ((1, 2) if i % 2 else (1, 2, 3)):
                 wins += agree(kernel, dfpn, p, winner, d, history, name)
@@ -230,10 +235,6 @@ def test_random_positions_agree_with_the_kernel_deeper(name):
     rng = random.Random(f"dfpn-deep-{name}")
     kernel, dfpn = Searcher(rules.flags(), 18), DfpnSearcher(rules.flags(), 18)
     for i in range(6):
-        if i % 2:
-            p, earlier = random_playout(rng, rules, rng.randint(10, 40))
-            history = [h.key for h in earlier]
-        else:
-            p, history = sparse_position(rng, 3, 8), []
+        p, history = _sample(rng, rules, i, (10, 40), 8)
         for winner in (0, 1):
             agree(kernel, dfpn, p, winner, 4, history, name)

@@ -10,11 +10,12 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from positions import random_playout
 
 from gyges_cli.main import cli
 from solver.formats.notation import parse_move
-from solver.game.moves import Game, apply_move
-from solver.game.position import ALL_SETUPS, Position
+from solver.game.moves import apply_move
+from solver.game.position import Position
 from solver.game.rules import PRESETS, rules_from
 from solver.search.prover import PROVERS, SolveError, solve
 from tests.test_parallel_solve import CASES, PBM, same
@@ -39,22 +40,11 @@ def test_both_provers_prove_the_same_solution(text, preset, options, n, extra):
     _both(p, rules_from(preset, options), n, history, tries=True)
 
 
-def _played(seed: int, plies: int) -> tuple[Position, tuple[Position, ...]]:
-    rng = random.Random(seed)
-    game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
-    for _ in range(plies):
-        ml = game.legal_moves(PBM)
-        if not ml.moves or ml.wins:
-            break
-        game = game.play(rng.choice(list(ml.moves)))
-    return game.position, tuple(h for h in game.history if isinstance(h, Position))
-
-
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("preset", ["pbmserv", "bga"])
 def test_random_positions_with_their_histories(seed, preset):
     """Positions after 8-19 random plies, with the game's earlier positions (Renop)."""
-    p, history = _played(seed, 8 + seed)
+    p, history = random_playout(random.Random(seed), PBM, 8 + seed)
     _both(p, PRESETS[preset], 2, history, tree=False, tries=True)
 
 
