@@ -71,7 +71,6 @@ ctypedef struct Entry:
 ctypedef struct S:
     int rules
     LandEntry* lc          # cache of land_support answers (none under blocked=next-row)
-    unsigned long long land_misses
     int winner
     Entry* tt
     uint64_t mask
@@ -241,14 +240,14 @@ cdef inline int _killer_index(S* s, const CMove* moves, int n) noexcept nogil:
 
 cdef inline uint64_t _land(S* s, const Board* b, int side, const History* h) noexcept nogil:
     """``land_support`` through the cache (see ``_shared.land_cached``)."""
-    return land_cached(s.lc, s.rules, b, side, h, &s.land_misses)
+    return land_cached(s.lc, s.rules, b, side, h, NULL)
 
 
 cdef inline int _lands_after(S* s, Witnesses* w, const Board* child, CMove m,
                              const History* h) noexcept nogil:
     """Can ``w.side`` land on ``child``, the board after move ``m``? (``_shared.lands_after``:
     from a kept goal path, else by the core.)"""
-    return lands_after(s.lc, s.rules, w, child, m, h, &s.land_misses)
+    return lands_after(s.lc, s.rules, w, child, m, h, NULL)
 
 
 cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogil:

@@ -49,7 +49,8 @@ cdef inline uint64_t land_cached(LandEntry* lc, int rules, const Board* b, int s
                                  const History* h, unsigned long long* misses) noexcept nogil:
     """``land_support`` through the cache ``lc`` (2^LC_BITS entries): the answer is a
     function of the board and the side (the history only matters under
-    ``blocked=next-row``, which is not cached). ``misses`` counts the core's searches."""
+    ``blocked=next-row``, which is not cached). ``misses``, unless NULL, counts the core's
+    searches."""
     cdef uint64_t hi = b.khi | (<uint64_t>side << 63) | (1ULL << 62), sup
     cdef LandEntry* e
     if rules & R_BLOCK_NEXTROW:
@@ -58,7 +59,8 @@ cdef inline uint64_t land_cached(LandEntry* lc, int rules, const Board* b, int s
     if e.klo == b.klo and e.khi == hi:
         return e.sup
     sup = land_support(b, side, rules, h)
-    misses[0] += 1
+    if misses != NULL:
+        misses[0] += 1
     e.klo = b.klo
     e.khi = hi
     e.sup = sup

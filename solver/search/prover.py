@@ -88,7 +88,7 @@ class _Prover:
     def __init__(self, rules: RuleSet, history: Sequence[Position], tt_bits: int = 20,
                  prover: str = "dfpn"):
         if prover not in PROVERS[1:]:
-            raise SolveError(f"unknown prover {prover!r}: one of {', '.join(PROVERS)}")
+            raise SolveError(f"unknown prover {prover!r}: one of {', '.join(PROVERS[1:])}")
         self.rules = rules
         self.kernel = Searcher(rules.flags(), tt_bits)
         self.searcher: Searcher | DfpnSearcher = (
