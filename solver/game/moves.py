@@ -150,8 +150,8 @@ def apply_move(position: Position, move: Move) -> Position:
     """The position after a (non-winning) move, the mover's opponent to move."""
     if move.is_win:
         raise ValueError(f"{move} lands on a goal: the game is over, there is no next position")
-    return Position(board_after(position.board, move.start, move.end, move.relocation),
-                    move.side.other)
+    return Position.unchecked(board_after(position.board, move.start, move.end,
+                                          move.relocation), move.side.other)
 
 
 @dataclasses.dataclass(frozen=True)
