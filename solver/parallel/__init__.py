@@ -13,19 +13,29 @@ record of what is done:
   workers are stopped (local) or the tasks cancelled (Dask), and whatever the caller wrote
   stays written.
 - :func:`worker_pool` is the local pool with a per-worker initialiser and fork-inherited
-  memory, for work that cannot be pickled (the solver's cook search).
+  memory, for work that cannot be pickled (the solver's cook search); :func:`forked_call`
+  one call in a forked process of its own (the solver's opponent questions).
 - :class:`Progress` draws a one-line bar with a rate and the time left; :class:`StatusLine`
   a status for one long search; :func:`log_to` sends a logger's records into one file.
 """
 
 from solver.parallel.cluster import DaskExecutor, ExecutorError
 from solver.parallel.executor import ENV, Executor, open_executor, scheduler_address
-from solver.parallel.local import Interrupted, LocalExecutor, Runner, interruptible, worker_pool
+from solver.parallel.local import (
+    ForkedCall,
+    Interrupted,
+    LocalExecutor,
+    Runner,
+    forked_call,
+    interruptible,
+    worker_pool,
+)
 from solver.parallel.logs import log_to
 from solver.parallel.progress import Progress, StatusLine, duration
 
 __all__ = [
-    "ENV", "DaskExecutor", "Executor", "ExecutorError", "Interrupted", "LocalExecutor",
-    "Progress", "Runner", "StatusLine", "duration", "interruptible", "log_to",
+    "ENV", "DaskExecutor", "Executor", "ExecutorError", "ForkedCall", "Interrupted",
+    "LocalExecutor", "Progress", "Runner", "StatusLine", "duration", "forked_call",
+    "interruptible", "log_to",
     "open_executor", "scheduler_address", "worker_pool",
 ]

@@ -7,6 +7,8 @@
 - :func:`worker_pool` is the lower-level pool whose workers are set up once by an
   initialiser and inherit the parent's memory (the solver's cook search hands each worker
   a copy of its transposition table that way); it is local only.
+- :func:`forked_call` runs one call in a forked process of its own, beside this one, and
+  kills it when its block ends (the solver's opponent questions).
 
 Workers ignore SIGINT (the terminal sends Ctrl-C to the whole process group: the parent
 alone decides), and take SIGTERM's default action, so that terminating the pool ends them
@@ -25,7 +27,8 @@ from typing import Any, TypeVar
 
 from solver.signals import deferred
 
-__all__ = ["Interrupted", "LocalExecutor", "Runner", "interruptible", "worker_pool"]
+__all__ = ["ForkedCall", "Interrupted", "LocalExecutor", "Runner", "forked_call",
+           "interruptible", "worker_pool"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -147,6 +150,74 @@ def _pool(jobs: int, init: Callable[..., None] | None, args: tuple,
         else:
             pool.terminate()
         pool.join()
+
+
+def _run_forked(writer: Any, func: Callable[..., Any], args: tuple) -> None:
+    """The body of a :func:`forked_call` child: the call, its outcome sent to the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+    try:
+        outcome: tuple[bool, Any] = (True, func(*args))
+    except BaseException as e:  # noqa: BLE001 -- handed to the parent, raised there
+        outcome = (False, e)
+    writer.send(outcome)
+    writer.close()
+
+
+class ForkedCall:
+    """One call running in a forked process of its own (see :func:`forked_call`)."""
+
+    def __init__(self, func: Callable[..., Any], args: tuple) -> None:
+        ctx = multiprocessing.get_context("fork")
+        self._reader, writer = ctx.Pipe(duplex=False)
+        with deferred():   # as in _pool: the child starts with the signals held
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+            try:
+                self._process = ctx.Process(target=_run_forked, args=(writer, func, args),
+                                            daemon=True)
+                self._process.start()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        writer.close()
+
+    def ready(self, timeout: float = 0.0) -> bool:
+        """Has the call finished (waiting up to ``timeout`` seconds for it)?"""
+        return bool(self._reader.poll(timeout))
+
+    def result(self) -> Any:
+        """The call's result (waiting for it), or the exception it raised, raised here."""
+        try:
+            ok, value = self._reader.recv()
+        except EOFError:
+            raise RuntimeError(f"the forked process (pid {self._process.pid}) ended without "
+                               f"an answer (exit code {self._process.exitcode})") from None
+        if not ok:
+            raise value
+        return value
+
+    def kill(self) -> None:
+        """End the process now, whatever it is doing (SIGKILL: it cannot be swallowed),
+        and reap it."""
+        if self._process.is_alive():
+            self._process.kill()
+        self._process.join()
+        self._reader.close()
+
+
+@contextlib.contextmanager
+def forked_call(func: Callable[..., Any], *args: Any) -> Iterator[ForkedCall]:
+    """``func(*args)`` in one forked process, alongside this one (it inherits this
+    process's memory: nothing is pickled but the outcome). The block reads the result
+    with ``ready``/``result``; leaving it, however it is left, ends the process at once.
+    No pool: nothing but the process to stop. Ctrl-C and SIGTERM inside the block raise
+    :class:`Interrupted`, as in :func:`worker_pool`."""
+    with interruptible():
+        call = ForkedCall(func, args)
+        try:
+            yield call
+        finally:
+            call.kill()
 
 
 class LocalExecutor:
