@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import queue
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -34,7 +33,7 @@ from solver.game.moves import (
 )
 from solver.game.position import Position
 from solver.game.rules import RuleSet, Side
-from solver.parallel import Runner, worker_pool
+from solver.parallel import ForkedCall, forked_call, worker_pool
 from solver.search._dfpn import DfpnSearcher
 from solver.search._search import Searcher
 from solver.search.solution import Solution, Stats, Try
@@ -424,30 +423,26 @@ def _verdict_and_keys(asker: _Asker, position: Position, root: MoveList, max_mov
     return ("loss", lost, []) if lost is not None else ("none", None, [])
 
 
-def _opponent_task(args: tuple[bytes, int, int, int]) -> tuple[int | None, int, int, bool]:
-    """A worker's iterative deepening on the opponent's questions: ``(least d or None,
-    nodes, tt_hits, truncated)``; the depth being searched is kept in a shared value."""
-    board, side, winner, most = args
-    s: Searcher | DfpnSearcher = _WORKER["searcher"]
-    n0, h0 = s.nodes, s.tt_hits
+def _opponent_search(searcher: Searcher | DfpnSearcher, history: list[bytes], depth: Any,
+                     board: bytes, side: int, winner: int,
+                     most: int) -> tuple[int | None, int, int, bool]:
+    """The forked process's iterative deepening on the opponent's questions: ``(least d or
+    None, nodes, tt_hits, truncated)``; the depth being searched is kept in ``depth``, a
+    shared value. ``searcher`` is the process's copy of the parent's (table included)."""
+    n0, h0 = searcher.nodes, searcher.tt_hits
     found = None
     for d in range(1, most + 1):
-        _WORKER["depth"].value = d
-        if s.win(board, side, winner, d, _WORKER["history"]):
+        depth.value = d
+        if searcher.win(board, side, winner, d, history):
             found = d
             break
-    return found, s.nodes - n0, s.tt_hits - h0, s.truncated
-
-
-def _opponent_adopt(searcher: Searcher | DfpnSearcher, history: list[bytes], depth: Any) -> None:
-    _worker_adopt(searcher, history)
-    _WORKER["depth"] = depth
+    return found, searcher.nodes - n0, searcher.tt_hits - h0, searcher.truncated
 
 
 class _Opponent:
     """The opponent's questions (does the opponent win within 1, 2, ..., N?), asked in a
-    forked worker while this process asks the side to move's; or here, afterwards, if the
-    worker was never started (every depth was cheap)."""
+    forked process of their own while this process asks the side to move's; or here,
+    afterwards, if that process was never started (every depth was cheap)."""
 
     def __init__(self, prover: _Prover, position: Position, most: int):
         self.prover = prover
@@ -457,8 +452,7 @@ class _Opponent:
         self.nodes = self.hits = 0
         self.truncated = False
         self._stack = contextlib.ExitStack()
-        self._runner: Runner | None = None
-        self._done: queue.Queue[Any] = queue.Queue()
+        self._call: ForkedCall | None = None
         self._depth: Any = None
 
     def __enter__(self) -> _Opponent:
@@ -471,44 +465,34 @@ class _Opponent:
         import multiprocessing
 
         self._depth = multiprocessing.get_context("fork").Value("i", 0, lock=False)
-        self._runner = self._stack.enter_context(worker_pool(
-            1, _opponent_adopt, (self.prover.searcher, self.prover.history, self._depth),
-            fork=True))
         p = self.position
-        self._runner.submit(_opponent_task, (p.key, p.turn.index, p.turn.other.index,
-                                             self.most), self._done.put)
+        self._call = self._stack.enter_context(forked_call(
+            _opponent_search, self.prover.searcher, self.prover.history, self._depth,
+            p.key, p.turn.index, p.turn.other.index, self.most))
         self.started = True
 
     def stop(self) -> None:
         """The side to move wins: the opponent's answer is not needed."""
-        if self._runner is not None:
-            self._runner.terminate()
         self._stack.close()
-        self._runner = None
+        self._call = None
 
     def least(self, note: Callable[[str], None]) -> int | None:
         """The least d within which the opponent wins, or None."""
-        if self._runner is None:
+        if self._call is None:
             for d in range(1, self.most + 1):
                 note(f"searching for a loss in {d}")
                 if self.prover.win(self.position, self.position.turn.other, d):
                     return d
             return None
         shown = -1
-        while True:
+        while not self._call.ready(0.2):
             d = max(1, self._depth.value)
             if d != shown:
                 note(f"searching for a loss in {d}")
                 shown = d
-            try:
-                got = self._done.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            if isinstance(got, BaseException):
-                raise got
-            found, self.nodes, self.hits, self.truncated = got
-            self.stop()
-            return found
+        found, self.nodes, self.hits, self.truncated = self._call.result()
+        self.stop()
+        return found
 
 
 def _split_keys(asker: _Asker, position: Position, root: MoveList, k: int,
@@ -571,14 +555,13 @@ def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int
         replies = prover.moves(child, (position,))
         if not replies.moves or replies.wins and replies.mover is not me:
             continue
-        if prover.win(child, me, k - 1, (position,)):
-            continue            # a key, not a try
+        if replies.mover is me:
+            continue            # the opponent is blocked: no defence to list
+        # a key has no refutation (not asked apart: the first refutation found says the
+        # same as "no win within k - 1 after this move", and costs no more)
         refs = []
         for r in replies:
-            after = apply_move(child, r)
-            if r.side is me:
-                continue        # the opponent is blocked: no defence to list
-            if not prover.win(after, me, k - 1, (position, child)):
+            if not prover.win(apply_move(child, r), me, k - 1, (position, child)):
                 refs.append(r)
                 if len(refs) > most:
                     break
