@@ -19,6 +19,7 @@ from solver.game.rules import PRESETS, Side
 from solver.puzzles.catalogue import check_puzzle, load_all, load_catalogue
 from solver.puzzles.compose import Design, construct, draw_path
 from solver.puzzles.generate import (
+    PLAY_WAY,
     Features,
     Params,
     assess,
@@ -317,10 +318,10 @@ DEEP = Params(4, RULES.with_options({"repetition": "allowed"}), seed=42, sources
 
 
 @pytest.mark.parametrize("index, position", [
-    (2, "3...../1..3.2/.132../.21.../.....2/..3..1 N"),
-    (3, "233..1/....../.1..3./2.1.3./....../1...22 N"),
+    (2, "2...13/.....3/.1..../22..../...32./.1..31 N"),
+    (4, "2..2../..1..3/.....2/....31/1...31/2....3 S"),
 ])
-def test_deep_candidates_are_exact_wins_fixed_by_seed_and_index(index, position):
+def test_walk_back_candidates_are_exact_wins_fixed_by_seed_and_index(index, position):
     """A win-in-4 candidate (found by walking back from a side's first win in 2) is
     the same for the same seed and index, and an exact win in 4: fresh searches (no table
     shared with the walk) find a win in 4 and none in 3."""
@@ -337,7 +338,7 @@ def test_deep_walk_back_gives_exact_wins_only():
     land at once) is an exact win in 4, under the Renop law too; lines without one give
     None."""
     found = 0
-    for rules, seed, indices in ((DEEP.rules, 42, (40, 41, 44)), (RULES, 7, (43, 44, 45))):
+    for rules, seed, indices in ((DEEP.rules, 42, (40, 42, 44)), (RULES, 7, (44, 45))):
         for index in indices:
             rng = random.Random(candidate_seed(seed, index))
             pos = play_candidate(rng, rules, 4)
@@ -346,7 +347,23 @@ def test_deep_walk_back_gives_exact_wins_only():
             found += 1
             assert not legal_moves(pos, rules).wins
             assert win_in(pos, rules, 4) and not win_in(pos, rules, 3)
-    assert found == 4
+    assert found == 3
+
+
+@pytest.mark.parametrize("rules", [RULES, DEEP.rules])
+def test_win_in_3_candidates_walk_back_to_exact_wins(rules):
+    """Wins in 3 are found by walking back from a side's first win in 2 too: each
+    candidate the walk returns is an exact win in 3 by fresh searches, and most lines give
+    one (asking for a win in 3 at every ply was most of a win-in-3 run)."""
+    found = 0
+    for index in range(12):
+        pos = play_candidate(random.Random(candidate_seed(5, index)), rules, 3)
+        if pos is None:
+            continue
+        found += 1
+        assert not legal_moves(pos, rules).wins
+        assert win_in(pos, rules, 3) and not win_in(pos, rules, 2)
+    assert found >= 4
 
 
 @pytest.mark.parametrize("rules", [RULES, DEEP.rules, PRESETS["bga"]])
@@ -375,19 +392,23 @@ def test_win_in_with_a_kept_searcher_answers_as_fresh_searches(rules):
     assert asked >= 30 and 0 < yes < asked
 
 
-def test_deep_runs_do_not_resume_state_files_of_the_earlier_candidates(tmp_path):
-    """Deep play candidates changed (walk back, not a win in N asked at every ply): a state
-    file of the earlier way is refused; up to a win in 3 the records are unchanged."""
-    assert DEEP.to_json()["play"] == "walk-back"
-    assert "play" not in PLAY.to_json() and "play" not in dataclasses.replace(
-        PLAY, moves=3).to_json()
-    old = {**DEEP.to_json()}
-    del old["play"]
-    state = tmp_path / "old.jsonl"
-    state.write_text(json.dumps({"index": 0, "sound": False, "reasons": ["x"],
-                                 "params": old}) + "\n")
-    with pytest.raises(ValueError, match="other parameters"):
-        read_state(state, DEEP)
+@pytest.mark.parametrize("params", [PLAY, dataclasses.replace(PLAY, moves=3), DEEP])
+def test_play_runs_do_not_resume_state_files_of_earlier_candidates(tmp_path, params):
+    """Play candidates changed (walking back, the safe move drawn lazily): a state file of
+    an earlier way (no mark, or "walk-back") is refused, for every stipulation; a run with
+    no play candidates carries no mark (its candidates are unchanged)."""
+    assert params.to_json()["play"] == PLAY_WAY
+    assert "play" not in dataclasses.replace(params, sources=("compose",)).to_json()
+    for earlier in (None, "walk-back"):
+        old = {**params.to_json()}
+        del old["play"]
+        if earlier is not None:
+            old["play"] = earlier
+        state = tmp_path / "old.jsonl"
+        state.write_text(json.dumps({"index": 0, "sound": False, "reasons": ["x"],
+                                     "params": old}) + "\n")
+        with pytest.raises(ValueError, match="other parameters"):
+            read_state(state, params)
 
 
 def test_cli_generate(tmp_path):

@@ -375,10 +375,10 @@ class Params:
             "format": FORMAT, "moves": self.moves, "rules": self.rules.describe(),
             "seed": self.seed, "sources": list(self.sources), "themes": list(self.themes),
             "no_duals": self.no_duals, "min_tries": self.min_tries}
-        if self.moves >= DEEP_FROM and "play" in self.sources:
-            # deep play candidates are found by walking back (since 2026-11-23): a state
-            # file of the earlier way (a win in N asked at each ply) is not resumed
-            d["play"] = "walk-back"
+        if "play" in self.sources:
+            # play candidates changed twice on 2026-11-23 (:data:`PLAY_WAY`): a state file
+            # of an earlier way is not resumed
+            d["play"] = PLAY_WAY
         return d
 
 
@@ -394,18 +394,24 @@ def candidate_seed(seed: int, index: int) -> int:
 
 
 #: From this many moves on, play candidates are found by walking back from the first
-#: shallower win (:func:`_deep_candidate`) instead of asking for the win in N at each ply.
-DEEP_FROM = 4
+#: shallower win (:func:`_walk_back_candidate`) instead of asking for the win in N at each ply.
+DEEP_FROM = 3
+
+#: The version of the play candidates, in the state records' parameters: unmarked, a win
+#: in N asked at every ply; ``"walk-back"``, wins in 4 and 5 found by walking back;
+#: ``"walk-back 2"`` (since), wins in 3 too, and the random safe move drawn by trying moves
+#: in a random order (:func:`_random_safe_move`): the same seed gives other candidates.
+PLAY_WAY = "walk-back 2"
 
 
 def play_candidate(rng: random.Random, rules: RuleSet, moves: int,
                    max_plies: int = 40) -> Position | None:
     """Engine-guided random play from random setups: never a move that lets the opponent
-    land at once (when there is another). Up to a win in 3, the first position from the
-    fifth ply on where the side to move wins in exactly ``moves`` (and cannot land at
-    once) is returned; deeper, the first one :func:`_deep_candidate` finds."""
+    land at once (when there is another). For a win in 1 or 2, the first position from
+    the fifth ply on where the side to move wins in exactly ``moves`` (and cannot land at
+    once) is returned; deeper, the first one :func:`_walk_back_candidate` finds."""
     if moves >= DEEP_FROM:
-        return _deep_candidate(rng, rules, moves, max_plies)
+        return _walk_back_candidate(rng, rules, moves, max_plies)
     game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
     for ply in range(max_plies):
         pos = game.position
@@ -421,31 +427,43 @@ def play_candidate(rng: random.Random, rules: RuleSet, moves: int,
 
 def _random_safe_move(rng: random.Random, game: Game, ml: MoveList, rules: RuleSet) -> Game:
     """The game after a random move of ``ml`` that does not let the opponent land at once
-    (any move when every one does)."""
+    (any move when every one does), each such move as likely as another.
+
+    The moves are tried in a random order and the first safe one is played: the same
+    choice as drawing among all the safe moves, but only the moves tried are made (most
+    are safe; making all of them was a quarter of a win-in-3 run)."""
     pos = game.position
     seen = [*game.history, pos]   # what Game.play would record: the Renop law's history
-    safe = [m for m in ml if not can_land(apply_move(pos, m), rules, seen)]
-    return game.play(rng.choice(safe or list(ml.moves)))
+    order = list(ml.moves)
+    rng.shuffle(order)
+    for m in order:
+        if not can_land(apply_move(pos, m), rules, seen):
+            return game.play(m)
+    return game.play(order[0])
 
 
-def _deep_candidate(rng: random.Random, rules: RuleSet, moves: int,
-                    max_plies: int) -> Position | None:
-    """A candidate for a win in ``moves`` (N, 4 or more) from the same random play, cheaply.
+def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int,
+                         max_plies: int) -> Position | None:
+    """A candidate for a win in ``moves`` (N, 3 or more) from the same random play, cheaply.
 
     A "no" to "win in N?" is the costly answer (every move of the side to move refuted),
     and most plies would give it. So each ply from the fifth on asks only for a win in
-    N - 2. When a side first reaches one at ply ``i`` (none at ``i - 2``), the walk goes
-    back to its position at ``i - 2``: it is the candidate if one of a few moves (the one
-    the game played there, and those that threaten to land) wins within N (every reply of
-    the opponent leaves a win in N - 1) and it has no win in N - 1. If it has one (exactly
-    N - 1), the position at ``i - 4`` (also without a win in N - 2) is asked the same.
+    N - 2 (in 2 for N = 3: a win in 1 comes up only where the opponent had no safe move,
+    and the walk back from it seldom finds a win in 3). When a side first reaches one at
+    ply ``i`` (none at ``i - 2``), the walk goes back to its position at ``i - 2``: it is
+    the candidate if one of a few moves (the one the game played there, and those that
+    threaten to land) wins within N (every reply of the opponent leaves a win in N - 1)
+    and it has no win in N - 1. If it has one (exactly N - 1), the position at ``i - 4``
+    (also without a win in N - 2) is asked the same.
     Either way the candidate wins in exactly N, and no position is asked "win in N?" as a
     whole: the question about one move is answered "no" by one defence that holds, and
     "no win in N - 1?" is asked only of a position with a winning move found. Every
     answer is exact and the line depends only on ``rng``, so the candidate depends only on
     the seed and the index.
     """
-    shallow = moves - 2
+    shallow = max(moves - 2, 2)
+    # for N = 3, ``shallow`` is N - 1: a position at i - 2 already has no win in N - 1, so
+    # the walk returns it once one of its moves wins within N (and never goes to i - 4)
     # one Searcher for every question of the line: its table's entries are keyed by board
     # and relevant history, so its answers are those of fresh searches, and an earlier
     # position's deeper question meets the later positions already proven
