@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-__all__ = ["Progress", "StatusLine", "duration"]
+__all__ = ["Progress", "StatusLine", "duration", "rate_text"]
 
 
 def duration(seconds: float) -> str:
@@ -22,10 +22,28 @@ def duration(seconds: float) -> str:
     return f"{s // 60}m{s % 60:02d}s"
 
 
+def rate_text(per_second: float, unit: str, per_minute: bool = False) -> str:
+    """A rate as a progress line shows it: per second, or per minute with ``per_minute``;
+    a rate under one a minute is shown per hour (a deep puzzle run finds a few an hour:
+    "0.0 puzzles/min" would say nothing).
+
+    >>> rate_text(2.5, "positions"), rate_text(0.5, "puzzles", per_minute=True)
+    ('2.5 positions/s', '30.0 puzzles/min')
+    >>> rate_text(2 / (42 * 60), "puzzles", per_minute=True)
+    '2.9 puzzles/hour'
+    """
+    if not per_minute:
+        return f"{per_second:.1f} {unit}/s"
+    if 0 < per_second * 60 < 1:
+        return f"{per_second * 3600:.1f} {unit}/hour"
+    return f"{per_second * 60:.1f} {unit}/min"
+
+
 class Progress:
     """A one-line progress bar on a stream: count, rate and time left.
 
-    ``unit`` names what is counted; ``per_minute`` shows the rate per minute; ``extra``
+    ``unit`` names what is counted; ``per_minute`` shows the rate per minute (per hour
+    when under one a minute: :func:`rate_text`); ``extra``
     adds a note to the line (e.g. how many candidates were tried).
     """
 
@@ -57,8 +75,7 @@ class Progress:
         width = 30
         filled = min(width, int(width * self.done / self.total)) if self.total else width
         eta = duration(left) if left == left else "?"
-        shown = f"{rate * 60:.1f} {self.unit}/min" if self.per_minute else \
-            f"{rate:.1f} {self.unit}/s"
+        shown = rate_text(rate, self.unit, self.per_minute)
         note = f", {self.extra()}" if self.extra is not None else ""
         return (f"[{'#' * filled}{'.' * (width - filled)}] {int(self.done)}/{self.total} "
                 f"{shown}{note}, {duration(elapsed)} elapsed, {eta} left")
