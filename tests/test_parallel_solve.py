@@ -1,8 +1,10 @@
 """``solve(..., jobs=N)`` proves the same Solution as one job: result, k, every key in root
 order, the solution tree and the tries (only the statistics differ). With more jobs the
 opponent's questions run in a worker of their own once the side to move's depths look
-expensive, and the cook search is split across the workers; here ``SPLIT_SECONDS = 0``
-starts that worker at depth 2, so that small positions go through the parallel code."""
+expensive, and the cook search is split across the workers (or, once a depth looks very
+expensive, the side to move's question itself, one first move at a time); here
+``SPLIT_SECONDS = 0`` starts that worker at depth 2, and the tests run once with every
+depth split and once with none, so that small positions go through the parallel code."""
 
 from __future__ import annotations
 
@@ -44,9 +46,14 @@ def same(a, b) -> None:
     assert a.text().rsplit("\nstats:", 1)[0] == b.text().rsplit("\nstats:", 1)[0]
 
 
-@pytest.fixture
-def split_all(monkeypatch):
+@pytest.fixture(params=["verdict split", "cook search split"])
+def split_all(request, monkeypatch):
+    """Every depth from 2 on goes through the parallel code: the side to move's question
+    split one first move at a time (``VERDICT_SPLIT_SECONDS = 0``), or asked here with the
+    cook search split afterwards."""
     monkeypatch.setattr(prover, "SPLIT_SECONDS", 0)
+    monkeypatch.setattr(prover, "VERDICT_SPLIT_SECONDS",
+                        0 if request.param == "verdict split" else float("inf"))
 
 
 CASES = [

@@ -179,6 +179,15 @@ Question = tuple[bytes, int, int, int, tuple[bytes, ...]]
 #: (tests set 0 to start it at once).
 SPLIT_SECONDS = 0.5
 
+#: With more than one job, once a depth of the side to move's questions is expected to
+#: take more than this many CPU seconds (extrapolated the same way), that depth and the
+#: deeper ones are asked one first move at a time on the workers (a win in d is a first
+#: move after which the side to move wins within d - 1). This pays on a wide "no" (the
+#: start's depth 4: 64 s -> 39 s of wall time on 2 cores) but not on a quick win, where
+#: one process's proof makes the cook search cheap (the Rust engine's position, depths of
+#: 0.3-0.4 s: 3.7 -> 4.9 s when split). Only the time taken depends on it.
+VERDICT_SPLIT_SECONDS = 5.0
+
 _WORKER: dict[str, Any] = {}
 
 
@@ -378,14 +387,15 @@ class _Clock:
         self.times.append(time.process_time() - c)
         return out
 
-    def split_next(self) -> bool:
-        if SPLIT_SECONDS <= 0:
+    def split_next(self, seconds: float) -> bool:
+        """Is the next depth expected to take more than ``seconds`` of CPU?"""
+        if seconds <= 0:
             return True
         if not self.times:
             return False
         last = max(self.times[-1], 1e-3)
         before = max(self.times[-2], 1e-3) if len(self.times) > 1 else 1e-3
-        return last * max(last / before, 10.0) > SPLIT_SECONDS
+        return last * max(last / before, 10.0) > seconds
 
 
 def _verdict_and_keys(asker: _Asker, position: Position, root: MoveList, max_moves: int,
@@ -396,8 +406,10 @@ def _verdict_and_keys(asker: _Asker, position: Position, root: MoveList, max_mov
     One job: :func:`_verdict`, then :func:`_keys`. More jobs: the same questions, asked
     as one job asks them, but once a depth is expected to be expensive the opponent's
     questions (win in 1, 2, ..., N for the opponent: only needed if the side to move has
-    no win) start in a forked worker of their own, alongside the side to move's, which go
-    on here; and the cook search is split across the workers (:func:`_split_keys`)."""
+    no win) start in a forked process of their own, alongside the side to move's, which go
+    on here; and the cook search is split across the workers (:func:`_split_keys`). Once a
+    depth is expected to be very expensive (:data:`VERDICT_SPLIT_SECONDS`), the side to
+    move's question itself is split the same way, one first move per question."""
     prover = asker.prover
     me = position.turn
     if asker.jobs == 1:
@@ -405,15 +417,29 @@ def _verdict_and_keys(asker: _Asker, position: Position, root: MoveList, max_mov
         keys = _keys(prover, position, root, me, k, note) if result == "win" else []
         return result, k, keys
     clock = _Clock()
+    can_split = root.mover is me and not root.wins
+    split = False
     with _Opponent(prover, position, max_moves) as opponent:
         for d in range(1, max_moves + 1):
             note(f"searching for a win in {d}")
-            if not opponent.started and d > 1 and clock.split_next():
+            if not opponent.started and d > 1 and clock.split_next(SPLIT_SECONDS):
                 opponent.start()
+            # once a depth is expected to be very expensive, it and every deeper one are
+            # split (the parent's clock no longer sees the work once the workers do it)
+            split = split or (d > 1 and clock.split_next(VERDICT_SPLIT_SECONDS))
+            if split and can_split:
+                # the side to move's question asked one first move at a time on the
+                # workers: a win in d is a first move after which the side to move wins
+                # within d - 1, so the answers are the verdict and the keys at once
+                keys = _split_keys(asker, position, root, d, note,
+                                   f"searching for a win in {d}")
+                if keys:
+                    opponent.stop()
+                    return "win", d, keys
+                continue
             if clock.timed(functools.partial(prover.win, position, me, d)):
                 opponent.stop()
-                can_split = d > 1 and root.mover is me and not root.wins
-                keys = (_split_keys(asker, position, root, d, note) if can_split
+                keys = (_split_keys(asker, position, root, d, note) if d > 1 and can_split
                         else _keys(prover, position, root, me, d, note))
                 return "win", d, keys
         lost = opponent.least(note)
@@ -496,7 +522,7 @@ class _Opponent:
 
 
 def _split_keys(asker: _Asker, position: Position, root: MoveList, k: int,
-                note: Callable[[str], None]) -> list[Move]:
+                note: Callable[[str], None], doing: str = "looking for cooks") -> list[Move]:
     """The keys: every first move that wins within ``k``, asked on forked workers, which
     start from this process's table (it holds the proof, which makes the other first
     moves much cheaper to refute)."""
@@ -505,7 +531,7 @@ def _split_keys(asker: _Asker, position: Position, root: MoveList, k: int,
                   (position.key,)) for m in root]
 
     def moves_done(i: int, n: int) -> None:
-        note(f"looking for cooks: {i} of {n} first moves done")
+        note(f"{doing}: {i} of {n} first moves done")
 
     answers = asker.ask(questions, progress=moves_done)
     return [m for m, w in zip(root, answers, strict=True) if w]
