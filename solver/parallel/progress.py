@@ -43,8 +43,8 @@ class Progress:
     """A one-line progress bar on a stream: count, rate and time left.
 
     ``unit`` names what is counted; ``per_minute`` shows the rate per minute (per hour
-    when under one a minute: :func:`rate_text`); ``extra``
-    adds a note to the line (e.g. how many candidates were tried).
+    when under one a minute: :func:`rate_text`); ``extra`` adds a note to the line (e.g.
+    how many candidates were tried).
     """
 
     def __init__(

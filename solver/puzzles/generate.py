@@ -397,10 +397,11 @@ def candidate_seed(seed: int, index: int) -> int:
 #: shallower win (:func:`_walk_back_candidate`) instead of asking for the win in N at each ply.
 DEEP_FROM = 3
 
-#: The version of the play candidates, in the state records' parameters: unmarked, a win
-#: in N asked at every ply; ``"walk-back"``, wins in 4 and 5 found by walking back;
-#: ``"walk-back 2"`` (since), wins in 3 too, and the random safe move drawn by trying moves
-#: in a random order (:func:`_random_safe_move`): the same seed gives other candidates.
+#: The version of the play candidates, in the state records' parameters (all three of
+#: 2026-11-23): unmarked, a win in N asked at every ply; ``"walk-back"``, wins in 4 and 5
+#: found by walking back; ``"walk-back 2"`` (now), wins in 3 too, and the random safe move
+#: drawn by trying moves in a random order (:func:`_random_safe_move`). Each change gives
+#: other candidates for the same seed, so a state file of another version is refused.
 PLAY_WAY = "walk-back 2"
 
 
