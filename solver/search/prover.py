@@ -524,8 +524,10 @@ class _Opponent:
 def _split_keys(asker: _Asker, position: Position, root: MoveList, k: int,
                 note: Callable[[str], None], doing: str = "looking for cooks") -> list[Move]:
     """The keys: every first move that wins within ``k``, asked on forked workers, which
-    start from this process's table (it holds the proof, which makes the other first
-    moves much cheaper to refute)."""
+    start from this process's table (after a proof here it holds the proof, which makes
+    the other first moves much cheaper to refute). Also the side to move's question at a
+    depth split before any proof (none found: no win within ``k``); ``doing`` names the
+    stage in the progress notes."""
     me = position.turn
     questions = [(apply_move(position, m).key, me.other.index, me.index, k - 1,
                   (position.key,)) for m in root]
