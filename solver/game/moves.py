@@ -223,6 +223,25 @@ def legal_moves(
     return MoveList(position, side, _moves_of(raw, side))
 
 
+def landing_moves(position: Position, rules: RuleSet,
+                  history: Iterable[Position | bytes] = ()) -> tuple[Move, ...]:
+    """The legal moves of the side to move that land on the goal, with their paths, in
+    :func:`legal_moves`' order (its moves with ``is_win``), without building the others
+    (a solution tree lists the landings at each of its last moves).
+
+    >>> from solver.game.rules import PRESETS
+    >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+    >>> [str(m) for m in landing_moves(p, PRESETS["pbmserv"])]
+    ['51-43-33-31-21-S']
+    """
+    mover, raw = _movegen.generate(
+        position.key, position.turn.index, rules.flags(), _history_keys(position, history), True
+    )
+    if mover != position.turn.index:
+        return ()       # blocked: the opponent moves, and cannot land on this side's goal
+    return _moves_of([r for r in raw if r[1] in (NORTH_GOAL, SOUTH_GOAL)], position.turn)
+
+
 def _moves_of(raw: list[tuple[Any, ...]], side: Side) -> tuple[Move, ...]:
     """The :class:`Move` of each of the core's raw moves, built without the frozen
     dataclass's ``__init__`` (six ``object.__setattr__`` calls: six times slower, and most

@@ -27,6 +27,7 @@ from solver.game.moves import (
     MoveList,
     NotOneMove,
     apply_move,
+    landing_moves,
     landing_stands,
     legal_moves,
     result_of,
@@ -142,6 +143,10 @@ class _Prover:
     def moves(self, position: Position, path: Sequence[Position] = ()) -> MoveList:
         """The legal moves, with the file history and the line ``path`` for Renop."""
         return legal_moves(position, self.rules, [*self.history, *(q.key for q in path)])
+
+    def landings(self, position: Position, path: Sequence[Position] = ()) -> tuple[Move, ...]:
+        """The legal moves of the side to move that land (as :meth:`moves`)."""
+        return landing_moves(position, self.rules, [*self.history, *(q.key for q in path)])
 
 
 def win_in(position: Position, rules: RuleSet, k: int, history: Sequence[Position] = (),

@@ -315,6 +315,9 @@ class Prover(Protocol):
 
     def moves(self, position: Position, path: Sequence[Position] = ()) -> MoveList: ...
 
+    def landings(self, position: Position,
+                 path: Sequence[Position] = ()) -> tuple[Move, ...]: ...
+
 
 def build_tree(prover: Prover, position: Position, winner: Side, moves_left: int, *,
                root: MoveList, keys: Sequence[Move] | None = None,
@@ -352,10 +355,17 @@ class _Builder:
         """The winner to move; it wins within ``d`` (the least such ``d`` is used)."""
         p = self.prover
         me = position.turn
-        moves = root if root is not None else p.moves(position, path)
         least = p.least(position, me, d, path) if keys is None else d
         if least is None:  # cannot happen for a proven node
             raise AssertionError(f"no win within {d} in {position}")
+        if least == 1 and keys is None and root is None:
+            # the last move: only the landings are listed, so only they are built (none:
+            # the winner is blocked, and the loser moves again: below)
+            landings = p.landings(position, path)
+            if landings:
+                return WinnerNode(me, 1, moves=tuple(str(m) for m in landings),
+                                  dual=len(landings) > 1)
+        moves = root if root is not None else p.moves(position, path)
         if moves.mover is not me:
             # the winner is blocked: the loser moves again
             if not self._spend():
@@ -407,10 +417,10 @@ class _Builder:
         if not p.win(position, winner, d, path):
             return None
         least = p.least(position, winner, d, path)
+        if least == 1:      # the landings; none when the winner is blocked
+            return tuple(str(m) for m in p.landings(position, path)) or None
         moves = p.moves(position, path)
         if moves.mover is not winner or least is None:
             return None
-        if least == 1:
-            return tuple(str(m) for m in moves if m.is_win)
         found, _ = p.winning(position, least, path, moves, all_of_them=least <= self.duals)
         return tuple(str(m) for m in found)
