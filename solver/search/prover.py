@@ -65,6 +65,17 @@ PROVERS = ("auto", "dfpn", "alphabeta")
 DFPN_FROM = 4
 
 
+def table_bits(max_moves: int) -> int:
+    """The size of a solve's transposition tables, 2 ** bits entries, by its bound: the
+    small solves of puzzle generation (hundreds a minute) would spend more time having
+    the system map a 2 ** 20-entry table's pages than searching; from 4 moves on, 2 ** 20.
+
+    >>> [table_bits(n) for n in (1, 2, 3, 4, 6)]
+    [14, 16, 18, 20, 20]
+    """
+    return min(20, 12 + 2 * max_moves)
+
+
 def pick(prover: str, max_moves: int) -> str:
     """The prover ``auto`` stands for with the bound ``max_moves``; others as they are.
 
@@ -308,7 +319,7 @@ def solve(
     t0 = time.perf_counter()
     if prover not in PROVERS:
         raise SolveError(f"unknown prover {prover!r}: one of {', '.join(PROVERS)}")
-    asked = _Prover(rules, history, prover=pick(prover, max_moves))
+    asked = _Prover(rules, history, table_bits(max_moves), pick(prover, max_moves))
     me, other = position.turn, position.turn.other
     root = legal_moves(position, rules, history)
     result: ResultKind
@@ -342,7 +353,7 @@ def solve(
         # shown is the first the search finds, which depends on what the table and the
         # move-ordering statistics hold; starting empty makes the tree the same whatever
         # searched before (one job or many, a cook search or none, either prover)
-        builder = _Prover(rules, history, prover=pick("auto", k))
+        builder = _Prover(rules, history, table_bits(k), pick("auto", k))
         built = build_tree(builder, position, me if result == "win" else other, k, root=root,
                            keys=keys if result == "win" else None, budget=TREE_BUDGET,
                            duals=duals)
