@@ -26,8 +26,6 @@ def test_a_pool_terminated_at_once_never_hangs():
     for _ in range(60):
         with worker_pool(2, _nothing) as runner:
             runner.terminate()
-        with worker_pool(1, _nothing, fork=True) as runner:
-            runner.terminate()
 
 
 def _square_of_parent_value(box: list[int], extra: int) -> int:

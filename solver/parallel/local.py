@@ -84,20 +84,6 @@ class Runner:
             return (func(item) for item in items)
         return self._pool.imap_unordered(func, items, chunksize=chunksize)
 
-    def submit(self, func: Callable[[T], R], item: T,
-               done: Callable[[R | BaseException], None]) -> None:
-        """Start ``func(item)`` on a free worker (here, at once, when there is no pool);
-        ``done`` receives its result, or the exception it raised (from the pool's result
-        thread). The caller decides how many tasks to keep in flight."""
-        if self._pool is None:
-            try:
-                result: R | BaseException = func(item)
-            except Exception as e:  # noqa: BLE001 -- handed to the caller, as from a worker
-                result = e
-            done(result)
-            return
-        self._pool.apply_async(func, (item,), callback=done, error_callback=done)
-
     def terminate(self) -> None:
         """Stop every worker now, whatever it is doing (tasks whose results are no longer
         wanted); the pool takes no more tasks."""
@@ -106,28 +92,24 @@ class Runner:
 
 
 @contextlib.contextmanager
-def worker_pool(jobs: int, init: Callable[..., None], args: tuple = (),
-                fork: bool = False) -> Iterator[Runner]:
+def worker_pool(jobs: int, init: Callable[..., None], args: tuple = ()) -> Iterator[Runner]:
     """A :class:`Runner` over ``jobs`` forked workers, each set up by ``init(*args)``.
 
-    With one job, ``init`` runs here and no process is started, unless ``fork`` (one
-    worker process, for work that runs alongside this process's own). Ctrl-C and SIGTERM inside
-    the ``with`` block raise :class:`Interrupted`; the workers are then terminated rather
-    than waited for.
+    With one job, ``init`` runs here and no process is started (one process beside this
+    one: :func:`forked_call`). Ctrl-C and SIGTERM inside the ``with`` block raise
+    :class:`Interrupted`; the workers are then terminated rather than waited for.
     """
-    with interruptible(), _pool(jobs, init, args, fork) as pool:
+    with interruptible(), _pool(jobs, init, args) as pool:
         if pool is None:
             init(*args)
         yield Runner(pool)
 
 
 @contextlib.contextmanager
-def _pool(jobs: int, init: Callable[..., None] | None, args: tuple,
-          fork: bool = False) -> Iterator[Any]:
-    """A forked pool of ``jobs`` workers (None for one job, unless ``fork``): closed and
-    joined when the block ends normally, terminated when it ends by an exception (an
-    interruption)."""
-    if jobs <= 1 and not fork:
+def _pool(jobs: int, init: Callable[..., None] | None, args: tuple) -> Iterator[Any]:
+    """A forked pool of ``jobs`` workers (None for one job): closed and joined when the
+    block ends normally, terminated when it ends by an exception (an interruption)."""
+    if jobs <= 1:
         yield None
         return
     ctx = multiprocessing.get_context("fork")
@@ -190,6 +172,7 @@ class ForkedCall:
         try:
             ok, value = self._reader.recv()
         except EOFError:
+            self._process.join(5)       # its pipe closes as it exits: reap it for the code
             raise RuntimeError(f"the forked process (pid {self._process.pid}) ended without "
                                f"an answer (exit code {self._process.exitcode})") from None
         if not ok:
