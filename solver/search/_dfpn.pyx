@@ -41,13 +41,12 @@ cdef extern from "Python.h":
 
 from solver.game._movegen cimport (
     Board, CMove, History, board_load, board_make, gen_moves,
-    simple_moves, surely_moves, zobrist, shore_row, NO_SLOT, MAX_MOVES,
-    R_REPLACE_SHORE, R_REPLACE_ANY, R_BLOCK_NEXTROW, R_BLOCK_DRAW, R_REPEAT_OK,
+    simple_moves, zobrist, shore_row, NO_SLOT, MAX_MOVES, R_REPEAT_OK,
 )
 
 from solver.search._shared cimport (
-    LC_BITS, LandEntry, Witnesses, board_hash, diff_slots, land_cached, lands_after, mix,
-    witness_init, witness_keep,
+    LC_BITS, LandEntry, Witnesses, board_hash, land_cached, lands_after, mix,
+    relevant_history, win_stopped, witness_init, witness_keep,
 )
 
 cdef enum:
@@ -92,7 +91,6 @@ ctypedef struct Entry:
 ctypedef struct S:
     int rules
     int winner
-    int maxchg
     Entry* tt
     uint64_t mask
     LandEntry* lc
@@ -124,17 +122,9 @@ ctypedef struct Child:
 
 
 cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
-    """Hash of the earlier boards a subtree of ``plies`` plies could reproduce (the kernel's
-    key: docs/solver.md, "Why it is exact")."""
-    cdef uint64_t h = 0
-    cdef int i, reach
-    if s.rules & R_REPEAT_OK:
-        return 0
-    reach = s.maxchg * plies
-    for i in range(s.hn):
-        if diff_slots(s.hlo[i], s.hhi[i], b.klo, b.khi) <= reach:
-            h += board_hash(s.hlo[i], s.hhi[i])
-    return h
+    """Hash of the earlier boards a subtree of ``plies`` plies could reproduce
+    (``_shared.relevant_history``)."""
+    return relevant_history(s.rules, s.hlo, s.hhi, s.hn, b, plies)
 
 
 cdef inline int _plies(S* s, int side, int d) noexcept nogil:
@@ -278,10 +268,11 @@ cdef inline int _lands_after(S* s, Witnesses* w, const Board* child, CMove m) no
     return lands_after(s.lc, s.rules, w, child, m, &h, &s.stat[3])
 
 
-cdef inline int _surely(S* s, const Board* b, int side) noexcept nogil:
+cdef inline int _stopped(S* s, const Board* b, int side) noexcept nogil:
+    """``_shared.win_stopped`` against the line's boards."""
     cdef History h
     _hist(s, &h)
-    return surely_moves(b, side, s.rules, &h)
+    return win_stopped(s.rules, b, side, &h)
 
 
 cdef inline int _gen(S* s, const Board* b, int side, CMove* moves, int* mover) noexcept nogil:
@@ -328,8 +319,7 @@ cdef int _pl_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nog
         board_make(&child, moves[i])
         if _lands_after(s, &w, &child, moves[i]):
             continue
-        if d == 1 and ((s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW))
-                       or _surely(s, &child, s.winner)):
+        if d == 1 and _stopped(s, &child, s.winner):
             r = 0
         else:
             r = _pw(s, &child, d, 1)
@@ -391,7 +381,7 @@ cdef int _pw(S* s, const Board* b, int d, int w_cannot_land) noexcept nogil:
     if not w_cannot_land and _land(s, b, W):
         return 1
     if d == 1:
-        if s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW) or _surely(s, b, W):
+        if _stopped(s, b, W):
             return 0
         n = _gen(s, b, W, moves, &mover)
         if n == 0 or mover == W:
@@ -461,7 +451,7 @@ cdef int _quiet(S* s, const Board* b) noexcept nogil:
         board_make(&child, simple[i])
         if _lands_after(s, &w, &child, simple[i]):
             continue
-        if (s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW)) or _surely(s, &child, s.winner):
+        if _stopped(s, &child, s.winner):
             _pop(s)
             return 1
     _pop(s)
@@ -856,7 +846,6 @@ cdef class DfpnSearcher:
         self.s.hold_cap = 0
         self.s.w_dn = 10
         self.s.eps16 = 4
-        self.s.maxchg = 3 if rules & (R_REPLACE_SHORE | R_REPLACE_ANY) else 2
         if self.s.tt == NULL or self.s.lc == NULL or self.s.hlo == NULL or self.s.hhi == NULL:
             raise MemoryError("no memory for the transposition table")
 

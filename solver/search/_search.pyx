@@ -37,14 +37,13 @@ cdef extern from "Python.h":
 
 from solver.game._movegen cimport (
     Board, CMove, History, board_load, board_set, board_make, gen_moves,
-    simple_moves, surely_moves, zobrist, shore_row,
-    GOAL_N, GOAL_S, NO_SLOT, MAX_MOVES, SOUTH, NORTH,
-    R_REPLACE_SHORE, R_REPLACE_ANY, R_BLOCK_NEXTROW, R_BLOCK_DRAW, R_REPEAT_OK,
+    simple_moves, zobrist, shore_row,
+    GOAL_N, GOAL_S, NO_SLOT, MAX_MOVES, SOUTH, NORTH, R_REPEAT_OK,
 )
 
 from solver.search._shared cimport (
-    LC_BITS, LandEntry, Witnesses, board_hash, diff_slots, land_cached, lands_after, mix,
-    witness_init, witness_keep, witness_lands,
+    LC_BITS, LandEntry, Witnesses, land_cached, lands_after, mix, relevant_history,
+    win_stopped, witness_init, witness_keep, witness_lands,
 )
 
 cdef enum:
@@ -86,7 +85,6 @@ ctypedef struct S:
     unsigned long long taint   # counts W passes: a subtree that saw one is not stored
     int passes
     int ply
-    int maxchg                 # most slots one move changes (3 with replace, else 2)
     CMove killer[MAX_PLY]
     unsigned int* hw           # history heuristic: how often a move won (W) / held (L)
     unsigned int* hl
@@ -94,16 +92,9 @@ ctypedef struct S:
 
 
 cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
-    """Hash of the earlier boards a subtree of ``plies`` plies could reproduce."""
-    cdef uint64_t h = 0
-    cdef int i, reach
-    if s.rules & R_REPEAT_OK:
-        return 0
-    reach = s.maxchg * plies
-    for i in range(s.hn):
-        if diff_slots(s.hlo[i], s.hhi[i], b.klo, b.khi) <= reach:
-            h += board_hash(s.hlo[i], s.hhi[i])
-    return h
+    """Hash of the earlier boards a subtree of ``plies`` plies could reproduce
+    (``_shared.relevant_history``)."""
+    return relevant_history(s.rules, s.hlo, s.hhi, s.hn, b, plies)
 
 
 cdef inline int _match(S* s, Entry* e, const Board* b, int side, uint64_t rh) noexcept nogil:
@@ -173,13 +164,13 @@ cdef inline void _pop(S* s) noexcept nogil:
     s.ply -= 1
 
 
-cdef inline int _surely(S* s, const Board* b, int side) noexcept nogil:
-    """The core's "certainly not blocked" test, against the line's boards."""
+cdef inline int _stopped(S* s, const Board* b, int side) noexcept nogil:
+    """``_shared.win_stopped`` against the line's boards."""
     cdef History h
     h.lo = s.hlo
     h.hi = s.hhi
     h.n = s.hn
-    return surely_moves(b, side, s.rules, &h)
+    return win_stopped(s.rules, b, side, &h)
 
 
 cdef inline int _mi(CMove m) noexcept nogil:
@@ -296,8 +287,7 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
         board_make(&child, moves[i])
         if _lands_after(s, &w, &child, moves[i], &h):
             continue                       # refuted at once
-        if d == 1 and ((s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW))
-                       or _surely(s, &child, W)):
+        if d == 1 and _stopped(s, &child, W):
             r = 0
         else:
             r = _win_w(s, &child, d, 1)
@@ -345,7 +335,7 @@ cdef int _quiet_defence(S* s, const Board* b, int d) noexcept nogil:
         board_make(&child, simple[i])
         if _lands_after(s, &w, &child, simple[i], &h):
             continue
-        if (s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW)) or _surely(s, &child, W):
+        if _stopped(s, &child, W):
             _pop(s)
             s.killer[s.ply] = simple[i]
             s.has_killer[s.ply] = 1
@@ -531,7 +521,7 @@ cdef int _win_w(S* s, const Board* b, int d, int w_cannot_land=0) noexcept nogil
     if not w_cannot_land and _land(s, b, W, &h):
         return 1
     if d == 1:
-        if s.rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW) or _surely(s, b, W):
+        if _stopped(s, b, W):
             return 0
         n = gen_moves(b, W, s.rules, &h, moves, &mover)
         if n == 0 or mover == W:
@@ -627,7 +617,6 @@ cdef class Searcher:
         self.s.hhi = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
         self.s.hw = <unsigned int*>calloc(HIST_SIZE, sizeof(unsigned int))
         self.s.hl = <unsigned int*>calloc(HIST_SIZE, sizeof(unsigned int))
-        self.s.maxchg = 3 if rules & (R_REPLACE_SHORE | R_REPLACE_ANY) else 2
         if (self.s.tt == NULL or self.s.lc == NULL or self.s.hlo == NULL or self.s.hhi == NULL
                 or self.s.hw == NULL or self.s.hl == NULL):
             raise MemoryError("no memory for the transposition table")

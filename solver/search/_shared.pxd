@@ -11,7 +11,8 @@ them untouched, and the side's shore row where it was, leaves the side able to l
 from libc.stdint cimport uint64_t
 
 from solver.game._movegen cimport (
-    Board, CMove, History, land_support, shore_row, NO_SLOT, R_BLOCK_NEXTROW,
+    Board, CMove, History, land_support, shore_row, surely_moves, NO_SLOT,
+    R_BLOCK_DRAW, R_BLOCK_NEXTROW, R_REPEAT_OK, R_REPLACE_ANY, R_REPLACE_SHORE,
 )
 
 cdef extern from *:
@@ -37,6 +38,33 @@ cdef inline int diff_slots(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bh
     cdef uint64_t x = alo ^ blo, y = ahi ^ bhi
     return (__builtin_popcountll((x | (x >> 1)) & 0x5555555555555555ULL)
             + __builtin_popcountll((y | (y >> 1)) & 0x55ULL))
+
+
+cdef inline uint64_t relevant_history(int rules, const uint64_t* hlo, const uint64_t* hhi,
+                                      int hn, const Board* b, int plies) noexcept nogil:
+    """The hash of the earlier boards (``hlo``/``hhi``, ``hn`` of them) that a subtree of
+    ``plies`` plies below ``b`` could reproduce: those within reach of the slots its moves
+    change (3 a move when a replace is allowed: start, landing, relocation; else 2). The
+    key both provers store their answers under (docs/solver.md, "Why it is exact"); 0
+    without the Renop law."""
+    cdef uint64_t h = 0
+    cdef int i, reach
+    if rules & R_REPEAT_OK:
+        return 0
+    reach = (3 if rules & (R_REPLACE_SHORE | R_REPLACE_ANY) else 2) * plies
+    for i in range(hn):
+        if diff_slots(hlo[i], hhi[i], b.klo, b.khi) <= reach:
+            h += board_hash(hlo[i], hhi[i])
+    return h
+
+
+cdef inline int win_stopped(int rules, const Board* b, int side,
+                            const History* h) noexcept nogil:
+    """``side`` cannot land on ``b`` and has no move left to win with: is its win over
+    here? Yes when being blocked is no pass (``blocked=draw`` or ``next-row``) or the core
+    sees that the side surely has a move; otherwise the opponent might block it and move
+    again."""
+    return (rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW)) != 0 or surely_moves(b, side, rules, h)
 
 
 ctypedef struct LandEntry:
