@@ -4,6 +4,7 @@ written here (no transposition table, no cheap landing test, no move ordering)."
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 
@@ -323,11 +324,52 @@ def test_tries():
         assert t.move not in s.keys
 
 
+@functools.cache
+def _refutations_by_hand(text: str, k: int) -> tuple[tuple[int, str, tuple[str, ...]], ...]:
+    """Every first move that could be a try, with every refutation, by fresh yes/no
+    searches (a move after which the opponent lands at once or is blocked is none)."""
+    p = pos(text)
+    found = []
+    for i, m in enumerate(legal_moves(p, PBM)):
+        after = apply_move(p, m)
+        replies = legal_moves(after, PBM, [p])
+        if m.is_win or not replies.moves or replies.mover is p.turn or replies.wins:
+            continue
+        refs = tuple(str(r) for r in replies
+                     if not win_in(apply_move(after, r), PBM, k - 1, [p, after]))
+        found.append((i, str(m), refs))
+    return tuple(found)
+
+
+def _tries_by_hand(text: str, k: int, count: int, most: int) -> list[tuple[str, list[str]]]:
+    """The definition: at most ``most`` refutations (one or more), fewest first, then in
+    move order, ``count`` of them."""
+    scored = sorted((len(refs), i, m, list(refs))
+                    for i, m, refs in _refutations_by_hand(text, k) if 1 <= len(refs) <= most)
+    return [(m, refs) for _, _, m, refs in scored[:count]]
+
+
+@pytest.mark.parametrize("count,most", [(8, 3), (7, 3), (2, 3), (3, 1), (1, 2), (40, 2)])
+@pytest.mark.parametrize("text", [
+    SAMPLE_12,                                              # 5 tries, of 2 and 3
+    "321.../.1..../2..1../2...3./..2.../33...1 S",          # 26: 5 of 1, 9 of 2, 12 of 3
+    "22233./....3./....../2...11/3...../..11.. N",          # 22: 4 of 1, 15 of 2, 3 of 3
+])
+def test_tries_are_those_of_the_definition(text, count, most):
+    # the search stops asking a move's defences once it cannot enter the list
+    s = solve(pos(text), PBM, 2, tree=False, tries=True, try_count=count,
+              try_refutations=most)
+    found = [(str(t.move), [str(r) for r in t.refutations]) for t in s.tries]
+    assert found == _tries_by_hand(text, 2, count, most)
+
+
 def test_bad_bounds():
     with pytest.raises(SolveError):
         solve(pos(BOUNCING), PBM, 0)
     with pytest.raises(SolveError):
         solve(pos(BOUNCING), PBM, 2, jobs=0)
+    with pytest.raises(SolveError, match="one refutation"):
+        solve(pos(BOUNCING), PBM, 2, tries=True, try_refutations=0)
 
 
 def test_jobs_agree():

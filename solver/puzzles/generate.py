@@ -116,7 +116,7 @@ class Features:
     """What makes a sound puzzle hard, measured by the solver.
 
     ``moves``: the stipulated number of moves; ``single_tries``: tries (first moves that
-    fail) refuted by one defence only; ``defences``: the defender's legal replies to the
+    fail) refuted by one defence only, counted up to the rating's cap; ``defences``: the defender's legal replies to the
     key; ``key_bounces``: bounces of the key; ``quiet``: the key neither relocates a ring
     nor threatens to land; ``nodes``: positions the solver visited to prove the win.
     """
@@ -285,7 +285,10 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
         reasons.append(f"{len(others)} plausible tries (at least {min_tries} wanted)")
     if reasons:
         return Assessment(position, False, tuple(reasons), key=format_move(key))
-    full = solve(position, rules, max_moves=moves, tries=moves <= TRIES_UP_TO, max_keys=1)
+    # the rating counts the tries refuted by one defence, up to its cap: only those are
+    # looked for (a first move is dropped at its second refutation, not its fourth)
+    full = solve(position, rules, max_moves=moves, tries=moves <= TRIES_UP_TO,
+                 try_refutations=1, try_count=CAPS["single_tries"], max_keys=1)
     duals = _duals(full.tree)
     if duals and no_duals:
         return Assessment(position, False, ("duals: " + "; ".join(duals),),
@@ -301,7 +304,7 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
     quiet = not key.is_replace and not _threatens(position, after, me, rules)
     features = Features(
         moves=moves,
-        single_tries=sum(1 for t in full.tries if len(t.refutations) == 1 and not t.more),
+        single_tries=len(full.tries),
         defences=len(defences.moves) if defences.mover is after.turn else 0,
         key_bounces=key.bounces,
         quiet=quiet,

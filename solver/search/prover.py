@@ -275,6 +275,8 @@ def solve(
     history: Sequence[Position] = (),
     *,
     tries: bool = False,
+    try_refutations: int = 3,
+    try_count: int = 8,
     jobs: int = 1,
     previous: Position | None = None,
     tree: bool = True,
@@ -288,6 +290,9 @@ def solve(
 
     ``history`` holds the earlier positions of the game (Renop law), oldest first;
     ``previous`` the position before the opponent's last move (unstoppable variant).
+    ``tries``: list the first moves that fail but come close (:class:`Try`): at most
+    ``try_count`` of them, each refuted by at most ``try_refutations`` defences, fewest
+    refutations first.
     ``jobs > 1`` splits the deep searches across forked processes: the first moves of the
     side to move (each decided at every depth: this is also the cook search) and, for the
     opponent's questions, the replies to a first move; the answer is the same as with one
@@ -311,6 +316,9 @@ def solve(
         raise SolveError(f"the bound N must be 1..30, not {max_moves}")
     if jobs < 1:
         raise SolveError(f"the number of processes must be at least 1, not {jobs}")
+    if tries and (try_refutations < 1 or try_count < 1):
+        raise SolveError(f"tries need at least one refutation and one try listed, not "
+                         f"{try_refutations} and {try_count}")
     if duals < 0:
         raise SolveError(f"the dual depth must be 0 or more, not {duals}")
     if max_keys is not None and max_keys < 1:
@@ -361,7 +369,8 @@ def solve(
     found_tries: tuple[Try, ...] = ()
     if tries and result != "loss":
         note("looking for tries")
-        found_tries = _tries(asked, position, root, me, k or max_moves)
+        found_tries = _tries(asked, position, root, me, k or max_moves, try_count,
+                             try_refutations)
     stats = Stats(asked.nodes + asker.nodes + tree_nodes, time.perf_counter() - t0,
                   asked.tt_hits + asker.hits + tree_hits,
                   asked.truncated or asker.truncated or tree_truncated)
@@ -587,12 +596,19 @@ def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int
            limit: int = 8, most: int = 3) -> tuple[Try, ...]:
     """First moves of ``me`` that fail to win within ``k`` but come close: those with the
     fewest refutations (defences after which no win within ``k - 1`` remains), at most
-    ``most`` refutations each, best first. A move after which the opponent lands at once
-    is not a try."""
-    if root.mover is not me or k < 2:
+    ``most`` refutations each, best first (fewest refutations, then the order of ``root``),
+    ``limit`` of them. A move after which the opponent lands at once is not a try.
+
+    Once ``limit`` tries are held, a later move can enter only with fewer refutations than
+    the last one held (a tie goes to the earlier move), so its defences are asked only up
+    to that many: the same tries as asking every move up to ``most``, found sooner."""
+    if root.mover is not me or k < 2 or limit < 1:
         return ()
-    scored: list[tuple[int, int, Try]] = []
-    for m in root:
+    held: list[tuple[int, int, Try]] = []
+    bound = most
+    for i, m in enumerate(root):
+        if bound == 0:
+            break
         if m.is_win:
             continue
         child = apply_move(position, m)
@@ -607,9 +623,13 @@ def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int
         for r in replies:
             if not prover.win(apply_move(child, r), me, k - 1, (position, child)):
                 refs.append(r)
-                if len(refs) > most:
+                if len(refs) > bound:
                     break
-        if refs and len(refs) <= most:
-            scored.append((len(refs), len(scored), Try(m, tuple(refs))))
-    scored.sort(key=lambda t: t[:2])
-    return tuple(t for _, _, t in scored[:limit])
+        if refs and len(refs) <= bound:
+            held.append((len(refs), i, Try(m, tuple(refs))))
+            if len(held) >= limit:
+                held.sort(key=lambda t: t[:2])
+                del held[limit:]
+                bound = held[-1][0] - 1
+    held.sort(key=lambda t: t[:2])
+    return tuple(t for _, _, t in held[:limit])
