@@ -116,9 +116,10 @@ class Features:
     """What makes a sound puzzle hard, measured by the solver.
 
     ``moves``: the stipulated number of moves; ``single_tries``: tries (first moves that
-    fail) refuted by one defence only, counted up to the rating's cap; ``defences``: the defender's legal replies to the
-    key; ``key_bounces``: bounces of the key; ``quiet``: the key neither relocates a ring
-    nor threatens to land; ``nodes``: positions the solver visited to prove the win.
+    fail) refuted by one defence only, counted up to the rating's cap; ``defences``: the
+    defender's legal replies to the key; ``key_bounces``: bounces of the key; ``quiet``:
+    the key neither relocates a ring nor threatens to land; ``nodes``: positions the
+    solver visited to prove the win.
     """
 
     moves: int
@@ -288,7 +289,7 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
     # the rating counts the tries refuted by one defence, up to its cap: only those are
     # looked for (a first move is dropped at its second refutation, not its fourth)
     full = solve(position, rules, max_moves=moves, tries=moves <= TRIES_UP_TO,
-                 try_refutations=1, try_count=CAPS["single_tries"], max_keys=1)
+                 try_refutations=1, try_count=int(CAPS["single_tries"]), max_keys=1)
     duals = _duals(full.tree)
     if duals and no_duals:
         return Assessment(position, False, ("duals: " + "; ".join(duals),),
