@@ -14,9 +14,11 @@ from positions import random_playout
 
 from gyges_cli.main import cli
 from solver.formats.notation import parse_move
-from solver.game.moves import apply_move
+from solver.game.moves import apply_move, legal_moves
 from solver.game.position import Position
 from solver.game.rules import PRESETS, rules_from
+from solver.search._dfpn import DfpnSearcher
+from solver.search._search import Searcher
 from solver.search.prover import PROVERS, SolveError, solve
 from tests.test_parallel_solve import CASES, PBM, same
 
@@ -70,3 +72,29 @@ def test_rust_engine_position_with_either_prover():
     p = Position.from_string(RUST)
     a = _both(p, rules_from("pbmserv", RUST_RULES), 6)
     assert (a.result, a.moves, [str(k) for k in a.keys]) == ("win", 6, ["14-24x21=44"])
+
+
+@pytest.mark.parametrize("kind", [Searcher, DfpnSearcher])
+def test_what_a_table_knows_is_what_a_fresh_search_answers(kind):
+    """``known`` (the table's answer without searching, which the tries use to ask first
+    the defences a cook search already proved) never differs from a fresh search."""
+    told = {True: 0, False: 0}
+    for seed in range(6):
+        p, history = random_playout(random.Random(100 + seed), PBM, 8 + seed)
+        hist = [h.key for h in history]
+        me = p.turn.index
+        searcher = kind(PBM.flags(), 16)
+        firsts = [m for m in legal_moves(p, PBM, history) if not m.is_win]
+        for m in firsts:                            # the questions of a cook search
+            searcher.win(apply_move(p, m).key, 1 - me, me, 2, [*hist, p.key])
+        for m in firsts:
+            after = apply_move(p, m)
+            for r in legal_moves(after, PBM, [*history, p]):
+                if r.is_win:
+                    continue
+                q = (apply_move(after, r).key, me, me, 2, [*hist, p.key, after.key])
+                k = searcher.known(*q)
+                if k >= 0:
+                    told[bool(k)] += 1
+                    assert bool(k) == kind(PBM.flags(), 16).win(*q)
+    assert told[True] > 0 and told[False] > 0

@@ -243,6 +243,21 @@ def test_cook_and_dual_marks():
     assert "[dual]" in text and "North to move loses in 2" in text
 
 
+def test_a_generator_skips_a_cooked_positions_tree_and_tries():
+    kw = dict(max_keys=2, tries=True, try_refutations=1, extras_if_cooked=False)
+    cooked = solve(pos(CHAIN), PBM, 2, **kw)
+    assert len(cooked.keys) == 2 and cooked.tree is None and cooked.tries == ()
+    assert cooked.stats.proof_nodes == cooked.stats.nodes
+    p = pos("321.../.1..../2..1../2...3./..2.../33...1 S")     # 5 single-refutation tries
+    unique = solve(p, PBM, 2, **kw)
+    assert len(unique.keys) == 1 and unique.tree is not None and len(unique.tries) == 5
+    bare = solve(p, PBM, 2, max_keys=2, tree=False)
+    # the proof's own nodes (the rating's) are those of a solve without tree or tries
+    assert unique.stats.proof_nodes == bare.stats.nodes < unique.stats.nodes
+    # asked after the cook search (its table known), the same tries as asked alone
+    assert unique.tries == solve(p, PBM, 2, tries=True, try_refutations=1).tries
+
+
 def test_loss_tree_covers_every_move():
     p = pos(TABOO)
     s = solve(p, PBM, 2)

@@ -61,7 +61,7 @@ from solver.puzzles.schema import (
 from solver.puzzles.symmetry import canonical, flipped
 from solver.search._search import Searcher
 from solver.search.prover import solve as search_solve
-from solver.search.prover import win_in
+from solver.search.prover import table_bits, win_in
 from solver.search.stipulation import Stipulation
 from solver.search.tree import Node, WinnerNode, walk
 
@@ -267,7 +267,17 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
     # to be unique, the other solves stop at it (deep stipulations: the cook search of
     # every defence on the main line was most of the time)
     quick = functools.partial(solve, tree=False, max_keys=1)
-    sol = solve(position, rules, max_moves=moves, tree=False, max_keys=2)
+    threats = plausible_moves(position, rules)
+    # the tree (for duals) and the tries (for the rating) come from the same solve, asked
+    # only when the key is unique and the position can still be a puzzle (it needs a
+    # second legal move and min_tries threats besides the key): the tries then start from
+    # the cook search's table, which holds a refutation of every other first move. The
+    # rating counts the tries refuted by one defence, up to its cap: only those are looked
+    # for (a first move is dropped at its second refutation, not its fourth).
+    extras = len(root.moves) > 1 and len(threats) >= min_tries
+    sol = solve(position, rules, max_moves=moves, tree=extras, max_keys=2,
+                tries=extras and moves <= TRIES_UP_TO, try_refutations=1,
+                try_count=int(CAPS["single_tries"]), extras_if_cooked=False)
     if sol.result != "win" or sol.moves != moves:
         found = f"{sol.result} in {sol.moves}" if sol.moves else sol.result
         return Assessment(position, False, (f"not a win in exactly {moves} ({found})",))
@@ -277,7 +287,6 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
     reasons = []
     if len(root.moves) == 1:
         reasons.append("the key is the only legal move")
-    threats = plausible_moves(position, rules)
     key_result = key.result_key(position)
     others = [m for m in threats if m.result_key(position) != key_result]
     if len(others) < len(threats) and not others:
@@ -286,11 +295,7 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
         reasons.append(f"{len(others)} plausible tries (at least {min_tries} wanted)")
     if reasons:
         return Assessment(position, False, tuple(reasons), key=format_move(key))
-    # the rating counts the tries refuted by one defence, up to its cap: only those are
-    # looked for (a first move is dropped at its second refutation, not its fourth)
-    full = solve(position, rules, max_moves=moves, tries=moves <= TRIES_UP_TO,
-                 try_refutations=1, try_count=int(CAPS["single_tries"]), max_keys=1)
-    duals = _duals(full.tree)
+    duals = _duals(sol.tree)
     if duals and no_duals:
         return Assessment(position, False, ("duals: " + "; ".join(duals),),
                           key=format_move(key))
@@ -305,16 +310,16 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
     quiet = not key.is_replace and not _threatens(position, after, me, rules)
     features = Features(
         moves=moves,
-        single_tries=len(full.tries),
+        single_tries=len(sol.tries),
         defences=len(defences.moves) if defences.mover is after.turn else 0,
         key_bounces=key.bounces,
         quiet=quiet,
-        nodes=sol.stats.nodes,
+        nodes=sol.stats.proof_nodes,
     )
     return Assessment(
         position, True, (), key=format_move(key), main_line=found.main_line,
         themes=found.themes, features=features, rating=rating(features),
-        tries=tuple(str(t.move) for t in full.tries), duals=tuple(duals),
+        tries=tuple(str(t.move) for t in sol.tries), duals=tuple(duals),
         threats=len(others),
     )
 
@@ -472,7 +477,7 @@ def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int,
     # one Searcher for every question of the line: its table's entries are keyed by board
     # and relevant history, so its answers are those of fresh searches, and an earlier
     # position's deeper question meets the later positions already proven
-    searcher = Searcher(rules.flags())
+    searcher = Searcher(rules.flags(), table_bits(moves))
     game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
     line: list[Position | None] = []    # the positions of the plies asked with no win
     for ply in range(max_plies):

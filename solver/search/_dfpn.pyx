@@ -855,28 +855,37 @@ cdef class DfpnSearcher:
         free(self.s.hlo)
         free(self.s.hhi)
 
-    def win(self, bytes board, int side, int winner, int d, history=()):
-        cdef Board b, t
-        cdef int i = 0, flags = 0
-        cdef uint64_t fh = 0, rh
-        cdef num phi = 1, delta = 1
+    cdef int _start(self, bytes board, int side, int winner, int d, history, Board* b,
+                    uint64_t* fh) except -1:
+        """Set up a question: the board, the file history (and its hash), the winner."""
+        cdef Board t
+        cdef int i = 0
         if side not in (0, 1) or winner not in (0, 1):
             raise ValueError("sides are 0 (South) and 1 (North)")
         if d > 30:
             raise ValueError("at most 30 moves")
-        board_load(&b, board)
+        board_load(b, board)
+        fh[0] = 0
         for past in history:
             if i >= MAX_FILE_HIST:
                 raise ValueError(f"at most {MAX_FILE_HIST} earlier positions")
             board_load(&t, past)
             self.s.hlo[i] = t.klo
             self.s.hhi[i] = t.khi
-            fh += board_hash(t.klo, t.khi)
+            fh[0] += board_hash(t.klo, t.khi)
             i += 1
         self.s.hn = i
         self.s.winner = winner
         self.s.passes = 0
         self.s.chain = -1
+        return 0
+
+    def win(self, bytes board, int side, int winner, int d, history=()):
+        cdef Board b
+        cdef int flags = 0
+        cdef uint64_t fh = 0, rh
+        cdef num phi = 1, delta = 1
+        self._start(board, side, winner, d, history, &b, &fh)
         if d <= 0:
             return False
         with nogil:
@@ -888,6 +897,28 @@ cdef class DfpnSearcher:
         if not won and flags & F_UNK:
             self.any_truncated = 1
         return won
+
+    def known(self, bytes board, int side, int winner, int d, history=()):
+        """What this searcher's table already proves of ``win(...)`` with the same
+        arguments, without searching: 1 (a win within ``d``), 0 (none), -1 (not known:
+        nothing proven, or a "no" that rests on a line given up)."""
+        cdef Board b
+        cdef int flags = 0
+        cdef uint64_t fh = 0, rh
+        cdef num pn = 1, dn = 1
+        cdef Entry* e
+        self._start(board, side, winner, d, history, &b, &fh)
+        if d <= 0:
+            return 0
+        rh = _relevant(&self.s, &b, _plies(&self.s, side, d))
+        e = _probe(&self.s, &b, side, rh)
+        if not _known(&self.s, e, &b, side, rh, d, fh, &pn, &dn, &flags):
+            return -1
+        if pn == 0:
+            return 1
+        if dn == 0 and not flags & F_UNK:
+            return 0
+        return -1
 
     cdef int _raise_if_aborted(self) except -1:
         """A signal stopped the search: its answer is void (nothing half-searched was

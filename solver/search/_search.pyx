@@ -683,6 +683,22 @@ cdef class Searcher:
             self.any_truncated = 1
         return r == 1
 
+    def known(self, bytes board, int side, int winner, int d, history=()):
+        """What this searcher's table already proves of ``win(...)`` with the same
+        arguments, without searching: 1 (a win within ``d``), 0 (none), -1 (not known)."""
+        cdef Board b
+        cdef Entry* e
+        cdef uint64_t rh
+        if side not in (0, 1):
+            raise ValueError("sides are 0 (South) and 1 (North)")
+        self._start(board, winner, d, history)
+        if d <= 0:
+            return 0
+        b = self.root
+        rh = _relevant(&self.s, &b, 2 * d - 1 if side == winner else 2 * d)
+        e = _probe(&self.s, &b, side, rh)
+        return _known(&self.s, e, &b, side, rh, d)
+
     cdef int _root_moves(self, bytes board, int side, int d, history, Board* b, History* h,
                          CMove* moves, int* mover) except -1:
         """Set up a search from ``board`` and list its root moves (``mover`` moves)."""

@@ -127,6 +127,19 @@ class _Prover:
         return self.searcher.win(position.key, position.turn.index, winner.index, d,
                                  self.history + [p.key for p in path])
 
+    def known(self, positions: Sequence[Position], winner: Side, d: int,
+              path: Sequence[Position] = ()) -> list[bool | None]:
+        """What the table already proves of :meth:`win` for each of ``positions`` (the
+        same ``winner``, ``d`` and ``path``), without searching: True, False, or None (not
+        known)."""
+        if d <= 0:
+            return [False] * len(positions)
+        hist = self.history + [p.key for p in path]
+        ask = self.searcher.known
+        w = winner.index
+        return [None if k < 0 else bool(k)
+                for k in (ask(p.key, p.turn.index, w, d, hist) for p in positions)]
+
     def least(self, position: Position, winner: Side, d: int,
               path: Sequence[Position] = ()) -> int | None:
         """The least ``d' <= d`` with a win within ``d'``, or None."""
@@ -283,6 +296,7 @@ def solve(
     duals: int = DUALS_UP_TO,
     progress: Callable[[str], None] | None = None,
     max_keys: int | None = None,
+    extras_if_cooked: bool = True,
     watch: Callable[[Callable[[], int]], None] | None = None,
     prover: str = "auto",
 ) -> Solution:
@@ -304,6 +318,10 @@ def solve(
     key from a cook without refuting every other first move once a cook is seen; ``1``
     when the key is known to be unique); ``keys`` then holds those found, and ``jobs`` is
     not used (the keys found first depend on the search's order).
+    ``extras_if_cooked=False``: no tree and no tries when more than one key is found (a
+    puzzle generator drops a cooked position; asked in the same solve, a unique key's
+    tries start from the cook search's table, which holds a refutation of every other
+    first move).
     ``watch`` receives, once, a function that returns the nodes searched so far (a status
     line may call it from another thread while the kernel runs).
     ``prover``: which of :data:`PROVERS` answers the questions of the verdict, the keys and
@@ -342,6 +360,9 @@ def solve(
         result, k = _verdict(asked, position, max_moves, note)
         if result == "win":
             keys = _keys(asked, position, root, me, k, note, max_keys)
+    proof_nodes = asked.nodes + asker.nodes
+    if len(keys) > 1 and not extras_if_cooked:
+        tree = tries = False
     stoppable = None
     if rules.win == "unstoppable" and result == "win":
         if k == 1 and root.mover is me:
@@ -373,7 +394,7 @@ def solve(
                              try_refutations)
     stats = Stats(asked.nodes + asker.nodes + tree_nodes, time.perf_counter() - t0,
                   asked.tt_hits + asker.hits + tree_hits,
-                  asked.truncated or asker.truncated or tree_truncated)
+                  asked.truncated or asker.truncated or tree_truncated, proof_nodes)
     return Solution(position, rules, max_moves, result, k, tuple(keys), built, found_tries,
                     stats, stoppable)
 
@@ -618,13 +639,22 @@ def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int
         if replies.mover is me:
             continue            # the opponent is blocked: no defence to list
         # a key has no refutation (not asked apart: the first refutation found says the
-        # same as "no win within k - 1 after this move", and costs no more)
-        refs = []
-        for r in replies:
-            if not prover.win(apply_move(child, r), me, k - 1, (position, child)):
-                refs.append(r)
-                if len(refs) > bound:
+        # same as "no win within k - 1 after this move", and costs no more). The defences
+        # the table already knows to hold (the refutation a cook search found) come first:
+        # a move that cannot enter the list is then dropped with one search fewer. The
+        # order does not change the list: a try's every defence is asked either way.
+        path = (position, child)
+        after = [apply_move(child, r) for r in replies]
+        known = prover.known(after, me, k - 1, path)
+        order = sorted(range(len(after)), key=lambda j: known[j] is not False)
+        held_by: list[int] = []
+        for j in order:
+            won = known[j] if known[j] is not None else prover.win(after[j], me, k - 1, path)
+            if not won:
+                held_by.append(j)
+                if len(held_by) > bound:
                     break
+        refs = [replies.moves[j] for j in sorted(held_by)]
         if refs and len(refs) <= bound:
             held.append((len(refs), i, Try(m, tuple(refs))))
             if len(held) >= limit:

@@ -26,12 +26,15 @@ MAX_LISTED = 6  #: alternatives listed after a dual (the JSON lists them all)
 
 @dataclasses.dataclass(frozen=True)
 class Stats:
-    """Search effort: positions visited, wall time, transposition-table hits."""
+    """Search effort: positions visited, wall time, transposition-table hits;
+    ``proof_nodes``, the positions visited to find the result and the keys (``nodes``
+    less the solution tree's and the tries' work)."""
 
     nodes: int
     seconds: float
     tt_hits: int
     truncated: bool = False
+    proof_nodes: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"nodes": self.nodes, "seconds": round(self.seconds, 4),
