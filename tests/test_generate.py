@@ -22,18 +22,21 @@ from solver.puzzles.generate import (
     PLAY_WAY,
     Features,
     Params,
+    _moves_that_win,
     assess,
     candidate,
     candidate_seed,
     canonical,
     flipped,
     known_positions,
+    plausible_moves,
     play_candidate,
     rating,
     read_state,
     run,
     select,
 )
+from solver.search._search import Searcher
 from solver.search.prover import solve, win_in
 from solver.search.tree import node_from_json
 
@@ -318,8 +321,8 @@ DEEP = Params(4, RULES.with_options({"repetition": "allowed"}), seed=42, sources
 
 
 @pytest.mark.parametrize("index, position", [
-    (2, "2...13/.....3/.1..../22..../...32./.1..31 N"),
     (4, "2..2../..1..3/.....2/....31/1...31/2....3 S"),
+    (12, "3.21../.22.../....../1...../..1.33/2.1..3 S"),
 ])
 def test_walk_back_candidates_are_exact_wins_fixed_by_seed_and_index(index, position):
     """A win-in-4 candidate (found by walking back from a side's first win in 2) is
@@ -338,7 +341,7 @@ def test_deep_walk_back_gives_exact_wins_only():
     land at once) is an exact win in 4, under the Renop law too; lines without one give
     None."""
     found = 0
-    for rules, seed, indices in ((DEEP.rules, 42, (40, 42, 44)), (RULES, 7, (44, 45))):
+    for rules, seed, indices in ((DEEP.rules, 42, (14, 17, 20)), (RULES, 7, (44, 45, 48))):
         for index in indices:
             rng = random.Random(candidate_seed(seed, index))
             pos = play_candidate(rng, rules, 4)
@@ -347,7 +350,32 @@ def test_deep_walk_back_gives_exact_wins_only():
             found += 1
             assert not legal_moves(pos, rules).wins
             assert win_in(pos, rules, 4) and not win_in(pos, rules, 3)
-    assert found == 3
+    assert found == 4
+
+
+@pytest.mark.parametrize("text, n, wins", [
+    (".3.3.3/112232/...1.2/...1../....../...... S", 2, 2),    # seed 000: 15 keys, a cook
+    ("321.../.1..../2..1../2...3./..2.../33...1 S", 2, 1),    # a sound win in 2
+    ("321.../.1..../2..1../2...3./..2.../33...1 S", 1, 0),
+])
+def test_the_walk_counts_winning_moves_up_to_two(text, n, wins):
+    """The walk asks the move the game played and the threats whether they win within N,
+    and stops at two (a cook: the game goes on). Each played move gives the count of
+    fresh searches of those moves."""
+    pos = Position.from_string(text)
+    me = pos.turn.index
+    threats = plausible_moves(pos, RULES)
+    seen = set()
+    for played in legal_moves(pos, RULES).moves[:12]:
+        if played.is_win:
+            continue
+        asked = {apply_move(pos, m).key for m in [played, *threats]}
+        by_hand = sum(Searcher(RULES.flags()).win(b, 1 - me, me, n - 1, [pos.key])
+                      for b in asked)
+        got = _moves_that_win(pos, apply_move(pos, played), RULES, n, Searcher(RULES.flags()))
+        assert got == min(by_hand, 2)
+        seen.add(got)
+    assert seen == {wins}
 
 
 @pytest.mark.parametrize("rules", [RULES, DEEP.rules])
@@ -394,12 +422,13 @@ def test_win_in_with_a_kept_searcher_answers_as_fresh_searches(rules):
 
 @pytest.mark.parametrize("params", [PLAY, dataclasses.replace(PLAY, moves=3), DEEP])
 def test_play_runs_do_not_resume_state_files_of_earlier_candidates(tmp_path, params):
-    """Play candidates changed (walking back, the safe move drawn lazily): a state file of
-    an earlier way (no mark, or "walk-back") is refused, for every stipulation; a run with
-    no play candidates carries no mark (its candidates are unchanged)."""
+    """Play candidates changed (walking back, the safe move drawn lazily, a cooked walk
+    played on): a state file of an earlier way (no mark, "walk-back", "walk-back 2") is
+    refused, for every stipulation; a run with no play candidates carries no mark (its
+    candidates are unchanged)."""
     assert params.to_json()["play"] == PLAY_WAY
     assert "play" not in dataclasses.replace(params, sources=("compose",)).to_json()
-    for earlier in (None, "walk-back"):
+    for earlier in (None, "walk-back", "walk-back 2"):
         old = {**params.to_json()}
         del old["play"]
         if earlier is not None:

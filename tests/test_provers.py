@@ -89,12 +89,11 @@ def test_what_a_table_knows_is_what_a_fresh_search_answers(kind):
             searcher.win(apply_move(p, m).key, 1 - me, me, 2, [*hist, p.key])
         for m in firsts:
             after = apply_move(p, m)
-            for r in legal_moves(after, PBM, [*history, p]):
-                if r.is_win:
-                    continue
-                q = (apply_move(after, r).key, me, me, 2, [*hist, p.key, after.key])
-                k = searcher.known(*q)
+            line = [*hist, p.key, after.key]
+            boards = [apply_move(after, r).key
+                      for r in legal_moves(after, PBM, [*history, p]) if not r.is_win]
+            for board, k in zip(boards, searcher.known(boards, me, me, 2, line), strict=True):
                 if k >= 0:
                     told[bool(k)] += 1
-                    assert bool(k) == kind(PBM.flags(), 16).win(*q)
+                    assert bool(k) == kind(PBM.flags(), 16).win(board, me, me, 2, line)
     assert told[True] > 0 and told[False] > 0

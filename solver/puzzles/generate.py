@@ -385,7 +385,7 @@ class Params:
             "seed": self.seed, "sources": list(self.sources), "themes": list(self.themes),
             "no_duals": self.no_duals, "min_tries": self.min_tries}
         if "play" in self.sources:
-            # play candidates changed twice on 2026-11-23 (:data:`PLAY_WAY`): a state file
+            # play candidates changed on 2026-11-23 (:data:`PLAY_WAY`): a state file
             # of an earlier way is not resumed
             d["play"] = PLAY_WAY
         return d
@@ -406,12 +406,13 @@ def candidate_seed(seed: int, index: int) -> int:
 #: shallower win (:func:`_walk_back_candidate`) instead of asking for the win in N at each ply.
 DEEP_FROM = 3
 
-#: The version of the play candidates, in the state records' parameters (all three of
+#: The version of the play candidates, in the state records' parameters (all four of
 #: 2026-11-23): unmarked, a win in N asked at every ply; ``"walk-back"``, wins in 4 and 5
-#: found by walking back; ``"walk-back 2"`` (now), wins in 3 too, and the random safe move
-#: drawn by trying moves in a random order (:func:`_random_safe_move`). Each change gives
+#: found by walking back; ``"walk-back 2"``, wins in 3 too, and the random safe move
+#: drawn by trying moves in a random order (:func:`_random_safe_move`); ``"walk-back 3"``
+#: (now), a walk that finds two winning moves (a cook) goes on playing. Each change gives
 #: other candidates for the same seed, so a state file of another version is refused.
-PLAY_WAY = "walk-back 2"
+PLAY_WAY = "walk-back 3"
 
 
 def play_candidate(rng: random.Random, rules: RuleSet, moves: int,
@@ -464,7 +465,8 @@ def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int,
     the candidate if one of a few moves (the one the game played there, and those that
     threaten to land) wins within N (every reply of the opponent leaves a win in N - 1)
     and it has no win in N - 1. If it has one (exactly N - 1), the position at ``i - 4``
-    (also without a win in N - 2) is asked the same.
+    (also without a win in N - 2) is asked the same. When two of those moves win (a cook
+    of the win in N, which the soundness test would reject), the game goes on instead.
     Either way the candidate wins in exactly N, and no position is asked "win in N?" as a
     whole: the question about one move is answered "no" by one defence that holds, and
     "no win in N - 1?" is asked only of a position with a winning move found. Every
@@ -494,32 +496,39 @@ def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int,
                 # that one wins in N - 1) four
                 for j in (ply - 2, ply - 4):
                     earlier = line[j]
-                    if earlier is None or not _some_move_wins(
-                            earlier, game.history[j + 1], rules, moves, searcher):
+                    if earlier is None:
+                        break
+                    wins = _moves_that_win(earlier, game.history[j + 1], rules, moves,
+                                           searcher)
+                    if not wins:
                         break
                     if not win_in(earlier, rules, moves - 1, searcher=searcher):
+                        if wins > 1:
+                            break       # cooked: the game goes on to another candidate
                         return earlier
         game = _random_safe_move(rng, game, ml, rules)
     return None
 
 
-def _some_move_wins(position: Position, played: Position | bytes, rules: RuleSet,
-                    moves: int, searcher: Searcher) -> bool:
-    """Does the move the game played from ``position`` (to ``played``), or one of the moves
-    that threaten to land (:func:`plausible_moves`), win within ``moves`` moves of the
-    side to move, whatever the replies? A yes proves a win within ``moves``; a no does not
-    prove there is none (other moves are not asked)."""
+def _moves_that_win(position: Position, played: Position | bytes, rules: RuleSet,
+                    moves: int, searcher: Searcher) -> int:
+    """How many of a few moves of the side to move win within ``moves`` of its moves,
+    whatever the replies: the move the game played from ``position`` (to ``played``) and
+    the moves that threaten to land (:func:`plausible_moves`), counted up to 2. A count
+    proves that many winning moves; 0 does not prove there is none (other moves are not
+    asked), and 2 proves a cook of a win in exactly ``moves``."""
     me = position.turn.index
     tried = {played.key if isinstance(played, Position) else bytes(played)}
-    if searcher.win(next(iter(tried)), 1 - me, me, moves - 1, [position.key]):
-        return True
+    found = int(searcher.win(next(iter(tried)), 1 - me, me, moves - 1, [position.key]))
     for m in plausible_moves(position, rules):
         after = apply_move(position, m).key
         if after not in tried:
             tried.add(after)
             if searcher.win(after, 1 - me, me, moves - 1, [position.key]):
-                return True
-    return False
+                found += 1
+                if found == 2:
+                    break
+    return found
 
 
 def candidate(index: int, params: Params) -> tuple[str, Position | None, dict[str, Any]]:

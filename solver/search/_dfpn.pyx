@@ -898,27 +898,35 @@ cdef class DfpnSearcher:
             self.any_truncated = 1
         return won
 
-    def known(self, bytes board, int side, int winner, int d, history=()):
-        """What this searcher's table already proves of ``win(...)`` with the same
-        arguments, without searching: 1 (a win within ``d``), 0 (none), -1 (not known:
-        nothing proven, or a "no" that rests on a line given up)."""
+    def known(self, boards, int side, int winner, int d, history=()):
+        """What this searcher's table already proves of ``win(board, side, winner, d,
+        history)`` for each of ``boards`` (a list), without searching: 1 (a win within
+        ``d``), 0 (none), -1 (not known: nothing proven, or a "no" that rests on a line
+        given up)."""
         cdef Board b
         cdef int flags = 0
         cdef uint64_t fh = 0, rh
         cdef num pn = 1, dn = 1
         cdef Entry* e
-        self._start(board, side, winner, d, history, &b, &fh)
+        if not boards:
+            return []
+        self._start(boards[0], side, winner, d, history, &b, &fh)
         if d <= 0:
-            return 0
-        rh = _relevant(&self.s, &b, _plies(&self.s, side, d))
-        e = _probe(&self.s, &b, side, rh)
-        if not _known(&self.s, e, &b, side, rh, d, fh, &pn, &dn, &flags):
-            return -1
-        if pn == 0:
-            return 1
-        if dn == 0 and not flags & F_UNK:
-            return 0
-        return -1
+            return [0] * len(boards)
+        out = []
+        for board in boards:
+            board_load(&b, board)
+            rh = _relevant(&self.s, &b, _plies(&self.s, side, d))
+            e = _probe(&self.s, &b, side, rh)
+            if not _known(&self.s, e, &b, side, rh, d, fh, &pn, &dn, &flags):
+                out.append(-1)
+            elif pn == 0:
+                out.append(1)
+            elif dn == 0 and not flags & F_UNK:
+                out.append(0)
+            else:
+                out.append(-1)
+        return out
 
     cdef int _raise_if_aborted(self) except -1:
         """A signal stopped the search: its answer is void (nothing half-searched was

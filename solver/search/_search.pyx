@@ -683,21 +683,28 @@ cdef class Searcher:
             self.any_truncated = 1
         return r == 1
 
-    def known(self, bytes board, int side, int winner, int d, history=()):
-        """What this searcher's table already proves of ``win(...)`` with the same
-        arguments, without searching: 1 (a win within ``d``), 0 (none), -1 (not known)."""
+    def known(self, boards, int side, int winner, int d, history=()):
+        """What this searcher's table already proves of ``win(board, side, winner, d,
+        history)`` for each of ``boards`` (a list), without searching: 1 (a win within
+        ``d``), 0 (none), -1 (not known)."""
         cdef Board b
         cdef Entry* e
         cdef uint64_t rh
+        cdef int plies = 2 * d - 1 if side == winner else 2 * d
         if side not in (0, 1):
             raise ValueError("sides are 0 (South) and 1 (North)")
-        self._start(board, winner, d, history)
+        if not boards:
+            return []
+        self._start(boards[0], winner, d, history)
         if d <= 0:
-            return 0
-        b = self.root
-        rh = _relevant(&self.s, &b, 2 * d - 1 if side == winner else 2 * d)
-        e = _probe(&self.s, &b, side, rh)
-        return _known(&self.s, e, &b, side, rh, d)
+            return [0] * len(boards)
+        out = []
+        for board in boards:
+            board_load(&b, board)
+            rh = _relevant(&self.s, &b, plies)
+            e = _probe(&self.s, &b, side, rh)
+            out.append(_known(&self.s, e, &b, side, rh, d))
+        return out
 
     cdef int _root_moves(self, bytes board, int side, int d, history, Board* b, History* h,
                          CMove* moves, int* mover) except -1:

@@ -27,6 +27,7 @@ from solver.game.moves import (
     MoveList,
     NotOneMove,
     apply_move,
+    board_after,
     landing_moves,
     landing_stands,
     legal_moves,
@@ -127,18 +128,16 @@ class _Prover:
         return self.searcher.win(position.key, position.turn.index, winner.index, d,
                                  self.history + [p.key for p in path])
 
-    def known(self, positions: Sequence[Position], winner: Side, d: int,
+    def known(self, boards: list[bytes], turn: Side, winner: Side, d: int,
               path: Sequence[Position] = ()) -> list[bool | None]:
-        """What the table already proves of :meth:`win` for each of ``positions`` (the
-        same ``winner``, ``d`` and ``path``), without searching: True, False, or None (not
-        known)."""
+        """What the table already proves of :meth:`win` for each of ``boards`` (36-byte
+        boards, ``turn`` to move; the same ``winner``, ``d`` and ``path``), without
+        searching: True, False, or None (not known)."""
         if d <= 0:
-            return [False] * len(positions)
-        hist = self.history + [p.key for p in path]
-        ask = self.searcher.known
-        w = winner.index
-        return [None if k < 0 else bool(k)
-                for k in (ask(p.key, p.turn.index, w, d, hist) for p in positions)]
+            return [False] * len(boards)
+        found = self.searcher.known(boards, turn.index, winner.index, d,
+                                    self.history + [p.key for p in path])
+        return [None if k < 0 else bool(k) for k in found]
 
     def least(self, position: Position, winner: Side, d: int,
               path: Sequence[Position] = ()) -> int | None:
@@ -644,12 +643,15 @@ def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int
         # a move that cannot enter the list is then dropped with one search fewer. The
         # order does not change the list: a try's every defence is asked either way.
         path = (position, child)
-        after = [apply_move(child, r) for r in replies]
-        known = prover.known(after, me, k - 1, path)
-        order = sorted(range(len(after)), key=lambda j: known[j] is not False)
+        boards = [bytes(board_after(child.board, r.start, r.end, r.relocation))
+                  for r in replies]
+        known = prover.known(boards, me, me, k - 1, path)
+        order = sorted(range(len(boards)), key=lambda j: known[j] is not False)
         held_by: list[int] = []
         for j in order:
-            won = known[j] if known[j] is not None else prover.win(after[j], me, k - 1, path)
+            won = known[j]
+            if won is None:
+                won = prover.win(apply_move(child, replies.moves[j]), me, k - 1, path)
             if not won:
                 held_by.append(j)
                 if len(held_by) > bound:
