@@ -97,3 +97,34 @@ def test_what_a_table_knows_is_what_a_fresh_search_answers(kind):
                     told[bool(k)] += 1
                     assert bool(k) == kind(PBM.flags(), 16).win(board, me, me, 2, line)
     assert told[True] > 0 and told[False] > 0
+
+
+def test_a_root_without_some_replies_answers_as_the_other_replies_asked_in_turn():
+    """``DfpnSearcher.win_excluding`` (the tries' "is there another refutation?") agrees
+    with fresh searches of every reply left, whatever is left out; its table still gives
+    whole questions their own answers afterwards."""
+    asked = {0: 0, 1: 0}
+    for seed in range(6):
+        p, history = random_playout(random.Random(200 + seed), PBM, 8 + seed)
+        me = p.turn.index
+        line = [h.key for h in history]
+        searcher = DfpnSearcher(PBM.flags(), 16)
+        for m in legal_moves(p, PBM, history).moves[:10]:
+            if m.is_win:
+                continue
+            after = apply_move(p, m)
+            replies = legal_moves(after, PBM, [*history, p])
+            if replies.wins or replies.mover is p.turn:
+                continue
+            boards = [apply_move(after, r).key for r in replies]
+            fresh = [DfpnSearcher(PBM.flags(), 16).win(b, me, me, 2, [*line, p.key, after.key])
+                     for b in boards]
+            refuting = [b for b, w in zip(boards, fresh, strict=True) if not w]
+            for left_out in (refuting[:1], refuting, boards[:3]):
+                got = searcher.win_excluding(after.key, 1 - me, me, 2, left_out, [*line, p.key])
+                expected = all(w for b, w in zip(boards, fresh, strict=True)
+                               if b not in left_out)
+                assert got == expected
+                asked[got] += 1
+            assert searcher.win(after.key, 1 - me, me, 2, [*line, p.key]) == all(fresh)
+    assert asked[0] > 0 and asked[1] > 0

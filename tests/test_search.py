@@ -370,10 +370,12 @@ def _tries_by_hand(text: str, k: int, count: int, most: int) -> list[tuple[str, 
     "321.../.1..../2..1../2...3./..2.../33...1 S",          # 26: 5 of 1, 9 of 2, 12 of 3
     "22233./....3./....../2...11/3...../..11.. N",          # 22: 4 of 1, 15 of 2, 3 of 3
 ])
-def test_tries_are_those_of_the_definition(text, count, most):
-    # the search stops asking a move's defences once it cannot enter the list
+@pytest.mark.parametrize("prover", ["alphabeta", "dfpn"])
+def test_tries_are_those_of_the_definition(text, count, most, prover):
+    # the search stops asking a move's defences once it cannot enter the list; df-pn asks
+    # "another refutation?" of the whole reply list, the kernel each reply in turn
     s = solve(pos(text), PBM, 2, tree=False, tries=True, try_count=count,
-              try_refutations=most)
+              try_refutations=most, prover=prover)
     found = [(str(t.move), [str(r) for r in t.refutations]) for t in s.tries]
     assert found == _tries_by_hand(text, 2, count, most)
 

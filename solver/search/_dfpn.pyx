@@ -109,6 +109,9 @@ ctypedef struct S:
     int hold_cap               # count L's defences of a threat up to this many (0: no)
     int w_dn                   # initial dn of a W node
     int eps16                  # epsilon of the 1 + epsilon trick, in 16ths
+    uint64_t* xlo              # the boards a root with exclusions leaves out of its children
+    uint64_t* xhi
+    int xn
     unsigned long long stat[6]  # diagnostics: mid, leaf, holding, land_support, gen, plain
 
 ctypedef struct Child:
@@ -635,12 +638,24 @@ cdef inline num _add(num a, num b) noexcept nogil:
     return a if a < INF - 1 else INF - 1
 
 
+cdef inline int _excluded(S* s, const Board* b) noexcept nogil:
+    cdef int i
+    for i in range(s.xn):
+        if s.xlo[i] == b.klo and s.xhi[i] == b.khi:
+            return 1
+    return 0
+
+
 cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
                num thphi, num thdelta, num* ophi, num* odelta,
-               int* oflags) noexcept nogil:
+               int* oflags, int excl) noexcept nogil:
     """Search the node (``b``, ``side`` to move, ``d``) until its phi reaches ``thphi`` or
     its delta ``thdelta`` (phi/delta: pn/dn at an OR node, dn/pn at an AND node), or it is
-    solved. Its numbers (and flags when solved) are returned and stored."""
+    solved. Its numbers (and flags when solved) are returned and stored.
+
+    With ``excl`` (a root only), the children whose boards are in ``s.xlo``/``s.xhi`` are
+    left out: another question than the node's, so the table is neither read nor written
+    for the node itself (its children's entries are theirs)."""
     cdef int W = s.winner, L = 1 - s.winner, n, mover, i, best, cside, cd, r, flags, last
     cdef uint64_t cfh
     cdef unsigned long long taint0, nodes0 = s.nodes
@@ -666,7 +681,8 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         odelta[0] = 1
         return
     e = _probe(s, b, side, rh)
-    if _known(s, e, b, side, rh, d, fh, &pn, &dn, &flags) and (pn == 0 or dn == 0):
+    if not excl and _known(s, e, b, side, rh, d, fh, &pn, &dn, &flags) and (
+            pn == 0 or dn == 0):
         # solved meanwhile (a transposition): the parent's numbers were stale
         free(moves)
         oflags[0] = flags
@@ -696,8 +712,9 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
                 break
     if solved >= 0:
         free(moves)
-        e = _probe(s, b, side, rh)
-        _store_solved(s, e, b, side, rh, d, solved, flags, fh)
+        if not excl:
+            e = _probe(s, b, side, rh)
+            _store_solved(s, e, b, side, rh, d, solved, flags, fh)
         oflags[0] = flags
         if solved == (side == W):
             ophi[0] = 0
@@ -726,11 +743,17 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
     else:
         cfh = fh + board_hash(b.klo, b.khi)
         _push(s, b)
+        r = 0
         for i in range(n):
-            memcpy(&ch[i].b, b, sizeof(Board))
-            board_make(&ch[i].b, moves[i])
-            ch[i].push = 1
-            ch[i].fh = cfh
+            memcpy(&ch[r].b, b, sizeof(Board))
+            board_make(&ch[r].b, moves[i])
+            if excl and _excluded(s, &ch[r].b):
+                continue
+            moves[r] = moves[i]
+            ch[r].push = 1
+            ch[r].fh = cfh
+            r += 1
+        n = r
         witness_init(&wit, cside)
         for i in range(n):
             _leaf(s, &ch[i], cside, cd, &wit, &moves[i])
@@ -777,10 +800,10 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         pn = ch[best].phi
         dn = ch[best].delta
         _mid(s, &ch[best].b, cside, cd, ch[best].rh, ch[best].fh, cth_phi, cth_delta,
-             &ch[best].phi, &ch[best].delta, &ch[best].flags)
+             &ch[best].phi, &ch[best].delta, &ch[best].flags, 0)
         if ch[best].phi == pn and ch[best].delta == dn:
             break                          # no progress (numbers at their ceiling): give up
-    if ch[0].push:
+    if n > 0 and ch[0].push or n == 0 and excl:
         _pop(s)
     # solved?
     flags = 0
@@ -797,6 +820,11 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
     if s.aborted:
         ophi[0] = 1
         odelta[0] = 1
+        return
+    if excl:
+        oflags[0] = flags if solved >= 0 else 0
+        ophi[0] = phi if solved < 0 else (0 if solved == (side == W) else INF)
+        odelta[0] = delta if solved < 0 else (INF if ophi[0] == 0 else 0)
         return
     e = _probe(s, b, side, rh)
     if solved >= 0:
@@ -898,6 +926,50 @@ cdef class DfpnSearcher:
             self.any_truncated = 1
         return won
 
+    def win_excluding(self, bytes board, int side, int winner, int d, excluded,
+                      history=()):
+        """``win(board, side, winner, d, history)`` with the moves of ``side`` that lead to
+        the boards ``excluded`` (a list) left out at the root: 1 (a win within ``d``
+        against, or with, the other moves), 0 (none), -1 (not known: a line given up).
+        With ``side`` the loser, 0 means another refutation than the excluded ones exists;
+        the children's results are stored as usual, so :meth:`known` then tells which."""
+        cdef Board b, t
+        cdef int flags = 0, i = 0
+        cdef uint64_t fh = 0, rh
+        cdef num phi = 1, delta = 1
+        self._start(board, side, winner, d, history, &b, &fh)
+        if d <= 0:
+            return 0
+        n = len(excluded)
+        self.s.xlo = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+        self.s.xhi = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+        if self.s.xlo == NULL or self.s.xhi == NULL:
+            free(self.s.xlo)
+            free(self.s.xhi)
+            self.s.xlo = self.s.xhi = NULL
+            raise MemoryError("no memory for the excluded boards")
+        for x in excluded:
+            board_load(&t, x)
+            self.s.xlo[i] = t.klo
+            self.s.xhi[i] = t.khi
+            i += 1
+        self.s.xn = i
+        try:
+            with nogil:
+                rh = _relevant(&self.s, &b, _plies(&self.s, side, d))
+                _mid(&self.s, &b, side, d, rh, fh, INF, INF, &phi, &delta, &flags, 1)
+                if phi != 0 and delta != 0:
+                    flags = F_UNK
+        finally:
+            self.s.xn = 0
+            free(self.s.xlo)
+            free(self.s.xhi)
+            self.s.xlo = self.s.xhi = NULL
+        self._raise_if_aborted()
+        if flags & F_UNK:
+            return -1                      # the caller asks otherwise: nothing truncated
+        return 1 if ((phi == 0) if side == winner else (delta == 0)) else 0
+
     def known(self, boards, int side, int winner, int d, history=()):
         """What this searcher's table already proves of ``win(board, side, winner, d,
         history)`` for each of ``boards`` (a list), without searching: 1 (a win within
@@ -950,7 +1022,7 @@ cdef class DfpnSearcher:
         _leaf(&self.s, &c, side, d, NULL, NULL)
         phi, delta, flags = c.phi, c.delta, c.flags
         if phi != 0 and delta != 0 and not self.s.aborted:
-            _mid(&self.s, b, side, d, rh, fh, INF, INF, &phi, &delta, &flags)
+            _mid(&self.s, b, side, d, rh, fh, INF, INF, &phi, &delta, &flags, 0)
             if phi != 0 and delta != 0:
                 flags = F_UNK              # stalled: numbers at their ceiling (unknown)
         return phi, delta, flags

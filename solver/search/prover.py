@@ -139,6 +139,17 @@ class _Prover:
                                     self.history + [p.key for p in path])
         return [None if k < 0 else bool(k) for k in found]
 
+    def refuted_apart_from(self, position: Position, winner: Side, d: int,
+                           path: Sequence[Position], excluded: list[bytes]) -> bool | None:
+        """With the loser to move in ``position``: has it a move, other than those leading
+        to the boards ``excluded``, after which ``winner`` has no win within ``d``? None:
+        not known (the kernel does not ask this; a line given up)."""
+        if not isinstance(self.searcher, DfpnSearcher):
+            return None
+        r = self.searcher.win_excluding(position.key, position.turn.index, winner.index, d,
+                                        excluded, self.history + [p.key for p in path])
+        return None if r < 0 else r == 0
+
     def least(self, position: Position, winner: Side, d: int,
               path: Sequence[Position] = ()) -> int | None:
         """The least ``d' <= d`` with a win within ``d'``, or None."""
@@ -637,26 +648,8 @@ def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int
             continue
         if replies.mover is me:
             continue            # the opponent is blocked: no defence to list
-        # a key has no refutation (not asked apart: the first refutation found says the
-        # same as "no win within k - 1 after this move", and costs no more). The defences
-        # the table already knows to hold (the refutation a cook search found) come first:
-        # a move that cannot enter the list is then dropped with one search fewer. The
-        # order does not change the list: a try's every defence is asked either way.
-        path = (position, child)
-        boards = [bytes(board_after(child.board, r.start, r.end, r.relocation))
-                  for r in replies]
-        known = prover.known(boards, me, me, k - 1, path)
-        order = sorted(range(len(boards)), key=lambda j: known[j] is not False)
-        held_by: list[int] = []
-        for j in order:
-            won = known[j]
-            if won is None:
-                won = prover.win(apply_move(child, replies.moves[j]), me, k - 1, path)
-            if not won:
-                held_by.append(j)
-                if len(held_by) > bound:
-                    break
-        refs = [replies.moves[j] for j in sorted(held_by)]
+        held_by = _refutations(prover, position, child, replies, me, k, bound)
+        refs = [replies.moves[j] for j in held_by]
         if refs and len(refs) <= bound:
             held.append((len(refs), i, Try(m, tuple(refs))))
             if len(held) >= limit:
@@ -665,3 +658,48 @@ def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int
                 bound = held[-1][0] - 1
     held.sort(key=lambda t: t[:2])
     return tuple(t for _, _, t in held[:limit])
+
+
+def _refutations(prover: _Prover, position: Position, child: Position, replies: MoveList,
+                 me: Side, k: int, bound: int) -> list[int]:
+    """The replies in ``child`` (after a first move of ``me`` from ``position``) after
+    which ``me`` has no win within ``k - 1``, by their index in ``replies``, in order: all
+    of them, or more than ``bound`` (then the move is no try, and the search stops).
+
+    A key has none (not asked apart: the first refutation found says the same as "no win
+    within k - 1 after this move"). The defences the table already knows to hold (the
+    refutation a cook search found) are taken first. Then, with df-pn, the question "is
+    there another?" is asked of ``child`` as a whole, without those defences
+    (``win_excluding``): df-pn goes for the defence easiest to prove, where asking the
+    replies in turn proves the first one met, whatever its cost; the table then tells
+    which it was. Otherwise (the kernel, or a line given up) the replies are asked in
+    turn. The order does not change the answer: a try's every defence is found either
+    way, and a move with more than ``bound`` is dropped either way."""
+    path = (position, child)
+    boards = [bytes(board_after(child.board, r.start, r.end, r.relocation)) for r in replies]
+    known = prover.known(boards, me, me, k - 1, path)
+    held = [j for j, kn in enumerate(known) if kn is False]
+    won = {j for j, kn in enumerate(known) if kn is True}
+    while len(held) <= bound:
+        more = prover.refuted_apart_from(child, me, k - 1, (position,),
+                                         [boards[j] for j in held])
+        if more is False:
+            break
+        if more:
+            known = prover.known(boards, me, me, k - 1, path)
+            new = [j for j, kn in enumerate(known) if kn is False and j not in held]
+            if new:
+                held += new
+                continue
+        # not known (the kernel, or a line given up): the replies in turn, to one more
+        for j in range(len(boards)):
+            if j in won or j in held:
+                continue
+            if prover.win(apply_move(child, replies.moves[j]), me, k - 1, path):
+                won.add(j)
+            else:
+                held.append(j)
+                break
+        else:
+            break
+    return sorted(held)
