@@ -394,16 +394,17 @@ def test_win_in_3_candidates_walk_back_to_exact_wins(rules):
     assert found >= 4
 
 
+@pytest.mark.parametrize("kind", ["kernel", "dfpn"])
 @pytest.mark.parametrize("rules", [RULES, DEEP.rules, PRESETS["bga"]])
-def test_win_in_with_a_kept_searcher_answers_as_fresh_searches(rules):
-    """One Searcher asked along a game line (as the deep walk does) gives the answers of a
-    fresh search per question."""
+def test_win_in_with_a_kept_searcher_answers_as_fresh_searches(rules, kind):
+    """One searcher asked along a game line (as the walk does: the kernel for a win in 3,
+    df-pn deeper) gives the answers of a fresh search per question."""
     from solver.game.moves import Game
-    from solver.search._search import Searcher
+    from solver.search._dfpn import DfpnSearcher
 
     rng = random.Random(3)
     game = Game(Position.setup("123321", "231132"))
-    kept = Searcher(rules.flags())
+    kept = (Searcher if kind == "kernel" else DfpnSearcher)(rules.flags())
     asked = yes = 0
     for _ in range(14):
         ml = game.legal_moves(rules)

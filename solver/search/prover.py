@@ -184,10 +184,11 @@ class _Prover:
 
 
 def win_in(position: Position, rules: RuleSet, k: int, history: Sequence[Position] = (),
-           searcher: Searcher | None = None) -> bool:
+           searcher: Searcher | DfpnSearcher | None = None) -> bool:
     """Does the side to move win in at most ``k`` moves? (Yes/no, for batch use.)
 
-    ``searcher``: a ``Searcher(rules.flags())`` to ask, kept by the caller across calls
+    ``searcher``: a ``Searcher(rules.flags())`` (or a ``DfpnSearcher``) to ask, kept by
+    the caller across calls
     (its table's entries are keyed by board and relevant history, so answers stay exact;
     a run of questions along one game line reuses what the earlier ones proved); default
     a fresh one for this question.
