@@ -128,3 +128,27 @@ def test_a_root_without_some_replies_answers_as_the_other_replies_asked_in_turn(
                 asked[got] += 1
             assert searcher.win(after.key, 1 - me, me, 2, [*line, p.key]) == all(fresh)
     assert asked[0] > 0 and asked[1] > 0
+
+
+@pytest.mark.parametrize(("text", "preset", "options", "n", "extra"), CASES)
+def test_a_solve_stopped_at_two_keys_finds_keys_of_the_whole_list(text, preset, options, n,
+                                                                  extra):
+    """``max_keys``: with df-pn, the first key is the first in move order, the second
+    comes from "another key?" asked of the position less the first (``win_excluding``,
+    the table then telling which); the kernel finds them in its search's order. Keys of
+    the full list either way, as many as there are, at most the limit."""
+    p = Position.from_string(text)
+    history = ()
+    if "renop" in extra:
+        history = (apply_move(p, parse_move("14-24-33x43=12", p, PBM)),)
+    rules = rules_from(preset, options)
+    full = solve(p, rules, n, history, tree=False, prover="dfpn")
+    in_order = [m for m in legal_moves(p, rules, history) if m in full.keys]
+    for limit in (1, 2, 3):
+        for name in ("dfpn", "alphabeta"):
+            got = solve(p, rules, n, history, tree=False, max_keys=limit, prover=name)
+            assert (got.result, got.moves) == (full.result, full.moves)
+            assert len(got.keys) == min(limit, len(full.keys))
+            assert set(got.keys) <= set(full.keys)
+            if name == "dfpn":
+                assert got.keys[:1] == tuple(in_order[:1])

@@ -150,6 +150,17 @@ class _Prover:
                                         excluded, self.history + [p.key for p in path])
         return None if r < 0 else r == 0
 
+    def another_win(self, position: Position, winner: Side, d: int,
+                    excluded: list[bytes]) -> bool | None:
+        """With ``winner`` to move in ``position``: has it a move that wins within ``d``,
+        other than those leading to the boards ``excluded``? None: not known (the kernel
+        does not ask this; a line given up)."""
+        if not isinstance(self.searcher, DfpnSearcher):
+            return None
+        r = self.searcher.win_excluding(position.key, position.turn.index, winner.index, d,
+                                        excluded, self.history)
+        return None if r < 0 else r == 1
+
     def least(self, position: Position, winner: Side, d: int,
               path: Sequence[Position] = ()) -> int | None:
         """The least ``d' <= d`` with a win within ``d'``, or None."""
@@ -613,15 +624,33 @@ def _keys(prover: _Prover, position: Position, root: MoveList, me: Side, k: int 
         results = {result_of(position.board, *t) for t in wins}
         return [m for m in root if m.result_key(position) in results]
     # df-pn: each first move's own question, asked straight at depth k - 1 (what the proof
-    # found is in the table; a refutation is usually a short disproof)
-    keys = []
-    for i, m in enumerate(root):
-        note(f"looking for cooks: first move {i + 1} of {len(root.moves)}")
-        if prover.win(apply_move(position, m), me, k - 1, (position,)):
-            keys.append(m)
-            if len(keys) == limit:
+    # found is in the table; a refutation is usually a short disproof), up to the first
+    # key; then "another key?" of the position as a whole less the keys found
+    # (``win_excluding``): df-pn goes for the likeliest cook, where asking the moves in
+    # turn refutes every move met before it (a cook late in the order took minutes)
+    keys: list[int] = []
+    boards = [bytes(board_after(position.board, m.start, m.end, m.relocation))
+              for m in root]
+    i = 0
+    whole = True        # ask the position as a whole (until it cannot tell)
+    while i < len(root.moves) and (not limit or len(keys) < limit):
+        if keys and whole:
+            more = prover.another_win(position, me, k, [boards[j] for j in keys])
+            if more is False:
                 break
-    return keys
+            if more:
+                known = prover.known(boards, me.other, me, k - 1, (position,))
+                new = [j for j, kn in enumerate(known) if kn and j not in keys]
+                if new:
+                    keys.append(new[0])
+                    continue
+            whole = False   # not known, or the table lost the move: in turn from here
+        note(f"looking for cooks: first move {i + 1} of {len(root.moves)}")
+        if i not in keys and prover.win(apply_move(position, root.moves[i]), me, k - 1,
+                                        (position,)):
+            keys.append(i)
+        i += 1
+    return [root.moves[j] for j in sorted(keys)]
 
 
 def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,
