@@ -99,16 +99,17 @@ def test_what_a_table_knows_is_what_a_fresh_search_answers(kind):
     assert told[True] > 0 and told[False] > 0
 
 
-def test_a_root_without_some_replies_answers_as_the_other_replies_asked_in_turn():
-    """``DfpnSearcher.win_excluding`` (the tries' "is there another refutation?") agrees
-    with fresh searches of every reply left, whatever is left out; its table still gives
-    whole questions their own answers afterwards."""
+@pytest.mark.parametrize("kind", [Searcher, DfpnSearcher])
+def test_a_root_without_some_replies_answers_as_the_other_replies_asked_in_turn(kind):
+    """``win_excluding`` (the tries' "is there another refutation?") agrees with fresh
+    searches of every reply left, whatever is left out; the table still gives whole
+    questions their own answers afterwards."""
     asked = {0: 0, 1: 0}
     for seed in range(6):
         p, history = random_playout(random.Random(200 + seed), PBM, 8 + seed)
         me = p.turn.index
         line = [h.key for h in history]
-        searcher = DfpnSearcher(PBM.flags(), 16)
+        searcher = kind(PBM.flags(), 16)
         for m in legal_moves(p, PBM, history).moves[:10]:
             if m.is_win:
                 continue

@@ -592,6 +592,15 @@ cdef object _triple(CMove m):
     return (m.start, m.to, None if m.reloc == NO_SLOT else m.reloc)
 
 
+cdef inline int _in_list(const uint64_t* lo, const uint64_t* hi, int n,
+                         const Board* b) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if lo[i] == b.klo and hi[i] == b.khi:
+            return 1
+    return 0
+
+
 cdef class Searcher:
     """A forced-win prover for one rule set, with its own transposition table.
 
@@ -682,6 +691,56 @@ cdef class Searcher:
         if r == UNKNOWN:
             self.any_truncated = 1
         return r == 1
+
+    def win_excluding(self, bytes board, int side, int winner, int d, excluded,
+                      history=()):
+        """With ``side`` the loser: ``win(board, side, winner, d, history)`` with the moves
+        of ``side`` that lead to the boards ``excluded`` (a list) left out at the root: 1
+        (``winner`` wins against every other move), 0 (another move holds: the table then
+        knows which), -1 (not known: a line given up, a blocked side, or ``side`` the
+        winner, which this kernel does not ask). The root's own entry is not stored."""
+        cdef Board b, t, c
+        cdef History h
+        cdef int n, m = 0, mover, i, r, L = 1 - winner
+        cdef CMove moves[MAX_MOVES]
+        cdef uint64_t xlo[MAX_MOVES]
+        cdef uint64_t xhi[MAX_MOVES]
+        cdef int xn = 0
+        if side not in (0, 1):
+            raise ValueError("sides are 0 (South) and 1 (North)")
+        self._start(board, winner, d, history)
+        if d <= 0:
+            return 0
+        if side != L or len(excluded) > MAX_MOVES:
+            return -1
+        for x in excluded:
+            board_load(&t, x)
+            xlo[xn] = t.klo
+            xhi[xn] = t.khi
+            xn += 1
+        b = self.root
+        h.lo = self.s.hlo
+        h.hi = self.s.hhi
+        h.n = self.s.hn
+        with nogil:
+            if _land(&self.s, &b, L, &h):
+                r = 0                      # L lands
+            else:
+                n = gen_moves(&b, L, self.s.rules, &h, moves, &mover)
+                if n == 0 or mover != L:
+                    r = UNKNOWN
+                else:
+                    for i in range(n):
+                        memcpy(&c, &b, sizeof(Board))
+                        board_make(&c, moves[i])
+                        if not _in_list(xlo, xhi, xn, &c):
+                            moves[m] = moves[i]
+                            m += 1
+                    r = _l_body(&self.s, &b, moves, m, d) if m else 1
+        self._raise_if_aborted()
+        if r == UNKNOWN:
+            return -1
+        return r
 
     def known(self, boards, int side, int winner, int d, history=()):
         """What this searcher's table already proves of ``win(board, side, winner, d,

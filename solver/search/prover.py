@@ -143,9 +143,7 @@ class _Prover:
                            path: Sequence[Position], excluded: list[bytes]) -> bool | None:
         """With the loser to move in ``position``: has it a move, other than those leading
         to the boards ``excluded``, after which ``winner`` has no win within ``d``? None:
-        not known (the kernel does not ask this; a line given up)."""
-        if not isinstance(self.searcher, DfpnSearcher):
-            return None
+        not known (a line given up, a blocked side)."""
         r = self.searcher.win_excluding(position.key, position.turn.index, winner.index, d,
                                         excluded, self.history + [p.key for p in path])
         return None if r < 0 else r == 0
@@ -698,11 +696,12 @@ def _refutations(prover: _Prover, position: Position, child: Position, replies: 
 
     A key has none (not asked apart: the first refutation found says the same as "no win
     within k - 1 after this move"). The defences the table already knows to hold (the
-    refutation a cook search found) are taken first. Then, with df-pn, the question "is
-    there another?" is asked of ``child`` as a whole, without those defences
-    (``win_excluding``): df-pn goes for the defence easiest to prove, where asking the
-    replies in turn proves the first one met, whatever its cost; the table then tells
-    which it was. Otherwise (the kernel, or a line given up) the replies are asked in
+    refutation a cook search found) are taken first. Then the question "is there
+    another?" is asked of ``child`` as a whole, without those defences
+    (``win_excluding``): df-pn goes for the defence easiest to prove, the kernel tries
+    the defences in its own order (killers, history, landing witnesses), where asking
+    the replies in turn proves the first one met, whatever its cost; the table then
+    tells which it was. Where it cannot tell (a line given up) the replies are asked in
     turn. The order does not change the answer: a try's every defence is found either
     way, and a move with more than ``bound`` is dropped either way."""
     path = (position, child)
@@ -721,7 +720,7 @@ def _refutations(prover: _Prover, position: Position, child: Position, replies: 
             if new:
                 held += new
                 continue
-        # not known (the kernel, or a line given up): the replies in turn, to one more
+        # not known (a line given up, the table lost it): the replies in turn, to one more
         for j in range(len(boards)):
             if j in won or j in held:
                 continue
