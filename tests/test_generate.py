@@ -358,10 +358,15 @@ def test_deep_walk_back_gives_exact_wins_only():
     ("321.../.1..../2..1../2...3./..2.../33...1 S", 2, 1),    # a sound win in 2
     ("321.../.1..../2..1../2...3./..2.../33...1 S", 1, 0),
 ])
-def test_the_walk_counts_winning_moves_up_to_two(text, n, wins):
+@pytest.mark.parametrize("kind", ["kernel", "dfpn"])
+def test_the_walk_counts_winning_moves_up_to_two(text, n, wins, kind):
     """The walk asks the move the game played and the threats whether they win within N,
-    and stops at two (a cook: the game goes on). Each played move gives the count of
-    fresh searches of those moves."""
+    and stops at two (a cook: the game goes on); df-pn asks them together (the position
+    less every other move). Each played move gives the count of fresh searches of those
+    moves."""
+    from solver.search._dfpn import DfpnSearcher
+
+    walker = Searcher if kind == "kernel" else DfpnSearcher
     pos = Position.from_string(text)
     me = pos.turn.index
     threats = plausible_moves(pos, RULES)
@@ -372,7 +377,7 @@ def test_the_walk_counts_winning_moves_up_to_two(text, n, wins):
         asked = {apply_move(pos, m).key for m in [played, *threats]}
         by_hand = sum(Searcher(RULES.flags()).win(b, 1 - me, me, n - 1, [pos.key])
                       for b in asked)
-        got = _moves_that_win(pos, apply_move(pos, played), RULES, n, Searcher(RULES.flags()))
+        got = _moves_that_win(pos, apply_move(pos, played), RULES, n, walker(RULES.flags()))
         assert got == min(by_hand, 2)
         seen.add(got)
     assert seen == {wins}
