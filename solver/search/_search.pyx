@@ -697,7 +697,7 @@ cdef class Searcher:
         """With ``side`` the loser: ``win(board, side, winner, d, history)`` with the moves
         of ``side`` that lead to the boards ``excluded`` (a list) left out at the root: 1
         (``winner`` wins against every other move), 0 (another move holds: the table then
-        knows which), -1 (not known: a line given up, a blocked side, or ``side`` the
+        knows which, unless ``d`` is 1, whose answers are not stored), -1 (not known: a line given up, a blocked side, or ``side`` the
         winner, which this kernel does not ask). The root's own entry is not stored."""
         cdef Board b, t, c
         cdef History h

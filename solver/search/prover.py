@@ -709,18 +709,21 @@ def _refutations(prover: _Prover, position: Position, child: Position, replies: 
     known = prover.known(boards, me, me, k - 1, path)
     held = [j for j, kn in enumerate(known) if kn is False]
     won = {j for j, kn in enumerate(known) if kn is True}
+    whole = True        # ask the reply list as a whole (until it cannot tell)
     while len(held) <= bound:
-        more = prover.refuted_apart_from(child, me, k - 1, (position,),
-                                         [boards[j] for j in held])
-        if more is False:
-            break
-        if more:
-            known = prover.known(boards, me, me, k - 1, path)
-            new = [j for j, kn in enumerate(known) if kn is False and j not in held]
-            if new:
-                held += new
-                continue
-        # not known (a line given up, the table lost it): the replies in turn, to one more
+        if whole:
+            more = prover.refuted_apart_from(child, me, k - 1, (position,),
+                                             [boards[j] for j in held])
+            if more is False:
+                break
+            if more:
+                known = prover.known(boards, me, me, k - 1, path)
+                new = [j for j, kn in enumerate(known) if kn is False and j not in held]
+                if new:
+                    held += new
+                    continue
+            whole = False
+        # not known (a line given up, a result not kept): the replies in turn, to one more
         for j in range(len(boards)):
             if j in won or j in held:
                 continue
