@@ -249,8 +249,9 @@ def _duals(tree: Node | None) -> list[str]:
 
 
 #: Tries (the rating's single-refutation tries) are looked for up to a win in this many
-#: moves. Deeper, they would refute every other first move again and prove up to four
-#: defences of each (many minutes a candidate), and a win in 5 is rated difficulty 5
+#: moves. Deeper, each of hundreds of first moves would need a second defence proven to
+#: hold, a "no win in 4" (a win in 4's "no win in 3" took about 0.1 s; these were not
+#: measured), and a win in 5 is rated difficulty 5
 #: without them: its length alone scores 8 of the 8.5 needed, a proof of 46 nodes or more
 #: the rest (a win in 5 takes thousands).
 TRIES_UP_TO = 4
