@@ -279,11 +279,12 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
     quick = functools.partial(solve, tree=False, max_keys=1)
     threats = plausible_moves(position, rules)
     # the tree (for duals) and the tries (for the rating) come from the same solve, asked
-    # only when the key is unique and the position can still be a puzzle (it needs a
-    # second legal move and min_tries threats besides the key): the tries then start from
-    # the cook search's table, which holds a refutation of every other first move. The
-    # rating counts the tries refuted by one defence, up to its cap: only those are looked
-    # for (a first move is dropped at its second refutation, not its fourth).
+    # only when the key is unique and the position can still be a puzzle (a second legal
+    # move, and at least min_tries threats, the plausible tries being among them): the
+    # tries then start from the cook search's table, which holds a refutation of every
+    # other first move. The rating counts the tries refuted by one defence, up to its cap:
+    # only those are looked for (a first move is dropped at its second refutation, not its
+    # fourth).
     extras = len(root.moves) > 1 and len(threats) >= min_tries
     sol = solve(position, rules, max_moves=moves, tree=extras, max_keys=2,
                 tries=extras and moves <= TRIES_UP_TO, try_refutations=1,
