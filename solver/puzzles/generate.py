@@ -500,10 +500,12 @@ def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int,
     # and relevant history, so its answers are those of fresh searches, and an earlier
     # position's deeper question meets the later positions already proven
     # (df-pn from DFPN_FROM moves, as ``solve``: 28 win-in-4 candidates of seed 42 took
-    # 51 s with the kernel, 30 s with df-pn, the same candidates)
+    # 51 s with the kernel, 30 s with df-pn, the same candidates; its table of 2 ** 18
+    # entries, 14 MB: with 2 ** 20, 3 wins in 4 spent 2.9 s of 31.7 s mapping pages)
+    bits = min(table_bits(moves), 18)
     searcher: Searcher | DfpnSearcher = (
-        DfpnSearcher(rules.flags(), table_bits(moves)) if pick("auto", moves) == "dfpn"
-        else Searcher(rules.flags(), table_bits(moves)))
+        DfpnSearcher(rules.flags(), bits) if pick("auto", moves) == "dfpn"
+        else Searcher(rules.flags(), bits))
     game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
     line: list[Position | None] = []    # the positions of the plies asked with no win
     for ply in range(max_plies):
