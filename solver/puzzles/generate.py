@@ -422,16 +422,18 @@ DEEP_FROM = 3
 #: found by walking back; ``"walk-back 2"``, wins in 3 too, and the random safe move
 #: drawn by trying moves in a random order (:func:`_random_safe_move`); ``"walk-back 3"``,
 #: a walk that finds two winning moves (a cook) goes on playing; ``"walk-back 4"`` (now),
-#: the walk asks at most :data:`WALK_THREATS` threats. Each change gives other candidates
-#: for the same seed, so a state file of another version is refused.
+#: the walk of a win in 3 or 4 asks at most :data:`WALK_THREATS` threats. Each change
+#: gives other candidates for the same seed, so a state file of another version is
+#: refused.
 PLAY_WAY = "walk-back 4"
 
-#: The walk asks the move the game played and at most this many of the moves that
-#: threaten to land (the first in move order) whether they win. A "none of them" costs a
-#: proof per move asked, and most answers are "none": with every threat asked, 20 wins in 3
-#: took 12.1 / 8.8 / 11.3 / 13.7 s (seeds 1 / 3 / 2026 / 7), with 6 11.9 / 8.6 / 9.4 /
-#: 7.6 s; 3 wins in 4 (seeds 42 / 43) 50.9 / 9.2 s, with 6 31.4 / 5.7 s. (With 3, 13.7 s
-#: for seed 2026: too few candidates come up.)
+#: For wins in 3 and 4, the walk asks the move the game played and at most this many of
+#: the moves that threaten to land (the first in move order) whether they win. A "none of
+#: them" costs a proof per move asked, and most answers are "none": with every threat
+#: asked, 20 wins in 3 took 12.1 / 8.8 / 11.3 / 13.7 s (seeds 1 / 3 / 2026 / 7), with 6
+#: 11.9 / 8.6 / 9.4 / 7.6 s; 3 wins in 4 (seeds 42 / 43) 50.9 / 9.2 s, with 6 31.4 / 5.7 s.
+#: (With 3, 13.7 s for seed 2026: too few candidates come up.) Wins in 5 ask every threat:
+#: with 6, seed 53 had found 1 of 2 after 8 minutes, against 2 in 206 s.
 WALK_THREATS = 6
 
 
@@ -540,8 +542,8 @@ def _moves_that_win(position: Position, played: Position | bytes, rules: RuleSet
                     moves: int, searcher: Searcher | DfpnSearcher) -> int:
     """How many of a few moves of the side to move win within ``moves`` of its moves,
     whatever the replies: the move the game played from ``position`` (to ``played``) and
-    the first :data:`WALK_THREATS` moves that threaten to land (:func:`plausible_moves`),
-    counted up to 2. A count
+    the moves that threaten to land (:func:`plausible_moves`; below 5 moves only the
+    first :data:`WALK_THREATS` of them), counted up to 2. A count
     proves that many winning moves; 0 does not prove there is none (other moves are not
     asked), and 2 proves a cook of a win in exactly ``moves``.
 
@@ -551,7 +553,8 @@ def _moves_that_win(position: Position, played: Position | bytes, rules: RuleSet
     cook took 80 s that way)."""
     me = position.turn.index
     asked = [played.key if isinstance(played, Position) else bytes(played)]
-    for m in plausible_moves(position, rules)[:WALK_THREATS]:
+    threats = plausible_moves(position, rules)
+    for m in threats[:WALK_THREATS] if moves < 5 else threats:
         after = apply_move(position, m).key
         if after not in asked:
             asked.append(after)
