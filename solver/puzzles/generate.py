@@ -502,9 +502,10 @@ def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int,
     # and relevant history, so its answers are those of fresh searches, and an earlier
     # position's deeper question meets the later positions already proven
     # (df-pn from DFPN_FROM moves, as ``solve``: 28 win-in-4 candidates of seed 42 took
-    # 51 s with the kernel, 30 s with df-pn, the same candidates; its table of 2 ** 18
-    # entries, 14 MB: with 2 ** 20, 3 wins in 4 spent 2.9 s of 31.7 s mapping pages)
-    bits = min(table_bits(moves), 18)
+    # 51 s with the kernel, 30 s with df-pn, the same candidates; up to wins in 4 its table
+    # has 2 ** 18 entries, 14 MB: with 2 ** 20, 3 wins in 4 spent 2.9 s of 31.7 s mapping
+    # pages; a win in 5's long walks need the 2 ** 20: with 2 ** 18, 232 s instead of 206)
+    bits = min(table_bits(moves), 18) if moves <= 4 else table_bits(moves)
     searcher: Searcher | DfpnSearcher = (
         DfpnSearcher(rules.flags(), bits) if pick("auto", moves) == "dfpn"
         else Searcher(rules.flags(), bits))
