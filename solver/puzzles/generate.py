@@ -69,7 +69,7 @@ from solver.puzzles.schema import (
 from solver.puzzles.symmetry import canonical, flipped
 from solver.search._dfpn import DfpnSearcher
 from solver.search._search import Searcher
-from solver.search.prover import pick, table_bits, win_in
+from solver.search.prover import pick, table_bits, win_in, winners_among
 from solver.search.prover import solve as search_solve
 from solver.search.stipulation import Stipulation
 from solver.search.tree import Node, WinnerNode, walk
@@ -559,29 +559,18 @@ def _moves_that_win(position: Position, played: Position | bytes, rules: RuleSet
         after = apply_move(position, m).key
         if after not in asked:
             asked.append(after)
-    line = [position.key]
     found = 0
     if isinstance(searcher, DfpnSearcher):
-        left = set(asked)
-        others = [bytes(board_after(position.board, m.start, m.end, m.relocation))
-                  for m in legal_moves(position, rules).moves]
-        out = [b for b in others if b not in left]
-        while found < 2:
-            r = searcher.win_excluding(position.key, me, me, moves, out, [])
-            if r == 0:
-                return found
-            known = searcher.known(asked, 1 - me, me, moves - 1, line) if r == 1 else []
-            won = [b for b, k in zip(asked, known, strict=True) if k == 1 and b in left]
-            if not won:
-                break               # not known: the rest in turn
-            left.discard(won[0])
-            out.append(won[0])
-            found += 1
-        if found == 2:
-            return found
-        asked = [b for b in asked if b in left]
+        children = [bytes(board_after(position.board, m.start, m.end, m.relocation))
+                    for m in legal_moves(position, rules).moves]
+        won, settled = winners_among(searcher, position.key, me, moves, [], children,
+                                     asked, 2)
+        if settled:
+            return len(won)
+        found = len(won)
+        asked = [b for b in asked if b not in won]      # not known: the rest in turn
     for after in asked:
-        if searcher.win(after, 1 - me, me, moves - 1, line):
+        if searcher.win(after, 1 - me, me, moves - 1, [position.key]):
             found += 1
             if found == 2:
                 break

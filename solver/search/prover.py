@@ -148,17 +148,6 @@ class _Prover:
                                         excluded, self.history + [p.key for p in path])
         return None if r < 0 else r == 0
 
-    def another_win(self, position: Position, winner: Side, d: int,
-                    excluded: list[bytes]) -> bool | None:
-        """With ``winner`` to move in ``position``: has it a move that wins within ``d``,
-        other than those leading to the boards ``excluded``? None: not known (the kernel
-        does not ask this; a line given up)."""
-        if not isinstance(self.searcher, DfpnSearcher):
-            return None
-        r = self.searcher.win_excluding(position.key, position.turn.index, winner.index, d,
-                                        excluded, self.history)
-        return None if r < 0 else r == 1
-
     def least(self, position: Position, winner: Side, d: int,
               path: Sequence[Position] = ()) -> int | None:
         """The least ``d' <= d`` with a win within ``d'``, or None."""
@@ -623,32 +612,61 @@ def _keys(prover: _Prover, position: Position, root: MoveList, me: Side, k: int 
         return [m for m in root if m.result_key(position) in results]
     # df-pn: each first move's own question, asked straight at depth k - 1 (what the proof
     # found is in the table; a refutation is usually a short disproof), up to the first
-    # key; then "another key?" of the position as a whole less the keys found
-    # (``win_excluding``): df-pn goes for the likeliest cook, where asking the moves in
-    # turn refutes every move met before it (a cook late in the order took minutes)
-    keys: list[int] = []
+    # key; then the other keys with ``winners_among``: df-pn goes for the likeliest cook,
+    # where asking the moves in turn refutes every move met before it (a cook late in the
+    # order took minutes)
     boards = [bytes(board_after(position.board, m.start, m.end, m.relocation))
               for m in root]
-    i = 0
-    whole = True        # ask the position as a whole (until it cannot tell)
-    while i < len(root.moves) and (not limit or len(keys) < limit):
-        if keys and whole:
-            more = prover.another_win(position, me, k, [boards[j] for j in keys])
-            if more is False:
-                break
-            if more:
-                known = prover.known(boards, me.other, me, k - 1, (position,))
-                new = [j for j, kn in enumerate(known) if kn and j not in keys]
-                if new:
-                    keys.append(new[0])
-                    continue
-            whole = False   # not known, or the table lost the move: in turn from here
-        note(f"looking for cooks: first move {i + 1} of {len(root.moves)}")
+    n = len(boards)
+    first = None
+    for i, m in enumerate(root):
+        note(f"looking for cooks: first move {i + 1} of {n}")
+        if prover.win(apply_move(position, m), me, k - 1, (position,)):
+            first = i
+            break
+    if first is None:
+        return []
+    if limit == 1:
+        return [root.moves[first]]
+    assert isinstance(prover.searcher, DfpnSearcher)
+    won, settled = winners_among(prover.searcher, position.key, me.index, k, prover.history,
+                                 boards, boards[:first] + boards[first + 1:],
+                                 limit - 1 if limit else n)
+    keys = [first] + [boards.index(b) for b in won]
+    for i in range(first + 1, n) if not settled else ():
+        if limit and len(keys) >= limit:
+            break
+        note(f"looking for cooks: first move {i + 1} of {n}")
         if i not in keys and prover.win(apply_move(position, root.moves[i]), me, k - 1,
                                         (position,)):
             keys.append(i)
-        i += 1
     return [root.moves[j] for j in sorted(keys)]
+
+
+def winners_among(searcher: DfpnSearcher, board: bytes, side: int, d: int,
+                  history: list[bytes], children: Sequence[bytes], asked: Sequence[bytes],
+                  limit: int) -> tuple[list[bytes], bool]:
+    """Which of the boards ``asked`` (reached by moves of ``side``, to move on ``board``;
+    ``children`` are all its moves' boards) win within ``d``, up to ``limit`` of them,
+    in the order found: the position is asked as a whole, less every child not asked and
+    each winner found (``win_excluding``: df-pn goes for the likeliest winner), and the
+    table tells which child won. Also whether that settled it: False when the searcher
+    could not tell (a line given up, a result not kept), and the caller asks the rest of
+    ``asked`` in turn."""
+    left = set(asked)
+    out = [c for c in children if c not in left]
+    won: list[bytes] = []
+    while len(won) < limit:
+        r = searcher.win_excluding(board, side, side, d, out, history)
+        if r <= 0:
+            return won, r == 0
+        known = searcher.known(list(asked), 1 - side, side, d - 1, [*history, board])
+        new = [b for b, w in zip(asked, known, strict=True) if w == 1 and b not in won]
+        if not new:
+            return won, False
+        won.append(new[0])
+        out.append(new[0])
+    return won, True
 
 
 def _tries(prover: _Prover, position: Position, root: MoveList, me: Side, k: int,
