@@ -45,7 +45,7 @@ from solver.game._movegen cimport (
 )
 
 from solver.search._shared cimport (
-    LC_BITS, LandEntry, Witnesses, board_hash, land_cached, lands_after, mix,
+    LC_BITS, LandEntry, Witnesses, board_hash, board_in, land_cached, lands_after, mix,
     relevant_history, win_stopped, witness_init, witness_keep,
 )
 
@@ -638,14 +638,6 @@ cdef inline num _add(num a, num b) noexcept nogil:
     return a if a < INF - 1 else INF - 1
 
 
-cdef inline int _excluded(S* s, const Board* b) noexcept nogil:
-    cdef int i
-    for i in range(s.xn):
-        if s.xlo[i] == b.klo and s.xhi[i] == b.khi:
-            return 1
-    return 0
-
-
 cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
                num thphi, num thdelta, num* ophi, num* odelta,
                int* oflags, int excl) noexcept nogil:
@@ -747,7 +739,7 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         for i in range(n):
             memcpy(&ch[r].b, b, sizeof(Board))
             board_make(&ch[r].b, moves[i])
-            if excl and _excluded(s, &ch[r].b):
+            if excl and board_in(s.xlo, s.xhi, s.xn, &ch[r].b):
                 continue
             moves[r] = moves[i]
             ch[r].push = 1

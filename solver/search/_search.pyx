@@ -42,8 +42,8 @@ from solver.game._movegen cimport (
 )
 
 from solver.search._shared cimport (
-    LC_BITS, LandEntry, Witnesses, land_cached, lands_after, mix, relevant_history,
-    win_stopped, witness_init, witness_keep, witness_lands,
+    LC_BITS, LandEntry, Witnesses, board_in, land_cached, lands_after, mix,
+    relevant_history, win_stopped, witness_init, witness_keep, witness_lands,
 )
 
 cdef enum:
@@ -592,15 +592,6 @@ cdef object _triple(CMove m):
     return (m.start, m.to, None if m.reloc == NO_SLOT else m.reloc)
 
 
-cdef inline int _in_list(const uint64_t* lo, const uint64_t* hi, int n,
-                         const Board* b) noexcept nogil:
-    cdef int i
-    for i in range(n):
-        if lo[i] == b.klo and hi[i] == b.khi:
-            return 1
-    return 0
-
-
 cdef class Searcher:
     """A forced-win prover for one rule set, with its own transposition table.
 
@@ -733,7 +724,7 @@ cdef class Searcher:
                     for i in range(n):
                         memcpy(&c, &b, sizeof(Board))
                         board_make(&c, moves[i])
-                        if not _in_list(xlo, xhi, xn, &c):
+                        if not board_in(xlo, xhi, xn, &c):
                             moves[m] = moves[i]
                             m += 1
                     r = _l_body(&self.s, &b, moves, m, d) if m else 1

@@ -150,3 +150,13 @@ cdef inline int lands_after(LandEntry* lc, int rules, Witnesses* w, const Board*
     sup = land_cached(lc, rules, child, w.side, h, misses)
     witness_keep(w, sup, touched(m), shore_row(child, w.side))
     return sup != 0
+
+
+cdef inline int board_in(const uint64_t* lo, const uint64_t* hi, int n,
+                         const Board* b) noexcept nogil:
+    """Is ``b`` one of the ``n`` boards ``lo``/``hi`` (the boards a root leaves out)?"""
+    cdef int i
+    for i in range(n):
+        if lo[i] == b.klo and hi[i] == b.khi:
+            return 1
+    return 0
