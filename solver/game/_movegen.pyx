@@ -765,6 +765,49 @@ cdef int can_land(const Board* b, int side, int rules, const History* hist) noex
     return land_support(b, side, rules, hist) != 0
 
 
+cdef int _goal_out_of_reach(const Board* b, int side, int rules) noexcept nogil:
+    """1 when no ring of the side's shore can land on the goal even with the taboo (and
+    ``rebounce=once``) set aside: then it surely cannot land. A cheap test before the
+    exact bounce search, which spends most of its time proving that it cannot.
+
+    Which rings a move could bounce off is found breadth first, each ring once: from a
+    shore ring, or from a ring bounced off, every segment of its size whose intermediate
+    slots are empty (the shore's own slots counted as empty, as the moving ring lifts
+    one of them) reaches the goal, an empty slot, or another ring to bounce off. Every
+    legal goal path is such a chain of segments, so none exists when no chain ends on
+    the goal.
+    """
+    cdef int row = shore_row(b, side), a, e, i, t
+    cdef int mode = 1 if rules & R_ENTRY else 0
+    cdef int goal = GOAL_N if side == SOUTH else GOAL_S
+    cdef uint64_t starts, occm, todo, seen, eb
+    cdef const Segment* seg
+    if row < 0:
+        return 1
+    starts = b.occ & ROW_MASK[row]
+    occm = b.occ & ~starts
+    todo = starts
+    seen = starts
+    while todo:
+        a = _lowbit(todo)
+        todo &= todo - 1
+        t = (mode * 36 + a) * 4 + b.size[a]
+        for i in range(SEG_FIRST[t], SEG_FIRST[t] + SEG_COUNT[t]):
+            seg = &SEGS[i]
+            if seg.mid & occm:
+                continue
+            e = seg.end
+            if e >= 36:
+                if e == goal:
+                    return 0
+                continue
+            eb = 1ULL << e
+            if (b.occ & eb) and not (seen & eb):
+                seen |= eb
+                todo |= eb
+    return 1
+
+
 cdef uint64_t land_support(const Board* b, int side, int rules, const History* hist) noexcept nogil:
     """``can_land`` with a witness: 0 when the side cannot land now, else the slots one
     goal path relies on (its start ring, every slot it steps on, every ring it bounces
@@ -777,6 +820,8 @@ cdef uint64_t land_support(const Board* b, int side, int rules, const History* h
     cdef uint64_t rings
     cdef int s, row = shore_row(b, side), first = 1
     cdef CMove buf[MAX_MOVES]
+    if not (rules & R_BLOCK_NEXTROW) and _goal_out_of_reach(b, side, rules):
+        return 0
     _near_history(c, b, rules, hist)
     while row >= 0:
         rings = b.occ & ROW_MASK[row]

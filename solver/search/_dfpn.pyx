@@ -65,6 +65,9 @@ cdef enum:
     F_UNK = 2
 
 cdef extern from *:
+    void __builtin_prefetch(const void*) nogil
+
+cdef extern from *:
     """
     #define DFPN_INF (1ULL << 62)
     #define DFPN_CAP 0xFFFFFFFFULL
@@ -141,9 +144,25 @@ cdef inline int _match(S* s, Entry* e, const Board* b, int side, uint64_t rh) no
             and e.rh == rh)
 
 
+cdef inline uint64_t _bucket(S* s, const Board* b, int side, uint64_t rh) noexcept nogil:
+    """Where the node's bucket of four entries starts in the table."""
+    return (zobrist(b, side) ^ mix(rh + <uint64_t>(s.winner + 1))) & s.mask & ~3ULL
+
+
+cdef inline void _prefetch(S* s, uint64_t h) noexcept nogil:
+    """Start loading a bucket (four entries: up to five cache lines) into the cache, so
+    that a later probe of it does not wait for memory."""
+    cdef const char* p = <const char*>&s.tt[h]
+    cdef const char* end = <const char*>&s.tt[h + 4]
+    while p < end:
+        __builtin_prefetch(p)
+        p += 64
+    __builtin_prefetch(end - 1)
+
+
 cdef Entry* _probe(S* s, const Board* b, int side, uint64_t rh) noexcept nogil:
     """The node's entry in its bucket of four, or the one to replace (least work)."""
-    cdef uint64_t h = (zobrist(b, side) ^ mix(rh + <uint64_t>(s.winner + 1))) & s.mask & ~3ULL
+    cdef uint64_t h = _bucket(s, b, side, rh)
     cdef Entry* best = &s.tt[h]
     cdef Entry* e
     cdef int i
@@ -561,8 +580,9 @@ cdef inline num _dn0(S* s, int d) noexcept nogil:
 
 
 cdef void _leaf(S* s, Child* c, int side, int d, Witnesses* w, const CMove* m) noexcept nogil:
-    """First look at a child (``c.b``, ``side`` to move, depth ``d``; the history is the line
-    down to its parent): the table, exact leaves, or initial numbers (stored)."""
+    """First look at a child (``c.b``, ``side`` to move, depth ``d``, ``c.rh`` its relevant
+    history; the history is the line down to its parent): the table, exact leaves, or
+    initial numbers (stored)."""
     cdef num pn, dn
     cdef int flags = 0, hold, r, mover, n
     cdef unsigned long long taint0
@@ -570,7 +590,6 @@ cdef void _leaf(S* s, Child* c, int side, int d, Witnesses* w, const CMove* m) n
     cdef CMove* moves
     s.stat[1] += 1
     _stop(s)                               # a leaf counts as a node (and looks for Ctrl-C)
-    c.rh = _relevant(s, &c.b, _plies(s, side, d))
     e = _probe(s, &c.b, side, c.rh)
     if _known(s, e, &c.b, side, c.rh, d, c.fh, &pn, &dn, &flags):
         pass
@@ -731,6 +750,7 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         ch[0].push = 0
         ch[0].fh = fh
         cside = W
+        ch[0].rh = _relevant(s, b, _plies(s, cside, cd))
         _leaf(s, &ch[0], cside, cd, NULL, NULL)
     else:
         cfh = fh + board_hash(b.klo, b.khi)
@@ -744,6 +764,8 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
             moves[r] = moves[i]
             ch[r].push = 1
             ch[r].fh = cfh
+            ch[r].rh = _relevant(s, &ch[r].b, _plies(s, cside, cd))
+            _prefetch(s, _bucket(s, &ch[r].b, cside, ch[r].rh))
             r += 1
         n = r
         witness_init(&wit, cside)
@@ -1011,6 +1033,7 @@ cdef class DfpnSearcher:
         memcpy(&c.b, b, sizeof(Board))
         c.push = 0
         c.fh = fh
+        c.rh = rh
         _leaf(&self.s, &c, side, d, NULL, NULL)
         phi, delta, flags = c.phi, c.delta, c.flags
         if phi != 0 and delta != 0 and not self.s.aborted:
