@@ -45,6 +45,13 @@ cdef Segment SEGS[MAX_SEGS]
 cdef int SEG_LEX[MAX_SEGS]      # each table's segments again, by their slots (lexicographic)
 cdef int SEG_FIRST[3 * 36 * 4]
 cdef int SEG_COUNT[3 * 36 * 4]
+# The same segments with the taboo between segments set aside (``goal_out_of_reach``): for
+# each taboo reading, slot and k, the distinct sets of intermediate slots, each with the
+# ends (bits 36 and 37: the goals) its segments reach.
+cdef uint64_t REACH_MID[MAX_SEGS]
+cdef uint64_t REACH_END[MAX_SEGS]
+cdef int REACH_FIRST[2 * 36 * 4]
+cdef int REACH_COUNT[2 * 36 * 4]
 cdef uint64_t ROW_MASK[6]
 cdef uint64_t ALL_SLOTS = (1ULL << 36) - 1
 cdef uint64_t ZOB[38][4]
@@ -140,6 +147,24 @@ cdef void _build_tables():
                                 for j in range(first, n)])
                 for i in range(n - first):
                     SEG_LEX[first + i] = order[i][1]
+    _build_reach_tables()
+
+
+cdef void _build_reach_tables():
+    cdef int mode, s, k, i, n = 0
+    for mode in range(2):
+        for s in range(36):
+            for k in range(1, 4):
+                t = (mode * 36 + s) * 4 + k
+                ends = {}
+                for i in range(SEG_FIRST[t], SEG_FIRST[t] + SEG_COUNT[t]):
+                    ends[SEGS[i].mid] = ends.get(SEGS[i].mid, 0) | (1 << int(SEGS[i].end))
+                REACH_FIRST[t] = n
+                for mid in sorted(ends):
+                    REACH_MID[n] = mid
+                    REACH_END[n] = ends[mid]
+                    n += 1
+                REACH_COUNT[t] = n - REACH_FIRST[t]
 
 
 cdef uint64_t _splitmix(uint64_t* state) noexcept:
@@ -765,7 +790,7 @@ cdef int can_land(const Board* b, int side, int rules, const History* hist) noex
     return land_support(b, side, rules, hist) != 0
 
 
-cdef int _goal_out_of_reach(const Board* b, int side, int rules) noexcept nogil:
+cdef int goal_out_of_reach(const Board* b, int side, int rules) noexcept nogil:
     """1 when no ring of the side's shore can land on the goal even with the taboo (and
     ``rebounce=once``) set aside: then it surely cannot land. A cheap test before the
     exact bounce search, which spends most of its time proving that it cannot.
@@ -777,11 +802,10 @@ cdef int _goal_out_of_reach(const Board* b, int side, int rules) noexcept nogil:
     legal goal path is such a chain of segments, so none exists when no chain ends on
     the goal.
     """
-    cdef int row = shore_row(b, side), a, e, i, t
+    cdef int row = shore_row(b, side), a, i, t
     cdef int mode = 1 if rules & R_ENTRY else 0
-    cdef int goal = GOAL_N if side == SOUTH else GOAL_S
-    cdef uint64_t starts, occm, todo, seen, eb
-    cdef const Segment* seg
+    cdef uint64_t goal = 1ULL << (GOAL_N if side == SOUTH else GOAL_S)
+    cdef uint64_t starts, occm, todo, seen, ends
     if row < 0:
         return 1
     starts = b.occ & ROW_MASK[row]
@@ -792,19 +816,15 @@ cdef int _goal_out_of_reach(const Board* b, int side, int rules) noexcept nogil:
         a = _lowbit(todo)
         todo &= todo - 1
         t = (mode * 36 + a) * 4 + b.size[a]
-        for i in range(SEG_FIRST[t], SEG_FIRST[t] + SEG_COUNT[t]):
-            seg = &SEGS[i]
-            if seg.mid & occm:
-                continue
-            e = seg.end
-            if e >= 36:
-                if e == goal:
-                    return 0
-                continue
-            eb = 1ULL << e
-            if (b.occ & eb) and not (seen & eb):
-                seen |= eb
-                todo |= eb
+        ends = 0
+        for i in range(REACH_FIRST[t], REACH_FIRST[t] + REACH_COUNT[t]):
+            if not (REACH_MID[i] & occm):
+                ends |= REACH_END[i]
+        if ends & goal:
+            return 0
+        ends &= b.occ & ~seen
+        seen |= ends
+        todo |= ends
     return 1
 
 
@@ -820,7 +840,7 @@ cdef uint64_t land_support(const Board* b, int side, int rules, const History* h
     cdef uint64_t rings
     cdef int s, row = shore_row(b, side), first = 1
     cdef CMove buf[MAX_MOVES]
-    if not (rules & R_BLOCK_NEXTROW) and _goal_out_of_reach(b, side, rules):
+    if not (rules & R_BLOCK_NEXTROW) and goal_out_of_reach(b, side, rules):
         return 0
     _near_history(c, b, rules, hist)
     while row >= 0:

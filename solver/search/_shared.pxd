@@ -11,7 +11,7 @@ them untouched, and the side's shore row where it was, leaves the side able to l
 from libc.stdint cimport uint64_t
 
 from solver.game._movegen cimport (
-    Board, CMove, History, land_support, shore_row, surely_moves, NO_SLOT,
+    Board, CMove, History, goal_out_of_reach, land_support, shore_row, surely_moves, NO_SLOT,
     R_BLOCK_DRAW, R_BLOCK_NEXTROW, R_REPEAT_OK, R_REPLACE_ANY, R_REPLACE_SHORE,
 )
 
@@ -77,12 +77,15 @@ cdef inline uint64_t land_cached(LandEntry* lc, int rules, const Board* b, int s
                                  const History* h, unsigned long long* misses) noexcept nogil:
     """``land_support`` through the cache ``lc`` (2^LC_BITS entries): the answer is a
     function of the board and the side (the history only matters under
-    ``blocked=next-row``, which is not cached). ``misses``, unless NULL, counts the core's
+    ``blocked=next-row``, which is not cached). The core's quick test that the goal is
+    out of reach comes first, uncached. ``misses``, unless NULL, counts the core's
     searches."""
     cdef uint64_t hi = b.khi | (<uint64_t>side << 63) | (1ULL << 62), sup
     cdef LandEntry* e
     if rules & R_BLOCK_NEXTROW:
         return land_support(b, side, rules, h)
+    if goal_out_of_reach(b, side, rules):
+        return 0                           # cheaper than a look in the cache
     e = &lc[mix(b.klo ^ (hi * 0x9E3779B97F4A7C15ULL)) & ((1ULL << LC_BITS) - 1)]
     if e.klo == b.klo and e.khi == hi:
         return e.sup
