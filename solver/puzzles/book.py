@@ -11,9 +11,11 @@ date) is the only thing that changes from run to run; the command line sets it f
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import io
-from collections.abc import Sequence
+import os
+from collections.abc import Iterator, Sequence
 
 from solver.puzzles.catalogue import Puzzle
 from solver.puzzles.export import Book, export_html
@@ -36,6 +38,27 @@ def _weasyprint():
     return weasyprint
 
 
+@contextlib.contextmanager
+def _font_dates(created: _dt.datetime | None) -> Iterator[None]:
+    """While WeasyPrint writes: the embedded fonts carry ``created`` too where its font
+    subsetter (fontTools, where HarfBuzz's is missing) stamps them from
+    ``SOURCE_DATE_EPOCH``, so the bytes do not depend on the hour; a blank
+    ``SOURCE_DATE_EPOCH``, which that subsetter cannot read, is left out. The variable is
+    put back afterwards."""
+    old = os.environ.get("SOURCE_DATE_EPOCH")
+    if created is not None:
+        os.environ["SOURCE_DATE_EPOCH"] = str(int(created.timestamp()))
+    elif old is not None and not old.strip():
+        del os.environ["SOURCE_DATE_EPOCH"]
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = old
+
+
 def html_to_pdf(html: str, *, created: _dt.datetime | None = None) -> bytes:
     """Typeset an HTML document with WeasyPrint; ``created`` becomes the PDF's creation
     and modification date (None: no date in the file at all)."""
@@ -47,7 +70,8 @@ def html_to_pdf(html: str, *, created: _dt.datetime | None = None) -> bytes:
         metadata.created = metadata.modified = stamp
     metadata.generator = "gyges (WeasyPrint)"
     out = io.BytesIO()
-    document.write_pdf(out)
+    with _font_dates(created):
+        document.write_pdf(out)
     return out.getvalue()
 
 
