@@ -279,6 +279,42 @@ def _witness_cases(seed: int, count: int):
 
 
 @pytest.mark.parametrize("seed", [11, 13, 14])
+def test_out_of_reach_region_stands_wherever_its_slots_agree(seed: int) -> None:
+    """The core's quick "the goal is out of reach" (asked before every landing search, and
+    reused by the solver across sibling moves): where it rules a landing out, the naive
+    reference finds none, and none either after any change of slots outside the region
+    it returns that keeps the side's shore row."""
+    from solver.game import _movegen
+
+    rng = random.Random(seed)
+    ruled_out = checked = skipped = 0
+    for name, rules, position in _witness_cases(seed, 8):
+        side = position.turn
+        region = _movegen.out_of_reach_region(bytes(position.board), side.index,
+                                              rules.flags())
+        if region is None:
+            continue
+        ruled_out += 1
+        assert not can_land(position, rules), (name, position)
+        row = _movegen.shore(bytes(position.board), side.index)
+        free = [s for s in range(36) if not (region >> s) & 1]
+        for _ in range(4):
+            board = list(position.board)
+            for slot in rng.sample(free, min(len(free), rng.randint(1, 6))):
+                board[slot] = rng.choice([0, 0, 1, 2, 3])
+            if _movegen.shore(bytes(board), side.index) != row:
+                continue
+            try:
+                ref = reference_can_land(tuple(board), side, rules, budget=FAST_BUDGET)
+            except TooComplex:
+                skipped += 1
+                continue
+            checked += 1
+            assert not ref, (name, position, board, bin(region))
+    assert ruled_out > 20 and checked > 40 and skipped < checked / 5
+
+
+@pytest.mark.parametrize("seed", [11, 13, 14])
 def test_landing_witness_stands_wherever_its_slots_agree(seed: int) -> None:
     """The core's witness of a goal landing (what the solver reuses across sibling moves):
     change any slots outside it at random, keep the side's shore row, and the naive

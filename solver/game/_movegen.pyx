@@ -791,6 +791,12 @@ cdef int can_land(const Board* b, int side, int rules, const History* hist) noex
 
 
 cdef int goal_out_of_reach(const Board* b, int side, int rules) noexcept nogil:
+    cdef uint64_t region
+    return goal_out_of_reach_in(b, side, rules, &region)
+
+
+cdef int goal_out_of_reach_in(const Board* b, int side, int rules,
+                              uint64_t* region) noexcept nogil:
     """1 when no ring of the side's shore can land on the goal even with the taboo (and
     ``rebounce=once``) set aside: then it surely cannot land. A cheap test before the
     exact bounce search, which spends most of its time proving that it cannot.
@@ -801,30 +807,42 @@ cdef int goal_out_of_reach(const Board* b, int side, int rules) noexcept nogil:
     one of them) reaches the goal, an empty slot, or another ring to bounce off. Every
     legal goal path is such a chain of segments, so none exists when no chain ends on
     the goal.
+
+    With 1, ``region`` receives the slots the answer rests on: the shore row, the rings
+    that closed a segment, and every slot an open segment ends on. On a board that
+    differs only elsewhere, the shore on the same row, the goal is out of reach too (no
+    segment opens, no new ring to bounce off, the same rings where chains go).
     """
     cdef int row = shore_row(b, side), a, i, t
     cdef int mode = 1 if rules & R_ENTRY else 0
     cdef uint64_t goal = 1ULL << (GOAL_N if side == SOUTH else GOAL_S)
-    cdef uint64_t starts, occm, todo, seen, ends
+    cdef uint64_t starts, occm, todo, seen, ends, closed
     if row < 0:
+        region[0] = ALL_SLOTS
         return 1
     starts = b.occ & ROW_MASK[row]
     occm = b.occ & ~starts
     todo = starts
     seen = starts
+    closed = 0
+    region[0] = ROW_MASK[row]
     while todo:
         a = _lowbit(todo)
         todo &= todo - 1
         t = (mode * 36 + a) * 4 + b.size[a]
         ends = 0
         for i in range(REACH_FIRST[t], REACH_FIRST[t] + REACH_COUNT[t]):
-            if not (REACH_MID[i] & occm):
+            if REACH_MID[i] & occm:
+                closed |= REACH_MID[i] & occm
+            else:
                 ends |= REACH_END[i]
         if ends & goal:
             return 0
+        region[0] |= ends & ALL_SLOTS
         ends &= b.occ & ~seen
         seen |= ends
         todo |= ends
+    region[0] |= closed
     return 1
 
 
@@ -1211,6 +1229,19 @@ def landing_witness(bytes sizes, int side, int rules, history=()):
     cdef _Hist h = _Hist(history)
     board_load(&b, sizes)
     return land_support(&b, side, rules, &h.h)
+
+
+def out_of_reach_region(bytes sizes, int side, int rules):
+    """The core's quick test (``goal_out_of_reach_in``), as the solver uses it: None when it
+    cannot rule out a landing of the side now (or under ``blocked=next-row``, where it is
+    not used), else a bit mask of the slots its answer rests on: on a board that differs
+    only elsewhere, with the same shore row for the side, the side cannot land either."""
+    cdef Board b
+    cdef uint64_t region = 0
+    board_load(&b, sizes)
+    if rules & R_BLOCK_NEXTROW or not goal_out_of_reach_in(&b, side, rules, &region):
+        return None
+    return region
 
 
 def shore(bytes sizes, int side):

@@ -40,16 +40,17 @@ cdef extern from "Python.h":
     void PyErr_Restore(PyObject* type, PyObject* value, PyObject* tb) noexcept
 
 from solver.game._movegen cimport (
-    Board, CMove, History, board_load, board_make, gen_moves,
-    simple_moves, zobrist, shore_row, NO_SLOT, MAX_MOVES, R_REPEAT_OK,
+    Board, CMove, History, board_load, board_make, gen_moves, goal_out_of_reach_in,
+    simple_moves, zobrist, shore_row, NO_SLOT, MAX_MOVES, R_BLOCK_NEXTROW, R_REPEAT_OK,
 )
 
 from solver.search._shared cimport (
     LC_BITS, LandEntry, Witnesses, board_hash, board_in, land_cached, lands_after, mix,
-    relevant_history, win_stopped, witness_init, witness_keep,
+    relevant_history, touched, win_stopped, witness_far, witness_init, witness_keep,
 )
 
 cdef enum:
+    QUICK_MOVES = 8       # simple moves of L a quick refutation looks at
     MAX_HIST = 1400
     MAX_FILE_HIST = 1024
     MAX_PLY = 160
@@ -125,6 +126,7 @@ ctypedef struct Child:
     num delta
     int flags
     int push               # 0: the same board, history not extended (L blocked)
+    int ready              # decided before its look (_quick_refutation)
 
 
 cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
@@ -480,6 +482,38 @@ cdef int _quiet(S* s, const Board* b) noexcept nogil:
     return 0
 
 
+cdef int _quick_refutation(S* s, const Board* b) noexcept nogil:
+    """L to move on ``b``, W one move left, the line down to ``b``'s parent: does one of
+    L's first simple moves surely stop W? Yes when the goal is out of W's reach on ``b``
+    even with the taboo set aside, the move leaves the slots that answer rests on alone
+    and W's shore where it was (W then still cannot land), and W surely can move (or
+    blocking is no pass). A cheap first look before the leaf's table and plain search:
+    no landing search after the move, no list of every simple move."""
+    cdef int W = s.winner, n, i, row
+    cdef uint64_t region
+    cdef Board child
+    cdef CMove simple[QUICK_MOVES]
+    cdef History h
+    if s.rules & R_BLOCK_NEXTROW or not goal_out_of_reach_in(b, W, s.rules, &region):
+        return 0
+    row = shore_row(b, W)
+    _hist(s, &h)
+    n = simple_moves(b, 1 - W, s.rules, &h, simple, QUICK_MOVES)
+    if n == 0:
+        return 0
+    _push(s, b)
+    for i in range(n):
+        if touched(simple[i]) & region:
+            continue
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, simple[i])
+        if shore_row(&child, W) == row and _stopped(s, &child, W):
+            _pop(s)
+            return 1
+    _pop(s)
+    return 0
+
+
 cdef int _pl(S* s, const Board* b, int d) noexcept nogil:
     cdef int W = s.winner, L = 1 - s.winner, mover, n, r
     cdef uint64_t rh
@@ -764,13 +798,23 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
             moves[r] = moves[i]
             ch[r].push = 1
             ch[r].fh = cfh
-            ch[r].rh = _relevant(s, &ch[r].b, _plies(s, cside, cd))
-            _prefetch(s, _bucket(s, &ch[r].b, cside, ch[r].rh))
+            ch[r].ready = 0
+            if cside == L and cd == 1 and _quick_refutation(s, &ch[r].b):
+                _stop(s)                   # a leaf, decided: W's move refuted
+                ch[r].ready = 1
+                ch[r].flags = 0
+                ch[r].phi = 0
+                ch[r].delta = INF
+            else:
+                ch[r].rh = _relevant(s, &ch[r].b, _plies(s, cside, cd))
+                _prefetch(s, _bucket(s, &ch[r].b, cside, ch[r].rh))
             r += 1
         n = r
         witness_init(&wit, cside)
+        witness_far(&wit, s.rules, b)
         for i in range(n):
-            _leaf(s, &ch[i], cside, cd, &wit, &moves[i])
+            if not ch[i].ready:
+                _leaf(s, &ch[i], cside, cd, &wit, &moves[i])
             if s.aborted or ch[i].delta == 0 and ch[i].flags == 0:
                 n = i + 1                  # solved by this child: no more to look at
                 break

@@ -6,12 +6,15 @@ them on its own.
 
 Landing witnesses: goal paths of one side found by the core (``land_support``) on boards
 one move apart, reused for the other moves from the same board. A move that leaves one of
-them untouched, and the side's shore row where it was, leaves the side able to land.
+them untouched, and the side's shore row where it was, leaves the side able to land. And
+the other way: when the goal is out of the side's reach on the board the moves are made
+from, a move that leaves the slots that answer rests on alone, and the shore row where it
+was, leaves it out of reach.
 """
 from libc.stdint cimport uint64_t
 
 from solver.game._movegen cimport (
-    Board, CMove, History, goal_out_of_reach, land_support, shore_row, surely_moves, NO_SLOT,
+    Board, CMove, History, goal_out_of_reach, goal_out_of_reach_in, land_support, shore_row, surely_moves, NO_SLOT,
     R_BLOCK_DRAW, R_BLOCK_NEXTROW, R_REPEAT_OK, R_REPLACE_ANY, R_REPLACE_SHORE,
 )
 
@@ -103,6 +106,9 @@ ctypedef struct Witnesses:
     int n
     uint64_t support[4]
     int row[4]
+    int far                # the goal is out of the side's reach on the parent board ...
+    int far_row            # ... with its shore on this row ...
+    uint64_t region        # ... an answer that rests on these slots (goal_out_of_reach_in)
 
 
 cdef inline uint64_t touched(CMove m) noexcept nogil:
@@ -116,6 +122,18 @@ cdef inline uint64_t touched(CMove m) noexcept nogil:
 cdef inline void witness_init(Witnesses* w, int side) noexcept nogil:
     w.side = side
     w.n = 0
+    w.far = 0
+
+
+cdef inline void witness_far(Witnesses* w, int rules, const Board* parent) noexcept nogil:
+    """Look whether the goal is out of the side's reach on ``parent``, the board the
+    moves are made from (the core's quick test, ``goal_out_of_reach_in``): then so it is
+    after each move that leaves the slots that answer rests on alone and the side's shore
+    on its row. Not under ``blocked=next-row`` (landings from a row behind the shore)."""
+    if not (rules & R_BLOCK_NEXTROW) and goal_out_of_reach_in(parent, w.side, rules,
+                                                              &w.region):
+        w.far = 1
+        w.far_row = shore_row(parent, w.side)
 
 
 cdef inline void witness_keep(Witnesses* w, uint64_t support, uint64_t moved,
@@ -148,6 +166,8 @@ cdef inline int lands_after(LandEntry* lc, int rules, Witnesses* w, const Board*
     """Can ``w.side`` land on ``child``, the board after move ``m``? Answered from a kept
     goal path where one still stands, else by the core (and the path it finds kept)."""
     cdef uint64_t sup
+    if w.far and not (touched(m) & w.region) and shore_row(child, w.side) == w.far_row:
+        return 0
     if witness_lands(w, child, m):
         return 1
     sup = land_cached(lc, rules, child, w.side, h, misses)
