@@ -41,7 +41,7 @@ cdef extern from "Python.h":
 
 from solver.game._movegen cimport (
     Board, CMove, History, board_load, board_make, gen_moves, goal_out_of_reach_in,
-    simple_moves, zobrist, shore_row, NO_SLOT, MAX_MOVES, R_BLOCK_NEXTROW, R_REPEAT_OK,
+    simple_moves, shore_row, NO_SLOT, MAX_MOVES, R_BLOCK_NEXTROW, R_REPEAT_OK,
 )
 
 from solver.search._shared cimport (
@@ -147,8 +147,11 @@ cdef inline int _match(S* s, Entry* e, const Board* b, int side, uint64_t rh) no
 
 
 cdef inline uint64_t _bucket(S* s, const Board* b, int side, uint64_t rh) noexcept nogil:
-    """Where the node's bucket of four entries starts in the table."""
-    return (zobrist(b, side) ^ mix(rh + <uint64_t>(s.winner + 1))) & s.mask & ~3ULL
+    """Where the node's bucket of four entries starts in the table: a hash of the board's
+    key (cheaper than its Zobrist hash, which walks the rings), the side, the winner and
+    the relevant history."""
+    return mix(b.klo ^ mix(b.khi + (<uint64_t>(side * 2 + s.winner) << 8) + rh)) \
+        & s.mask & ~3ULL
 
 
 cdef inline void _prefetch(S* s, uint64_t h) noexcept nogil:
