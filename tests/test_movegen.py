@@ -115,7 +115,8 @@ def test_dense_position_under_entry_taboo_is_complete():
 def test_solver_shortcuts_are_legal_moves(name: str):
     """The solver's cheap tests (``quick_moves``): every simple move is a legal move (its
     result is one of the generator's, Renop law included), and "surely not blocked" is
-    only said of a side that has a move of its own."""
+    said of a side exactly when it has a simple move, so only of a side that has a move of
+    its own."""
     from solver.game import _movegen
 
     rules = RULES[name]
@@ -143,6 +144,7 @@ def test_solver_shortcuts_are_legal_moves(name: str):
             assert after in results and moves.mover is position.turn, (position, start, end)
         if surely:
             assert moves.mover is position.turn and moves.moves
+        assert bool(surely) == bool(simple), position   # sure exactly when a simple move is
         simple_seen += len(simple)
         surely_seen += surely
     assert simple_seen > 300 and surely_seen > 30

@@ -904,10 +904,11 @@ cdef inline int _walk_repeats(const Board* b, int rules, const History* hist, in
 
 
 cdef int surely_moves(const Board* b, int side, int rules, const History* hist) noexcept nogil:
-    """A cheap sufficient test that ``side`` is not blocked: a single on its shore can step
-    to an empty neighbouring slot (one step onto an empty slot ends a move under every rule
-    set) without reproducing an earlier board. 0 means "not sure"."""
-    cdef int row = shore_row(b, side), r, i, a
+    """A cheap sufficient test that ``side`` is not blocked: a ring on its shore has a
+    simple move (``simple_moves``: its k steps through empty slots onto an empty slot,
+    never back over a connection, a move under every rule set) that does not reproduce an
+    earlier board. 0 means "not sure"."""
+    cdef int row = shore_row(b, side), r, i, a, t
     cdef uint64_t rings
     if row < 0:
         return 0
@@ -915,11 +916,11 @@ cdef int surely_moves(const Board* b, int side, int rules, const History* hist) 
     while rings:
         r = _lowbit(rings)
         rings &= rings - 1
-        if b.size[r] != 1:
-            continue
-        for i in range(SEG_FIRST[r * 4 + 1], SEG_FIRST[r * 4 + 1] + SEG_COUNT[r * 4 + 1]):
+        t = r * 4 + b.size[r]                    # mode 0: taboo=connection
+        for i in range(SEG_FIRST[t], SEG_FIRST[t] + SEG_COUNT[t]):
             a = SEGS[i].end
-            if a < 36 and not (b.occ >> a) & 1 and not _walk_repeats(b, rules, hist, r, a):
+            if a < 36 and not (SEGS[i].mid & b.occ) and not (b.occ >> a) & 1 \
+                    and not _walk_repeats(b, rules, hist, r, a):
                 return 1
     return 0
 
