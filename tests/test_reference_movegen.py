@@ -279,19 +279,20 @@ def _witness_cases(seed: int, count: int):
 
 
 @pytest.mark.parametrize("seed", [11, 13, 14])
-def test_out_of_reach_region_stands_wherever_its_slots_agree(seed: int) -> None:
-    """The core's quick "the goal is out of reach" (asked before every landing search, and
-    reused by the solver across sibling moves): where it rules a landing out, the naive
-    reference finds none, and none either after any change of slots outside the region
-    it returns that keeps the side's shore row."""
+@pytest.mark.parametrize("test", ["out_of_reach_region", "landing_region"])
+def test_no_landing_region_stands_wherever_its_slots_agree(test: str, seed: int) -> None:
+    """The core's "the side cannot land" with the slots it rests on, from its quick test
+    (the goal out of reach, the taboo set aside: asked before every landing search) and
+    from its exact search; the solver reuses both across sibling moves. Where one rules a
+    landing out, the naive reference finds none, and none either after any change of
+    slots outside the region it returns that keeps the side's shore row."""
     from solver.game import _movegen
 
     rng = random.Random(seed)
     ruled_out = checked = skipped = 0
     for name, rules, position in _witness_cases(seed, 8):
         side = position.turn
-        region = _movegen.out_of_reach_region(bytes(position.board), side.index,
-                                              rules.flags())
+        region = getattr(_movegen, test)(bytes(position.board), side.index, rules.flags())
         if region is None:
             continue
         ruled_out += 1

@@ -47,6 +47,8 @@ cdef int gen_moves(const Board* b, int side, int rules, const History* hist,
 cdef int can_land(const Board* b, int side, int rules, const History* hist) noexcept nogil
 cdef uint64_t land_support(const Board* b, int side, int rules, const History* hist) noexcept nogil
 cdef int goal_out_of_reach(const Board* b, int side, int rules) noexcept nogil
+cdef uint64_t land_search(const Board* b, int side, int rules, const History* hist,
+                          uint64_t* region) noexcept nogil
 cdef int goal_out_of_reach_in(const Board* b, int side, int rules,
                               uint64_t* region) noexcept nogil
 cdef uint64_t zobrist(const Board* b, int side) noexcept nogil

@@ -269,6 +269,7 @@ ctypedef struct Ctx:
     uint64_t lands       # rings the move can land on (candidates for a replace)
     int win
     uint64_t support     # goal_only: the slots the goal path found relies on
+    uint64_t read        # goal_only: the rings that closed a segment, the ends of the others
     uint8_t depth[38]    # fewest bounces to reach each end / landing / the goal
     # explored bounce states per slot (used taboo bits, landed rings, bounces so far)
     int dom_n[36]
@@ -380,6 +381,7 @@ cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t lande
     for i in range(SEG_FIRST[t], SEG_FIRST[t] + SEG_COUNT[t]):
         seg = &SEGS[i]
         if seg.mid & c.occm:
+            c.read |= seg.mid & c.occm
             continue
         if (seg.elo & ulo) | (seg.ehi & uhi):
             continue
@@ -396,6 +398,7 @@ cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t lande
         if e >= 36:
             continue
         eb = 1ULL << e
+        c.read |= eb
         if not (c.occm & eb):
             if not c.goal_only:
                 c.ends |= eb
@@ -854,12 +857,28 @@ cdef uint64_t land_support(const Board* b, int side, int rules, const History* h
     across sibling moves. A landing from a row behind the shore (``blocked=next-row``)
     has no such witness: every slot is returned.
     """
+    cdef uint64_t region
+    if not (rules & R_BLOCK_NEXTROW) and goal_out_of_reach(b, side, rules):
+        return 0
+    return land_search(b, side, rules, hist, &region)
+
+
+cdef uint64_t land_search(const Board* b, int side, int rules, const History* hist,
+                          uint64_t* region) noexcept nogil:
+    """``land_support`` by the exact bounce search alone; when the side cannot land (0),
+    ``region`` receives the slots that answer rests on, as ``goal_out_of_reach_in``'s:
+    the shore row, every ring that closed a segment tried, every slot a segment tried
+    (open, its taboo free) ends on. A board that differs only elsewhere, with the shore
+    on the same row, offers no goal path either: every segment open there was open here,
+    every ring bounced off there was one here, of the same size. (Dominance pruning skips
+    only states whose segments an explored state tried.) Not for ``blocked=next-row``:
+    the region is then every slot."""
     cdef Ctx* c = &_CTX
     cdef uint64_t rings
     cdef int s, row = shore_row(b, side), first = 1
     cdef CMove buf[MAX_MOVES]
-    if not (rules & R_BLOCK_NEXTROW) and goal_out_of_reach(b, side, rules):
-        return 0
+    region[0] = ALL_SLOTS
+    c.read = 0
     _near_history(c, b, rules, hist)
     while row >= 0:
         rings = b.occ & ROW_MASK[row]
@@ -870,6 +889,7 @@ cdef uint64_t land_support(const Board* b, int side, int rules, const History* h
             if c.win:
                 return (c.support | (1ULL << s)) if first else ALL_SLOTS
         if not (rules & R_BLOCK_NEXTROW):
+            region[0] = (c.read & ALL_SLOTS) | ROW_MASK[row]
             return 0
         c.verbose = 0
         if _gen_row(c, b, side, rules, hist, row, buf):
@@ -1241,6 +1261,19 @@ def out_of_reach_region(bytes sizes, int side, int rules):
     cdef uint64_t region = 0
     board_load(&b, sizes)
     if rules & R_BLOCK_NEXTROW or not goal_out_of_reach_in(&b, side, rules, &region):
+        return None
+    return region
+
+
+def landing_region(bytes sizes, int side, int rules, history=()):
+    """The exact search's counterpart of ``out_of_reach_region`` (``land_search``): None
+    when the side to move can land now (or under ``blocked=next-row``), else a bit mask
+    of the slots that answer rests on."""
+    cdef Board b
+    cdef _Hist h = _Hist(history)
+    cdef uint64_t region = 0
+    board_load(&b, sizes)
+    if rules & R_BLOCK_NEXTROW or land_search(&b, side, rules, &h.h, &region):
         return None
     return region
 

@@ -715,6 +715,7 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
     cdef CMove* moves = NULL
     cdef Child* ch = NULL
     cdef Witnesses wit
+    cdef History hist
     cdef int solved = -1                   # 1: W wins, 0: not, -1: open
     oflags[0] = 0
     s.stat[0] += 1
@@ -814,7 +815,8 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
             r += 1
         n = r
         witness_init(&wit, cside)
-        witness_far(&wit, s.rules, b)
+        _hist(s, &hist)
+        witness_far(&wit, s.rules, b, &hist)
         for i in range(n):
             if not ch[i].ready:
                 _leaf(s, &ch[i], cside, cd, &wit, &moves[i])

@@ -14,7 +14,8 @@ was, leaves it out of reach.
 from libc.stdint cimport uint64_t
 
 from solver.game._movegen cimport (
-    Board, CMove, History, goal_out_of_reach, goal_out_of_reach_in, land_support, shore_row, surely_moves, NO_SLOT,
+    Board, CMove, History, goal_out_of_reach, goal_out_of_reach_in, land_search, land_support,
+    shore_row, surely_moves, NO_SLOT,
     R_BLOCK_DRAW, R_BLOCK_NEXTROW, R_REPEAT_OK, R_REPLACE_ANY, R_REPLACE_SHORE,
 )
 
@@ -125,15 +126,24 @@ cdef inline void witness_init(Witnesses* w, int side) noexcept nogil:
     w.far = 0
 
 
-cdef inline void witness_far(Witnesses* w, int rules, const Board* parent) noexcept nogil:
-    """Look whether the goal is out of the side's reach on ``parent``, the board the
-    moves are made from (the core's quick test, ``goal_out_of_reach_in``): then so it is
-    after each move that leaves the slots that answer rests on alone and the side's shore
-    on its row. Not under ``blocked=next-row`` (landings from a row behind the shore)."""
-    if not (rules & R_BLOCK_NEXTROW) and goal_out_of_reach_in(parent, w.side, rules,
-                                                              &w.region):
-        w.far = 1
-        w.far_row = shore_row(parent, w.side)
+cdef inline void witness_far(Witnesses* w, int rules, const Board* parent,
+                             const History* h) noexcept nogil:
+    """Ask whether the side can land on ``parent``, the board the moves are made from
+    (the core's quick test, ``goal_out_of_reach_in``, then its exact search,
+    ``land_search``). If not, it cannot after a move that leaves the slots that answer
+    rests on alone and the side's shore on its row; if it can, the goal path found is
+    kept as a witness. Not under ``blocked=next-row`` (landings from a row behind the
+    shore)."""
+    cdef uint64_t sup
+    if rules & R_BLOCK_NEXTROW:
+        return
+    if not goal_out_of_reach_in(parent, w.side, rules, &w.region):
+        sup = land_search(parent, w.side, rules, h, &w.region)
+        if sup:
+            witness_keep(w, sup, 0, shore_row(parent, w.side))
+            return
+    w.far = 1
+    w.far_row = shore_row(parent, w.side)
 
 
 cdef inline void witness_keep(Witnesses* w, uint64_t support, uint64_t moved,
