@@ -127,6 +127,7 @@ ctypedef struct Child:
     int flags
     int push               # 0: the same board, history not extended (L blocked)
     int ready              # decided before its look (_quick_refutation)
+    int pending            # not looked at yet: default numbers (an L node's later replies)
 
 
 cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
@@ -803,6 +804,7 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
             ch[r].push = 1
             ch[r].fh = cfh
             ch[r].ready = 0
+            ch[r].pending = 0
             if cside == L and cd == 1 and _quick_refutation(s, &ch[r].b):
                 _stop(s)                   # a leaf, decided: W's move refuted
                 ch[r].ready = 1
@@ -823,7 +825,16 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
             if s.aborted or ch[i].delta == 0 and ch[i].flags == 0:
                 n = i + 1                  # solved by this child: no more to look at
                 break
-    free(moves)
+            if side == L and ch[i].phi != 0:
+                # a reply of L that concedes no landing at once: df-pn expands it first
+                # (the others' numbers would tie with it at best); the rest are looked at
+                # when they are chosen, with the numbers of such a reply meanwhile
+                for j in range(i + 1, n):
+                    ch[j].pending = 1
+                    ch[j].flags = 0
+                    ch[j].phi = 1
+                    ch[j].delta = _dn0(s, cd)
+                break
     last = -1
     while True:
         phi = INF
@@ -859,6 +870,10 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
             cth_delta = d2 + d2 * s.eps16 // 16
         if cth_delta > thphi:
             cth_delta = thphi
+        if ch[best].pending:
+            ch[best].pending = 0
+            _leaf(s, &ch[best], cside, cd, &wit, &moves[best])
+            continue
         last = best
         pn = ch[best].phi
         dn = ch[best].delta
@@ -866,6 +881,7 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
              &ch[best].phi, &ch[best].delta, &ch[best].flags, 0)
         if ch[best].phi == pn and ch[best].delta == dn:
             break                          # no progress (numbers at their ceiling): give up
+    free(moves)
     if n > 0 and ch[0].push or n == 0 and excl:
         _pop(s)
     # solved?
