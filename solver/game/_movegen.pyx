@@ -381,7 +381,8 @@ cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t lande
     for i in range(SEG_FIRST[t], SEG_FIRST[t] + SEG_COUNT[t]):
         seg = &SEGS[i]
         if seg.mid & c.occm:
-            c.read |= seg.mid & c.occm
+            if c.goal_only:
+                c.read |= seg.mid & c.occm
             continue
         if (seg.elo & ulo) | (seg.ehi & uhi):
             continue
@@ -398,7 +399,8 @@ cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t lande
         if e >= 36:
             continue
         eb = 1ULL << e
-        c.read |= eb
+        if c.goal_only:
+            c.read |= eb                   # land_search's region: an end tried
         if not (c.occm & eb):
             if not c.goal_only:
                 c.ends |= eb

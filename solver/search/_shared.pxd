@@ -84,7 +84,7 @@ cdef inline uint64_t land_cached(LandEntry* lc, int rules, const Board* b, int s
     ``blocked=next-row``, which is not cached). The core's quick test that the goal is
     out of reach comes first, uncached. ``misses``, unless NULL, counts the core's
     searches."""
-    cdef uint64_t hi = b.khi | (<uint64_t>side << 63) | (1ULL << 62), sup
+    cdef uint64_t hi = b.khi | (<uint64_t>side << 63) | (1ULL << 62), sup, region
     cdef LandEntry* e
     if rules & R_BLOCK_NEXTROW:
         return land_support(b, side, rules, h)
@@ -93,7 +93,7 @@ cdef inline uint64_t land_cached(LandEntry* lc, int rules, const Board* b, int s
     e = &lc[mix(b.klo ^ (hi * 0x9E3779B97F4A7C15ULL)) & ((1ULL << LC_BITS) - 1)]
     if e.klo == b.klo and e.khi == hi:
         return e.sup
-    sup = land_support(b, side, rules, h)
+    sup = land_search(b, side, rules, h, &region)   # the quick test was asked above
     if misses != NULL:
         misses[0] += 1
     e.klo = b.klo
