@@ -113,6 +113,22 @@ def test_history_changes_the_answer_on_one_table():
         assert not s.win(p.key, 0, 0, 2, [after.key])
 
 
+def test_a_node_lost_by_its_mover_is_stored_solved():
+    """A node whose every move loses (W with no winning move, L with no defence) is
+    solved like one that wins: its table entry answers every depth the proof covers
+    (a "no" within 2 is a "no" within 1, a win within 2 a win within 3), not only the
+    depth it was searched at."""
+    pbm = PRESETS["pbmserv"]
+    start = pos("321123/....../....../....../....../231123 S")
+    s = DfpnSearcher(pbm.flags(), 16)
+    assert not s.win(start.key, 0, 0, 2)
+    assert s.known([start.key], 0, 0, 1) == [0]
+    p = pos("..1.../..23../..3.../..3113/2..2../2..1.. S")
+    after = apply_move(p, parse_move("14-24-33x43=12", p, pbm))
+    assert s.win(after.key, 1, 0, 2, [p.key])       # North to move, South's win stands
+    assert s.known([after.key], 1, 0, 3, [p.key]) == [1]
+
+
 def test_passes_are_decided_exactly():
     """The stalemate chain: South keeps North blocked move after move (W passed over) and
     wins in 2; North's question meets long runs of passes, and cycles of them when

@@ -710,7 +710,6 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
     cdef unsigned long long taint0, nodes0 = s.nodes
     cdef unsigned long long sum
     cdef num phi, delta, d2, cth_phi, cth_delta, pn, dn
-    cdef int alls
     cdef Entry* e
     cdef Entry* ce
     cdef CMove* moves = NULL
@@ -837,9 +836,11 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
                 break
     last = -1
     while True:
+        # phi: the least child's delta (0: a child lost by its mover, so the mover of
+        # this node wins); delta: the sum of the children's phi (0: every child won by
+        # its mover, so the mover of this node loses)
         phi = INF
         sum = 0
-        alls = 1                           # every child's phi is INF (all solved that way)
         best = 0
         d2 = INF
         for i in range(n):
@@ -851,14 +852,9 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
                 best = i
             elif ch[i].delta < d2:
                 d2 = ch[i].delta
-            if ch[i].phi < INF:
-                alls = 0
-                sum = _add(sum, ch[i].phi)
-        if phi == 0 or alls:
-            delta = INF
-        else:
-            delta = sum
-        if phi == 0 or alls or phi >= thphi or delta >= thdelta or s.aborted:
+            sum = _add(sum, ch[i].phi)
+        delta = INF if phi == 0 else sum
+        if phi == 0 or delta == 0 or phi >= thphi or delta >= thdelta or s.aborted:
             break
         # the child's thresholds: delta of this node up to its threshold, and the second
         # best child's number times 1 + 1/4 (Pawlewicz & Lew's 1 + epsilon)
@@ -889,7 +885,7 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
     if phi == 0:
         flags = ch[best].flags
         solved = 1 if side == W else 0
-    elif delta == INF:
+    elif delta == 0:
         for i in range(n):
             flags |= ch[i].flags
         solved = 0 if side == W else 1
