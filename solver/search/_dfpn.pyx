@@ -46,7 +46,8 @@ from solver.game._movegen cimport (
 
 from solver.search._shared cimport (
     LC_BITS, LandEntry, Witnesses, board_hash, board_in, land_cached, lands_after, mix,
-    relevant_history, touched, win_stopped, witness_far, witness_init, witness_keep,
+    relevant_history, table_alloc, touched, win_stopped, witness_far, witness_init, witness_keep,
+    witness_lands,
 )
 
 cdef enum:
@@ -112,6 +113,7 @@ ctypedef struct S:
     int threat_pn              # ... where W threatens one, if not counted (hold_cap 0)
     int hold_cap               # count L's defences of a threat up to this many (0: no)
     int w_dn                   # initial dn of a W node
+    int quiet_dn               # ... times this where L threatens no landing
     int eps16                  # epsilon of the 1 + epsilon trick, in 16ths
     uint64_t* xlo              # the boards a root with exclusions leaves out of its children
     uint64_t* xhi
@@ -647,6 +649,8 @@ cdef void _leaf(S* s, Child* c, int side, int d, Witnesses* w, const CMove* m) n
         else:
             pn = 1
             dn = _dn0(s, d)
+            if not _land(s, &c.b, 1 - side):
+                dn *= s.quiet_dn           # no threat of L: W has every move to try
     else:
         if _lands(s, c, side, w, m):
             pn = INF
@@ -793,6 +797,9 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
     else:
         cfh = fh + board_hash(b.klo, b.khi)
         _push(s, b)
+        witness_init(&wit, cside)
+        _hist(s, &hist)
+        witness_far(&wit, s.rules, b, &hist)
         r = 0
         for i in range(n):
             memcpy(&ch[r].b, b, sizeof(Board))
@@ -804,7 +811,8 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
             ch[r].fh = cfh
             ch[r].ready = 0
             ch[r].pending = 0
-            if cside == L and cd == 1 and _quick_refutation(s, &ch[r].b):
+            if cside == L and cd == 1 and (witness_lands(&wit, &ch[r].b, moves[r])
+                                           or _quick_refutation(s, &ch[r].b)):
                 _stop(s)                   # a leaf, decided: W's move refuted
                 ch[r].ready = 1
                 ch[r].flags = 0
@@ -812,12 +820,10 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
                 ch[r].delta = INF
             else:
                 ch[r].rh = _relevant(s, &ch[r].b, _plies(s, cside, cd))
-                _prefetch(s, _bucket(s, &ch[r].b, cside, ch[r].rh))
+                if side == W:              # (an L node looks at its replies lazily)
+                    _prefetch(s, _bucket(s, &ch[r].b, cside, ch[r].rh))
             r += 1
         n = r
-        witness_init(&wit, cside)
-        _hist(s, &hist)
-        witness_far(&wit, s.rules, b, &hist)
         for i in range(n):
             if not ch[i].ready:
                 _leaf(s, &ch[i], cside, cd, &wit, &moves[i])
@@ -939,7 +945,7 @@ cdef class DfpnSearcher:
         memset(&self.s, 0, sizeof(S))
         self.tt_bits = tt_bits
         self.s.rules = rules
-        self.s.tt = <Entry*>calloc(1ULL << tt_bits, sizeof(Entry))
+        self.s.tt = <Entry*>table_alloc((1ULL << tt_bits) * sizeof(Entry))
         self.s.lc = <LandEntry*>calloc(1ULL << LC_BITS, sizeof(LandEntry))
         self.s.mask = (1ULL << tt_bits) - 1
         self.s.hlo = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
@@ -948,6 +954,7 @@ cdef class DfpnSearcher:
         self.s.threat_pn = 2
         self.s.hold_cap = 0
         self.s.w_dn = 10
+        self.s.quiet_dn = 20
         self.s.eps16 = 4
         if self.s.tt == NULL or self.s.lc == NULL or self.s.hlo == NULL or self.s.hhi == NULL:
             raise MemoryError("no memory for the transposition table")
@@ -1107,7 +1114,8 @@ cdef class DfpnSearcher:
     def nodes(self):
         return self.s.nodes
 
-    def tune(self, int quiet_pn, int threat_pn, int hold_cap, int w_dn=1, int eps16=4):
+    def tune(self, int quiet_pn, int threat_pn, int hold_cap, int w_dn=1, int eps16=4,
+             int quiet_dn=20):
         """Initial numbers (for experiments; docs/solver.md): an L node's pn when W
         threatens no landing, when it does (or L's defences counted up to ``hold_cap``), a
         W node's dn; epsilon (in 16ths) of the 1 + epsilon trick."""
@@ -1115,6 +1123,7 @@ cdef class DfpnSearcher:
         self.s.threat_pn = threat_pn
         self.s.hold_cap = hold_cap
         self.s.w_dn = w_dn
+        self.s.quiet_dn = quiet_dn
         self.s.eps16 = eps16
 
     @property

@@ -43,7 +43,7 @@ from solver.game._movegen cimport (
 
 from solver.search._shared cimport (
     LC_BITS, LandEntry, Witnesses, board_in, land_cached, lands_after, mix,
-    relevant_history, win_stopped, witness_init, witness_keep, witness_lands,
+    relevant_history, table_alloc, win_stopped, witness_init, witness_keep, witness_lands,
 )
 
 cdef enum:
@@ -610,7 +610,7 @@ cdef class Searcher:
         memset(&self.s, 0, sizeof(S))
         self.tt_bits = tt_bits
         self.s.rules = rules
-        self.s.tt = <Entry*>calloc(1ULL << tt_bits, sizeof(Entry))
+        self.s.tt = <Entry*>table_alloc((1ULL << tt_bits) * sizeof(Entry))
         self.s.lc = <LandEntry*>calloc(1ULL << LC_BITS, sizeof(LandEntry))
         self.s.mask = (1ULL << tt_bits) - 1
         self.s.hlo = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
