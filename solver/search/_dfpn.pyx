@@ -15,8 +15,9 @@ child use the 1 + epsilon trick (Pawlewicz & Lew).
 
 Leaves, exact: W lands now (OR); L lands now, or nobody can move (AND); W with one move
 left only needs ``land_support``; an L node with one W move left is decided by a plain
-one-ply search. Initial numbers: an L node's pn is the number of L's moves that stop W's
-immediate landing (0: proven at once), dn 1; a W node starts at 1/1.
+one-ply search. Initial numbers (docs/solver.md): an L node's pn 2 where W threatens a
+landing, else 20; a W node's pn 1; dn ``w_dn ** (d - 1)``, a W node's times 20 where L
+threatens no landing (L's threatening replies are expanded first).
 
 Passes (``blocked=pass``). L blocked: W moves again (that move counts): the AND node's only
 child is the OR node on the same board. W blocked: L moves again and W's d is unchanged, so
@@ -130,6 +131,7 @@ ctypedef struct Child:
     int push               # 0: the same board, history not extended (L blocked)
     int ready              # decided before its look (_quick_refutation)
     int pending            # not looked at yet: default numbers (an L node's later replies)
+    int made               # its board made (an L node makes its replies when it looks)
 
 
 cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
@@ -693,6 +695,16 @@ cdef void _leaf(S* s, Child* c, int side, int d, Witnesses* w, const CMove* m) n
         c.delta = pn
 
 
+cdef inline void _make_child(S* s, Child* c, const Board* b, CMove m, int cside,
+                             int cd) noexcept nogil:
+    """The child's board (``b`` after ``m``) and its relevant history (the line down to
+    ``b`` pushed)."""
+    memcpy(&c.b, b, sizeof(Board))
+    board_make(&c.b, m)
+    c.rh = _relevant(s, &c.b, _plies(s, cside, cd))
+    c.made = 1
+
+
 cdef inline num _add(num a, num b) noexcept nogil:
     """a + b for unsolved sums: at most INF - 1 (both below INF)."""
     a += b
@@ -791,6 +803,9 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         memcpy(&ch[0].b, b, sizeof(Board))
         ch[0].push = 0
         ch[0].fh = fh
+        ch[0].ready = 0
+        ch[0].pending = 0
+        ch[0].made = 1
         cside = W
         ch[0].rh = _relevant(s, b, _plies(s, cside, cd))
         _leaf(s, &ch[0], cside, cd, NULL, NULL)
@@ -802,15 +817,20 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         witness_far(&wit, s.rules, b, &hist)
         r = 0
         for i in range(n):
+            ch[r].push = 1
+            ch[r].fh = cfh
+            ch[r].ready = 0
+            ch[r].pending = 0
+            ch[r].made = 0
+            if side == L and not excl:
+                r += 1                     # L's replies: made when looked at, below
+                continue
             memcpy(&ch[r].b, b, sizeof(Board))
             board_make(&ch[r].b, moves[i])
             if excl and board_in(s.xlo, s.xhi, s.xn, &ch[r].b):
                 continue
             moves[r] = moves[i]
-            ch[r].push = 1
-            ch[r].fh = cfh
-            ch[r].ready = 0
-            ch[r].pending = 0
+            ch[r].made = 1
             if cside == L and cd == 1 and (witness_lands(&wit, &ch[r].b, moves[r])
                                            or _quick_refutation(s, &ch[r].b)):
                 _stop(s)                   # a leaf, decided: W's move refuted
@@ -820,11 +840,13 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
                 ch[r].delta = INF
             else:
                 ch[r].rh = _relevant(s, &ch[r].b, _plies(s, cside, cd))
-                if side == W:              # (an L node looks at its replies lazily)
+                if side == W:
                     _prefetch(s, _bucket(s, &ch[r].b, cside, ch[r].rh))
             r += 1
         n = r
         for i in range(n):
+            if not ch[i].made:
+                _make_child(s, &ch[i], b, moves[i], cside, cd)
             if not ch[i].ready:
                 _leaf(s, &ch[i], cside, cd, &wit, &moves[i])
             if s.aborted or ch[i].delta == 0 and ch[i].flags == 0:
@@ -874,6 +896,8 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
             cth_delta = thphi
         if ch[best].pending:
             ch[best].pending = 0
+            if not ch[best].made:
+                _make_child(s, &ch[best], b, moves[best], cside, cd)
             _leaf(s, &ch[best], cside, cd, &wit, &moves[best])
             continue
         last = best
