@@ -130,7 +130,6 @@ ctypedef struct Child:
     int flags
     int push               # 0: the same board, history not extended (L blocked)
     int ready              # decided before its look (_quick_refutation)
-    int pending            # not looked at yet: default numbers (an L node's later replies)
     int made               # its board made (an L node makes its replies when it looks)
 
 
@@ -721,7 +720,9 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
     With ``excl`` (a root only), the children whose boards are in ``s.xlo``/``s.xhi`` are
     left out: another question than the node's, so the table is neither read nor written
     for the node itself (its children's entries are theirs)."""
-    cdef int W = s.winner, L = 1 - s.winner, n, mover, i, best, cside, cd, r, flags, last
+    cdef int W = s.winner, L = 1 - s.winner, n, mover, i, best, cside, cd, r, flags
+    cdef int looked = 0                    # children looked at: the first ``looked``
+    cdef num pdelta
     cdef uint64_t cfh
     cdef unsigned long long taint0, nodes0 = s.nodes
     cdef unsigned long long sum
@@ -799,12 +800,12 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         return
     cside = 1 - side
     cd = d - 1 if side == W else d
+    looked = n
     if side == L and mover == W:
         memcpy(&ch[0].b, b, sizeof(Board))
         ch[0].push = 0
         ch[0].fh = fh
         ch[0].ready = 0
-        ch[0].pending = 0
         ch[0].made = 1
         cside = W
         ch[0].rh = _relevant(s, b, _plies(s, cside, cd))
@@ -820,7 +821,6 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
             ch[r].push = 1
             ch[r].fh = cfh
             ch[r].ready = 0
-            ch[r].pending = 0
             ch[r].made = 0
             if side == L and not excl:
                 r += 1                     # L's replies: made when looked at, below
@@ -844,25 +844,23 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
                     _prefetch(s, _bucket(s, &ch[r].b, cside, ch[r].rh))
             r += 1
         n = r
+        looked = n
         for i in range(n):
             if not ch[i].made:
                 _make_child(s, &ch[i], b, moves[i], cside, cd)
             if not ch[i].ready:
                 _leaf(s, &ch[i], cside, cd, &wit, &moves[i])
             if s.aborted or ch[i].delta == 0 and ch[i].flags == 0:
-                n = i + 1                  # solved by this child: no more to look at
+                n = looked = i + 1         # solved by this child: no more to look at
                 break
             if side == L and ch[i].phi != 0:
                 # a reply of L that concedes no landing at once: df-pn expands it first
                 # (the others' numbers would tie with it at best); the rest are looked at
-                # when they are chosen, with the numbers of such a reply meanwhile
-                for j in range(i + 1, n):
-                    ch[j].pending = 1
-                    ch[j].flags = 0
-                    ch[j].phi = 1
-                    ch[j].delta = _dn0(s, cd)
+                # when they are chosen, in order, with the numbers of such a reply
+                # meanwhile (pn 1, dn pdelta): the children from ``looked`` on
+                looked = i + 1
                 break
-    last = -1
+    pdelta = _dn0(s, cd)
     while True:
         # phi: the least child's delta (0: a child lost by its mover, so the mover of
         # this node wins); delta: the sum of the children's phi (0: every child won by
@@ -871,7 +869,7 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         sum = 0
         best = 0
         d2 = INF
-        for i in range(n):
+        for i in range(looked):
             if ch[i].delta < phi or (ch[i].delta == 0 and phi == 0
                                      and ch[best].flags and not ch[i].flags):
                 if phi < d2:
@@ -881,6 +879,16 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
             elif ch[i].delta < d2:
                 d2 = ch[i].delta
             sum = _add(sum, ch[i].phi)
+        for i in range(looked, min(n, looked + 2)):
+            # the first two not looked at stand for them all (the rest tie with them)
+            if pdelta < phi:
+                if phi < d2:
+                    d2 = phi
+                phi = pdelta
+                best = i
+            elif pdelta < d2:
+                d2 = pdelta
+        sum = _add(sum, n - looked)
         delta = INF if phi == 0 else sum
         if phi == 0 or delta == 0 or phi >= thphi or delta >= thdelta or s.aborted:
             break
@@ -894,13 +902,11 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
             cth_delta = d2 + d2 * s.eps16 // 16
         if cth_delta > thphi:
             cth_delta = thphi
-        if ch[best].pending:
-            ch[best].pending = 0
-            if not ch[best].made:
-                _make_child(s, &ch[best], b, moves[best], cside, cd)
+        if best >= looked:
+            looked += 1                    # the next reply of L, looked at now
+            _make_child(s, &ch[best], b, moves[best], cside, cd)
             _leaf(s, &ch[best], cside, cd, &wit, &moves[best])
             continue
-        last = best
         pn = ch[best].phi
         dn = ch[best].delta
         _mid(s, &ch[best].b, cside, cd, ch[best].rh, ch[best].fh, cth_phi, cth_delta,
@@ -916,7 +922,7 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         flags = ch[best].flags
         solved = 1 if side == W else 0
     elif delta == 0:
-        for i in range(n):
+        for i in range(looked):
             flags |= ch[i].flags
         solved = 0 if side == W else 1
         if solved:
