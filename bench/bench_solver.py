@@ -17,7 +17,10 @@
     sound wins in 3 (one job, all cores); with the CPU model and the load average, since
     the machine may be shared. CPU seconds are those of the command and its children.
 
-Run: ``python -m bench solver`` (or ``python -m bench.bench_solver [a|b|c|solve]``;
+(d) The start's ``-n 5`` (``gyges solve "321123/.../231123 S" -n 5``, one job and all
+    cores): minutes, so only when asked (``python -m bench.bench_solver d``).
+
+Run: ``python -m bench solver`` (or ``python -m bench.bench_solver [a|b|c|solve|d]``;
 ``solve``: the ``gyges solve`` commands of (c) only).
 """
 
@@ -155,8 +158,21 @@ def bench_commands(generate: bool = True) -> None:
     print(f"  load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
+def bench_start_deep(moves: int = 5) -> None:
+    gyges = shutil.which("gyges") or "gyges"
+    cores = os.cpu_count() or 1
+    start = [gyges, "solve", "321123/....../....../....../....../231123 S", "-n", str(moves)]
+    print(f"(d) the start, -n {moves}, on {machine()}")
+    for j in sorted({1, cores}):
+        wall, cpu, first = timed([*start, "--jobs", str(j)])
+        print(f"  solve start -n {moves}, {j} job(s)  {wall:7.1f} s wall {cpu:8.1f} s CPU  {first}")
+    print(f"  load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
 def main(argv: list[str] | None = None) -> None:
     which = argv if argv else ["a", "b", "c"]
+    if "d" in which:
+        bench_start_deep()
     if "b" in which:
         bench_midgame()
     if "a" in which:
