@@ -33,13 +33,15 @@ cdef extern from *:
     #include <sys/mman.h>
     #endif
     /* A zeroed table, on 2 MiB pages where the system offers them (Linux's transparent
-       huge pages): a probe of a table of tens of MB then rarely misses the processor's
-       page-translation cache, which cost a fifth of a proof's time on 4 KiB pages.
-       Freed with free(). */
+       huge pages) if it is large (16 MiB or more): a probe of a table of tens of MB then
+       rarely misses the processor's page-translation cache, which cost a fifth of a
+       proof's time on 4 KiB pages. A smaller table (the many small solves of puzzle
+       generation) comes from calloc, its pages mapped as they are first touched. Freed
+       with free(). */
     static void* gyges_table_alloc(size_t bytes) {
         void* p = NULL;
         size_t align = (size_t)2 << 20;
-        if (bytes < align)
+        if (bytes < 8 * align)
             return calloc(1, bytes);
         bytes = (bytes + align - 1) / align * align;
         if (posix_memalign(&p, align, bytes) != 0)
