@@ -1148,7 +1148,8 @@ cdef class DfpnSearcher:
              int quiet_dn=20):
         """Initial numbers (for experiments; docs/solver.md): an L node's pn when W
         threatens no landing, when it does (or L's defences counted up to ``hold_cap``), a
-        W node's dn; epsilon (in 16ths) of the 1 + epsilon trick."""
+        W node's dn (``w_dn ** (d - 1)``); epsilon (in 16ths) of the 1 + epsilon trick; the
+        factor of a W node's dn where L threatens no landing."""
         self.s.quiet_pn = quiet_pn
         self.s.threat_pn = threat_pn
         self.s.hold_cap = hold_cap
