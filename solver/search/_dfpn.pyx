@@ -80,14 +80,14 @@ cdef extern from *:
 
 ctypedef unsigned long long num
 
-ctypedef struct Entry:
+ctypedef struct Entry:       # 48 bytes: a bucket of four is three cache lines
     uint64_t klo
-    uint64_t khi
     uint64_t rh
     uint64_t fh            # full-history hash of the tainted results
     uint32_t pn            # working numbers at depth dw
     uint32_t dn
     uint32_t work          # nodes spent below (replacement)
+    uint8_t khi            # the key's high part: slots 32-35, two bits each
     uint8_t tag            # 0 empty, else 1 + side * 2 + winner
     uint8_t dw
     uint8_t win_at         # least d proven to win (255: none)
@@ -190,7 +190,7 @@ cdef Entry* _probe(S* s, const Board* b, int side, uint64_t rh) noexcept nogil:
 cdef inline void _claim(S* s, Entry* e, const Board* b, int side, uint64_t rh) noexcept nogil:
     if not _match(s, e, b, side, rh):
         e.klo = b.klo
-        e.khi = b.khi
+        e.khi = <uint8_t>b.khi
         e.rh = rh
         e.tag = <uint8_t>(1 + side * 2 + s.winner)
         e.win_at = 255
