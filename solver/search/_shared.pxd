@@ -34,8 +34,9 @@ cdef extern from *:
     #endif
     /* A zeroed table, on 2 MiB pages where the system offers them (Linux's transparent
        huge pages) if it is large (16 MiB or more): a probe of a table of tens of MB then
-       rarely misses the processor's page-translation cache, which cost a fifth of a
-       proof's time on 4 KiB pages. A smaller table (the many small solves of puzzle
+       rarely misses the processor's page-translation cache (with 4 KiB pages, df-pn's
+       table probes were a fifth of a proof's cycles, and fell to about an eighth on
+       2 MiB pages: docs/performance.md). A smaller table (the many small solves of puzzle
        generation) comes from calloc, its pages mapped as they are first touched. Freed
        with free(). */
     static void* gyges_table_alloc(size_t bytes) {
