@@ -130,7 +130,6 @@ ctypedef struct Child:
     int flags
     int push               # 0: the same board, history not extended (L blocked)
     int ready              # decided before its look (_quick_refutation)
-    int made               # its board made (an L node makes its replies when it looks)
 
 
 cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
@@ -701,7 +700,6 @@ cdef inline void _make_child(S* s, Child* c, const Board* b, CMove m, int cside,
     memcpy(&c.b, b, sizeof(Board))
     board_make(&c.b, m)
     c.rh = _relevant(s, &c.b, _plies(s, cside, cd))
-    c.made = 1
 
 
 cdef inline num _add(num a, num b) noexcept nogil:
@@ -722,6 +720,7 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
     for the node itself (its children's entries are theirs)."""
     cdef int W = s.winner, L = 1 - s.winner, n, mover, i, best, cside, cd, r, flags
     cdef int looked = 0                    # children looked at: the first ``looked``
+    cdef int lazy = side == (1 - s.winner) and not excl   # L's replies made when looked at
     cdef num pdelta
     cdef uint64_t cfh
     cdef unsigned long long taint0, nodes0 = s.nodes
@@ -806,7 +805,6 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
         ch[0].push = 0
         ch[0].fh = fh
         ch[0].ready = 0
-        ch[0].made = 1
         cside = W
         ch[0].rh = _relevant(s, b, _plies(s, cside, cd))
         _leaf(s, &ch[0], cside, cd, NULL, NULL)
@@ -821,8 +819,7 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
             ch[r].push = 1
             ch[r].fh = cfh
             ch[r].ready = 0
-            ch[r].made = 0
-            if side == L and not excl:
+            if lazy:
                 r += 1                     # L's replies: made when looked at, below
                 continue
             memcpy(&ch[r].b, b, sizeof(Board))
@@ -830,7 +827,6 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
             if excl and board_in(s.xlo, s.xhi, s.xn, &ch[r].b):
                 continue
             moves[r] = moves[i]
-            ch[r].made = 1
             if cside == L and cd == 1 and (witness_lands(&wit, &ch[r].b, moves[r])
                                            or _quick_refutation(s, &ch[r].b)):
                 _stop(s)                   # a leaf, decided: W's move refuted
@@ -840,13 +836,12 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
                 ch[r].delta = INF
             else:
                 ch[r].rh = _relevant(s, &ch[r].b, _plies(s, cside, cd))
-                if side == W:
-                    _prefetch(s, _bucket(s, &ch[r].b, cside, ch[r].rh))
+                _prefetch(s, _bucket(s, &ch[r].b, cside, ch[r].rh))
             r += 1
         n = r
         looked = n
         for i in range(n):
-            if not ch[i].made:
+            if lazy:
                 _make_child(s, &ch[i], b, moves[i], cside, cd)
             if not ch[i].ready:
                 _leaf(s, &ch[i], cside, cd, &wit, &moves[i])
@@ -904,7 +899,8 @@ cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
             cth_delta = thphi
         if best >= looked:
             looked += 1                    # the next reply of L, looked at now
-            _make_child(s, &ch[best], b, moves[best], cside, cd)
+            if lazy:
+                _make_child(s, &ch[best], b, moves[best], cside, cd)
             _leaf(s, &ch[best], cside, cd, &wit, &moves[best])
             continue
         pn = ch[best].phi
