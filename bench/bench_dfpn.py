@@ -1,4 +1,4 @@
-"""df-pn (``solver.search._dfpn``) against the kernel (``solver.search._search``), back to
+"""df-pn (``gyges.search._dfpn``) against the kernel (``gyges.search._search``), back to
 back, in CPU seconds (figures in docs/solver.md, "A second prover: df-pn").
 
 (a) The Rust engine's position under its rules: win in 6 proven by iterative deepening
@@ -21,12 +21,12 @@ import time
 from collections.abc import Callable
 
 from bench import machine
-from solver.formats.notation import parse_move
-from solver.game.moves import apply_move, legal_moves
-from solver.game.position import Position
-from solver.game.rules import PRESETS, rules_from
-from solver.search._dfpn import DfpnSearcher
-from solver.search._search import Searcher
+from gyges.formats.notation import parse_move
+from gyges.game.moves import apply_move, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, rules_from
+from gyges.search._dfpn import DfpnSearcher
+from gyges.search._search import Searcher
 
 RUST_POSITION = "030100/000200/002000/021100/300300/002130 S"
 RUST_RULES = ["rebounce=once", "null-move=allowed", "blocked=draw", "repetition=allowed"]

@@ -1,7 +1,7 @@
 """Puzzle generation speed: sound puzzles per minute for win in 2 and win in 3 (and, with
 ``--deep``, win in 4 and 5).
 
-Each row is one fresh run of :func:`solver.puzzles.generate.run` (pbmserv rules, a fixed seed, no
+Each row is one fresh run of :func:`gyges.puzzles.generate.run` (pbmserv rules, a fixed seed, no
 catalogue to dedup against) in a temporary directory, collecting ``count`` puzzles or
 giving up after ``limit`` candidates; it reports the wall time, the CPU time of this
 process and its workers, the candidates judged, the sound puzzles found and the rates.
@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from solver.game.rules import PRESETS, RuleSet
-from solver.puzzles.generate import Params, run
+from gyges.game.rules import PRESETS, RuleSet
+from gyges.puzzles.generate import Params, run
 
 #: (moves, sources, count, candidate limit, jobs)
 CASES = [

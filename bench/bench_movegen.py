@@ -16,10 +16,10 @@ from __future__ import annotations
 import random
 import time
 
-from solver.game import _movegen
-from solver.game.moves import apply_move, legal_moves
-from solver.game.position import Position
-from solver.game.rules import PRESETS
+from gyges.game import _movegen
+from gyges.game.moves import apply_move, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS
 
 START = "321123/....../....../....../....../321123 S"
 

@@ -19,9 +19,9 @@ import resource
 import tempfile
 import time
 
-from solver.game.rules import PRESETS
-from solver.setups.batch import run, select_pairs
-from solver.setups.constraints import constraints_from_options, search
+from gyges.game.rules import PRESETS
+from gyges.setups.batch import run, select_pairs
+from gyges.setups.constraints import constraints_from_options, search
 
 TOTAL = 8100
 
@@ -92,7 +92,7 @@ def main() -> None:
 
 def depth3(every) -> None:
     """Depth 3 on 1 and 2 local workers and a 2-worker Dask LocalCluster."""
-    from solver.parallel import open_executor
+    from gyges.parallel import open_executor
 
     step = int(os.environ.get("GYGES_BENCH_SETUPS_D3_STEP", "300"))
     sample = every[::step]

@@ -35,10 +35,10 @@ import tempfile
 import time
 
 from bench import machine
-from solver.game.position import Position
-from solver.game.rules import PRESETS, rules_from
-from solver.search import _search
-from solver.search.prover import solve
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, rules_from
+from gyges.search import _search
+from gyges.search.prover import solve
 
 RUST_POSITION = "030100/000200/002000/021100/300300/002130 S"
 RUST_RULES = ["rebounce=once", "null-move=allowed", "blocked=draw", "repetition=allowed"]

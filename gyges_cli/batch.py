@@ -36,7 +36,7 @@ def executor_errors(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from solver.parallel import ExecutorError
+        from gyges.parallel import ExecutorError
 
         try:
             return func(*args, **kwargs)

@@ -17,14 +17,12 @@ from pathlib import Path
 
 import click
 
-from gyges_cli.common import UserError, combine_rules, interrupted, rule_options, ticking
-from gyges_cli.inputs import load_input
-from solver.formats.notation import parse_move
-from solver.game.rules import RuleSet
-from solver.output import OutputError, check_output, signed, write_atomic
-from solver.parallel import StatusLine
-from solver.puzzles.book import PdfError, export_pdf, source_date
-from solver.puzzles.catalogue import (
+from gyges.formats.notation import parse_move
+from gyges.game.rules import RuleSet
+from gyges.output import OutputError, check_output, signed, write_atomic
+from gyges.parallel import StatusLine
+from gyges.puzzles.book import PdfError, export_pdf, source_date
+from gyges.puzzles.catalogue import (
     AuthoringError,
     CatalogueError,
     Puzzle,
@@ -35,7 +33,7 @@ from solver.puzzles.catalogue import (
     load_catalogue,
     play_line,
 )
-from solver.puzzles.export import (
+from gyges.puzzles.export import (
     BOOK_TITLE,
     Selection,
     export_html,
@@ -44,7 +42,9 @@ from solver.puzzles.export import (
     puzzle_svgs,
     select_puzzles,
 )
-from solver.search.prover import SolveError, solve
+from gyges.search.prover import SolveError, solve
+from gyges_cli.common import UserError, combine_rules, interrupted, rule_options, ticking
+from gyges_cli.inputs import load_input
 
 DEFAULT_DIR = "puzzles"
 EXIT_WRONG = 1
@@ -382,7 +382,7 @@ def _write_book(target: Path, fmt: str, book, force: bool, *, paper: str, arrows
 
 
 def _may_write(target: Path, force: bool) -> None:
-    """The output policy (solver.output): a file gyges did not write is not replaced without
+    """The output policy (gyges.output): a file gyges did not write is not replaced without
     --force; a PDF (which carries no signature) may replace a PDF."""
     try:
         pdf = target.suffix.lower() == ".pdf" and target.is_file() and \

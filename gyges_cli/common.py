@@ -27,7 +27,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from solver.game.rules import OPTIONS, PRESETS, RuleError, RuleSet, parse_override, rules_from
+from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleSet, parse_override, rules_from
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -61,7 +61,7 @@ class UserError(click.ClickException):
 
 @contextlib.contextmanager
 def ticking(status: Any, every: float = 1.0) -> Iterator[None]:
-    """Redraw a status line (:class:`solver.parallel.StatusLine`) every ``every`` seconds
+    """Redraw a status line (:class:`gyges.parallel.StatusLine`) every ``every`` seconds
     while the block runs, so that its elapsed time moves through a long stage (the
     search kernel runs without the GIL). Nothing on a stream that is not a terminal."""
     if not getattr(status, "tty", False):
@@ -116,7 +116,7 @@ class GygesGroup(click.Group):
             raise self._one_line(e) from None
 
     def invoke(self, ctx: click.Context) -> Any:
-        from solver.parallel import Interrupted
+        from gyges.parallel import Interrupted
 
         main = threading.current_thread() is threading.main_thread()
         old_term = signal.signal(signal.SIGTERM, _terminated) if main else None
@@ -205,7 +205,7 @@ def combine_rules(
 ) -> RuleSet:
     """The rules in force: ``--rules`` replaces a file's rules, ``--rule`` amends them.
 
-    >>> from solver.game.rules import PRESETS
+    >>> from gyges.game.rules import PRESETS
     >>> dorbec = PRESETS["dorbec"]
     >>> combine_rules(dorbec, PRESETS["pbmserv"], RuleRequest()) == dorbec
     True

@@ -7,13 +7,13 @@ import sys
 
 import click
 
+from gyges.game.rules import RuleSet
 from gyges_cli.batch import scheduler_option
 from gyges_cli.common import EXIT_CHECK_FAILED, UserError, check_jobs, interrupted, rule_options
-from solver.game.rules import RuleSet
 
 
 def _themes(text: str | None) -> tuple[str, ...]:
-    from solver.puzzles.catalogue import theme_problem
+    from gyges.puzzles.catalogue import theme_problem
 
     if not text:
         return ()
@@ -87,9 +87,9 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
       gyges generate --stipulation 'win in 3' --themes 'bounce chain 2' --jobs 2 \\
           --out w3.yaml --against puzzles/
     """
-    from solver.parallel import ExecutorError
-    from solver.puzzles.catalogue import Stipulation
-    from solver.puzzles.generate import GenerateError, Params, run
+    from gyges.parallel import ExecutorError
+    from gyges.puzzles.catalogue import Stipulation
+    from gyges.puzzles.generate import GenerateError, Params, run
 
     try:
         st = Stipulation.parse(stipulation)

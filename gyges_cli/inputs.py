@@ -1,7 +1,7 @@
 """Reading the ``POS|FILE`` argument of a command: a position string or a position file.
 
 An argument naming an existing file is read as a YAML position file (``.yaml``/``.yml``,
-see :mod:`solver.formats.posfile`) or a seed-000 text diagram (any other extension; a file that
+see :mod:`gyges.formats.posfile`) or a seed-000 text diagram (any other extension; a file that
 begins like YAML, or holds just a position string, is recognised by its content).
 Anything else is read as a position string. Every problem becomes one
 :class:`~gyges_cli.common.UserError` (exit status 2) naming the file and line, quoting at
@@ -21,12 +21,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from gyges.formats.diagram import looks_like_diagram, parse_diagram
+from gyges.formats.posfile import KEYS, PositionFile, parse_position_file
+from gyges.formats.record import GameRecord, RecordError, parse_record
+from gyges.game.position import Position, PositionError
+from gyges.game.rules import RuleSet
 from gyges_cli.common import RuleRequest, UserError, combine_rules
-from solver.formats.diagram import looks_like_diagram, parse_diagram
-from solver.formats.posfile import KEYS, PositionFile, parse_position_file
-from solver.formats.record import GameRecord, RecordError, parse_record
-from solver.game.position import Position, PositionError
-from solver.game.rules import RuleSet
 
 __all__ = ["MAX_INPUT_BYTES", "excerpt", "load_input", "read_text_file"]
 

@@ -9,6 +9,16 @@ from pathlib import Path
 
 import click
 
+from gyges.formats.diagram import format_diagram
+from gyges.formats.posfile import PositionFile
+from gyges.formats.record import RecordError
+from gyges.formats.record import replay as replay_record
+from gyges.game.moves import Move, MoveList, apply_move, can_land, legal_moves
+from gyges.game.moves import perft as count_sequences
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet, Side
+from gyges.game.squares import row_of
+from gyges.parallel import StatusLine
 from gyges_cli.common import (
     RuleRequest,
     UserError,
@@ -18,16 +28,6 @@ from gyges_cli.common import (
     ticking,
 )
 from gyges_cli.inputs import load_game, load_input
-from solver.formats.diagram import format_diagram
-from solver.formats.posfile import PositionFile
-from solver.formats.record import RecordError
-from solver.formats.record import replay as replay_record
-from solver.game.moves import Move, MoveList, apply_move, can_land, legal_moves
-from solver.game.moves import perft as count_sequences
-from solver.game.position import Position
-from solver.game.rules import RuleSet, Side
-from solver.game.squares import row_of
-from solver.parallel import StatusLine
 
 
 def _rules_line(rules: RuleSet, given: RuleRequest | bool = False) -> str:

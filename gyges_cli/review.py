@@ -8,18 +8,18 @@ from pathlib import Path
 
 import click
 
-from gyges_cli.common import UserError, interrupted, rule_options
-from gyges_cli.inputs import load_game
-from solver.formats.record import RecordError
-from solver.game.rules import RuleSet
-from solver.parallel import Interrupted
-from solver.puzzles.catalogue import (
+from gyges.formats.record import RecordError
+from gyges.game.rules import RuleSet
+from gyges.parallel import Interrupted
+from gyges.puzzles.catalogue import (
     CatalogueError,
     append_entry,
     load_catalogue,
     parse_catalogue,
 )
-from solver.puzzles.review import review_game
+from gyges.puzzles.review import review_game
+from gyges_cli.common import UserError, interrupted, rule_options
+from gyges_cli.inputs import load_game
 
 
 @click.command("review", short_help="Annotate a game: wins kept, missed, thrown away.")

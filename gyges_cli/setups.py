@@ -12,19 +12,19 @@ from typing import Any
 
 import click
 
-from gyges_cli.batch import executor_errors, scheduler_option
-from gyges_cli.common import UserError, check_jobs, interrupted, rule_options, ticking
-from solver.game.rules import RuleSet
-from solver.output import OutputError, check_output, open_atomic, signed
-from solver.parallel import StatusLine
-from solver.setups.batch import BatchError, heatmap_svg, read_results, report, run, select_pairs
-from solver.setups.constraints import (
+from gyges.game.rules import RuleSet
+from gyges.output import OutputError, check_output, open_atomic, signed
+from gyges.parallel import StatusLine
+from gyges.setups.batch import BatchError, heatmap_svg, read_results, report, run, select_pairs
+from gyges.setups.constraints import (
     KEYS,
     SetupError,
     constraints_from_options,
     load_constraints,
     search,
 )
+from gyges_cli.batch import executor_errors, scheduler_option
+from gyges_cli.common import UserError, check_jobs, interrupted, rule_options, ticking
 
 REPEATABLE = ("fix", "off", "apart", "centre", "edges")
 

@@ -12,6 +12,11 @@ from pathlib import Path
 
 import click
 
+from gyges.game.rules import RuleSet
+from gyges.output import OutputError, check_output
+from gyges.parallel import Interrupted, StatusLine
+from gyges.search.prover import DUALS_UP_TO, PROVERS
+from gyges.search.prover import solve as run_solve
 from gyges_cli.batch import executor_errors, scheduler_option
 from gyges_cli.common import (
     RuleRequest,
@@ -23,11 +28,6 @@ from gyges_cli.common import (
     ticking,
 )
 from gyges_cli.inputs import load_input, read_text_file
-from solver.game.rules import RuleSet
-from solver.output import OutputError, check_output
-from solver.parallel import Interrupted, StatusLine
-from solver.search.prover import DUALS_UP_TO, PROVERS
-from solver.search.prover import solve as run_solve
 
 
 @click.command("solve")
@@ -160,7 +160,7 @@ def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: 
 
 
 def _is_list(source: str) -> bool:
-    from solver.formats.poslist import looks_like_position_list
+    from gyges.formats.poslist import looks_like_position_list
 
     path = Path(source)
     if not path.is_file():
@@ -179,8 +179,8 @@ def _solve_list(source: str, max_moves: int, as_json: bool, tries: bool, jobs: i
     """``gyges solve FILE`` for a position list: every position, a table, a JSONL file."""
     import dataclasses
 
-    from solver.formats.poslist import Entry, parse_position_list
-    from solver.search.batch import SolveFileError, solve_many, summary_table
+    from gyges.formats.poslist import Entry, parse_position_list
+    from gyges.search.batch import SolveFileError, solve_many, summary_table
 
     path = Path(source)
     if path.is_file():

@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from solver.signals import deferred
+from gyges.signals import deferred
 
 __all__ = ["OutputError", "check_output", "is_signed", "signed", "write_atomic",
            "open_atomic", "distinct"]

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import random
 
-from solver.game.moves import apply_move, legal_moves
-from solver.game.position import Position
-from solver.game.rules import PRESETS, RuleSet, Side
+from gyges.game.moves import apply_move, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, RuleSet, Side
 
 __all__ = [
     "PRESETS",

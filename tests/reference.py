@@ -6,7 +6,7 @@ board one step at a time, by recursion, and remembers the connections it has use
 plain Python set (a walk state met before is not walked again: its future is the same).
 It is slow, and it is meant to be obviously right.
 
-The rules it implements (seed 000, with the options of :class:`solver.game.rules.RuleSet`):
+The rules it implements (seed 000, with the options of :class:`gyges.game.rules.RuleSet`):
 
 * South's shore is its lowest non-empty row, North's its highest; only shore rings move
   (``blocked=next-row``: when the shore has no legal move, the next non-empty row away from
@@ -31,7 +31,7 @@ The rules it implements (seed 000, with the options of :class:`solver.game.rules
 * ``blocked=pass``: a side with no legal move is skipped, the opponent moves again from the
   same board; ``blocked=draw``: no moves.
 
->>> from solver.game.rules import PRESETS, Side
+>>> from gyges.game.rules import PRESETS, Side
 >>> start = tuple([2, 3, 1, 1, 2, 3] + [0] * 24 + [3, 2, 1, 1, 2, 3])
 >>> mover, results = reference_moves(start, Side.SOUTH, PRESETS["pbmserv"])
 >>> mover, len(results)
@@ -43,7 +43,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-from solver.game.rules import RuleSet, Side
+from gyges.game.rules import RuleSet, Side
 
 Board = tuple[int, ...]
 Result = tuple  # a 36-tuple board, or ("win", start)

@@ -2,7 +2,7 @@
 
 No transposition table, no move ordering, no goal-landing shortcut: plain minimax over
 the results of :func:`tests.reference.reference_moves`, to check the real solver
-(``solver.search.prover``) on small positions.
+(``gyges.search.prover``) on small positions.
 
 * **win in k**: the side to move lands on the opponent's goal with its k-th move at the
   latest, whatever the opponent does (k counts the winner's moves; when the loser is
@@ -10,8 +10,8 @@ the results of :func:`tests.reference.reference_moves`, to check the real solver
 * **loss in k**: every move of the side to move leaves the opponent a win in at most k.
 * **none**: neither within ``max_moves`` (a side with no move at all draws).
 
->>> from solver.game.position import Position
->>> from solver.game.rules import PRESETS
+>>> from gyges.game.position import Position
+>>> from gyges.game.rules import PRESETS
 >>> bounce = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
 >>> reference_solve(bounce, PRESETS["pbmserv"], 1)
 ('win', 1)
@@ -25,8 +25,8 @@ from collections.abc import Iterable
 
 from reference import Board, is_win, reference_moves
 
-from solver.game.position import Position
-from solver.game.rules import RuleSet, Side
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet, Side
 
 
 def wins_within(

@@ -8,12 +8,12 @@ import ast
 import doctest
 from pathlib import Path
 
-from solver.game import _movegen
+from gyges.game import _movegen
 
 ROOT = Path(__file__).resolve().parent.parent
 
 #: The modules that may call the compiled core directly: the game layer (its public face
-#: is ``solver.game.moves``), and the setups analysis, which takes the core's raw tuples
+#: is ``gyges.game.moves``), and the setups analysis, which takes the core's raw tuples
 #: for speed. Notation, the other formats, the puzzles and the CLI go through the game layer.
 DIRECT = {
     "solver/game/moves.py", "solver/game/position.py", "solver/game/squares.py",
@@ -24,12 +24,12 @@ DIRECT = {
 def _imports_core(path: Path) -> bool:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
-            if node.module == "solver.game._movegen":
+            if node.module == "gyges.game._movegen":
                 return True
-            if node.module == "solver.game" and any(a.name == "_movegen" for a in node.names):
+            if node.module == "gyges.game" and any(a.name == "_movegen" for a in node.names):
                 return True
         if isinstance(node, ast.Import) and any(
-                a.name == "solver.game._movegen" for a in node.names):
+                a.name == "gyges.game._movegen" for a in node.names):
             return True
     return False
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from solver.game.position import Position
-from solver.game.rules import PRESETS, Side
-from solver.puzzles.authoring import add_entry, difficulty_of, findings
-from solver.puzzles.catalogue import CatalogueError, check_puzzle, load_all, parse_catalogue
-from solver.search import Stipulation, solve
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, Side
+from gyges.puzzles.authoring import add_entry, difficulty_of, findings
+from gyges.puzzles.catalogue import CatalogueError, check_puzzle, load_all, parse_catalogue
+from gyges.search import Stipulation, solve
 
 ROOT = Path(__file__).resolve().parent.parent
 PBM = PRESETS["pbmserv"]

@@ -8,11 +8,10 @@ import xml.etree.ElementTree as ET
 import pytest
 from click.testing import CliRunner
 
-from gyges_cli.main import cli
-from solver.game.moves import apply_move, can_land, legal_moves
-from solver.game.position import Position
-from solver.game.rules import PRESETS, Side
-from solver.setups.batch import (
+from gyges.game.moves import apply_move, can_land, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, Side
+from gyges.setups.batch import (
     BatchError,
     analyse_pair,
     dumps,
@@ -22,6 +21,7 @@ from solver.setups.batch import (
     run,
     select_pairs,
 )
+from gyges_cli.main import cli
 
 RULES = PRESETS["pbmserv"]
 PAIRS = select_pairs("231123,112332,231132", "321123,132312")
@@ -110,7 +110,7 @@ def test_interrupt_keeps_written_lines(tmp_path):
 
 
 def synthetic(n_s: int = 3, n_n: int = 4) -> list[dict]:
-    from solver.setups.constraints import ALL_SETUPS
+    from gyges.setups.constraints import ALL_SETUPS
 
     recs = []
     for i, s in enumerate(ALL_SETUPS[:n_s]):
@@ -176,8 +176,8 @@ def test_cli_analyze_report_and_svg(tmp_path):
 
 def test_win_defence_is_the_reply_leaving_fewest_landings():
     # not a start position (no setup pair has a win within 2): the defence logic itself
-    from solver.search.prover import solve
-    from solver.setups.batch import _win_defence
+    from gyges.search.prover import solve
+    from gyges.setups.batch import _win_defence
 
     p = Position.from_string("1...../...3../2323.2/11..23/..1.../...... S")
     sol = solve(p, RULES, max_moves=2)
@@ -197,7 +197,7 @@ def test_win_defence_is_the_reply_leaving_fewest_landings():
 def test_progress_bar_shows_count_rate_and_time_left():
     import io
 
-    from solver.parallel import Progress
+    from gyges.parallel import Progress
 
     stream = io.StringIO()
     bar = Progress(4, stream, every=0.0, unit="pairs")

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from pdftext import need_poppler, overlapping_words, page_texts, page_words
 
-from solver.puzzles.catalogue import load_all
-from solver.puzzles.export import Book, export_html, make_book
+from gyges.puzzles.catalogue import load_all
+from gyges.puzzles.export import Book, export_html, make_book
 
 ROOT = Path(__file__).resolve().parent.parent
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")

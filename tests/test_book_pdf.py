@@ -22,9 +22,9 @@ from pdftext import (
 )
 from test_book_browser import decode_png
 
+from gyges.puzzles.catalogue import load_all
+from gyges.puzzles.export import Selection, make_book, select_puzzles
 from gyges_cli.main import cli
-from solver.puzzles.catalogue import load_all
-from solver.puzzles.export import Selection, make_book, select_puzzles
 
 pypdf = pytest.importorskip("pypdf")
 
@@ -34,7 +34,7 @@ EPOCH = "1700000000"
 
 
 def weasyprint_or_skip() -> None:
-    from solver.puzzles.book import PdfError, _weasyprint
+    from gyges.puzzles.book import PdfError, _weasyprint
 
     try:
         _weasyprint()

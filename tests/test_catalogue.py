@@ -7,12 +7,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gyges_cli.main import cli
-from solver.formats.notation import parse_move
-from solver.game.moves import apply_move, legal_moves
-from solver.game.position import Position
-from solver.game.rules import PRESETS, Side
-from solver.puzzles.catalogue import (
+from gyges.formats.notation import parse_move
+from gyges.game.moves import apply_move, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, Side
+from gyges.puzzles.catalogue import (
     CatalogueError,
     Stipulation,
     check_puzzle,
@@ -20,6 +19,7 @@ from solver.puzzles.catalogue import (
     parse_catalogue,
     play_line,
 )
+from gyges_cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"

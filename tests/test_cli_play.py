@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from gyges.formats.diagram import parse_diagram
+from gyges.formats.posfile import load_position_file
+from gyges.game.moves import apply_move, legal_moves
+from gyges.game.position import START, Position
+from gyges.game.rules import PRESETS, Side
 from gyges_cli.main import cli
-from solver.formats.diagram import parse_diagram
-from solver.formats.posfile import load_position_file
-from solver.game.moves import apply_move, legal_moves
-from solver.game.position import START, Position
-from solver.game.rules import PRESETS, Side
 
 DATA = Path(__file__).parent / "data"
 POSITIONS = DATA / "positions"

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from solver.formats.poslist import parse_position_list
-from solver.game.position import Position
-from solver.game.rules import PRESETS
-from solver.search.batch import solve_many
-from solver.setups.batch import run, select_pairs
+from gyges.formats.poslist import parse_position_list
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS
+from gyges.search.batch import solve_many
+from gyges.setups.batch import run, select_pairs
 
 pytest.importorskip("distributed")
 

@@ -1,4 +1,4 @@
-"""The df-pn prover (``solver.search._dfpn``) against the kernel (``Searcher.win``) and the
+"""The df-pn prover (``gyges.search._dfpn``) against the kernel (``Searcher.win``) and the
 reference solver: the same answer to "can the winner land within d of its moves?" on the
 seed's positions, random play-outs (with their histories: the Renop law) and sparse
 placements, under every preset and the rule options that change the search (repetition,
@@ -13,12 +13,12 @@ from positions import random_playout, sparse_position
 from reference import TooComplex, reference_moves
 from reference_solver import wins_within
 
-from solver.formats.notation import parse_move
-from solver.game.moves import apply_move
-from solver.game.position import Position
-from solver.game.rules import PRESETS, RuleSet, rules_from
-from solver.search._dfpn import DfpnSearcher
-from solver.search._search import Searcher
+from gyges.formats.notation import parse_move
+from gyges.game.moves import apply_move
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, RuleSet, rules_from
+from gyges.search._dfpn import DfpnSearcher
+from gyges.search._search import Searcher
 
 RUST = "030100/000200/002000/021100/300300/002130 S"
 RUST_RULES = ["rebounce=once", "null-move=allowed", "blocked=draw", "repetition=allowed"]

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.formats.diagram import DiagramError, format_diagram, looks_like_diagram, parse_diagram
-from solver.game.moves import legal_moves
-from solver.game.position import START, Position, PositionError
-from solver.game.rules import PRESETS, Side
-from solver.game.squares import NORTH_GOAL, SOUTH_GOAL, parse_slot
+from gyges.formats.diagram import DiagramError, format_diagram, looks_like_diagram, parse_diagram
+from gyges.game.moves import legal_moves
+from gyges.game.position import START, Position, PositionError
+from gyges.game.rules import PRESETS, Side
+from gyges.game.squares import NORTH_GOAL, SOUTH_GOAL, parse_slot
 
 # Copied verbatim from seed 000 ("Recognizing your Rings").
 SEED_RECOGNIZING = """\

@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gyges_cli.main import cli
-from solver.formats.diagram import format_diagram, parse_diagram
-from solver.game.rules import Side
-from solver.puzzles.catalogue import load_all, load_catalogue
-from solver.puzzles.export import (
+from gyges.formats.diagram import format_diagram, parse_diagram
+from gyges.game.rules import Side
+from gyges.puzzles.catalogue import load_all, load_catalogue
+from gyges.puzzles.export import (
     Selection,
     book_phrase,
     export_html,
@@ -26,6 +25,7 @@ from solver.puzzles.export import (
     puzzle_svgs,
     select_puzzles,
 )
+from gyges_cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "puzzles" / "seed000.yaml"
@@ -158,8 +158,8 @@ def test_theme_index_lists_each_puzzle_under_its_themes(full_book):
 
 
 def test_threats_and_variations_come_from_the_solver():
-    from solver.formats.notation import parse_move
-    from solver.game.moves import apply_move, legal_moves
+    from gyges.formats.notation import parse_move
+    from gyges.game.moves import apply_move, legal_moves
 
     puzzles = [p for p in all_puzzles() if p.stipulation.kind == "win"
                and p.stipulation.moves == 2][:4]

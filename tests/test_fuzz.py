@@ -23,14 +23,14 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from gyges.formats.diagram import DiagramError, format_diagram, parse_diagram
+from gyges.formats.notation import NotationError, parse_move
+from gyges.formats.posfile import PositionFileError, dump_position_file, parse_position_file
+from gyges.formats.record import RecordError, parse_record
+from gyges.game.position import Position, PositionError
+from gyges.game.rules import PRESETS
+from gyges.puzzles.catalogue import CatalogueError, parse_catalogue
 from gyges_cli.main import cli
-from solver.formats.diagram import DiagramError, format_diagram, parse_diagram
-from solver.formats.notation import NotationError, parse_move
-from solver.formats.posfile import PositionFileError, dump_position_file, parse_position_file
-from solver.formats.record import RecordError, parse_record
-from solver.game.position import Position, PositionError
-from solver.game.rules import PRESETS
-from solver.puzzles.catalogue import CatalogueError, parse_catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -255,7 +255,7 @@ def _notation(move, position):
     except ValueError as e:       # any other ValueError is a reader's bug
         raise AssertionError(f"{move!r}: {type(e).__name__}: {e}") from None
     if m is not None:
-        from solver.formats.notation import format_move
+        from gyges.formats.notation import format_move
 
         assert parse_move(format_move(m), p, PRESETS["pbmserv"]) == m
 
@@ -361,7 +361,7 @@ def _jsonl(tmp_path_factory, analysis, data, command):
         if r.exit_code == 2:
             assert f.read_bytes() == before
         else:   # every pair there (a record edited by hand but well-formed is kept)
-            from solver.setups.batch import read_results
+            from gyges.setups.batch import read_results
 
             pairs = {(r["south"], r["north"]) for r in read_results(str(f))[1]}
             assert pairs >= {("231123", "321123"), ("231123", "312213")}
@@ -396,7 +396,7 @@ test_constraint_files, test_constraint_files_long = profiles(
 def _generate_state(tmp_path_factory, text):
     """A mutated state file of ``generate``: read (a truncated last line dropped) or
     refused with its line, never a traceback."""
-    from solver.puzzles.generate import GenerateError, Params, read_state
+    from gyges.puzzles.generate import GenerateError, Params, read_state
 
     params = Params(2, PRESETS["pbmserv"], 0)
     rec = {"index": 0, "params": params.to_json(), "sound": False, "reasons": ["x"],

@@ -12,13 +12,12 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gyges_cli.main import cli
-from solver.game.moves import apply_move, can_land, legal_moves
-from solver.game.position import Position
-from solver.game.rules import PRESETS, Side
-from solver.puzzles.catalogue import check_puzzle, load_all, load_catalogue
-from solver.puzzles.compose import Design, construct, draw_path
-from solver.puzzles.generate import (
+from gyges.game.moves import apply_move, can_land, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, Side
+from gyges.puzzles.catalogue import check_puzzle, load_all, load_catalogue
+from gyges.puzzles.compose import Design, construct, draw_path
+from gyges.puzzles.generate import (
     PLAY_WAY,
     WALK_THREATS,
     Features,
@@ -37,9 +36,10 @@ from solver.puzzles.generate import (
     run,
     select,
 )
-from solver.search._search import Searcher
-from solver.search.prover import solve, win_in
-from solver.search.tree import node_from_json
+from gyges.search._search import Searcher
+from gyges.search.prover import solve, win_in
+from gyges.search.tree import node_from_json
+from gyges_cli.main import cli
 
 RULES = PRESETS["pbmserv"]
 
@@ -110,7 +110,7 @@ def test_a_sound_puzzle_and_what_it_records():
 def test_duals_are_a_flaw_unless_refused():
     # stub solver answers: a proven win in 2 with one key, and a tree with a dual
     pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
-    from solver.search.prover import solve as real
+    from gyges.search.prover import solve as real
 
     def dual_solve(*args, **kwargs):
         sol = real(*args, **kwargs)
@@ -212,8 +212,8 @@ def test_drawn_paths_cross_when_asked():
 
 
 def test_construction_of_a_stalemate_chain():
-    from solver.formats.notation import format_turn
-    from solver.puzzles.catalogue import Stipulation, line_themes, play_line
+    from gyges.formats.notation import format_turn
+    from gyges.puzzles.catalogue import Stipulation, line_themes, play_line
 
     design = Design(bounces=1, stalemate=True, defenders=3)
     built = construct(design, RULES, random.Random(1))
@@ -236,7 +236,7 @@ def test_construction_of_a_stalemate_chain():
 
 
 def test_stalemate_designs_only_when_asked_and_blocked_passes():
-    from solver.puzzles.compose import ComposeError, draw_design
+    from gyges.puzzles.compose import ComposeError, draw_design
 
     rng = random.Random(5)
     assert not any(draw_design(rng, (), RULES).stalemate for _ in range(50))
@@ -365,7 +365,7 @@ def test_the_walk_counts_winning_moves_up_to_two(text, n, wins, kind):
     and stops at two (a cook: the game goes on); df-pn asks them together (the position
     less every other move). Each played move gives the count of fresh searches of those
     moves."""
-    from solver.search._dfpn import DfpnSearcher
+    from gyges.search._dfpn import DfpnSearcher
 
     walker = Searcher if kind == "kernel" else DfpnSearcher
     pos = Position.from_string(text)
@@ -405,8 +405,8 @@ def test_win_in_3_candidates_walk_back_to_exact_wins(rules):
 def test_win_in_with_a_kept_searcher_answers_as_fresh_searches(rules, kind):
     """One searcher asked along a game line (as the walk does: the kernel for a win in 3,
     df-pn deeper) gives the answers of a fresh search per question."""
-    from solver.game.moves import Game
-    from solver.search._dfpn import DfpnSearcher
+    from gyges.game.moves import Game
+    from gyges.search._dfpn import DfpnSearcher
 
     rng = random.Random(3)
     game = Game(Position.setup("123321", "231132"))
@@ -564,7 +564,7 @@ def brute_loses(pos: Position, rules, k: int, hist: list, winner: Side) -> bool:
 
 
 def test_generated_catalogue_by_brute_force():
-    from solver.formats.notation import parse_move
+    from gyges.formats.notation import parse_move
 
     cat = load_catalogue("puzzles/generated.yaml")
     assert len(cat.puzzles) >= 30
@@ -610,7 +610,7 @@ def test_an_edited_catalogue_keeps_the_edits_and_gains_puzzles(tmp_path):
 
 
 def test_collect_merges_runs_without_duplicates(tmp_path):
-    from solver.puzzles.generate import collect
+    from gyges.puzzles.generate import collect
 
     run(PLAY, tmp_path / "a.yaml", 3, jobs=1)
     state = tmp_path / "a.yaml.jsonl"

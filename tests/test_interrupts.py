@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.puzzles.catalogue import load_catalogue
+from gyges.puzzles.catalogue import load_catalogue
 
 GYGES = str(Path(sys.executable).with_name("gyges"))
 if not os.path.exists(GYGES):  # pragma: no cover - an unusual install
@@ -114,8 +114,8 @@ def _by_index(path: Path) -> dict[int, dict]:
 def _judged_here(index: int) -> dict:
     """A candidate the uninterrupted run never judged (it stopped once its puzzles were
     settled; a run with two workers may have judged more): judged here, uninterrupted."""
-    from solver.game.rules import PRESETS
-    from solver.puzzles.generate import Params, evaluate
+    from gyges.game.rules import PRESETS
+    from gyges.puzzles.generate import Params, evaluate
 
     rec = json.loads(json.dumps(evaluate(index, Params(2, PRESETS["pbmserv"], seed=5))))
     rec.pop("seconds")

@@ -11,9 +11,9 @@ from collections import Counter
 
 import pytest
 
-from solver import PRESETS, START, Position, Side, apply_move, legal_moves
-from solver.game.rules import RuleSet
-from solver.game.squares import row_of
+from gyges import PRESETS, START, Position, Side, apply_move, legal_moves
+from gyges.game.rules import RuleSet
+from gyges.game.squares import row_of
 
 RULES = dict(PRESETS)
 RULES["once"] = PRESETS["pbmserv"].with_options(
@@ -94,7 +94,7 @@ def test_dense_position_under_entry_taboo_is_complete():
     Every result found by listing all paths of each shore ring (no pruning, following each
     landing chain the pruned search reports) is also in the move list, and vice versa.
     """
-    from solver.game import _movegen
+    from gyges.game import _movegen
 
     p = Position.from_string(".3..../33.2.1/..2.../12.2../13.1../...... N")
     rules = PRESETS["dorbec"]
@@ -117,7 +117,7 @@ def test_solver_shortcuts_are_legal_moves(name: str):
     result is one of the generator's, Renop law included), and "surely not blocked" is
     said of a side exactly when it has a simple move, so only of a side that has a move of
     its own."""
-    from solver.game import _movegen
+    from gyges.game import _movegen
 
     rules = RULES[name]
     rng = random.Random(name)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from solver.formats.notation import (
+from gyges.formats.notation import (
     NotationError,
     ParsedMove,
     _chain_path,
@@ -17,11 +17,11 @@ from solver.formats.notation import (
     parse_turn,
     read_move,
 )
-from solver.game import _movegen
-from solver.game.moves import Move, apply_move, legal_moves
-from solver.game.position import START, Position
-from solver.game.rules import PRESETS, Side, rules_from
-from solver.game.squares import NORTH_GOAL, SOUTH_GOAL, parse_slot
+from gyges.game import _movegen
+from gyges.game.moves import Move, apply_move, legal_moves
+from gyges.game.position import START, Position
+from gyges.game.rules import PRESETS, Side, rules_from
+from gyges.game.squares import NORTH_GOAL, SOUTH_GOAL, parse_slot
 
 PBM = PRESETS["pbmserv"]
 BOUNCING = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")

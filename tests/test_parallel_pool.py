@@ -1,4 +1,4 @@
-"""solver.parallel.worker_pool and forked_call: a pool terminated as soon as it is made
+"""gyges.parallel.worker_pool and forked_call: a pool terminated as soon as it is made
 ends its workers; a forked call gives its result or its exception, and ends at once when
 its block is left.
 
@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from solver.parallel import forked_call, worker_pool
+from gyges.parallel import forked_call, worker_pool
 
 
 def _nothing() -> None:

@@ -14,13 +14,13 @@ import re
 import pytest
 from click.testing import CliRunner
 
+from gyges.formats.notation import parse_move
+from gyges.game.moves import apply_move
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, rules_from
+from gyges.search import prover
+from gyges.search.prover import solve
 from gyges_cli.main import cli
-from solver.formats.notation import parse_move
-from solver.game.moves import apply_move
-from solver.game.position import Position
-from solver.game.rules import PRESETS, rules_from
-from solver.search import prover
-from solver.search.prover import solve
 
 PBM = PRESETS["pbmserv"]
 SAMPLE_12 = "..1.../..23../..3.../..3113/2..2../2..1.. S"      # win in 2

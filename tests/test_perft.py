@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from solver.game import _movegen
-from solver.game.position import Position
-from solver.game.rules import RuleSet, rules_from
+from gyges.game import _movegen
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet, rules_from
 
 DATA = Path(__file__).parent / "data" / "perft.txt"
 
@@ -99,7 +99,7 @@ def _cases(slow: bool) -> list:
 
 
 def test_perft_file_covers_every_preset_and_both_starts():
-    from solver.game.rules import PRESETS
+    from gyges.game.rules import PRESETS
 
     entries = read_perft()
     assert len({e.id for e in entries}) == len(entries)

@@ -8,17 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.formats.diagram import parse_diagram
-from solver.formats.posfile import (
+from gyges.formats.diagram import parse_diagram
+from gyges.formats.posfile import (
     PositionFile,
     PositionFileError,
     dump_position_file,
     load_position_file,
     parse_position_file,
 )
-from solver.game.moves import apply_move, legal_moves
-from solver.game.position import START, Position
-from solver.game.rules import OPTIONS, PRESETS, RuleSet, Side
+from gyges.game.moves import apply_move, legal_moves
+from gyges.game.position import START, Position
+from gyges.game.rules import OPTIONS, PRESETS, RuleSet, Side
 
 DATA = Path(__file__).parent / "data" / "positions"
 START_TEXT = "321123/....../....../....../....../231123 S"

@@ -12,14 +12,14 @@ import pytest
 from click.testing import CliRunner
 from positions import random_playout
 
+from gyges.formats.notation import parse_move
+from gyges.game.moves import apply_move, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, rules_from
+from gyges.search._dfpn import DfpnSearcher
+from gyges.search._search import Searcher
+from gyges.search.prover import PROVERS, SolveError, solve
 from gyges_cli.main import cli
-from solver.formats.notation import parse_move
-from solver.game.moves import apply_move, legal_moves
-from solver.game.position import Position
-from solver.game.rules import PRESETS, rules_from
-from solver.search._dfpn import DfpnSearcher
-from solver.search._search import Searcher
-from solver.search.prover import PROVERS, SolveError, solve
 from tests.test_parallel_solve import CASES, PBM, same
 
 RUST = "030100/000200/002000/021100/300300/002130 S"

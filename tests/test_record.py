@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.formats.notation import format_move
-from solver.formats.record import (
+from gyges.formats.notation import format_move
+from gyges.formats.record import (
     GameRecord,
     RecordedTurn,
     RecordError,
@@ -17,9 +17,9 @@ from solver.formats.record import (
     record_from_moves,
     replay,
 )
-from solver.game.moves import apply_move, legal_moves
-from solver.game.position import Position
-from solver.game.rules import PRESETS, Side
+from gyges.game.moves import apply_move, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, Side
 
 PBM = PRESETS["pbmserv"]
 DATA = Path(__file__).parent / "data"

@@ -29,9 +29,9 @@ from reference import (
     ring_results,
 )
 
-from solver.game.moves import Move, apply_move, can_land, legal_moves
-from solver.game.position import Position
-from solver.game.rules import PRESETS, RuleSet, Side
+from gyges.game.moves import Move, apply_move, can_land, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, RuleSet, Side
 
 #: Every preset, plus option mixes no preset has.
 RULESETS: dict[str, RuleSet] = {
@@ -285,7 +285,7 @@ def _landing_elsewhere(rng: random.Random, rules: RuleSet, position: Position, m
     differ from ``position``'s only outside ``mask`` (random sizes on 1-6 other slots)
     and keep the side's shore row; ``counts`` tallies the boards checked and skipped (too
     complex for the reference)."""
-    from solver.game import _movegen
+    from gyges.game import _movegen
 
     side = position.turn
     row = _movegen.shore(bytes(position.board), side.index)
@@ -312,7 +312,7 @@ def test_no_landing_region_stands_wherever_its_slots_agree(test: str, seed: int)
     from its exact search; the solver reuses both across sibling moves. Where one rules a
     landing out, the naive reference finds none, and none either after any change of
     slots outside the region it returns that keeps the side's shore row."""
-    from solver.game import _movegen
+    from gyges.game import _movegen
 
     rng = random.Random(seed)
     counts = {"checked": 0, "skipped": 0}
@@ -335,7 +335,7 @@ def test_landing_witness_stands_wherever_its_slots_agree(seed: int) -> None:
     """The core's witness of a goal landing (what the solver reuses across sibling moves):
     change any slots outside it at random, keep the side's shore row, and the naive
     reference must still find a landing."""
-    from solver.game import _movegen
+    from gyges.game import _movegen
 
     rng = random.Random(seed)
     counts = {"checked": 0, "skipped": 0}

@@ -1,4 +1,4 @@
-"""The forced-win solver (``solver.search.prover``) against the brute-force reference solver.
+"""The forced-win solver (``gyges.search.prover``) against the brute-force reference solver.
 
 ``tests/reference_solver.py`` is plain minimax over the naive reference generator: no
 transposition table, no ordering, no shortcuts. On small random positions (a few rings,
@@ -16,11 +16,11 @@ from positions import sparse_position
 from reference import TooComplex, is_win, reference_moves
 from reference_solver import reference_solve
 
-from solver.game.position import Position
-from solver.game.rules import PRESETS, RuleSet
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, RuleSet
 
 search = pytest.importorskip(
-    "solver.search.prover", reason="solver.search.prover (the real solver) is not importable yet"
+    "gyges.search.prover", reason="gyges.search.prover (the real solver) is not importable yet"
 )
 
 RULESETS: dict[str, RuleSet] = {

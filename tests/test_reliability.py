@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from gyges.output import check_output, is_signed, open_atomic, signed, write_atomic
+from gyges.parallel import StatusLine
 from gyges_cli.common import ticking
 from gyges_cli.main import cli
-from solver.output import check_output, is_signed, open_atomic, signed, write_atomic
-from solver.parallel import StatusLine
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -64,8 +64,8 @@ def test_14_1_analyze_depth_31_is_bad_input_and_leaves_no_file(tmp_path):
 
 
 def test_14_2_generate_never_loses_a_users_edits(tmp_path):
-    from solver.game.rules import PRESETS
-    from solver.puzzles.generate import Params, run
+    from gyges.game.rules import PRESETS
+    from gyges.puzzles.generate import Params, run
 
     params = Params(2, PRESETS["pbmserv"], seed=11, sources=("play",))
     out = tmp_path / "gi.yaml"
@@ -254,7 +254,7 @@ def test_14_13_generate_creates_a_missing_directory(tmp_path):
 
 
 def test_14_13_report_has_no_negative_zero():
-    from solver.setups.batch import report
+    from gyges.setups.batch import report
 
     rec = {"south": "231123", "north": "321123", "result": "none", "landing_threats": 0,
            "south_moves": 1, "north_moves": 1, "blunders": 0, "replace_threats": 0,
@@ -264,8 +264,8 @@ def test_14_13_report_has_no_negative_zero():
 
 
 def test_14_13_within_one_move_singular():
-    from solver.puzzles.catalogue import parse_catalogue
-    from solver.puzzles.export import export_html
+    from gyges.puzzles.catalogue import parse_catalogue
+    from gyges.puzzles.export import export_html
 
     cat = parse_catalogue(f'schema: 1\npuzzles:\n- id: a\n  position: "{START}"\n'
                           "  stipulation: no forced result in 1\n")
@@ -302,8 +302,8 @@ def test_15_1_cp_sat_leaves_sigint_to_python():
     on by default, would leave SIGINT at its default: death without a message)."""
     code = textwrap.dedent("""
         import random, signal
-        from solver.puzzles.compose import Design, _solve_model, draw_path
-        from solver.setups.constraints import constraints_from_options, search
+        from gyges.puzzles.compose import Design, _solve_model, draw_path
+        from gyges.setups.constraints import constraints_from_options, search
         search(constraints_from_options({"fix": ["3@1"]}))
         rng = random.Random(1)
         d = Design(bounces=1, defenders=1)
@@ -341,9 +341,9 @@ def test_15_3_a_position_file_without_side_to_move_is_refused(tmp_path):
 def test_15_4_perft_checks_for_signals():
     """The core's perft looks for signals: a SIGINT during a long count raises
     KeyboardInterrupt within a fraction of a second."""
-    from solver.game import _movegen
-    from solver.game.position import Position
-    from solver.game.rules import PRESETS
+    from gyges.game import _movegen
+    from gyges.game.position import Position
+    from gyges.game.rules import PRESETS
 
     p = Position.from_string(START)
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
@@ -418,8 +418,8 @@ def test_15_8_negative_max_candidates_and_a_title_with_puzzles(tmp_path):
     r = gyges("generate", "--stipulation", "win in 2", "--max-candidates", "-5",
               "--out", tmp_path / "q.yaml")
     assert r.exit_code == 2 and not (tmp_path / "q.yaml").exists()
-    from solver.game.rules import PRESETS
-    from solver.puzzles.generate import Params, catalogue_text
+    from gyges.game.rules import PRESETS
+    from gyges.puzzles.generate import Params, catalogue_text
 
     text = catalogue_text([(Params(2, PRESETS["pbmserv"], 0), [])], title="My puzzles: new")
     assert 'title: "My puzzles: new"' in text and "puzzles: []" in text
@@ -449,7 +449,7 @@ def test_15_11_readme_outputs_are_ignored_and_book_notes_have_no_internals():
         assert name in ignored
     import inspect
 
-    from solver.puzzles import export, generate
+    from gyges.puzzles import export, generate
     assert "solver nodes" not in inspect.getsource(generate.entry_text)
     assert '"; ".join(x for x in (p.source, p.credit)' not in inspect.getsource(export)
 
@@ -473,7 +473,7 @@ def test_atomic_write_interrupted_in_process(tmp_path):
 
 WRITER = """
 import sys
-from solver.output import write_atomic
+from gyges.output import write_atomic
 path, n = sys.argv[1], int(sys.argv[2])
 i = 0
 print("ready", flush=True)
@@ -529,9 +529,9 @@ def test_14_13_a_preset_with_overrides_is_shown_as_asked():
 def test_15_10_status_line_shows_the_nodes_searched_while_the_kernel_runs():
     """The solver hands the status line a node counter; read from another thread while
     the kernel searches (it runs without the GIL), it grows, and a redraw shows it."""
-    from solver.game.position import Position
-    from solver.game.rules import PRESETS
-    from solver.search import solve
+    from gyges.game.position import Position
+    from gyges.game.rules import PRESETS
+    from gyges.search import solve
 
     seen: list[int] = []
     counters: list = []

@@ -12,13 +12,13 @@ import pytest
 from click.testing import CliRunner
 from reference_solver import reference_solve
 
+from gyges.formats.notation import format_move, parse_move
+from gyges.formats.record import parse_record
+from gyges.game.moves import apply_move, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, Side
+from gyges.puzzles.review import _classify, review_game
 from gyges_cli.main import cli
-from solver.formats.notation import format_move, parse_move
-from solver.formats.record import parse_record
-from solver.game.moves import apply_move, legal_moves
-from solver.game.position import Position
-from solver.game.rules import PRESETS, Side
-from solver.puzzles.review import _classify, review_game
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "tests" / "data" / "sample_game.txt"
@@ -120,7 +120,7 @@ def test_marks_follow_the_proven_results(sample):
 
 
 def test_classifier_cases():
-    from solver.puzzles.review import Verdict
+    from gyges.puzzles.review import Verdict
 
     bounce = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
     key = parse_move("51-43-33-31-21-S", bounce, PBM)

@@ -10,13 +10,13 @@ from collections import Counter
 
 import pytest
 
-from solver.formats.notation import parse_move
-from solver.game import _movegen
-from solver.game.moves import apply_move, can_land, legal_moves
-from solver.game.position import Position
-from solver.game.rules import PRESETS, RuleSet, Side, rules_from
-from solver.search import _search
-from solver.search.prover import SolveError, solve, win_in
+from gyges.formats.notation import parse_move
+from gyges.game import _movegen
+from gyges.game.moves import apply_move, can_land, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, RuleSet, Side, rules_from
+from gyges.search import _search
+from gyges.search.prover import SolveError, solve, win_in
 
 PBM = PRESETS["pbmserv"]
 BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
@@ -547,7 +547,7 @@ def test_solve_reports_its_stages():
 def test_status_line_only_on_a_terminal():
     import io
 
-    from solver.parallel import StatusLine
+    from gyges.parallel import StatusLine
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:

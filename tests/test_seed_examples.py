@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from solver.formats.notation import NotationError, format_move, parse_move, parse_turn
-from solver.formats.record import parse_record, replay
-from solver.game import _movegen
-from solver.game.moves import apply_move, can_land, legal_moves
-from solver.game.position import START, Position
-from solver.game.rules import PRESETS, Side
-from solver.game.squares import SOUTH_GOAL, parse_slot
+from gyges.formats.notation import NotationError, format_move, parse_move, parse_turn
+from gyges.formats.record import parse_record, replay
+from gyges.game import _movegen
+from gyges.game.moves import apply_move, can_land, legal_moves
+from gyges.game.position import START, Position
+from gyges.game.rules import PRESETS, Side
+from gyges.game.squares import SOUTH_GOAL, parse_slot
 
 PBM = PRESETS["pbmserv"]
 DATA = Path(__file__).parent / "data"

@@ -11,11 +11,10 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gyges_cli.main import cli
-from solver.game.moves import legal_moves
-from solver.game.position import Position
-from solver.game.rules import PRESETS
-from solver.setups.constraints import (
+from gyges.game.moves import legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS
+from gyges.setups.constraints import (
     ALL_SETUPS,
     SetupError,
     check_pair,
@@ -24,6 +23,7 @@ from solver.setups.constraints import (
     replace_threats,
     search,
 )
+from gyges_cli.main import cli
 
 RULES = PRESETS["pbmserv"]
 
@@ -136,7 +136,7 @@ def test_replace_threats_lazy_and_defined():
     def exposed(p: Position) -> int:
         # independent count with the public API: South first moves North answers by a
         # replace landing on the ring South moved.
-        from solver.game.moves import apply_move
+        from gyges.game.moves import apply_move
 
         n = 0
         for m in legal_moves(p, RULES):
@@ -235,7 +235,7 @@ def test_cli_bad_input_exit_2(tmp_path):
 
 
 def test_forced_landing_within_2_lazily_matches_the_solver():
-    from solver.search.prover import win_in
+    from gyges.search.prover import win_in
 
     north = "321123"
     base = {"side": "pair", "north": north, "fix": ["3@1", "1@2"]}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from solver.game.rules import PRESETS
-from solver.search.prover import solve
-from solver.setups.batch import (
+from gyges.game.rules import PRESETS
+from gyges.search.prover import solve
+from gyges.setups.batch import (
     analyse_pair,
     combine_verdicts,
     first_move_verdicts,

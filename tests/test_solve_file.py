@@ -13,12 +13,12 @@ import time
 import pytest
 from click.testing import CliRunner
 
+from gyges.formats.poslist import looks_like_position_list, parse_position_list
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS
+from gyges.search.batch import read_solved, solve_many
+from gyges.search.prover import solve
 from gyges_cli.main import cli
-from solver.formats.poslist import looks_like_position_list, parse_position_list
-from solver.game.position import Position
-from solver.game.rules import PRESETS
-from solver.search.batch import read_solved, solve_many
-from solver.search.prover import solve
 
 RULES = PRESETS["pbmserv"]
 WIN1 = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
@@ -146,7 +146,7 @@ def test_cli_table_json_out_and_strict(tmp_path):
 
 
 def test_ctrl_c_on_the_local_pool_exits_130_promptly(tmp_path):
-    from solver.setups.batch import select_pairs
+    from gyges.setups.batch import select_pairs
 
     lst = tmp_path / "slow.txt"
     lst.write_text("".join(f"{Position.setup(s, n)}\n" for s, n in select_pairs()[::400]))

@@ -8,12 +8,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from solver.formats.notation import parse_move
-from solver.formats.svg import render_position
-from solver.game.moves import legal_moves
-from solver.game.position import START, Position
-from solver.game.rules import PRESETS, Side
-from solver.game.squares import NORTH_GOAL, SOUTH_GOAL, column_of, row_of
+from gyges.formats.notation import parse_move
+from gyges.formats.svg import render_position
+from gyges.game.moves import legal_moves
+from gyges.game.position import START, Position
+from gyges.game.rules import PRESETS, Side
+from gyges.game.squares import NORTH_GOAL, SOUTH_GOAL, column_of, row_of
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 PBM = PRESETS["pbmserv"]
@@ -198,7 +198,7 @@ def test_title_names_the_position():
 
 def test_readable_at_5_cm():
     """At 5 cm (189 px at 96 dpi) the ring circles stay apart and their strokes visible."""
-    from solver.formats.svg import RING_RADII, RING_STROKE, WIDTH
+    from gyges.formats.svg import RING_RADII, RING_STROKE, WIDTH
 
     scale = 189 / WIDTH
     gaps = [a - b for a, b in zip(RING_RADII, RING_RADII[1:], strict=False)]
@@ -208,7 +208,7 @@ def test_readable_at_5_cm():
 
 
 def test_a_main_line_is_drawn_as_numbered_arrows():
-    from solver.puzzles.catalogue import play_line
+    from gyges.puzzles.catalogue import play_line
 
     position = Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S")
     line = play_line(position, PBM, ["34-44-43; 43-53-N"])
@@ -218,7 +218,7 @@ def test_a_main_line_is_drawn_as_numbered_arrows():
     numbers = [g.find("s:text", NS).text for g in by_class(root, "move-number", "g")]
     assert numbers == ["1", "2"]
     # Each arrow leaves its move's start just outside a ring drawn there.
-    from solver.formats.svg import RING_RADII
+    from gyges.formats.svg import RING_RADII
 
     for g, move in zip(arrows, line.moves, strict=True):
         ln = g.find("s:line", NS)

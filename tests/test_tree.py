@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from solver.game.moves import apply_move, legal_moves
-from solver.game.rules import Side
-from solver.puzzles.catalogue import load_all
-from solver.search import LoserNode, WinnerNode, node_from_json, solve
-from solver.search.tree import Defence, TreeError, main_line, walk
+from gyges.game.moves import apply_move, legal_moves
+from gyges.game.rules import Side
+from gyges.puzzles.catalogue import load_all
+from gyges.search import LoserNode, WinnerNode, node_from_json, solve
+from gyges.search.tree import Defence, TreeError, main_line, walk
 
 ROOT = Path(__file__).resolve().parent.parent
 

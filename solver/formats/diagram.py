@@ -55,9 +55,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from solver.game.position import Position, PositionError, ring_count_problem
-from solver.game.rules import Side
-from solver.game.squares import slot
+from gyges.game.position import Position, PositionError, ring_count_problem
+from gyges.game.rules import Side
+from gyges.game.squares import slot
 
 __all__ = ["DiagramError", "format_diagram", "parse_diagram", "looks_like_diagram"]
 
@@ -73,7 +73,7 @@ _TO_MOVE = re.compile(
 class DiagramError(PositionError):
     """A diagram that cannot be read: ``str()`` is ``source:line: what is wrong``.
 
-    A subclass of :class:`~solver.game.position.PositionError` (so of ``ValueError``).
+    A subclass of :class:`~gyges.game.position.PositionError` (so of ``ValueError``).
     """
 
     def __init__(self, problem: str, source: str = "<diagram>", line: int | None = None) -> None:
@@ -92,7 +92,7 @@ def format_diagram(
     ``coordinates`` adds the column numbers above and each row's number at its right;
     ``shores`` marks each side's shore row; ``turn`` adds the ``South to move`` line.
 
-    >>> from solver.game.position import START
+    >>> from gyges.game.position import START
     >>> print(format_diagram(START, coordinates=False, turn=False))
     N
     3 2 1 1 2 3
@@ -179,7 +179,7 @@ def parse_diagram(text: str, source: str = "<diagram>", *, first_line: int = 1,
     >>> parse_diagram("N\\n. . . . . .\\n", "d.txt")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    solver.formats.diagram.DiagramError: d.txt:3: the diagram ends after 1 row: ...
+    gyges.formats.diagram.DiagramError: d.txt:3: the diagram ends after 1 row: ...
     """
     rows: list[list[int]] = []
     seen_n = seen_s = False

@@ -9,14 +9,14 @@ match the path exactly. Moves of a side that plays on while its opponent is bloc
 joined with ``; `` and a setup is six digits, columns 1 to 6.
 
 Parsing asks the compiled core for everything: the path of the ring that fits the text
-(:func:`solver.game.moves.follow_chain`, the bounce search restricted to the written chain)
-and whether its result is one of the legal moves (:func:`solver.game.moves.legal_moves`):
+(:func:`gyges.game.moves.follow_chain`, the bounce search restricted to the written chain)
+and whether its result is one of the legal moves (:func:`gyges.game.moves.legal_moves`):
 which rings may move, blocked sides, null moves and the Renop law are decided there, never
 here. Only when the core has refused does this module word why (:class:`NotationError`),
 asking the core again with the taboo lifted, segment by segment, to find what forbids it.
 
->>> from solver.game.position import Position
->>> from solver.game.rules import PRESETS
+>>> from gyges.game.position import Position
+>>> from gyges.game.rules import PRESETS
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
 >>> m = parse_move("51-43-33-31-21-(11-12-)S", p, PRESETS["pbmserv"])
 >>> m.is_win, format_move(m), format_move(m, long=True)
@@ -24,7 +24,7 @@ asking the core again with the taboo lifted, segment by segment, to find what fo
 >>> parse_move("43-33", p, PRESETS["pbmserv"])
 Traceback (most recent call last):
 ...
-solver.formats.notation.NotationError: 43-33: 43 is not on North's shore (row 5)
+gyges.formats.notation.NotationError: 43-33: 43 is not on North's shore (row 5)
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 
-from solver.game.moves import (
+from gyges.game.moves import (
     Game,
     Move,
     MoveList,
@@ -46,9 +46,9 @@ from solver.game.moves import (
     segments,
     taboo_clash,
 )
-from solver.game.position import Position
-from solver.game.rules import RuleSet, Side
-from solver.game.squares import NORTH_GOAL, SOUTH_GOAL, adjacent, column_of, row_of, slot_name
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet, Side
+from gyges.game.squares import NORTH_GOAL, SOUTH_GOAL, adjacent, column_of, row_of, slot_name
 
 __all__ = [
     "NotationError", "ParsedMove", "format_move", "format_turn", "parse_move", "parse_setup",
@@ -494,7 +494,7 @@ def parse_turn(
 ) -> list[Move]:
     """The moves of one turn, joined by ``; `` when the opponent is blocked between them.
 
-    >>> from solver.game.rules import PRESETS
+    >>> from gyges.game.rules import PRESETS
     >>> p = Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S")
     >>> [format_move(m) for m in parse_turn("34-44-43; 43-53-N", p, PRESETS["pbmserv"])]
     ['34-44-43', '43-53-N']

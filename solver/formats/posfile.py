@@ -18,7 +18,7 @@ The position is given in exactly one of three ways:
     a position string: six rows of six characters, row 6 first, joined by ``/``, a space
     and the side to move (``S`` or ``N``).
 ``diagram``
-    a seed-000 text diagram (see :mod:`solver.formats.diagram`) as a block scalar, with the side
+    a seed-000 text diagram (see :mod:`gyges.formats.diagram`) as a block scalar, with the side
     to move in ``to-move`` (``S``/``N``, or ``South``/``North``) or in the diagram's
     last line (``North to move``): one of them is required::
 
@@ -66,7 +66,7 @@ Every error names the file and the line, says what is wrong and what would be ri
 >>> parse_position_file(typo, "p.yaml")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-solver.formats.posfile.PositionFileError: p.yaml:1: unknown key 'positon': did you mean ...
+gyges.formats.posfile.PositionFileError: p.yaml:1: unknown key 'positon': did you mean ...
 """
 
 from __future__ import annotations
@@ -77,12 +77,12 @@ from pathlib import Path
 
 import yaml
 
-from solver.formats import yamlnodes
-from solver.formats.diagram import DiagramError, format_diagram, parse_diagram
-from solver.formats.yamlnodes import Fail, compose, is_null, kind, mapping, scalar, suggest
-from solver.game.position import Position, PositionError, ring_count_problem
-from solver.game.rules import OPTIONS, PRESETS, RuleError, RuleSet, Side
-from solver.game.squares import parse_slot, slot_name
+from gyges.formats import yamlnodes
+from gyges.formats.diagram import DiagramError, format_diagram, parse_diagram
+from gyges.formats.yamlnodes import Fail, compose, is_null, kind, mapping, scalar, suggest
+from gyges.game.position import Position, PositionError, ring_count_problem
+from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleSet, Side
+from gyges.game.squares import parse_slot, slot_name
 
 __all__ = [
     "KEYS",
@@ -239,7 +239,7 @@ def _one_move_before(previous: Position, position: Position,
                      history: tuple[Position, ...]) -> bool:
     """Does one move of the other side lead from ``previous`` to ``position``, under some
     preset (the rules in force may still change on the command line)?"""
-    from solver.game.moves import apply_move, legal_moves
+    from gyges.game.moves import apply_move, legal_moves
 
     prior = list(history)
     if prior and prior[-1] == previous:
@@ -447,7 +447,7 @@ def dump_position_file(
     ignored). ``diagram=True`` writes the rings as a text diagram instead of a position
     string. Rules that are no preset are written as the closest preset plus overrides.
 
-    >>> from solver.game.position import START
+    >>> from gyges.game.position import START
     >>> print(dump_position_file(START, PRESETS["dorbec"].with_options({"replace": "off"})))
     position: "321123/....../....../....../....../231123 S"
     rules: dorbec-beginner

@@ -9,7 +9,7 @@ per-line overrides after the position string::
     321123/....../....../....../....../231123 S   rules=bga max-moves=4   # a start
 
 or a YAML list whose items are position strings or mappings with the keys of a position
-file (:mod:`solver.formats.posfile`: ``position``/``diagram``/``rings``, ``rules``,
+file (:mod:`gyges.formats.posfile`: ``position``/``diagram``/``rings``, ``rules``,
 ``rule``, ``history``, ``previous``, ``comment``) plus ``max-moves`` and ``id``::
 
     - "....../3...../..1.1./1.23.3/3.22.1/....2. N"
@@ -38,10 +38,10 @@ import re
 
 import yaml
 
-from solver.formats import yamlnodes
-from solver.formats.posfile import PositionFileError, position_from_node
-from solver.game.position import Position, PositionError
-from solver.game.rules import PRESETS, RuleError, RuleSet, rules_from
+from gyges.formats import yamlnodes
+from gyges.formats.posfile import PositionFileError, position_from_node
+from gyges.game.position import Position, PositionError
+from gyges.game.rules import PRESETS, RuleError, RuleSet, rules_from
 
 __all__ = ["Entry", "PositionListError", "looks_like_position_list", "parse_position_list"]
 

@@ -16,7 +16,7 @@ moves with ``; ``::
 [(3, 'S', '16-35'), (4, 'N', '61-53')]
 >>> record.result
 'Resign'
->>> from solver.game.rules import PRESETS
+>>> from gyges.game.rules import PRESETS
 >>> game = replay(record, PRESETS["pbmserv"])
 >>> str(game.positions[-1]), game.winner, game.error
 ('.21123/..3.../....../....3./....../23112. S', <Side.NORTH: 'N'>, None)
@@ -28,16 +28,16 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
-from solver.formats.notation import (
+from gyges.formats.notation import (
     NotationError,
     format_move,
     parse_setup,
     parse_turn,
     read_move,
 )
-from solver.game.moves import Game, Move, NotOneMove, landing_stands
-from solver.game.position import Position, PositionError
-from solver.game.rules import RuleSet, Side
+from gyges.game.moves import Game, Move, NotOneMove, landing_stands
+from gyges.game.position import Position, PositionError
+from gyges.game.rules import RuleSet, Side
 
 HEADER = "South North"
 RESULTS = ("Resign",)

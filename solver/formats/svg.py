@@ -8,7 +8,7 @@ move may play get a grey disc, and a move's path is a thick line with its bounce
 marked (a relocation is a dashed arrow). No fonts or files are referenced: text uses the
 generic ``sans-serif`` family.
 
->>> from solver.game.position import Position
+>>> from gyges.game.position import Position
 >>> svg = render_position(Position.from_string("321123/....../....../....../....../231123 S"))
 >>> svg.startswith("<svg") and 'version="1.1"' in svg
 True
@@ -23,12 +23,12 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from solver.game.rules import Side
-from solver.game.squares import NORTH_GOAL, SLOTS, SOUTH_GOAL, column_of, row_of, slot_name
+from gyges.game.rules import Side
+from gyges.game.squares import NORTH_GOAL, SLOTS, SOUTH_GOAL, column_of, row_of, slot_name
 
 if TYPE_CHECKING:
-    from solver.game.moves import Move
-    from solver.game.position import Position
+    from gyges.game.moves import Move
+    from gyges.game.position import Position
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -165,7 +165,7 @@ def render_position(
     rings dotted), for black-and-white print; ``title`` is the document's ``<title>``
     (default: the position string).
 
-    >>> from solver.game.position import Position
+    >>> from gyges.game.position import Position
     >>> svg = render_position(Position.from_string("....../....../....../..3.../....../...... S"),
     ...                       size=None, coordinates=False)
     >>> ' width=' in svg.split('>')[0], svg.count('class="ring-circle"')

@@ -2,7 +2,7 @@
 """The compiled core: how rings move, which rings may move, and what a move leaves behind.
 
 This module is the single source of truth for the rules of movement; every rule option of
-``solver.game.rules.RuleSet`` that affects movement is read here as a bit of ``rules`` (see the
+``gyges.game.rules.RuleSet`` that affects movement is read here as a bit of ``rules`` (see the
 ``R_*`` flags in ``_movegen.pxd``). docs/rules.md quotes the seed sentence behind each one.
 
 Slots are numbered ``(row - 1) * 6 + (column - 1)``: 0 is ``11`` (row 1, column 1, South's

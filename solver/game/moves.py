@@ -8,8 +8,8 @@ is the public face of the core: the path-constrained search that notation parsin
 (:func:`follow_chain`), the taboo (:func:`taboo_clash`), the segments (:func:`segments`),
 relocation targets and perft.
 
->>> from solver.game.position import Position
->>> from solver.game.rules import PRESETS
+>>> from gyges.game.position import Position
+>>> from gyges.game.rules import PRESETS
 >>> moves = legal_moves(Position.from_string("321123/....../....../....../....../231123 S"),
 ...                     PRESETS["pbmserv"])
 >>> moves.blocked, len(moves), str(moves[0])
@@ -22,10 +22,10 @@ import dataclasses
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from solver.game import _movegen
-from solver.game.position import Position
-from solver.game.rules import RuleSet, Side
-from solver.game.squares import NORTH_GOAL, SOUTH_GOAL, slot_name
+from gyges.game import _movegen
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet, Side
+from gyges.game.squares import NORTH_GOAL, SOUTH_GOAL, slot_name
 
 #: What identifies a move: the ring that lands on the goal (``("win", start)``), or the
 #: board it leaves (``("board", sizes)``). Two moves with the same result are the same
@@ -100,7 +100,7 @@ def _segments(move: Move) -> list[tuple[int, ...]] | None:
 
 def format_move(move: Move, long: bool = False) -> str:
     """Start, each bounce, then the end: ``51-43-33-31-21-S``, ``13-14-24x35=33``
-    (pbmserv notation, seed 000; :mod:`solver.formats.notation` reads it back).
+    (pbmserv notation, seed 000; :mod:`gyges.formats.notation` reads it back).
 
     With ``long``, every intermediate step is given in parentheses, as the seed does:
     ``24-(14-15-)25-(24-)34-44-(54-64-)N``.
@@ -229,7 +229,7 @@ def landing_moves(position: Position, rules: RuleSet,
     :func:`legal_moves`' order (its moves with ``is_win``), without building the others
     (a solution tree lists the landings at each of its last moves).
 
-    >>> from solver.game.rules import PRESETS
+    >>> from gyges.game.rules import PRESETS
     >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
     >>> [str(m) for m in landing_moves(p, PRESETS["pbmserv"])]
     ['51-43-33-31-21-S']
@@ -297,8 +297,8 @@ class Game:
     """A position with the earlier positions of its game, oldest first: the one place a
     move is played and the position it leaves is recorded (for the Renop law).
 
-    >>> from solver.game.position import START
-    >>> from solver.game.rules import PRESETS
+    >>> from gyges.game.position import START
+    >>> from gyges.game.rules import PRESETS
     >>> game = Game(START).play(legal_moves(START, PRESETS["pbmserv"])[0])
     >>> game.history == (START,), game.position.turn.title
     (True, 'North')
@@ -336,7 +336,7 @@ def follow_chain(position: Position, side: Side, rules: RuleSet, start: int,
     (no rows, null moves or Renop: :func:`legal_moves` decides legality). See
     ``_movegen.follow_chain``.
 
-    >>> from solver.game.rules import PRESETS
+    >>> from gyges.game.rules import PRESETS
     >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
     >>> [kind for kind, _, _ in follow_chain(p, Side.NORTH, PRESETS["pbmserv"], 24, [20],
     ...                                      final=14, kind="land")]

@@ -20,9 +20,9 @@ import dataclasses
 import itertools
 from collections import Counter
 
-from solver.game import _movegen
-from solver.game.rules import Side
-from solver.game.squares import SLOTS, column_of, row_of, slot
+from gyges.game import _movegen
+from gyges.game.rules import Side
+from gyges.game.squares import SLOTS, column_of, row_of, slot
 
 MAX_OF_EACH_SIZE = 4
 SIZE_NAMES = {1: "singles", 2: "doubles", 3: "triples"}

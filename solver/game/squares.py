@@ -13,7 +13,7 @@ North's. pbmserv names a slot by its row digit then its column digit.
 
 from __future__ import annotations
 
-from solver.game import _movegen
+from gyges.game import _movegen
 
 SLOTS = range(36)
 NORTH_GOAL = 36  #: North's goal, beyond row 6: South wins by landing on it

@@ -19,9 +19,9 @@ record of what is done:
   a status for one long search; :func:`log_to` sends a logger's records into one file.
 """
 
-from solver.parallel.cluster import DaskExecutor, ExecutorError
-from solver.parallel.executor import ENV, Executor, open_executor, scheduler_address
-from solver.parallel.local import (
+from gyges.parallel.cluster import DaskExecutor, ExecutorError
+from gyges.parallel.executor import ENV, Executor, open_executor, scheduler_address
+from gyges.parallel.local import (
     ForkedCall,
     Interrupted,
     LocalExecutor,
@@ -30,8 +30,8 @@ from solver.parallel.local import (
     interruptible,
     worker_pool,
 )
-from solver.parallel.logs import log_to
-from solver.parallel.progress import Progress, StatusLine, duration
+from gyges.parallel.logs import log_to
+from gyges.parallel.progress import Progress, StatusLine, duration
 
 __all__ = [
     "ENV", "DaskExecutor", "Executor", "ExecutorError", "ForkedCall", "Interrupted",

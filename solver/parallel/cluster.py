@@ -20,7 +20,7 @@ import signal
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from solver.parallel.local import interruptible
+from gyges.parallel.local import interruptible
 
 __all__ = ["DaskExecutor", "ExecutorError"]
 

@@ -15,8 +15,8 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Protocol, TypeVar
 
-from solver.parallel.cluster import DaskExecutor, ExecutorError
-from solver.parallel.local import LocalExecutor
+from gyges.parallel.cluster import DaskExecutor, ExecutorError
+from gyges.parallel.local import LocalExecutor
 
 __all__ = ["ENV", "Executor", "ExecutorError", "open_executor", "scheduler_address"]
 

@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from solver.signals import deferred
+from gyges.signals import deferred
 
 __all__ = ["ForkedCall", "Interrupted", "LocalExecutor", "Runner", "forked_call",
            "interruptible", "worker_pool"]

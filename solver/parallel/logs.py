@@ -6,7 +6,7 @@ import contextlib
 import logging
 from collections.abc import Iterator
 
-from solver.parallel.local import Interrupted
+from gyges.parallel.local import Interrupted
 
 __all__ = ["log_to"]
 

@@ -1,11 +1,11 @@
 """Authoring: a proven position turned into a catalogue entry. One pipeline serves
 ``gyges catalogue add`` (:func:`add_entry`) and ``gyges generate``
-(:func:`solver.puzzles.generate.assess` and its entries): the solver's result gives the
+(:func:`gyges.puzzles.generate.assess` and its entries): the solver's result gives the
 stipulation, the main line is built and replayed, the themes are read from it
 (:func:`findings`), and :meth:`Findings.entry` writes the entry.
 
->>> from solver.game.rules import PRESETS
->>> from solver.search.prover import solve
+>>> from gyges.game.rules import PRESETS
+>>> from gyges.search.prover import solve
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
 >>> f = findings(p, PRESETS["pbmserv"], solve(p, PRESETS["pbmserv"], 1))
 >>> str(f.stipulation), f.key, f.main_line, f.themes
@@ -18,14 +18,14 @@ import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
-from solver.formats.notation import format_move, format_turn
-from solver.game.position import Position
-from solver.game.rules import RuleSet
-from solver.puzzles.lines import SolveFn, line_themes, play_line, principal_line, renop_matters
-from solver.puzzles.writing import append_entry, format_entry
-from solver.search.prover import solve as search_solve
-from solver.search.solution import Solution
-from solver.search.stipulation import Stipulation
+from gyges.formats.notation import format_move, format_turn
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet
+from gyges.puzzles.lines import SolveFn, line_themes, play_line, principal_line, renop_matters
+from gyges.puzzles.writing import append_entry, format_entry
+from gyges.search.prover import solve as search_solve
+from gyges.search.solution import Solution
+from gyges.search.stipulation import Stipulation
 
 __all__ = ["AuthoringError", "Findings", "add_entry", "difficulty_of", "findings",
            "proof_note"]

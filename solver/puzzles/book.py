@@ -1,4 +1,4 @@
-"""The puzzle book as a PDF: the HTML book (:func:`solver.puzzles.export.export_html`)
+"""The puzzle book as a PDF: the HTML book (:func:`gyges.puzzles.export.export_html`)
 typeset by WeasyPrint, which paginates it with its print CSS, fills in the page numbers of
 the contents and cross-references, and embeds the (subset) fonts.
 
@@ -17,8 +17,8 @@ import io
 import os
 from collections.abc import Iterator, Sequence
 
-from solver.puzzles.catalogue import Puzzle
-from solver.puzzles.export import Book, export_html
+from gyges.puzzles.catalogue import Puzzle
+from gyges.puzzles.export import Book, export_html
 
 
 class PdfError(RuntimeError):
@@ -78,7 +78,7 @@ def html_to_pdf(html: str, *, created: _dt.datetime | None = None) -> bytes:
 def export_pdf(book: Book | Sequence[Puzzle], *, title: str | None = None, paper: str = "a4",
                arrows: str = "key", monochrome: bool = False, coordinates: bool = True,
                created: _dt.datetime | None = None) -> bytes:
-    """The book as PDF bytes (options as for :func:`~solver.puzzles.export.export_html`)."""
+    """The book as PDF bytes (options as for :func:`~gyges.puzzles.export.export_html`)."""
     return html_to_pdf(export_html(book, title, paper=paper, arrows=arrows,
                                    monochrome=monochrome, coordinates=coordinates),
                        created=created)

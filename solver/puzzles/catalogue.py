@@ -1,19 +1,19 @@
 """The puzzle catalogue: YAML files of puzzles, read with line numbers and re-proved.
 
 This module gathers the catalogue's public names from the modules that hold them:
-:mod:`~solver.puzzles.schema` (the schema and reading), :mod:`~solver.puzzles.lines`
-(main lines played, themed and built), :mod:`~solver.puzzles.checking` (re-proving an
-entry), :mod:`~solver.puzzles.authoring` (a proven position made an entry) and
-:mod:`~solver.puzzles.writing` (entries as YAML text, appended to a file).
+:mod:`~gyges.puzzles.schema` (the schema and reading), :mod:`~gyges.puzzles.lines`
+(main lines played, themed and built), :mod:`~gyges.puzzles.checking` (re-proving an
+entry), :mod:`~gyges.puzzles.authoring` (a proven position made an entry) and
+:mod:`~gyges.puzzles.writing` (entries as YAML text, appended to a file).
 
 The schema (version 1), with an example entry, is documented in ``docs/catalogue.md`` and
-:mod:`~solver.puzzles.schema`.
+:mod:`~gyges.puzzles.schema`.
 
 Reading never ends in a traceback: :class:`CatalogueError` names the file, the line and
 the puzzle (``puzzles/seed000.yaml:12: puzzle seed000-taboo: ...``). Checking
 (:func:`check_puzzle`) re-proves an entry with the solver and returns what is wrong.
 
->>> from solver.game.rules import Side
+>>> from gyges.game.rules import Side
 >>> s = Stipulation.parse("North wins in 1")
 >>> s.kind, s.moves, s.side, str(s)
 ('win', 1, <Side.NORTH: 'N'>, 'North wins in 1')
@@ -23,7 +23,7 @@ the puzzle (``puzzles/seed000.yaml:12: puzzle seed000-taboo: ...``). Checking
 'no forced result in 1'
 """
 
-from solver.puzzles.authoring import (
+from gyges.puzzles.authoring import (
     AuthoringError,
     Findings,
     add_entry,
@@ -31,8 +31,8 @@ from solver.puzzles.authoring import (
     findings,
     proof_note,
 )
-from solver.puzzles.checking import check_puzzle
-from solver.puzzles.lines import (
+from gyges.puzzles.checking import check_puzzle
+from gyges.puzzles.lines import (
     Line,
     SolveFn,
     line_themes,
@@ -40,7 +40,7 @@ from solver.puzzles.lines import (
     principal_line,
     renop_matters,
 )
-from solver.puzzles.schema import (
+from gyges.puzzles.schema import (
     FILE_KEYS,
     PUZZLE_KEYS,
     SCHEMA_VERSION,
@@ -55,8 +55,8 @@ from solver.puzzles.schema import (
     parse_catalogue,
     theme_problem,
 )
-from solver.puzzles.writing import append_entry, format_entry
-from solver.search.stipulation import Stipulation
+from gyges.puzzles.writing import append_entry, format_entry
+from gyges.search.stipulation import Stipulation
 
 __all__ = [
     "FILE_KEYS", "PUZZLE_KEYS", "SCHEMA_VERSION", "SOLUTION_KEYS", "THEMES", "AuthoringError",

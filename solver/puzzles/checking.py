@@ -4,14 +4,14 @@ the entry's lines (``puzzles/x.yaml:12: puzzle x1: the key 16-35 is not a key: .
 
 from __future__ import annotations
 
-from solver.formats.notation import format_move, parse_move
-from solver.game.moves import Move, apply_move
-from solver.game.rules import Side
-from solver.puzzles.lines import SolveFn, line_themes, play_line, renop_matters
-from solver.puzzles.schema import CatalogueError, Puzzle
-from solver.search.prover import solve as search_solve
-from solver.search.solution import Solution
-from solver.search.stipulation import Stipulation
+from gyges.formats.notation import format_move, parse_move
+from gyges.game.moves import Move, apply_move
+from gyges.game.rules import Side
+from gyges.puzzles.lines import SolveFn, line_themes, play_line, renop_matters
+from gyges.puzzles.schema import CatalogueError, Puzzle
+from gyges.search.prover import solve as search_solve
+from gyges.search.solution import Solution
+from gyges.search.stipulation import Stipulation
 
 __all__ = ["check_puzzle"]
 

@@ -32,11 +32,11 @@ land yet, the fewest bounces of a landing after the key is the designed number, 
 opponent cannot land at once after the key; with ``stalemate``, that the opponent has no
 legal move after the key) and a quick proof checks the stipulation; a
 rejected board gets a no-good cut and the model is solved again (the pattern of
-:mod:`solver.setups.constraints`). The model is built for South; half the designs are turned around
-for North (:meth:`solver.game.position.Position.flipped`).
+:mod:`gyges.setups.constraints`). The model is built for South; half the designs are turned around
+for North (:meth:`gyges.game.position.Position.flipped`).
 
 >>> import random
->>> from solver.game.rules import PRESETS
+>>> from gyges.game.rules import PRESETS
 >>> d = Design(bounces=1, key="plain")
 >>> pos, key, landing = construct(d, PRESETS["pbmserv"], random.Random(3))
 >>> landing.bounces, key.is_replace, pos.turn.title
@@ -55,11 +55,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from solver.game.moves import Move, apply_move, can_land, legal_moves, segments
-from solver.game.position import Position, flipped
-from solver.game.rules import RuleSet, Side
-from solver.game.squares import NORTH_GOAL, SLOTS, row_of
-from solver.search.prover import solve, win_in
+from gyges.game.moves import Move, apply_move, can_land, legal_moves, segments
+from gyges.game.position import Position, flipped
+from gyges.game.rules import RuleSet, Side
+from gyges.game.squares import NORTH_GOAL, SLOTS, row_of
+from gyges.search.prover import solve, win_in
 
 __all__ = ["ComposeError", "Design", "construct", "compose_candidate", "walks"]
 

@@ -1,14 +1,14 @@
 """Exports of the catalogue: a text booklet, SVG files and the puzzle book (HTML, and PDF
-through :mod:`solver.puzzles.book`).
+through :mod:`gyges.puzzles.book`).
 
-Every export is a pure function of the puzzles (see :mod:`solver.puzzles.catalogue`). The
+Every export is a pure function of the puzzles (see :mod:`gyges.puzzles.catalogue`). The
 puzzles are first laid out as a :class:`Book` by :func:`make_book`: numbered, grouped in
 chapters (by difficulty unless asked otherwise, the seed-000 classics first among equals),
 with duplicate titles told apart and each main line played out. The text export and the
 HTML book are then two renderings of the same book: title page, contents, the chapters'
 problems, the solutions at the back cross-referenced by number, and an index of themes.
 
->>> from solver.puzzles.catalogue import parse_catalogue
+>>> from gyges.puzzles.catalogue import parse_catalogue
 >>> cat = parse_catalogue('''
 ... schema: 1
 ... puzzles:
@@ -35,14 +35,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from solver.formats.diagram import format_diagram
-from solver.formats.notation import format_move, parse_move
-from solver.formats.svg import RING_RADII, RING_STROKE, render_position
-from solver.game.moves import Move, apply_move, legal_moves
-from solver.game.position import START
-from solver.game.rules import Side
-from solver.puzzles.catalogue import Line, Puzzle, Stipulation, play_line
-from solver.search.prover import solve
+from gyges.formats.diagram import format_diagram
+from gyges.formats.notation import format_move, parse_move
+from gyges.formats.svg import RING_RADII, RING_STROKE, render_position
+from gyges.game.moves import Move, apply_move, legal_moves
+from gyges.game.position import START
+from gyges.game.rules import Side
+from gyges.puzzles.catalogue import Line, Puzzle, Stipulation, play_line
+from gyges.search.prover import solve
 
 BOOK_TITLE = "Gygès puzzles"
 CHAPTERINGS = ("difficulty", "theme", "stipulation", "file")
@@ -231,8 +231,8 @@ def numbered_line(line: Line, counted: Side, long: bool = False) -> list[str]:
     number covers one move of ``counted`` and the other side's move beside it; a side's
     consecutive moves (its opponent blocked) keep their ``;``.
 
-    >>> from solver.game.position import Position
-    >>> from solver.game.rules import PRESETS
+    >>> from gyges.game.position import Position
+    >>> from gyges.game.rules import PRESETS
     >>> p = Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S")
     >>> numbered_line(play_line(p, PRESETS["pbmserv"], ["34-44-43; 43-53-N"]), Side.SOUTH)
     ['1. 34-44-43;', '2. 43-53-N']

@@ -8,7 +8,7 @@ A *candidate* is a position with the side to move; it comes from one of two sour
 - ``compose``: a CP-SAT model that builds a position around a designed idea (the winning
   landing after the key with a given number of bounces, a relocation in the key, a path
   that crosses itself under the taboo, a stalemate chain: the key leaves the opponent no
-  legal move and the extra move lands); see :mod:`solver.puzzles.compose`.
+  legal move and the extra move lands); see :mod:`gyges.puzzles.compose`.
 
 Every candidate goes to the solver (:func:`assess`), which keeps it only when it is sound
 (docs/generate.md): the stipulation is exact, there is one key, and the puzzle is not
@@ -17,7 +17,7 @@ the catalogue checker replays, and duplicates removed up to the board's symmetri
 (:func:`canonical`). :func:`run` drives the candidates through a process pool, records each
 one in a side JSON Lines file (resumable) and writes the catalogue file.
 
->>> from solver.game.rules import PRESETS
+>>> from gyges.game.rules import PRESETS
 >>> p = Position.from_string("3....3/13..2./2...../1..31./....22/.1.... N")
 >>> canonical(p) == canonical(p.mirrored()) == canonical(flipped(p))
 True
@@ -42,9 +42,9 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from solver.formats.notation import format_move
-from solver.formats.posfile import _closest_preset
-from solver.game.moves import (
+from gyges.formats.notation import format_move
+from gyges.formats.posfile import _closest_preset
+from gyges.game.moves import (
     Game,
     Move,
     MoveList,
@@ -53,26 +53,26 @@ from solver.game.moves import (
     can_land,
     legal_moves,
 )
-from solver.game.position import ALL_SETUPS, Position
-from solver.game.rules import RuleSet, Side
-from solver.output import OutputError, check_output, distinct, is_signed, signed, write_atomic
-from solver.parallel import Interrupted, Progress, log_to, open_executor
-from solver.puzzles.authoring import AuthoringError, Findings, findings
-from solver.puzzles.compose import compose_candidate
-from solver.puzzles.lines import line_themes, play_line
-from solver.puzzles.schema import (
+from gyges.game.position import ALL_SETUPS, Position
+from gyges.game.rules import RuleSet, Side
+from gyges.output import OutputError, check_output, distinct, is_signed, signed, write_atomic
+from gyges.parallel import Interrupted, Progress, log_to, open_executor
+from gyges.puzzles.authoring import AuthoringError, Findings, findings
+from gyges.puzzles.compose import compose_candidate
+from gyges.puzzles.lines import line_themes, play_line
+from gyges.puzzles.schema import (
     CatalogueError,
     catalogue_files,
     load_catalogue,
     parse_catalogue,
 )
-from solver.puzzles.symmetry import canonical, flipped
-from solver.search._dfpn import DfpnSearcher
-from solver.search._search import Searcher
-from solver.search.prover import pick, table_bits, win_in, winners_among
-from solver.search.prover import solve as search_solve
-from solver.search.stipulation import Stipulation
-from solver.search.tree import Node, WinnerNode, walk
+from gyges.puzzles.symmetry import canonical, flipped
+from gyges.search._dfpn import DfpnSearcher
+from gyges.search._search import Searcher
+from gyges.search.prover import pick, table_bits, win_in, winners_among
+from gyges.search.prover import solve as search_solve
+from gyges.search.stipulation import Stipulation
+from gyges.search.tree import Node, WinnerNode, walk
 
 __all__ = [
     "Assessment", "Features", "GenerateError", "Params", "Rating", "assess", "canonical",
@@ -758,7 +758,7 @@ def _title(rec: dict[str, Any]) -> str:
 def catalogue_text(runs: Sequence[tuple[Params, Sequence[dict[str, Any]]]],
                    title: str = "") -> str:
     """The catalogue file of the records of one or more runs (each run's sorted by index),
-    signed (solver.output) so that a later run knows whether the user edited it."""
+    signed (gyges.output) so that a later run knows whether the user edited it."""
     head = [f"# {params.command(len(records))}" for params, records in runs]
     head += ["# Every entry was proven by the solver; docs/generate.md explains the rating.",
              "schema: 1",
@@ -910,7 +910,7 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
     indices there. The puzzles kept are the first ``count`` sound ones by index, whatever
     ``jobs`` and however often the run was interrupted. An existing ``out`` that the user
     wrote or edited keeps its text and gains the new puzzles (``force``: replaced). The
-    candidates are judged on :func:`solver.parallel.open_executor` (``scheduler``: the local
+    candidates are judged on :func:`gyges.parallel.open_executor` (``scheduler``: the local
     pool, or Dask).
     """
     out = Path(out)

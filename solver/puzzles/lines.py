@@ -2,7 +2,7 @@
 by the solver (:func:`principal_line`: the winner's fastest moves against the longest
 defence).
 
->>> from solver.game.rules import PRESETS, Side
+>>> from gyges.game.rules import PRESETS, Side
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
 >>> line = play_line(p, PRESETS["pbmserv"], ["51-43-33-31-21-S"])
 >>> line_themes(line, PRESETS["pbmserv"], Stipulation("win", 1, Side.NORTH))
@@ -17,13 +17,13 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from solver.formats.notation import parse_turn
-from solver.game.moves import Game, Move, apply_move, legal_moves
-from solver.game.position import Position
-from solver.game.rules import RuleSet
-from solver.search.prover import solve as search_solve
-from solver.search.solution import Solution
-from solver.search.stipulation import ResultKind, Stipulation
+from gyges.formats.notation import parse_turn
+from gyges.game.moves import Game, Move, apply_move, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet
+from gyges.search.prover import solve as search_solve
+from gyges.search.solution import Solution
+from gyges.search.stipulation import ResultKind, Stipulation
 
 __all__ = ["Line", "SolveFn", "line_themes", "play_line", "principal_line", "renop_matters"]
 

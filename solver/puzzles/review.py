@@ -1,6 +1,6 @@
 """Game review: what the solver proves at every move of a game record.
 
-:func:`review_game` replays a record (:mod:`solver.formats.record`) and, before and after
+:func:`review_game` replays a record (:mod:`gyges.formats.record`) and, before and after
 every turn, asks the solver for the shortest forced result within ``max_moves`` moves.
 Each turn is then classed by what it did to the proven result:
 
@@ -15,8 +15,8 @@ It also finds the ply where the result became forced for good, and can turn the 
 it found (wins missed, and the position where the result became forced) into catalogue
 entries (:meth:`GameReview.puzzle_entries`) that ``gyges catalogue check`` accepts.
 
->>> from solver.formats.record import parse_record
->>> from solver.game.rules import PRESETS
+>>> from gyges.formats.record import parse_record
+>>> from gyges.game.rules import PRESETS
 >>> record = parse_record("South North\\n1 231123 2 321123\\n3 16-35 4 61-53\\n")
 >>> review = review_game(record, PRESETS["pbmserv"], max_moves=1)
 >>> [(m.number, m.mark, m.kind) for m in review.moves]
@@ -31,13 +31,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from solver.formats.notation import format_move
-from solver.formats.record import GameRecord, RecordedTurn, Replay, format_record, replay
-from solver.game.moves import Move, apply_move
-from solver.game.position import Position
-from solver.game.rules import RuleSet, Side
-from solver.puzzles.catalogue import difficulty_of, findings
-from solver.search.prover import solve as search_solve
+from gyges.formats.notation import format_move
+from gyges.formats.record import GameRecord, RecordedTurn, Replay, format_record, replay
+from gyges.game.moves import Move, apply_move
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet, Side
+from gyges.puzzles.catalogue import difficulty_of, findings
+from gyges.search.prover import solve as search_solve
 
 __all__ = ["GameReview", "MoveReview", "Verdict", "review_game"]
 
@@ -178,7 +178,7 @@ class GameReview:
                        ) -> list[str]:
         """Catalogue entries (YAML text) for :meth:`puzzle_positions`, with the game's
         history for the Renop law, authored as ``catalogue add`` authors its entries
-        (:func:`~solver.puzzles.authoring.findings`)."""
+        (:func:`~gyges.puzzles.authoring.findings`)."""
         solve = solve or search_solve
         name = Path(self.record.source).stem
         stem = prefix or re.sub(r"[^A-Za-z0-9_.-]+", "-", name)

@@ -28,7 +28,7 @@ carrying ``schema: 1``); a puzzle is a mapping::
 
 Reading never ends in a traceback: :class:`CatalogueError` names the file, the line and
 the puzzle (``puzzles/seed000.yaml:12: puzzle seed000-taboo: ...``). Checking an entry
-against the solver is :mod:`solver.puzzles.checking`'s job.
+against the solver is :mod:`gyges.puzzles.checking`'s job.
 
 >>> s = Stipulation.parse("North wins in 1")
 >>> s.kind, s.moves, s.side, str(s)
@@ -48,11 +48,11 @@ from pathlib import Path
 
 import yaml
 
-from solver.formats import posfile, yamlnodes
-from solver.game.position import Position, PositionError
-from solver.game.rules import PRESETS, RuleSet, Side
-from solver.search.stipulation import Stipulation
-from solver.search.tree import Node, TreeError, node_from_json
+from gyges.formats import posfile, yamlnodes
+from gyges.game.position import Position, PositionError
+from gyges.game.rules import PRESETS, RuleSet, Side
+from gyges.search.stipulation import Stipulation
+from gyges.search.tree import Node, TreeError, node_from_json
 
 __all__ = [
     "FILE_KEYS", "PUZZLE_KEYS", "SCHEMA_VERSION", "SOLUTION_KEYS", "THEMES", "Catalogue",

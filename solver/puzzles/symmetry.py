@@ -8,7 +8,7 @@ True
 
 from __future__ import annotations
 
-from solver.game.position import Position, flipped
+from gyges.game.position import Position, flipped
 
 __all__ = ["canonical", "flipped"]
 

@@ -9,12 +9,12 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
-from solver.formats.diagram import format_diagram
-from solver.formats.posfile import _closest_preset
-from solver.game.position import Position
-from solver.game.rules import RuleSet
-from solver.puzzles.schema import SCHEMA_VERSION, Catalogue, CatalogueError, parse_catalogue
-from solver.search.stipulation import Stipulation
+from gyges.formats.diagram import format_diagram
+from gyges.formats.posfile import _closest_preset
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet
+from gyges.puzzles.schema import SCHEMA_VERSION, Catalogue, CatalogueError, parse_catalogue
+from gyges.search.stipulation import Stipulation
 
 __all__ = ["append_entry", "format_entry"]
 
@@ -39,8 +39,8 @@ def format_entry(
 ) -> str:
     """One puzzle entry as YAML text (a ``- id: ...`` item indented by ``indent``).
 
-    >>> from solver.game.rules import PRESETS, Side
-    >>> from solver.search.stipulation import Stipulation
+    >>> from gyges.game.rules import PRESETS, Side
+    >>> from gyges.search.stipulation import Stipulation
     >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
     >>> text = format_entry("x1", p, PRESETS["pbmserv"], Stipulation("win", 1, Side.NORTH),
     ...                     key="51-43-33-31-21-S", main_line=["51-43-33-31-21-S"])
@@ -126,7 +126,7 @@ def append_entry(path: str | Path, entry_text: str, title: str = "") -> Catalogu
     if len(result.puzzles) != len(old.puzzles) + 1 or result.puzzles[-1].id != new.id:
         raise CatalogueError("the puzzle list is not the last thing in the file: add the entry "
                              "by hand", source)
-    from solver.output import write_atomic
+    from gyges.output import write_atomic
 
     write_atomic(path, text)   # whole or not at all (parents created)
     return result

@@ -40,12 +40,12 @@ cdef extern from "Python.h":
     void PyErr_Fetch(PyObject** type, PyObject** value, PyObject** tb) noexcept
     void PyErr_Restore(PyObject* type, PyObject* value, PyObject* tb) noexcept
 
-from solver.game._movegen cimport (
+from gyges.game._movegen cimport (
     Board, CMove, History, board_load, board_make, gen_moves, goal_out_of_reach_in,
     simple_moves, shore_row, NO_SLOT, MAX_MOVES, R_BLOCK_NEXTROW, R_REPEAT_OK,
 )
 
-from solver.search._shared cimport (
+from gyges.search._shared cimport (
     LC_BITS, LandEntry, Witnesses, board_hash, board_in, land_cached, lands_after, mix,
     relevant_history, table_alloc, touched, win_stopped, witness_far, witness_init, witness_keep,
     witness_lands,

@@ -35,13 +35,13 @@ cdef extern from "Python.h":
     void PyErr_Fetch(PyObject** type, PyObject** value, PyObject** tb) noexcept
     void PyErr_Restore(PyObject* type, PyObject* value, PyObject* tb) noexcept
 
-from solver.game._movegen cimport (
+from gyges.game._movegen cimport (
     Board, CMove, History, board_load, board_set, board_make, gen_moves,
     simple_moves, zobrist, shore_row,
     GOAL_N, GOAL_S, NO_SLOT, MAX_MOVES, SOUTH, NORTH, R_REPEAT_OK,
 )
 
-from solver.search._shared cimport (
+from gyges.search._shared cimport (
     LC_BITS, LandEntry, Witnesses, board_in, land_cached, lands_after, mix,
     relevant_history, table_alloc, win_stopped, witness_init, witness_keep, witness_lands,
 )

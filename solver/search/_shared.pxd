@@ -13,7 +13,7 @@ was, leaves it out of reach.
 """
 from libc.stdint cimport uint64_t
 
-from solver.game._movegen cimport (
+from gyges.game._movegen cimport (
     Board, CMove, History, goal_out_of_reach, goal_out_of_reach_in, land_search, land_support,
     shore_row, surely_moves, NO_SLOT,
     R_BLOCK_DRAW, R_BLOCK_NEXTROW, R_REPEAT_OK, R_REPLACE_ANY, R_REPLACE_SHORE,

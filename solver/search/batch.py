@@ -1,14 +1,14 @@
 """Solving many positions: a position list in, one JSON line per position out, resumable.
 
-:func:`solve_many` sends each :class:`~solver.formats.poslist.Entry` (rules and bound
-filled in) to an executor (:func:`solver.parallel.open_executor`: the local pool or Dask),
+:func:`solve_many` sends each :class:`~gyges.formats.poslist.Entry` (rules and bound
+filled in) to an executor (:func:`gyges.parallel.open_executor`: the local pool or Dask),
 and writes each record to the output file as it arrives. The file is the record of what is
 done: a rerun with the same file skips every position already there (a last line cut short
 is rewritten). A record depends only on its entry and the options, never on the backend or
 the number of workers (each position is solved by one process, ``jobs=1``).
 
->>> from solver.game.rules import PRESETS
->>> from solver.game.position import Position
+>>> from gyges.game.rules import PRESETS
+>>> from gyges.game.position import Position
 >>> e = Entry(1, Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N"),
 ...           PRESETS["pbmserv"], 2)
 >>> r = solve_entry(e)
@@ -26,10 +26,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from solver.formats.poslist import Entry
-from solver.parallel import Interrupted, Progress, log_to, open_executor
-from solver.parallel.results import ResultsFileError, dumps, read_jsonl
-from solver.search.prover import DUALS_UP_TO, solve
+from gyges.formats.poslist import Entry
+from gyges.parallel import Interrupted, Progress, log_to, open_executor
+from gyges.parallel.results import ResultsFileError, dumps, read_jsonl
+from gyges.search.prover import DUALS_UP_TO, solve
 
 __all__ = ["FORMAT", "SolveFileError", "entry_key", "read_solved", "solve_entry", "solve_many",
            "summary_table"]
@@ -209,8 +209,8 @@ def _verdict(rec: dict[str, Any]) -> str:
 def summary_table(entries: Sequence[Entry], records: Sequence[dict[str, Any] | None]) -> str:
     """A table, one row per position (line, side to move, verdict, keys), then totals.
 
-    >>> from solver.game.rules import PRESETS
-    >>> from solver.game.position import Position
+    >>> from gyges.game.rules import PRESETS
+    >>> from gyges.game.position import Position
     >>> e = Entry(4, Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N"),
     ...           PRESETS["pbmserv"], 2)
     >>> print(summary_table([e], [solve_entry(e)]))

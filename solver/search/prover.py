@@ -1,11 +1,11 @@
 """The forced-win solver: proven "win in k", "loses in k" or "no forced result within N".
 
 The proofs are made by the compiled kernel (``solver/_search.pyx``); this module asks it
-the questions and finds every key move (cooks); :mod:`solver.search.tree` builds the
-solution tree by re-searching from the key, :mod:`solver.search.solution` holds the
+the questions and finds every key move (cooks); :mod:`gyges.search.tree` builds the
+solution tree by re-searching from the key, :mod:`gyges.search.solution` holds the
 result. docs/solver.md explains the search and why its answers are exact.
 
->>> from solver.game.rules import PRESETS
+>>> from gyges.game.rules import PRESETS
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
 >>> s = solve(p, PRESETS["pbmserv"])
 >>> s.result, s.moves, [str(k) for k in s.keys]
@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from solver.game.moves import (
+from gyges.game.moves import (
     Move,
     MoveList,
     NotOneMove,
@@ -33,14 +33,14 @@ from solver.game.moves import (
     legal_moves,
     result_of,
 )
-from solver.game.position import Position
-from solver.game.rules import RuleSet, Side
-from solver.parallel import ForkedCall, forked_call, worker_pool
-from solver.search._dfpn import DfpnSearcher
-from solver.search._search import Searcher
-from solver.search.solution import Solution, Stats, Try
-from solver.search.stipulation import ResultKind
-from solver.search.tree import DUALS_UP_TO, TREE_BUDGET, build_tree
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet, Side
+from gyges.parallel import ForkedCall, forked_call, worker_pool
+from gyges.search._dfpn import DfpnSearcher
+from gyges.search._search import Searcher
+from gyges.search.solution import Solution, Stats, Try
+from gyges.search.stipulation import ResultKind
+from gyges.search.tree import DUALS_UP_TO, TREE_BUDGET, build_tree
 
 __all__ = ["DFPN_FROM", "DUALS_UP_TO", "PROVERS", "Solution", "SolveError", "Stats", "Try",
            "pick", "solve", "win_in"]
@@ -54,8 +54,8 @@ class SolveError(ValueError):
 # -- the questions asked of the kernel ------------------------------------------------------
 
 
-#: The provers ``solve`` can ask: ``dfpn`` (proof-number search, :mod:`solver.search._dfpn`)
-#: and ``alphabeta`` (the depth-first kernel, :mod:`solver.search._search`). Both are exact
+#: The provers ``solve`` can ask: ``dfpn`` (proof-number search, :mod:`gyges.search._dfpn`)
+#: and ``alphabeta`` (the depth-first kernel, :mod:`gyges.search._search`). Both are exact
 #: and independent; the tests compare them. ``auto`` picks by the bound (:func:`pick`).
 PROVERS = ("auto", "dfpn", "alphabeta")
 
@@ -191,7 +191,7 @@ def win_in(position: Position, rules: RuleSet, k: int, history: Sequence[Positio
     a run of questions along one game line reuses what the earlier ones proved); default
     a fresh one for this question.
 
-    >>> from solver.game.rules import PRESETS
+    >>> from gyges.game.rules import PRESETS
     >>> win_in(Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S"),
     ...        PRESETS["pbmserv"], 2)
     True

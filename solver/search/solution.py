@@ -3,7 +3,7 @@ values) and its rendering as text, the way a chess problem solver prints a solut
 stipulation, key(s) with the threat, every defence with the winner's replies down to the
 landing (duals marked), tries with their refutations, statistics.
 
-The solution tree is typed (:mod:`solver.search.tree`); its JSON form is documented there
+The solution tree is typed (:mod:`gyges.search.tree`); its JSON form is documented there
 and in docs/solver.md.
 """
 
@@ -12,11 +12,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from solver.game.moves import Move
-from solver.game.position import Position
-from solver.game.rules import RuleSet, Side
-from solver.search.stipulation import ResultKind, Stipulation
-from solver.search.tree import LoserNode, Node, WinnerNode, main_line
+from gyges.game.moves import Move
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet, Side
+from gyges.search.stipulation import ResultKind, Stipulation
+from gyges.search.tree import LoserNode, Node, WinnerNode, main_line
 
 __all__ = ["Solution", "Stats", "Try", "render_text"]
 
@@ -63,7 +63,7 @@ class Solution:
     move of the side to move leaves the opponent such a win in at most ``moves``) or
     ``"none"`` (neither within ``max_moves``; every line was searched). ``keys`` holds every
     first move that wins in ``moves`` (more than one: a cook). ``tree`` is the solution tree
-    (:mod:`solver.search.tree`; its JSON form in docs/solver.md). ``stoppable`` is only set
+    (:mod:`gyges.search.tree`; its JSON form in docs/solver.md). ``stoppable`` is only set
     under ``win=unstoppable`` for a win in 1.
     """
 

@@ -24,7 +24,7 @@ import dataclasses
 import re
 from typing import Literal, TypeAlias
 
-from solver.game.rules import Side
+from gyges.game.rules import Side
 
 __all__ = ["RESULT_KINDS", "ResultKind", "Stipulation"]
 

@@ -34,9 +34,9 @@ import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeAlias
 
-from solver.game.moves import Move, MoveList, apply_move
-from solver.game.position import Position
-from solver.game.rules import Side
+from gyges.game.moves import Move, MoveList, apply_move
+from gyges.game.position import Position
+from gyges.game.rules import Side
 
 __all__ = [
     "Defence", "LoserNode", "Node", "Step", "TreeError", "WinnerNode", "build_tree",

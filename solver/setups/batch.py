@@ -2,13 +2,13 @@
 
 Each setup pair gives one start position, South to move (seed 000: South sets up first and
 moves first). :func:`analyse_pair` computes its figures; :func:`run` sends one task per
-pair to an executor (:func:`solver.parallel.open_executor`: the local process pool, or a
+pair to an executor (:func:`gyges.parallel.open_executor`: the local process pool, or a
 Dask cluster) and appends one JSON object per line (keys sorted) to the output file as
 results arrive, so an interrupted run keeps everything written and a rerun with the same
 file resumes. Each result depends only on its pair and the parameters, so the figures do
 not depend on the backend or the number of workers; :func:`read_results` sorts.
 
->>> from solver.game.rules import PRESETS
+>>> from gyges.game.rules import PRESETS
 >>> r = analyse_pair("231123", "321123", PRESETS["pbmserv"], 1)
 >>> r["result"], r["win_in"], r["keys"], r["south"], r["north"]
 ('none', None, [], '231123', '321123')
@@ -25,15 +25,15 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
-from solver.formats.notation import format_move, parse_setup
-from solver.game import _movegen
-from solver.game.moves import Move, MoveResult, legal_moves, result_of
-from solver.game.position import Position
-from solver.game.rules import RuleSet, Side
-from solver.parallel import Interrupted, Progress, log_to, open_executor
-from solver.parallel.results import ResultsFileError, read_jsonl
-from solver.search.prover import solve
-from solver.setups.constraints import ALL_SETUPS, SetupError, _after, replace_threats
+from gyges.formats.notation import format_move, parse_setup
+from gyges.game import _movegen
+from gyges.game.moves import Move, MoveResult, legal_moves, result_of
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet, Side
+from gyges.parallel import Interrupted, Progress, log_to, open_executor
+from gyges.parallel.results import ResultsFileError, read_jsonl
+from gyges.search.prover import solve
+from gyges.setups.constraints import ALL_SETUPS, SetupError, _after, replace_threats
 
 FORMAT = 1  #: version of the JSONL record layout
 LOG = logging.getLogger("gyges.setups")
@@ -86,7 +86,7 @@ def _win_defence(position: Position, rules: RuleSet, key_text: str, k: int) -> d
         nxt = _after(after.key, r.start, r.end, r.relocation)
         length = 1
         if k > 2:
-            from solver.search.prover import solve
+            from gyges.search.prover import solve
 
             sol = solve(Position(_tuple(nxt), position.turn), rules, max_moves=k - 1)
             length = sol.moves or k - 1
@@ -119,7 +119,7 @@ def analyse_pair(south: str, north: str, rules: RuleSet, depth: int,
     - ``landing_threats``: South first moves after which South could land next move if
       North did nothing; ``blunders``: South first moves that let North land at once;
       ``replace_threats``: South first moves North can answer by replacing the ring just
-      moved (:func:`solver.setups.constraints.replace_threats`).
+      moved (:func:`gyges.setups.constraints.replace_threats`).
     - ``defence``: North's best defence. After a South win: North's reply to the first key
       that holds out longest, then leaves South the fewest landings. Otherwise: the landing
       threat hardest to meet (``threat``: the South first move whose threat the fewest North
@@ -217,7 +217,7 @@ def first_move_verdicts(position: Position, rules: RuleSet, depth: int,
     least number of its moves, this one included, that force a landing after it, if at
     most ``depth`` (else None). One search table serves the group. (The position has no
     history: a start position.)"""
-    from solver.search._search import Searcher
+    from gyges.search._search import Searcher
 
     me = position.turn.index
     ml = legal_moves(position, rules)
@@ -240,7 +240,7 @@ def combine_verdicts(position: Position, rules: RuleSet, depth: int,
     first move's verdict: the side to move wins in the least k over its first moves (the
     keys: the moves reaching it); if none, the opponent wins in d when every first move
     loses within d (checked here, stopping at the first move that holds: cheap)."""
-    from solver.search._search import Searcher
+    from gyges.search._search import Searcher
 
     me = position.turn.index
     ml = legal_moves(position, rules)
@@ -271,7 +271,7 @@ def select_pairs(south: str = "all", north: str = "all") -> list[tuple[str, str]
     >>> len(select_pairs()), select_pairs("231123", "321123,123321")
     (8100, [('231123', '123321'), ('231123', '321123')])
     """
-    from solver.formats.notation import parse_setup
+    from gyges.formats.notation import parse_setup
 
     def side(text: str, who: str) -> list[str]:
         if text.strip().lower() == "all":
@@ -495,7 +495,7 @@ def run(
     :func:`analyse_pair`); the groups done are kept in ``out.parts`` so that a resumed run
     does not redo them. The records are the same either way.
 
-    The work goes to :func:`solver.parallel.open_executor` (``scheduler`` None: the local
+    The work goes to :func:`gyges.parallel.open_executor` (``scheduler`` None: the local
     pool of ``jobs`` workers, else Dask); each record is written and flushed here, as it
     arrives, so the file alone says what is done. Returns ``{"done": new records,
     "skipped": already there, "interrupted": bool}``. Ctrl-C or SIGTERM stops the run;
@@ -661,7 +661,7 @@ def heatmap_svg(records: Sequence[dict], cell: int = 6, value: str = "auto") -> 
     threats (``value``: ``auto``, or any numeric record key).
 
     >>> import xml.etree.ElementTree as ET
-    >>> from solver.game.rules import PRESETS
+    >>> from gyges.game.rules import PRESETS
     >>> rec = analyse_pair("231123", "321123", PRESETS["pbmserv"], 1)
     >>> ET.fromstring(heatmap_svg([rec])).tag
     '{http://www.w3.org/2000/svg}svg'

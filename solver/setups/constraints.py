@@ -29,11 +29,11 @@ from typing import Any
 
 import yaml
 
-from solver.formats.notation import parse_setup
-from solver.game.moves import board_after, legal_moves
-from solver.game.position import ALL_SETUPS, Position
-from solver.game.rules import PRESETS, RuleSet
-from solver.search.prover import win_in
+from gyges.formats.notation import parse_setup
+from gyges.game.moves import board_after, legal_moves
+from gyges.game.position import ALL_SETUPS, Position
+from gyges.game.rules import PRESETS, RuleSet
+from gyges.search.prover import win_in
 
 SIZES = (1, 2, 3)
 COLUMNS = (1, 2, 3, 4, 5, 6)
@@ -204,7 +204,7 @@ def constraints_from_options(options: Mapping[str, Any]) -> Constraints:
     >>> constraints_from_options({"fix": "4@1"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    solver.setups.constraints.SetupError: fix: '4@1' is not SIZE@COLUMN: write a size 1-3, ...
+    gyges.setups.constraints.SetupError: fix: '4@1' is not SIZE@COLUMN: write a size 1-3, ...
     """
     unknown = [k for k in options if k not in KEYS]
     if unknown:
@@ -422,7 +422,7 @@ def load_constraints(path: str) -> dict[str, Any]:
 
 def forced_landing_within(position: Position, rules: RuleSet, k: int) -> bool:
     """Can the side to move force a landing on the goal within ``k`` of its moves?
-    (The solver's ``solver.search.prover.win_in``.)"""
+    (The solver's ``gyges.search.prover.win_in``.)"""
     return bool(win_in(position, rules, k))
 
 
@@ -439,7 +439,7 @@ def replace_threats(position: Position, rules: RuleSet) -> int:
     "No immediate replace threat" means this count is 0: however the first player opens,
     the ring it brings out cannot be replaced at once.
     """
-    from solver.game import _movegen
+    from gyges.game import _movegen
 
     flags = rules.flags()
     key = position.key
