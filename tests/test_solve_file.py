@@ -94,9 +94,9 @@ def test_records_agree_with_single_solves_and_jobs(tmp_path):
     sa = solve_many(entries, str(a), jobs=1, scheduler="")
     sb = solve_many(entries, str(b), jobs=2, scheduler="")
     # line 8 asks line 2's question again: solved once
-    assert sa["done"] == sb["done"] == 3 and sa["duplicates"] == 1
+    assert sa.run.done == sb.run.done == 3 and sa.run.duplicates == 1
     assert sorted(a.read_text().splitlines()) == sorted(b.read_text().splitlines())
-    for e, rec in zip(sa["entries"], sa["records"], strict=True):
+    for e, rec in zip(sa.entries, sa.records, strict=True):
         sol = solve(e.position, e.rules, e.max_moves)
         assert (rec["result"], rec["moves"], rec["keys"]) == \
             (sol.result, sol.moves, [str(k) for k in sol.keys])
@@ -108,15 +108,16 @@ def test_interrupted_run_resumes(tmp_path):
     full, out = tmp_path / "full.jsonl", tmp_path / "r.jsonl"
     solve_many(entries, str(full), jobs=1, scheduler="")
 
-    def stop(rec):
-        raise KeyboardInterrupt
+    def stop(event):
+        if event.record is not None:   # after the first record
+            raise KeyboardInterrupt
 
-    s = solve_many(entries, str(out), jobs=1, scheduler="", on_result=stop)
-    assert s["interrupted"] and s["done"] == 1
+    s = solve_many(entries, str(out), jobs=1, scheduler="", watch=stop)
+    assert s.interrupted and s.run.done == 1
     # a line cut short by a kill is rewritten
     out.write_text(out.read_text() + '{"cook":fal')
     s = solve_many(entries, str(out), jobs=2, scheduler="")
-    assert s["skipped"] == 1 and s["done"] == 2
+    assert s.run.skipped == 1 and s.run.done == 2
     assert sorted(out.read_text().splitlines()) == sorted(full.read_text().splitlines())
     with pytest.raises(ValueError, match="options"):
         read_solved(str(out), {"tree": True, "tries": False, "duals": 2})
@@ -142,7 +143,7 @@ def test_cli_table_json_out_and_strict(tmp_path):
     bad_out = tmp_path / "bad.jsonl"
     bad_out.write_text("not json\n")
     r = runner.invoke(cli, ["solve", str(lst), "--out", str(bad_out), "-q"])
-    assert r.exit_code == 2 and "bad.jsonl, line 1" in r.output
+    assert r.exit_code == 2 and "bad.jsonl:1: not a solve record" in r.output
 
 
 def test_ctrl_c_on_the_local_pool_exits_130_promptly(tmp_path):
