@@ -103,8 +103,8 @@ def test_records_of_other_parameters_are_refused_with_both(tmp_path):
     p = write(tmp_path / "r.jsonl", f"{rec(1)}\n{rec(2, depth=3)}\n{rec(4)[:5]}")
     with pytest.raises(ParametersError) as e:
         spec(p).read(repair=True)
-    assert str(e.value) == (f"{p}:2: made with depth 3, not depth 2: rerun with those "
-                            "parameters to resume it")
+    assert str(e.value) == (f"{p}:2: made with other parameters (depth 3, not depth 2): "
+                            "rerun with those to resume it")
     assert (e.value.found, e.value.wanted) == ("depth 3", "depth 2")
     assert p.read_text().endswith(rec(4)[:5])             # not repaired
     # without parameters asked for, the file's own are found, and must agree

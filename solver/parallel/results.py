@@ -26,7 +26,7 @@ each record, the parameters a run stores in every record) and reads them:
 ...             describe=lambda d: f"depth {d}").read()  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-gyges.parallel.results.ParametersError: .../r.jsonl:1: made with depth 2, not depth 3: ...
+gyges.parallel.results.ParametersError: ...:1: made with other parameters (depth 2, not depth 3)...
 """
 
 from __future__ import annotations
@@ -62,8 +62,8 @@ class ParametersError(ResultsFileError):
     def __init__(self, path: str, line: int, found: str, wanted: str) -> None:
         self.found = found
         self.wanted = wanted
-        super().__init__(path, line, f"made with {found}, not {wanted}: rerun with those "
-                                     "parameters to resume it")
+        super().__init__(path, line, f"made with other parameters ({found}, not {wanted}): "
+                                     "rerun with those to resume it")
 
 
 def dumps(record: Record) -> str:
