@@ -1,18 +1,22 @@
-"""What the batch commands share: ``--scheduler`` and ``--jobs``, the executor's errors.
+"""What the batch commands share: ``--scheduler`` and ``--jobs``, the run's errors.
 
 The batch commands (``solve FILE``, ``setups analyze``, ``generate``) run on the local
 process pool by default, or on Dask distributed with ``--scheduler tcp://HOST:PORT``
-(``$GYGES_SCHEDULER``) or ``--scheduler local`` (docs/setups.md, "Running on a cluster").
+(``$GYGES_SCHEDULER``) or ``--scheduler local`` (docs/batch.md). The library's run names
+no option in its errors; :func:`run_errors` words them with the command's options.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import click
 
+from gyges.output import OutputError
+from gyges.parallel import ExecutorError, ParametersError, ResultsFileError
 from gyges_cli.common import UserError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -31,16 +35,31 @@ def scheduler_option(func: F) -> F:
                         help=SCHEDULER_HELP)(func)
 
 
+@contextlib.contextmanager
+def run_errors(out: str = "--out") -> Iterator[None]:
+    """A batch run's errors inside the block as one line each, exit status 2: an executor
+    that cannot be used (``--scheduler``), a results file made with other parameters (or
+    choose another ``out``), a line that is not a record, an output path that cannot be a
+    file (``out``)."""
+    try:
+        yield
+    except ExecutorError as e:
+        raise UserError(str(e), "--scheduler") from None
+    except ParametersError as e:
+        raise UserError(f"{e}, or choose another {out}") from None
+    except ResultsFileError as e:
+        raise UserError(str(e)) from None
+    except OutputError as e:
+        raise UserError(f"{e} ({out})") from None
+
+
 def executor_errors(func: F) -> F:
-    """An unreachable scheduler (or any other executor problem) as one line, exit 2."""
+    """A command whose executor problems (an unreachable scheduler...) and other run
+    errors are one line each, exit status 2 (:func:`run_errors` around its body)."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from gyges.parallel import ExecutorError
-
-        try:
+        with run_errors():
             return func(*args, **kwargs)
-        except ExecutorError as e:
-            raise UserError(str(e), "--scheduler") from None
 
     return wrapper  # type: ignore[return-value]

@@ -4,7 +4,6 @@ every position of a position list (docs/solver.md, "Solving many positions")."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from collections.abc import Callable
@@ -13,11 +12,10 @@ from pathlib import Path
 import click
 
 from gyges.game.rules import RuleSet
-from gyges.output import OutputError, check_output
 from gyges.parallel import Interrupted, StatusLine
 from gyges.search.prover import DUALS_UP_TO, PROVERS
 from gyges.search.prover import solve as run_solve
-from gyges_cli.batch import executor_errors, scheduler_option
+from gyges_cli.batch import executor_errors, run_errors, scheduler_option
 from gyges_cli.common import (
     RuleRequest,
     UserError,
@@ -176,14 +174,15 @@ def _solve_list(source: str, max_moves: int, as_json: bool, tries: bool, jobs: i
                 duals: int, prover: str, out: str | None, strict: bool, tree: bool,
                 scheduler: str | None, log: str | None, quiet: bool, rules: RuleSet,
                 rules_given: RuleRequest) -> None:
-    """``gyges solve FILE`` for a position list: every position, a table, a JSONL file."""
-    import dataclasses
+    """``gyges solve FILE`` for a position list (or one position with ``--out``): the
+    entries read here, bad lines reported as found, then the library's list pipeline."""
+    import functools
 
     from gyges.formats.poslist import Entry, parse_position_list
-    from gyges.search.batch import SolveFileError, solve_many, summary_table
+    from gyges.search.batch import SolveListError, solve_many
 
     path = Path(source)
-    if path.is_file():
+    if _is_list(source):
         text = read_text_file(path, "position list")
         entries, bad = parse_position_list(text, source, path.suffix)
     else:
@@ -192,49 +191,26 @@ def _solve_list(source: str, max_moves: int, as_json: bool, tries: bool, jobs: i
                               one.previous)], []
     for problem in bad:
         click.echo(f"gyges: {problem}" + ("" if strict else " (line skipped)"), err=True)
-    if bad and strict:
-        raise UserError(f"{len(bad)} bad line{'s' if len(bad) != 1 else ''}: nothing solved "
-                        "(--strict)", source)
-    if not entries:
-        raise UserError("no positions to solve", source)
-    if out is not None:
-        try:
-            check_output(out, replaceable=True)
-            os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-        except OutputError as e:
-            raise UserError(str(e)) from None
-    entries = [dataclasses.replace(e, rules=combine_rules(e.rules, rules, rules_given),
-                                   max_moves=e.max_moves or max_moves) for e in entries]
     try:
-        summary = solve_many(entries, out, tree=tree, tries=tries, duals=duals, prover=prover,
-                             scheduler=scheduler, jobs=jobs, log=log,
-                             progress=None if quiet else sys.stderr)
-    except SolveFileError as e:
-        raise UserError(str(e)) from None
+        with run_errors("--out"):
+            solved = solve_many(
+                entries, out, source=source, bad=bad, strict=strict, max_moves=max_moves,
+                rules_for=functools.partial(combine_rules, cli_rules=rules,
+                                            cli_given=rules_given),
+                tree=tree, tries=tries, duals=duals, prover=prover, scheduler=scheduler,
+                jobs=jobs, log=log, progress=None if quiet else sys.stderr)
+    except SolveListError as e:
+        raise UserError(e.problem + (" (--strict)" if e.bad else ""), e.source) from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or out) from None
-    records = summary["records"]
-    if as_json:
-        for rec in records:
-            if rec is not None:
-                click.echo(json.dumps(rec, sort_keys=True))
-    else:
-        click.echo(summary_table(summary["entries"], records))
-    notes = []
-    if summary["skipped"]:
-        notes.append(f"{summary['skipped']} already in {out}")
-    if summary["duplicates"]:
-        notes.append(f"{summary['duplicates']} duplicate entries solved once")
-    if bad:
-        notes.append(f"{len(bad)} bad line{'s' if len(bad) != 1 else ''} skipped")
-    if notes:
-        click.echo(f"gyges: {'; '.join(notes)}", err=True)
-    if summary["interrupted"]:
-        where = f"kept in {out}; rerun the same command to resume" if out else \
-            "give --out FILE.jsonl to keep results across runs"
-        click.echo(f"gyges solve: interrupted: {summary['done']} new results {where}",
-                   err=True)
-        sys.exit(130)
+    for text in solved.json_lines() if as_json else [solved.table()]:
+        click.echo(text)
+    if solved.notes():
+        click.echo(f"gyges: {'; '.join(solved.notes())}", err=True)
+    if solved.interrupted:
+        interrupted(f"{solved.run.done} new results " + (
+            f"kept in {out}; rerun the same command to resume" if out is not None
+            else "give --out FILE.jsonl to keep results across runs"))
 
 
 COMMANDS = [solve]

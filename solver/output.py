@@ -14,6 +14,10 @@ The policy every command follows for an output path (docs in the README):
 - Missing parent directories are created (the nearest existing one must be a directory).
 - :func:`check_output` applies the policy before any work starts, so a long run never
   fails at the end on its output path.
+- A results file (JSON Lines, one record per line) is the exception: a run appends to it
+  and a rerun resumes it (:func:`open_append`), so it is never replaced; whether an
+  existing file holds records of the same run is for its reader to say
+  (:class:`gyges.parallel.ResultsFile`).
 
 >>> text = signed("<svg/>\\n", "<!--", "-->")
 >>> text.splitlines()[-1].startswith("<!-- written by gyges; checksum ")
@@ -31,12 +35,12 @@ import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, TextIO
 
 from gyges.signals import deferred
 
-__all__ = ["OutputError", "check_output", "is_signed", "signed", "write_atomic",
-           "open_atomic", "distinct"]
+__all__ = ["OutputError", "check_output", "distinct", "is_signed", "open_append",
+           "open_atomic", "signed", "write_atomic"]
 
 _SIGNATURE = re.compile(r"(?m)^(.*) written by gyges; checksum ([0-9a-f]{16})(.*)\n?\Z")
 
@@ -81,18 +85,20 @@ def _existing_ancestor(path: Path) -> Path:
 
 
 def check_output(path: str | os.PathLike[str], *, force: bool = False,
-                 replaceable: bool | None = None, option: str = "--out") -> Path:
+                 replaceable: bool | None = None, option: str | None = "--out") -> Path:
     """May a command write the file ``path``? Raises :class:`OutputError` if not.
 
     ``replaceable`` says whether an existing file may be replaced without ``--force``
-    (default: when it carries a valid gyges signature).
+    (default: when it carries a valid gyges signature). ``option`` names the command's
+    option for the file in the messages (None: not named; the caller adds it).
     """
     p = Path(path)
     name = str(path)
     if name == "":
-        raise OutputError(f"{option}: an empty file name")
+        raise OutputError(f"{option}: an empty file name" if option else "an empty file name")
     if p.is_dir():
-        raise OutputError(f"{name}: is a directory: give a file name ({option})")
+        raise OutputError(f"{name}: is a directory: give a file name"
+                          + (f" ({option})" if option else ""))
     anc = _existing_ancestor(p)
     if not anc.is_dir():
         raise OutputError(f"{name}: cannot create it: {anc} is not a directory")
@@ -105,6 +111,15 @@ def check_output(path: str | os.PathLike[str], *, force: bool = False,
                 f"{name}: exists and was not written by gyges (or was edited since): "
                 "choose another file, or pass --force to replace it")
     return p
+
+
+def open_append(path: str | os.PathLike[str]) -> TextIO:
+    """A results file opened to append records to (created, with its missing parent
+    directories, when it does not exist). :func:`check_output` first, naming no option."""
+    check_output(path, replaceable=True, option=None)
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    return open(p, "a", encoding="utf-8")  # noqa: SIM115 - the caller closes it
 
 
 def distinct(*paths: tuple[str, str | os.PathLike[str] | None]) -> None:

@@ -125,7 +125,7 @@ def reference(position_list, tmp_path_factory) -> list[str]:
     """The local pool's output (one job), sorted."""
     out = tmp_path_factory.mktemp("ref") / "local.jsonl"
     s = solve_many(_entries(position_list), str(out), scheduler="", jobs=1)
-    assert s["done"] == TOTAL and not s["interrupted"]
+    assert s.run.done == TOTAL and not s.interrupted
     return sorted(out.read_text().splitlines())
 
 
@@ -140,16 +140,18 @@ def test_killed_worker_loses_nothing(cluster, position_list, reference, tmp_path
     victim = cluster.alive()[0]
     seen = []
 
-    def kill_after_first(rec):
-        seen.append(rec["line"])
+    def kill_after_first(event):
+        if event.record is None:
+            return
+        seen.append(event.record["line"])
         if len(seen) == 1:
             os.kill(victim.pid, signal.SIGKILL)
             victim.wait(10)
 
     s = solve_many(_entries(position_list), str(out), scheduler=cluster.address,
-                   on_result=kill_after_first)
+                   watch=kill_after_first)
     assert victim.poll() is not None and len(cluster.alive()) == 1
-    assert s["done"] == TOTAL and not s["interrupted"] and len(seen) == TOTAL
+    assert s.run.done == TOTAL and not s.interrupted and len(seen) == TOTAL
     _check(out, reference)
     cluster.top_up(2)
 
@@ -199,6 +201,29 @@ def test_stopped_client_resumes(cluster, position_list, reference, tmp_path, how
     assert f"{len(kept)} already in" in rerun.stderr
     assert rerun.stdout.count("none within") + rerun.stdout.count("wins in") + \
         rerun.stdout.count("loses in") == TOTAL
+    _check(out, reference)
+
+
+def test_a_stop_condition_cancels_the_tasks_still_out(cluster, position_list, reference,
+                                                      tmp_path):
+    """The run stops at the first slow record: the other slow ones are cancelled, not
+    waited for, and the cluster is left ready for the next run."""
+    from gyges.parallel import run as run_tasks
+    from gyges.search.batch import entry_key, results_file, solve_entry
+
+    cluster.top_up(2)
+    out = tmp_path / "stopped.jsonl"
+    entries = _entries(position_list)
+    t = time.monotonic()
+    s = run_tasks(solve_entry, entries, key=entry_key, scheduler=cluster.address,
+                  results=results_file(str(out), {"tree": False, "tries": False,
+                                                  "duals": None}),
+                  stop=lambda records: any(r["max_moves"] == 3 for r in records.values()))
+    assert s.stopped and not s.interrupted and 1 <= s.done < TOTAL
+    assert time.monotonic() - t < START_UP
+    assert set(out.read_text().splitlines()) <= set(reference)
+    s = solve_many(entries, str(out), scheduler=cluster.address)
+    assert s.run.skipped + s.run.done == TOTAL and not s.interrupted
     _check(out, reference)
 
 

@@ -94,9 +94,9 @@ def test_records_agree_with_single_solves_and_jobs(tmp_path):
     sa = solve_many(entries, str(a), jobs=1, scheduler="")
     sb = solve_many(entries, str(b), jobs=2, scheduler="")
     # line 8 asks line 2's question again: solved once
-    assert sa["done"] == sb["done"] == 3 and sa["duplicates"] == 1
+    assert sa.run.done == sb.run.done == 3 and sa.run.duplicates == 1
     assert sorted(a.read_text().splitlines()) == sorted(b.read_text().splitlines())
-    for e, rec in zip(sa["entries"], sa["records"], strict=True):
+    for e, rec in zip(sa.entries, sa.records, strict=True):
         sol = solve(e.position, e.rules, e.max_moves)
         assert (rec["result"], rec["moves"], rec["keys"]) == \
             (sol.result, sol.moves, [str(k) for k in sol.keys])
@@ -108,15 +108,16 @@ def test_interrupted_run_resumes(tmp_path):
     full, out = tmp_path / "full.jsonl", tmp_path / "r.jsonl"
     solve_many(entries, str(full), jobs=1, scheduler="")
 
-    def stop(rec):
-        raise KeyboardInterrupt
+    def stop(event):
+        if event.record is not None:   # after the first record
+            raise KeyboardInterrupt
 
-    s = solve_many(entries, str(out), jobs=1, scheduler="", on_result=stop)
-    assert s["interrupted"] and s["done"] == 1
+    s = solve_many(entries, str(out), jobs=1, scheduler="", watch=stop)
+    assert s.interrupted and s.run.done == 1
     # a line cut short by a kill is rewritten
     out.write_text(out.read_text() + '{"cook":fal')
     s = solve_many(entries, str(out), jobs=2, scheduler="")
-    assert s["skipped"] == 1 and s["done"] == 2
+    assert s.run.skipped == 1 and s.run.done == 2
     assert sorted(out.read_text().splitlines()) == sorted(full.read_text().splitlines())
     with pytest.raises(ValueError, match="options"):
         read_solved(str(out), {"tree": True, "tries": False, "duals": 2})
@@ -142,7 +143,7 @@ def test_cli_table_json_out_and_strict(tmp_path):
     bad_out = tmp_path / "bad.jsonl"
     bad_out.write_text("not json\n")
     r = runner.invoke(cli, ["solve", str(lst), "--out", str(bad_out), "-q"])
-    assert r.exit_code == 2 and "bad.jsonl, line 1" in r.output
+    assert r.exit_code == 2 and "bad.jsonl:1: not a solve record" in r.output
 
 
 def test_ctrl_c_on_the_local_pool_exits_130_promptly(tmp_path):
@@ -164,3 +165,59 @@ def test_ctrl_c_on_the_local_pool_exits_130_promptly(tmp_path):
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and time.monotonic() - t < 10
     assert "interrupted" in err and "rerun the same command" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", ["bouncing.yaml", "stalemate.txt"])
+def test_a_position_file_with_out_is_a_one_entry_list(tmp_path, name):
+    from pathlib import Path
+
+    source = Path(__file__).parent / "data" / "positions" / name
+    out = tmp_path / "one.jsonl"
+    runner = CliRunner()
+    r = runner.invoke(cli, ["solve", str(source), "--out", str(out), "-q", "-n", "2"])
+    assert r.exit_code == 0, r.output
+    (rec,) = [json.loads(x) for x in out.read_text().splitlines()]
+    single = json.loads(runner.invoke(cli, ["solve", str(source), "-n", "2", "--json"]).output)
+    assert rec["line"] == 1 and rec["max_moves"] == 2
+    assert (rec["result"], rec["moves"], rec["keys"]) == \
+        (single["result"], single["moves"], single["keys"])
+    r = runner.invoke(cli, ["solve", str(source), "--out", str(out), "-q", "-n", "2"])
+    assert r.exit_code == 0 and "1 already in" in r.output
+
+
+def test_the_library_refuses_a_list_and_fills_rules_and_bounds(tmp_path):
+    from gyges.search.batch import SolveListError
+
+    entries, bad = parse_position_list(TEXT, "l.txt")
+    with pytest.raises(SolveListError, match="l.txt: 3 bad lines: nothing solved") as e:
+        solve_many(entries, bad=bad, strict=True, source="l.txt")
+    assert e.value.bad == 3
+    with pytest.raises(SolveListError, match="e.txt: no positions to solve"):
+        solve_many([], source="e.txt")
+    seen = []
+
+    def rules_for(given):
+        seen.append(given)
+        return PRESETS["dorbec"] if given is None else given
+
+    s = solve_many(entries, bad=bad, max_moves=1, rules_for=rules_for, jobs=1)
+    assert seen == [e.rules for e in entries]
+    assert [(e.rules.name, e.max_moves) for e in s.entries] == \
+        [("dorbec", 1), ("dorbec", 2), ("bga", 2)]
+    assert s.notes() == ["1 duplicate entries solved once", "3 bad lines skipped"]
+    assert s.json_lines() == [json.dumps(r, sort_keys=True) for r in s.records]
+
+
+def test_cli_words_the_run_errors_with_its_options(tmp_path):
+    lst = tmp_path / "l.txt"
+    lst.write_text(f"{WIN1}\n{WIN2}\n")
+    out = tmp_path / "o.jsonl"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["solve", str(lst), "--out", str(out), "-q", "-j", "1"]
+                         ).exit_code == 0
+    r = runner.invoke(cli, ["solve", str(lst), "--out", str(out), "-q", "--tries"])
+    assert r.exit_code == 2 and f"{out}:1: made with other parameters (options " in r.output
+    assert r.output.rstrip().endswith("rerun with those to resume it, or choose another --out")
+    r = runner.invoke(cli, ["solve", str(lst), "--out", str(tmp_path), "-q"])
+    assert r.exit_code == 2
+    assert r.output == f"gyges: {tmp_path}: is a directory: give a file name (--out)\n"

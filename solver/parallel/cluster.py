@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
@@ -69,8 +70,6 @@ def _sigint_ignored() -> Iterator[None]:
 
 
 def _timeout() -> float:
-    import os
-
     text = os.environ.get(TIMEOUT_ENV, "")
     try:
         value = float(text) if text.strip() else CONNECT_TIMEOUT
@@ -116,8 +115,6 @@ class DaskExecutor:
             stack.enter_context(interruptible())
             stack.enter_context(_quiet_logs())
             if self.address == "local":
-                import os
-
                 n = max(1, self.jobs or os.cpu_count() or 1)
                 with _sigint_ignored():
                     cluster = stack.enter_context(LocalCluster(
@@ -137,8 +134,8 @@ class DaskExecutor:
                         f"'dask scheduler' and workers with 'dask worker {address}'"
                     ) from None
                 except ValueError as e:
-                    raise ExecutorError(f"--scheduler {self.address}: {e}; give "
-                                        "tcp://HOST:PORT or 'local'") from None
+                    raise ExecutorError(f"{self.address}: {e}; give tcp://HOST:PORT or "
+                                        "'local'") from None
         except BaseException:
             stack.close()
             raise

@@ -237,6 +237,4 @@ class LocalExecutor:
         """``func(item)`` for every item, each result as soon as it is ready (in order
         with one job). ``func`` must be a module-level function or a ``functools.partial``
         of one (it is pickled for the workers)."""
-        if self._pool is None:
-            return (func(item) for item in items)
-        return self._pool.imap_unordered(func, items, chunksize=chunksize)
+        return Runner(self._pool).map_unordered(func, items, chunksize)

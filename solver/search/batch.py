@@ -1,11 +1,13 @@
 """Solving many positions: a position list in, one JSON line per position out, resumable.
 
-:func:`solve_many` sends each :class:`~gyges.formats.poslist.Entry` (rules and bound
-filled in) to an executor (:func:`gyges.parallel.open_executor`: the local pool or Dask),
-and writes each record to the output file as it arrives. The file is the record of what is
-done: a rerun with the same file skips every position already there (a last line cut short
-is rewritten). A record depends only on its entry and the options, never on the backend or
-the number of workers (each position is solved by one process, ``jobs=1``).
+:func:`solve_many` is the whole of ``gyges solve FILE`` below the command line: the list's
+entries (with its bad lines, refused under ``strict``) get their rules and bound, each
+distinct question is solved once on the resumable run (:func:`gyges.parallel.run`: the
+local pool or Dask, each record appended to the output file as it arrives, a rerun
+skipping what the file holds), and the answer is a :class:`SolvedList`: its table, its
+JSON lines and its notes. A record depends only on its entry and the options, never on
+the backend or the number of workers (each position is solved by one process,
+``jobs=1``).
 
 >>> from gyges.game.rules import PRESETS
 >>> from gyges.game.position import Position
@@ -18,28 +20,34 @@ the number of workers (each position is solved by one process, ``jobs=1``).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import json
 import logging
-import os
-import socket
-import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from gyges.formats.poslist import Entry
-from gyges.parallel import Interrupted, Progress, log_to, open_executor
-from gyges.parallel.results import ResultsFileError, dumps, read_jsonl
+from gyges.formats.poslist import Entry, PositionListError
+from gyges.game.rules import PRESETS, RuleSet
+from gyges.parallel import ResultsFile, RunEvent, RunSummary, run
 from gyges.search.prover import DUALS_UP_TO, solve
 
-__all__ = ["FORMAT", "SolveFileError", "entry_key", "read_solved", "solve_entry", "solve_many",
-           "summary_table"]
+__all__ = ["FORMAT", "SolveListError", "SolvedList", "entry_key", "read_solved",
+           "record_key", "results_file", "solve_entry", "solve_many", "summary_table"]
 
 FORMAT = 1  #: version of the record layout
 LOG = logging.getLogger("gyges.solve")
 
 
-class SolveFileError(ValueError):
-    """An output file that cannot be resumed (other options, not a solve record)."""
+class SolveListError(ValueError):
+    """A position list that is not solved: ``source: what is wrong``. ``bad`` counts the
+    bad lines that refused it (0: it has no positions at all)."""
+
+    def __init__(self, source: str, problem: str, bad: int = 0) -> None:
+        self.source = source
+        self.problem = problem
+        self.bad = bad
+        super().__init__(f"{source}: {problem}")
 
 
 def entry_key(entry: Entry) -> str:
@@ -48,6 +56,13 @@ def entry_key(entry: Entry) -> str:
     hist = ",".join(str(p) for p in entry.history)
     prev = str(entry.previous) if entry.previous is not None else ""
     return f"{entry.position}|{entry.rules.describe()}|{entry.max_moves}|{hist}|{prev}"
+
+
+def record_key(record: dict[str, Any]) -> str:
+    """The question a record answers, as :func:`entry_key` words it."""
+    hist = ",".join(record.get("history", ()))
+    return (f"{record['position']}|{record['rules']}|{record['max_moves']}|{hist}|"
+            f"{record.get('previous', '')}")
 
 
 def _options(tree: bool, tries: bool, duals: int) -> dict[str, Any]:
@@ -91,46 +106,72 @@ def solve_entry(entry: Entry, *, tree: bool = False, tries: bool = False,
     return record
 
 
-def _task(entry: Entry, **options: Any) -> dict[str, Any]:
-    t = time.perf_counter()
-    record = solve_entry(entry, **options)
-    return {"record": record, "seconds": time.perf_counter() - t,
-            "worker": f"{socket.gethostname()} pid {os.getpid()}"}
-
-
-def _record_key(rec: dict[str, Any]) -> str:
-    hist = ",".join(rec.get("history", ()))
-    return (f"{rec['position']}|{rec['rules']}|{rec['max_moves']}|{hist}|"
-            f"{rec.get('previous', '')}")
+def results_file(path: str, options: dict[str, Any]) -> ResultsFile:
+    """The output file of a run with ``options`` (``{"tree", "tries", "duals"}``, as in
+    every record): records keyed by :func:`record_key`; a record made with other options
+    is refused."""
+    return ResultsFile(path, "a solve record", key=record_key, params=options,
+                       params_of=lambda record: record["options"],
+                       describe=lambda options: f"options {options}")
 
 
 def read_solved(path: str, options: dict[str, Any], repair: bool = False
                 ) -> dict[str, dict[str, Any]]:
     """The records already in an output file, by :func:`entry_key`; records made with
-    other options are refused."""
-    try:
-        lines = read_jsonl(path, repair=repair, what="a solve record")
-    except ResultsFileError as e:
-        raise SolveFileError(str(e)) from None
-    out: dict[str, dict[str, Any]] = {}
-    for i, rec in lines:
-        try:
-            key = _record_key(rec)
-            found = rec["options"]
-        except (KeyError, TypeError) as e:
-            raise SolveFileError(f"{path}, line {i}: not a solve record (no {e} key)") from None
-        if found != options:
-            raise SolveFileError(
-                f"{path}, line {i}: made with options {found}, not {options}: rerun with "
-                "the same options to resume it, or choose another --out")
-        out[key] = rec
-    return out
+    other options are refused (:class:`~gyges.parallel.ParametersError`)."""
+    return {record_key(line.record): line.record
+            for line in results_file(path, options).read(repair).lines}
+
+
+@dataclasses.dataclass(frozen=True)
+class SolvedList:
+    """The answer to a position list: one record per distinct question, in list order
+    (None where not solved: an interrupted run), what the run did, the bad lines."""
+
+    entries: tuple[Entry, ...]
+    records: tuple[dict[str, Any] | None, ...]
+    run: RunSummary
+    out: str | None = None
+    bad: tuple[PositionListError, ...] = ()
+
+    @property
+    def interrupted(self) -> bool:
+        return self.run.interrupted
+
+    def table(self) -> str:
+        """One row per distinct position, then the totals (:func:`summary_table`)."""
+        return summary_table(self.entries, self.records)
+
+    def json_lines(self) -> list[str]:
+        """The records, one JSON text each (keys sorted)."""
+        return [json.dumps(rec, sort_keys=True) for rec in self.records if rec is not None]
+
+    def notes(self) -> list[str]:
+        """What the table does not say: records taken from the output file, entries
+        solved once for several lines, bad lines skipped."""
+        notes = []
+        if self.run.skipped:
+            notes.append(f"{self.run.skipped} already in {self.out}")
+        if self.run.duplicates:
+            notes.append(f"{self.run.duplicates} duplicate entries solved once")
+        if self.bad:
+            notes.append(f"{len(self.bad)} bad line{'s' if len(self.bad) != 1 else ''} skipped")
+        return notes
+
+
+def _log_text(record: dict[str, Any]) -> str:
+    return f"line {record['line']}: {record['result']}"
 
 
 def solve_many(
     entries: Sequence[Entry],
     out: str | None = None,
     *,
+    source: str = "<position list>",
+    bad: Sequence[PositionListError] = (),
+    strict: bool = False,
+    max_moves: int = 3,
+    rules_for: Callable[[RuleSet | None], RuleSet] | None = None,
     tree: bool = False,
     tries: bool = False,
     duals: int = DUALS_UP_TO,
@@ -139,63 +180,38 @@ def solve_many(
     jobs: int | None = None,
     progress: TextIO | None = None,
     log: str | None = None,
-    on_result: Callable[[dict], None] | None = None,
-) -> dict[str, Any]:
-    """Solve every entry (rules and max_moves filled in); write records to ``out``.
+    watch: Callable[[RunEvent], None] | None = None,
+) -> SolvedList:
+    """Solve the entries of the position list ``source`` (its ``bad`` lines already
+    found); write one record per distinct question to ``out``, resumably.
 
-    Returns ``{"records": one per distinct entry in file order (None where not solved),
-    "done": solved now, "skipped": found in ``out``, "duplicates": entries asking the same
-    question as an earlier one, "interrupted": bool}``. Ctrl-C or SIGTERM stops the run
-    and keeps every line written.
+    An entry's own rules and bound win; ``rules_for(rules)`` gives the rules in force for
+    an entry whose list gives ``rules`` (None: not given; default: the entry's own, else
+    pbmserv), ``max_moves`` the bound of an entry that gives none. With ``strict`` a bad
+    line refuses the whole list (:class:`SolveListError`) before anything is solved, as
+    does a list without positions. The run is :func:`gyges.parallel.run` (``scheduler``,
+    ``jobs``, ``progress``: a bar on that stream, ``log``, ``watch``); Ctrl-C or SIGTERM
+    stops it and keeps every record written (``SolvedList.interrupted``).
     """
+    if bad and strict:
+        raise SolveListError(source, f"{len(bad)} bad line{'s' if len(bad) != 1 else ''}: "
+                                     "nothing solved", len(bad))
+    if not entries:
+        raise SolveListError(source, "no positions to solve")
+    filled = [dataclasses.replace(
+        e, rules=rules_for(e.rules) if rules_for is not None else e.rules or PRESETS["pbmserv"],
+        max_moves=e.max_moves or max_moves) for e in entries]
     options = _options(tree, tries, duals)
-    have = read_solved(out, options, repair=True) if out is not None else {}
-    keys = [entry_key(e) for e in entries]
+    summary = run(
+        functools.partial(solve_entry, tree=tree, tries=tries, duals=duals, prover=prover),
+        filled, key=entry_key, results=results_file(out, options) if out is not None else None,
+        scheduler=scheduler, jobs=jobs, progress=progress, unit="positions", watch=watch,
+        log=log, logger=LOG, describe=_log_text)
     first: dict[str, Entry] = {}
-    for k, e in zip(keys, entries, strict=True):
-        first.setdefault(k, e)
-    todo = [e for k, e in first.items() if k not in have]
-    results: dict[str, dict[str, Any]] = {k: have[k] for k in first if k in have}
-    summary: dict[str, Any] = {"done": 0, "skipped": len(first) - len(todo),
-                               "duplicates": len(entries) - len(first), "interrupted": False}
-    summary["records"] = [results.get(k) for k in first]
-    summary["entries"] = list(first.values())
-    if not todo:
-        return summary
-    bar = None
-    work = functools.partial(_task, tree=tree, tries=tries, duals=duals, prover=prover)
-    executor = open_executor(scheduler, jobs if len(todo) > 1 or scheduler else 1)
-    f = open(out, "a", encoding="utf-8") if out is not None else None  # noqa: SIM115
-    try:
-        with log_to(log, LOG), executor as ex:
-            LOG.info("solving %d positions (%d already done) on %s", len(todo),
-                     summary["skipped"], ex.name)
-            if progress is not None and todo:
-                bar = Progress(len(todo), progress, unit="positions")
-            for done in ex.map_unordered(work, todo):
-                rec = done["record"]
-                if f is not None:
-                    f.write(dumps(rec) + "\n")
-                    f.flush()
-                results[_record_key(rec)] = rec
-                summary["done"] += 1
-                LOG.info("%s: line %d: %s in %.3f s", done["worker"], rec["line"],
-                         rec["result"], done["seconds"])
-                if on_result is not None:
-                    on_result(rec)
-                if bar is not None:
-                    bar.update()
-    except Interrupted:
-        summary["interrupted"] = True
-        LOG.warning("interrupted after %d new results", summary["done"])
-    finally:
-        if bar is not None:
-            bar.close()
-        if f is not None:
-            f.close()
-    summary["records"] = [results.get(k) for k in first]
-    summary["entries"] = list(first.values())
-    return summary
+    for e in filled:
+        first.setdefault(entry_key(e), e)
+    return SolvedList(tuple(first.values()), tuple(summary.records.get(k) for k in first),
+                      summary, out, tuple(bad))
 
 
 def _verdict(rec: dict[str, Any]) -> str:
