@@ -84,6 +84,20 @@ def test_cli_engine_rounds_on_stderr():
                         "gyges: round 2: 5 proposed, 0 cut\n")
 
 
+def test_cli_yaml_key_off_and_flag_words(tmp_path):
+    f = tmp_path / "off.yaml"
+    f.write_text("off: [3@16]\n")
+    r = gyges("setups", "search", str(f))
+    assert r.exit_code == 0, r.output
+    assert r.output.split() == brute(lambda s: "3" not in s[0] + s[5])
+    f.write_text("canonical: yes\n")
+    r = gyges("setups", "search", "--file", str(f), "--count")
+    assert r.exit_code == 2
+    assert r.stderr == f"gyges: {f}: canonical: 'yes' is not true or false\n"
+    r = gyges("setups", "search", "side=pair", "canonical=false", "--count")
+    assert r.exit_code == 0 and r.output.strip() == "8100"
+
+
 @pytest.mark.parametrize("args, message", [
     pytest.param(["--fix", "N:3@1"],
                  "setups search: constraints on North's setup need North in the search: use "

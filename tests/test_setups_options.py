@@ -1,22 +1,26 @@
 """Reading constraints (gyges.setups.options): option keys, KEY=VALUE arguments, YAML
-files, their errors, and the round trip with Constraints.options."""
+files (YAML 1.2 booleans), their errors, and the round trip with Constraints.options."""
 
 from __future__ import annotations
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gyges.game.rules import Side
+from gyges.setups.model import solutions
 from gyges.setups.options import (
     ConstraintFileError,
     ScopeError,
+    Yaml12Loader,
     constraints_from_options,
     load_constraints,
     merge_options,
     read_constraints,
 )
 from gyges.setups.values import (
+    Constraints,
     Count,
     CountOp,
     NorthAs,
@@ -24,7 +28,7 @@ from gyges.setups.values import (
     SetupError,
     SideConstraints,
 )
-from tests.setups_oracle import option_sets
+from tests.setups_oracle import brute, option_sets
 
 
 @pytest.mark.parametrize(
@@ -42,6 +46,12 @@ from tests.setups_oracle import option_sets
         pytest.param({"min-moves": 3}, "start position", id="engine-scope"),
         pytest.param({"side": "pair", "min-moves": "many"}, "whole number", id="number"),
         pytest.param({"north-as": "flipped"}, "mirror or rotated", id="north-as"),
+        pytest.param({"canonical": "yes"}, "canonical: 'yes' is not true or false",
+                     id="flag-word"),
+        pytest.param({"side": "pair", "no-replace-threat": "no"},
+                     "no-replace-threat: 'no' is not true or false", id="flag-no"),
+        pytest.param({"symmetric": "no"}, "symmetric: 'no' is not true, south, north or both",
+                     id="symmetric-no"),
     ],
 )
 def test_bad_constraints_are_clear(options, words):
@@ -58,6 +68,58 @@ def test_scope_errors_carry_the_facts_and_name_no_option():
         constraints_from_options({"side": "north", "min-moves": 3})
     assert e.value.side is Side.SOUTH and e.value.engine
     assert "--" not in str(e.value) and "south: SETUP" in str(e.value)
+
+
+def test_flags_take_true_or_false():
+    assert constraints_from_options({"canonical": "true"}).canonical
+    assert not constraints_from_options({"canonical": "false"}).canonical
+    assert not constraints_from_options({"canonical": False}).canonical
+    c = constraints_from_options({"side": "pair", "no-replace-threat": "TRUE"})
+    assert c.max_replace_threats == 0
+
+
+# -- YAML files: YAML 1.2 booleans ----------------------------------------------------------
+
+
+def test_yaml_loader_keeps_yes_no_on_off_as_words():
+    text = "off: [3@16]\non: yes\nno: n\ny: Off\nt: true\nf: FALSE\nn: 3\n"
+    assert yaml.load(text, Loader=Yaml12Loader) == {
+        "off": ["3@16"], "on": "yes", "no": "n", "y": "Off", "t": True, "f": False, "n": 3}
+    # PyYAML's own safe loader is YAML 1.1, and is left as it is
+    assert yaml.safe_load("off: [3@16]") == {False: ["3@16"]}
+
+
+def test_yaml_key_off_is_read(tmp_path):
+    f = tmp_path / "off.yaml"
+    f.write_text("off: [3@16]\n")
+    assert load_constraints(str(f)) == {"off": ["3@16"]}
+    got = solutions(read_constraints(files=[str(f)]))
+    assert got == brute(lambda s: s[0] != "3" and s[5] != "3") and len(got) == 36
+
+
+@pytest.mark.parametrize("text, words", [
+    pytest.param("canonical: yes\n", "canonical: 'yes' is not true or false", id="canonical"),
+    pytest.param("side: pair\nno-replace-threat: on\n",
+                 "no-replace-threat: 'on' is not true or false", id="no-replace-threat"),
+    pytest.param("symmetric: no\n", "symmetric: 'no' is not true, south, north or both",
+                 id="symmetric"),
+    pytest.param("yes: 1\n", "unknown constraint 'yes'", id="key"),
+])
+def test_yaml_yes_no_values_are_refused(tmp_path, text, words):
+    f = tmp_path / "c.yaml"
+    f.write_text(text)
+    with pytest.raises(ConstraintFileError, match=words) as e:
+        load_constraints(str(f))
+    assert e.value.path == str(f) and str(e.value).startswith(f"{f}: ")
+
+
+def test_yaml_words_the_docs_allow(tmp_path):
+    f = tmp_path / "c.yaml"
+    f.write_text("symmetric: yes\ncanonical: true\n")    # symmetric's yes: the side searched
+    c = read_constraints(files=[str(f)])
+    assert c.south.symmetric and c.canonical
+    f.write_text("symmetric: false\ncanonical: false\n")
+    assert read_constraints(files=[str(f)]) == Constraints()
 
 
 def test_constraint_file_errors_name_the_file_and_line(tmp_path):

@@ -4,11 +4,15 @@ The same keys (:data:`KEYS`) serve as command-line options (``--fix 3@1``), as
 ``KEY=VALUE`` arguments (``fix=3@1``) and in a YAML constraint file (``fix: [3@1, N:2@6]``).
 :func:`constraints_from_options` reads a mapping of them into
 :class:`~gyges.setups.values.Constraints`; :func:`read_constraints` gathers them from all
-three sources.
+three sources. YAML files are read with YAML 1.2's booleans (:class:`Yaml12Loader`):
+``true`` and ``false`` are booleans, ``yes``, ``no``, ``on`` and ``off`` are words, so
+``off: [3@16]`` is the key ``off``.
 
 >>> c = constraints_from_options({"fix": ["3@1", "3@6"], "apart": ["1"]})
 >>> c
 Constraints({'side': 'south', 'fix': ['S:3@1', 'S:3@6'], 'apart': ['S:1']})
+>>> yaml.load("off: [3@16]\\ncanonical: true", Loader=Yaml12Loader)
+{'off': ['3@16'], 'canonical': True}
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from gyges.setups.values import (
 )
 
 __all__ = [
-    "KEYS", "REPEATABLE", "ConstraintFileError", "ScopeError",
+    "KEYS", "REPEATABLE", "ConstraintFileError", "ScopeError", "Yaml12Loader",
     "constraints_from_options", "load_constraints", "merge_options", "read_constraints",
 ]
 
@@ -98,7 +102,8 @@ def constraints_from_options(options: Mapping[str, Any]) -> Constraints:
     one they apply to the side searched (South for ``side: pair``). ``fix: 3@1`` puts a 3 on
     column 1; ``off: 3@16`` keeps 3s off columns 1 and 6; ``apart: 13`` keeps the two 1s and
     the two 3s from standing side by side; ``centre: 3>=1`` / ``edges: 1=2`` count a size on
-    columns 3-4 / 1 and 6; ``symmetric: true`` (or a side, or ``both``).
+    columns 3-4 / 1 and 6; ``symmetric: true`` (or a side, or ``both``). The flags
+    (``canonical``, ``no-replace-threat``) are ``true`` or ``false``.
 
     >>> c = constraints_from_options(
     ...     {"side": "pair", "fix": ["N:3@1", "2@6"], "north-as": "mirror"})
@@ -164,8 +169,13 @@ def _int(value: Any, key: str, low: int, high: int | None = None) -> int:
 
 
 def _flag(value: Any, key: str) -> bool:
-    """A flag's value (absent: false)."""
-    return bool(value)
+    """A flag's value: a boolean, or the word ``true`` or ``false`` (absent: false)."""
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    word = str(value).strip().lower()
+    if word not in ("true", "false"):
+        raise SetupError(f"{key}: {value!r} is not true or false")
+    return word == "true"
 
 
 def _list(value: Any) -> list[Any]:
@@ -322,11 +332,27 @@ def _check_scope(c: Constraints) -> None:
 # -- YAML files -----------------------------------------------------------------------------
 
 
+class Yaml12Loader(yaml.SafeLoader):
+    """PyYAML's safe loader with YAML 1.2's booleans: only ``true`` and ``false``
+    (``True``, ``TRUE``, ``False``, ``FALSE``) are booleans. YAML 1.1, PyYAML's default,
+    also reads ``yes``, ``no``, ``on`` and ``off`` as booleans, so that ``off:`` would be
+    the key False; here they stay words."""
+
+
+_BOOL = "tag:yaml.org,2002:bool"
+Yaml12Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != _BOOL]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+Yaml12Loader.add_implicit_resolver(
+    _BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+
+
 def load_constraints(path: str) -> dict[str, Any]:
     """The options of a YAML constraint file (a mapping of :data:`KEYS`), checked."""
     try:
         with open(path, encoding="utf-8") as f:
-            data = yaml.safe_load(f)
+            data = yaml.load(f, Loader=Yaml12Loader)
     except OSError as e:
         raise ConstraintFileError(path, f"cannot read it: {e.strerror}") from None
     except UnicodeDecodeError:
