@@ -90,13 +90,22 @@ def goal_landings(key: bytes, side: Side, rules: RuleSet, history: Sequence[byte
     return sum(1 for m in moves if m[1] >= 36) if mover == side.index else 0
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class FirstMoveThreats:
-    """What the first moves of the side to move threaten, and what they allow."""
+    """What the first moves of the side to move threaten, and what they allow.
+
+    >>> p = Position.setup("231132", "132312")
+    >>> first_move_threats(p, PRESETS["pbmserv"], legal_moves(p, PRESETS["pbmserv"]))
+    FirstMoveThreats(landing_threats=17, blunders=23, threats=['12-31', '12x11=41', ...])
+    """
 
     landing_threats: int  #: first moves after which it could land next move if unanswered
     blunders: int  #: first moves that let the opponent land at once
     threats: tuple[Move, ...]  #: the landing threats that do not let the opponent land first
+
+    def __repr__(self) -> str:
+        return (f"FirstMoveThreats(landing_threats={self.landing_threats}, "
+                f"blunders={self.blunders}, threats={[format_move(m) for m in self.threats]})")
 
 
 def first_move_threats(position: Position, rules: RuleSet, moves: Iterable[Move]
