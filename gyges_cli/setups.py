@@ -31,7 +31,6 @@ from gyges.setups import (
     run,
     select_pairs,
 )
-from gyges.setups.results import describe_params
 from gyges_cli.batch import executor_errors, scheduler_option
 from gyges_cli.common import UserError, check_jobs, interrupted, rule_options, ticking
 
@@ -47,13 +46,11 @@ def _words(e: Exception) -> str:
     if isinstance(e, ConstraintFileError) and e.cause is not None:
         return f"{e.path}: {_words(e.cause)}"
     if isinstance(e, ScopeError):
-        name, key = e.side.title, e.side.title.lower()
+        name, option = e.side.title, f"--{e.side.title.lower()}"
         if e.engine:
-            return ("engine properties (lands-in, cannot-land-in, min-moves, replace threats) "
-                    f"are properties of the start position: fix {name}'s setup with --{key} "
-                    "SETUP, tie it with --north-as, or use --side pair")
-        return (f"constraints on {name}'s setup need {name} in the search: use --side pair, "
-                f"or fix {name}'s setup with --{key} SETUP")
+            return (f"{e.problem}: fix {name}'s setup with {option} SETUP, tie it with "
+                    "--north-as, or use --side pair")
+        return f"{e.problem}: use --side pair, or fix {name}'s setup with {option} SETUP"
     return str(e)
 
 
@@ -193,10 +190,7 @@ def analyze_command(south: str, north: str, depth: int, jobs: int | None,
     except PairSelectionError as e:
         raise UserError(e.problem, f"--{e.side.title.lower()}") from None
     except ParametersError as e:
-        raise UserError(
-            f"{e.path} holds an analysis made with {describe_params(e.found)}, not "
-            f"{describe_params(e.wanted)}: rerun with those parameters to resume it, or "
-            "choose another --out") from None
+        raise UserError(f"{e.problem}, or choose another --out") from None
     except (SetupError, BatchError, OutputError) as e:
         raise UserError(str(e)) from None
     except OSError as e:

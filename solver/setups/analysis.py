@@ -35,7 +35,7 @@ __all__ = ["Verdict", "analyse_pair", "win_defence"]
 
 #: The solver's verdict for the side to move: ``(result, win_in, keys)``, the keys in
 #: notation, sorted.
-Verdict = tuple[ResultKind, "int | None", "list[str]"]
+Verdict = tuple[ResultKind, int | None, list[str]]
 
 
 def _solve(position: Position, rules: RuleSet, depth: int) -> Verdict:

@@ -59,21 +59,20 @@ _COUNT = re.compile(r"^([123])\s*(=|==|<=|>=)\s*([0-2])$")
 class ScopeError(SetupError):
     """Constraints the search cannot take as they stand: on ``side``'s row while that row
     is not placed (``engine`` false), or engine properties while ``side``'s row, the one
-    not searched, is neither fixed nor tied (``engine`` true)."""
+    not searched, is neither fixed nor tied (``engine`` true). ``problem`` says which; the
+    message adds the constraint keys that widen the search."""
 
     def __init__(self, side: Side, engine: bool) -> None:
         name = side.title
-        key = name.lower()
         if engine:
-            message = (
-                "engine properties (lands-in, cannot-land-in, min-moves, replace threats) "
-                f"are properties of the start position: fix {name}'s setup ({key}: SETUP), "
-                "tie it (north-as), or search pairs (side: pair)"
-            )
+            self.problem = ("engine properties (lands-in, cannot-land-in, min-moves, replace "
+                            "threats) are properties of the start position")
+            remedy = (f"fix {name}'s setup ({name.lower()}: SETUP), tie it (north-as), or "
+                      "search pairs (side: pair)")
         else:
-            message = (f"constraints on {name}'s setup need {name} in the search: search "
-                       f"pairs (side: pair), or fix {name}'s setup ({key}: SETUP)")
-        super().__init__(message)
+            self.problem = f"constraints on {name}'s setup need {name} in the search"
+            remedy = f"search pairs (side: pair), or fix {name}'s setup ({name.lower()}: SETUP)"
+        super().__init__(f"{self.problem}: {remedy}")
         self.side = side
         self.engine = engine
 

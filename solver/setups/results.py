@@ -52,14 +52,13 @@ class BatchError(ValueError):
 
 class ParametersError(BatchError):
     """A results file made with other parameters: ``path``, the parameters ``found`` in it
-    and those ``wanted`` (:func:`params`)."""
+    and those ``wanted`` (:func:`params`); ``problem`` says so, and the message adds what
+    else to do."""
 
     def __init__(self, path: str, found: Mapping[str, Any], wanted: Mapping[str, Any]) -> None:
-        super().__init__(
-            f"{path} holds an analysis made with {describe_params(found)}, not "
-            f"{describe_params(wanted)}: rerun with those parameters to resume it, or write "
-            "to another results file"
-        )
+        self.problem = (f"{path} holds an analysis made with {describe_params(found)}, not "
+                        f"{describe_params(wanted)}: rerun with those parameters to resume it")
+        super().__init__(f"{self.problem}, or write to another results file")
         self.path = path
         self.found = dict(found)
         self.wanted = dict(wanted)
