@@ -20,8 +20,7 @@ import tempfile
 import time
 
 from gyges.game.rules import PRESETS
-from gyges.setups.batch import run, select_pairs
-from gyges.setups.constraints import constraints_from_options, search
+from gyges.setups import constraints_from_options, run, search, select_pairs
 
 TOTAL = 8100
 

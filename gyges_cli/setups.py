@@ -15,18 +15,24 @@ import click
 from gyges.game.rules import RuleSet
 from gyges.output import OutputError, check_output, open_atomic, signed
 from gyges.parallel import StatusLine
-from gyges.setups.batch import BatchError, heatmap_svg, read_results, report, run, select_pairs
-from gyges.setups.constraints import (
-    KEYS,
+from gyges.setups import (
+    BatchError,
+    ConstraintFileError,
+    PairSelectionError,
+    ParametersError,
+    RoundProgress,
+    ScopeError,
     SetupError,
-    constraints_from_options,
-    load_constraints,
-    search,
+    find_setups,
+    heatmap_svg,
+    read_constraints,
+    read_results,
+    report,
+    run,
+    select_pairs,
 )
 from gyges_cli.batch import executor_errors, scheduler_option
 from gyges_cli.common import UserError, check_jobs, interrupted, rule_options, ticking
-
-REPEATABLE = ("fix", "off", "apart", "centre", "edges")
 
 
 @click.group("setups")
@@ -34,19 +40,18 @@ def setups_group() -> None:
     """Opening setups: search them with constraints, analyse all pairs, report."""
 
 
-def _merge(file_options: dict[str, Any], cli: dict[str, Any]) -> dict[str, Any]:
-    """The file's options, then the command line's: lists add up, single values replace."""
-    merged = dict(file_options)
-    for key, value in cli.items():
-        if value is None or value == () or value is False:
-            continue
-        if isinstance(value, tuple):
-            old = merged.get(key)
-            old_list = [] if old is None else (list(old) if isinstance(old, list) else [old])
-            merged[key] = old_list + list(value)
-        else:
-            merged[key] = value
-    return merged
+def _words(e: Exception) -> str:
+    """A library error in the command's words: a constraint's scope names the options
+    that widen it."""
+    if isinstance(e, ConstraintFileError) and e.cause is not None:
+        return f"{e.path}: {_words(e.cause)}"
+    if isinstance(e, ScopeError):
+        name, option = e.side.title, f"--{e.side.title.lower()}"
+        if e.engine:
+            return (f"{e.problem}: fix {name}'s setup with {option} SETUP, tie it with "
+                    "--north-as, or use --side pair")
+        return f"{e.problem}: use --side pair, or fix {name}'s setup with {option} SETUP"
+    return str(e)
 
 
 @setups_group.command("search")
@@ -105,63 +110,35 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
     gyges setups search --side pair --north 321123 --min-moves 400
     gyges setups search --side pair --north-as rotated --symmetric --canonical
     """
-    cli = {k.replace("_", "-"): v for k, v in options.items()}
-    merged: dict[str, Any] = {}
-    pairs: dict[str, Any] = {}
-    for arg in constraints:
-        key, sep, value = arg.partition("=")
-        if sep and key.strip() in KEYS:
-            key = key.strip()
-            if key in REPEATABLE:
-                pairs[key] = tuple(pairs.get(key, ())) + (value.strip(),)
-            else:
-                pairs[key] = value.strip()
-        elif sep or not os.path.isfile(arg):
-            raise UserError(
-                f"{arg!r} is neither KEY=VALUE with a constraint key ({', '.join(KEYS)}) "
-                "nor a constraint file", "setups search")
-        else:
-            files = (arg,) + files
-    for path in files:
-        try:
-            merged = _merge(merged, {k: (tuple(v) if isinstance(v, list) else v)
-                                     for k, v in load_constraints(path).items()})
-        except SetupError as e:
-            raise UserError(str(e)) from None
-    merged = _merge(_merge(merged, pairs), cli)
     status = StatusLine(sys.stderr)
 
-    def progress(msg: str) -> None:
-        if "judged" in msg:
-            status.show(msg)        # on a terminal only
+    def progress(event: RoundProgress) -> None:
+        if not event.over:
+            status.show(str(event))        # on a terminal only
         else:
             status.clear()
-            click.echo(f"gyges: {msg}", err=True)
+            click.echo(f"gyges: {event}", err=True)
 
     try:
-        c = constraints_from_options(merged)
+        c = read_constraints(constraints, files,
+                             {k.replace("_", "-"): v for k, v in options.items()})
         status.show(f"searching {c.side} setups with CP-SAT")   # on a terminal only
         with ticking(status):
-            results = search(c, rules, progress=progress if c.engine else None)
-    except (SetupError, ValueError) as e:
-        raise UserError(str(e), "setups search") from None
+            found = find_setups(c, rules, progress=progress if c.engine else None)
+    except ConstraintFileError as e:
+        raise UserError(_words(e)) from None
+    except ValueError as e:   # a SetupError, or bad input the engine refuses
+        raise UserError(_words(e), "setups search") from None
     except KeyboardInterrupt:
         status.clear()
         interrupted(status.text or "")
     status.clear()
-    assert isinstance(results, list)
-    lines = [r if isinstance(r, str) else f"{r[0]} {r[1]}" for r in results]
     if as_json:
-        out = [r if isinstance(r, str) else {"south": r[0], "north": r[1]} for r in results]
-        data = {"side": c.side, "count": len(out), "canonical": c.canonical,
-                "preset": rules.name, "rules": rules.options()}
-        if mode != "count":
-            data["results"] = out
-        click.echo(json.dumps(data, sort_keys=True))
+        click.echo(json.dumps(found.to_json(results=mode != "count"), sort_keys=True))
     elif mode == "count":
-        click.echo(len(results))
+        click.echo(found.count)
     else:
-        for line in lines:
+        for line in found.lines():
             click.echo(line)
 
 
@@ -210,6 +187,10 @@ def analyze_command(south: str, north: str, depth: int, jobs: int | None,
         summary = run(pairs, rules, depth, out, jobs=jobs, log=log,
                       progress=None if quiet else sys.stderr, scheduler=scheduler,
                       split=split)
+    except PairSelectionError as e:
+        raise UserError(e.problem, f"--{e.side.title.lower()}") from None
+    except ParametersError as e:
+        raise UserError(f"{e.problem}, or choose another --out") from None
     except (SetupError, BatchError, OutputError) as e:
         raise UserError(str(e)) from None
     except OSError as e:

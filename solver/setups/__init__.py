@@ -1,4 +1,70 @@
-"""Opening setups: the setup space and its constraints searched with CP-SAT
-(``constraints``), and the batch analysis of setup pairs with its report (``batch``).
-Uses search, formats and game.
+"""Opening setups: the setups meeting some constraints, searched with CP-SAT, and the batch
+analysis of setup pairs with its report. Uses search, formats and game.
+
+The modules, by job:
+
+- ``values``: what a search asks for (:class:`Constraints`) and what it found
+  (:class:`SearchResult`);
+- ``pairs``: the setup space (the mirror, the pairs asked for);
+- ``options``: constraints read from option keys, ``KEY=VALUE`` arguments and YAML files;
+- ``model``: the CP-SAT model of the placements;
+- ``constraints``: the search itself, and the engine's figures of a start position;
+- ``analysis``: the analysis of one pair, as a record;
+- ``results``: the results file and its records (:class:`PairRecord`);
+- ``batch``: the run over many pairs, whole or split per first move;
+- ``report``: the summary as text and the heat map as SVG.
+
+>>> found = find_setups(read_constraints(["fix=3@1", "fix=3@6", "apart=1"]))
+>>> found.lines()
+['312123', '312213', '321213']
 """
+
+from gyges.setups.analysis import analyse_pair, win_defence
+from gyges.setups.batch import combine_verdicts, first_move_verdicts, first_moves, run
+from gyges.setups.constraints import (
+    check_pair,
+    find_setups,
+    forced_landing_within,
+    replace_threats,
+    search,
+)
+from gyges.setups.model import RoundProgress
+from gyges.setups.options import (
+    KEYS,
+    ConstraintFileError,
+    ScopeError,
+    constraints_from_options,
+    load_constraints,
+    read_constraints,
+)
+from gyges.setups.pairs import (
+    ALL_SETUPS,
+    PairSelectionError,
+    all_pairs,
+    canonical_pair,
+    mirror,
+    select_pairs,
+)
+from gyges.setups.report import heatmap_svg, report
+from gyges.setups.results import BatchError, PairRecord, ParametersError, read_results
+from gyges.setups.values import (
+    Constraints,
+    Count,
+    CountOp,
+    NorthAs,
+    SearchResult,
+    SearchSide,
+    SetupError,
+    SideConstraints,
+)
+
+__all__ = [
+    "ALL_SETUPS", "KEYS", "BatchError", "ConstraintFileError", "Constraints", "Count",
+    "CountOp", "NorthAs", "PairRecord", "PairSelectionError", "ParametersError",
+    "RoundProgress", "ScopeError", "SearchResult", "SearchSide", "SetupError",
+    "SideConstraints", "all_pairs", "analyse_pair", "canonical_pair", "check_pair",
+    "combine_verdicts", "constraints_from_options", "find_setups", "first_move_verdicts",
+    "first_moves", "forced_landing_within", "heatmap_svg", "load_constraints", "mirror",
+    "read_constraints", "read_results", "replace_threats", "report", "run", "search",
+    "select_pairs", "win_defence",
+]

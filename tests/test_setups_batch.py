@@ -1,4 +1,5 @@
-"""The per-first-move split of a setup pair gives what the unsplit solver gives."""
+"""The batch run of setup pairs (gyges.setups.batch): the per-first-move split of a pair
+gives what the unsplit solver gives, and a split run writes the same records."""
 
 from __future__ import annotations
 
@@ -6,15 +7,10 @@ import random
 
 from gyges.game.rules import PRESETS
 from gyges.search.prover import solve
-from gyges.setups.batch import (
-    analyse_pair,
-    combine_verdicts,
-    first_move_verdicts,
-    first_moves,
-    read_results,
-    run,
-    select_pairs,
-)
+from gyges.setups.analysis import analyse_pair
+from gyges.setups.batch import combine_verdicts, first_move_verdicts, first_moves, run
+from gyges.setups.pairs import select_pairs
+from gyges.setups.results import read_results
 from tests.positions import sparse_position
 
 RULES = PRESETS["pbmserv"]
@@ -68,3 +64,20 @@ def test_interrupted_split_run_keeps_its_first_moves(tmp_path):
     assert s["done"] == 2 and s["skipped"] == 1
     assert read_results(str(out)) == read_results(str(full))
     assert not (tmp_path / "o.jsonl.parts").exists()
+
+
+def test_resume_refuses_other_parameters_with_the_facts(tmp_path):
+    from gyges.setups.results import ParametersError, params
+
+    out = tmp_path / "p.jsonl"
+    pairs = select_pairs("231123", "321123")
+    run(pairs, RULES, 1, str(out), jobs=1, scheduler="")
+    before = out.read_bytes()
+    try:
+        run(pairs, RULES, 2, str(out), jobs=1, scheduler="")
+    except ParametersError as e:
+        assert e.path == str(out) and e.found == params(RULES, 1) and e.wanted == params(RULES, 2)
+        assert "--" not in str(e) and "depth 1" in str(e)
+    else:
+        raise AssertionError("a file of depth 1 resumed at depth 2")
+    assert out.read_bytes() == before

@@ -1,0 +1,78 @@
+"""The setup space: a setup's mirror, the pairs of setups, and the pairs asked for.
+
+A setup is one side's arrangement of two 1s, two 2s and two 3s on its starting row, written
+as six digits for columns 1..6 as drawn (``231123``): 90 per side (:data:`ALL_SETUPS`),
+8,100 pairs. A pair's start position is ``Position.setup(south, north)``, South to move.
+
+>>> len(ALL_SETUPS), ALL_SETUPS[0], ALL_SETUPS[-1]
+(90, '112233', '332211')
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+
+from gyges.formats.notation import parse_setup
+from gyges.game.position import ALL_SETUPS
+from gyges.game.rules import Side
+from gyges.setups.values import SetupError
+
+__all__ = ["ALL_SETUPS", "PairSelectionError", "all_pairs", "canonical_pair", "mirror",
+           "select_pairs"]
+
+
+def mirror(setup: str) -> str:
+    """The setup reflected left to right (column c -> 7 - c).
+
+    >>> mirror("231123")
+    '321132'
+    """
+    return setup[::-1]
+
+
+def canonical_pair(south: str, north: str) -> tuple[str, str]:
+    """The smaller of a pair and the pair with the whole board mirrored left to right.
+
+    >>> canonical_pair("321132", "112233")
+    ('231123', '332211')
+    """
+    return min((south, north), (mirror(south), mirror(north)))
+
+
+def all_pairs(souths: Iterable[str] = ALL_SETUPS, norths: Iterable[str] = ALL_SETUPS
+              ) -> list[tuple[str, str]]:
+    """Every (south, north) pair of the given setups, sorted."""
+    return sorted(itertools.product(sorted(set(souths)), sorted(set(norths))))
+
+
+class PairSelectionError(SetupError):
+    """A list of setups that cannot be read: ``side`` is the side it was given for,
+    ``problem`` what is wrong with it."""
+
+    def __init__(self, side: Side, problem: str) -> None:
+        super().__init__(f"{side.title}'s setups: {problem}")
+        self.side = side
+        self.problem = problem
+
+
+def select_pairs(south: str = "all", north: str = "all") -> list[tuple[str, str]]:
+    """The pairs asked for: ``all`` or a comma-separated list of setups on each side.
+
+    >>> len(select_pairs()), select_pairs("231123", "321123,123321")
+    (8100, [('231123', '123321'), ('231123', '321123')])
+    >>> select_pairs("231123", "32112")
+    Traceback (most recent call last):
+    ...
+    gyges.setups.pairs.PairSelectionError: North's setups: '32112' is not a setup: ...
+    """
+
+    def setups(text: str, side: Side) -> list[str]:
+        if text.strip().lower() == "all":
+            return list(ALL_SETUPS)
+        try:
+            return sorted({parse_setup(t) for t in text.split(",")})
+        except ValueError as e:
+            raise PairSelectionError(side, str(e)) from None
+
+    return [(s, n) for s in setups(south, Side.SOUTH) for n in setups(north, Side.NORTH)]

@@ -1,0 +1,169 @@
+"""The ``gyges setups`` commands (gyges_cli/setups.py): output modes, constraint sources,
+and bad input as one line, in the command's words (the options the user typed)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from gyges.game.moves import legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS
+from gyges_cli.main import cli
+from tests.setups_oracle import BRUTE_SETUPS, adjacent, brute
+
+RULES_TEXT = ("taboo=connection rebounce=allowed replace=shore blocked=pass "
+              "repetition=forbidden null-move=forbidden win=goal setup=south-first")
+
+
+def gyges(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_cli_count_list_json_and_yaml(tmp_path):
+    r = gyges("setups", "search", "--side", "pair", "--count")
+    assert r.exit_code == 0 and r.output.strip() == "8100"
+    r = gyges("setups", "search", "--fix", "3@1", "--apart", "3")
+    assert r.exit_code == 0
+    assert r.output.split() == brute(lambda s: s[0] == "3" and not adjacent(s, "3"))
+    f = tmp_path / "c.yaml"
+    f.write_text(yaml.safe_dump({"side": "pair", "fix": ["N:3@1"], "north-as": "rotated",
+                                 "symmetric": "south"}))
+    r = gyges("setups", "search", "--file", str(f), "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    want = [{"south": s, "north": s[::-1]} for s in BRUTE_SETUPS
+            if s == s[::-1] and s[5] == "3"]
+    assert data["results"] == want and data["count"] == len(want) == 2
+    assert data["side"] == "pair" and data["preset"] == "pbmserv" and not data["canonical"]
+    # KEY=VALUE arguments, the file as an argument, and options add up
+    r = gyges("setups", "search", str(f), "apart=1", "--count")
+    assert r.exit_code == 0 and int(r.output) == len(
+        [s for s in BRUTE_SETUPS if s == s[::-1] and s[5] == "3" and not adjacent(s, "1")])
+    r = gyges("setups", "search", "--fix", "3@1", "--count", "--json")
+    data = json.loads(r.output)
+    assert "results" not in data and data["count"] == 30
+
+
+def test_cli_bad_input_exit_2(tmp_path):
+    for args in (["--fix", "9@9"], ["colour=red"], ["--file", str(tmp_path / "none.yaml")],
+                 ["--side", "pair", "--min-moves", "-3"]):
+        r = gyges("setups", "search", *args)
+        assert r.exit_code == 2, (args, r.output)
+        assert "Traceback" not in r.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("fix: [3@1\n")
+    r = gyges("setups", "search", "--file", str(bad))
+    assert r.exit_code == 2 and "bad.yaml" in r.output and "line" in r.output
+
+
+def test_cli_symmetric_optional_value_and_rules():
+    r = gyges("setups", "search", "--symmetric", "--apart", "1")
+    assert r.exit_code == 0, r.output
+    assert r.output.split() == brute(lambda s: s == s[::-1] and not adjacent(s, "1"))
+    r = gyges("setups", "search", "--side", "pair", "--symmetric", "north", "--south", "231123",
+              "--count")
+    assert r.exit_code == 0 and int(r.output) == 6
+    # engine properties follow --rules: without replace, no first move is a replace
+    r = gyges("setups", "search", "--rules", "dorbec-beginner", "--side", "pair",
+              "--north", "321123", "--fix", "3@1", "--min-moves", "30")
+    assert r.exit_code == 0, r.output
+    rules = PRESETS["dorbec-beginner"]
+    want = [f"{s} 321123" for s in BRUTE_SETUPS if s[0] == "3"
+            and len(legal_moves(Position.setup(s, "321123"), rules)) >= 30]
+    assert r.stdout.strip().splitlines() == want and want
+
+
+def test_cli_engine_rounds_on_stderr():
+    r = gyges("setups", "search", "--side", "pair", "--north", "321123", "--min-moves", "400")
+    assert r.exit_code == 0 and len(r.stdout.split("\n")) == 6
+    assert r.stderr == ("gyges: round 1: 90 proposed, 85 cut\n"
+                        "gyges: round 2: 5 proposed, 0 cut\n")
+
+
+def test_cli_yaml_key_off_and_flag_words(tmp_path):
+    f = tmp_path / "off.yaml"
+    f.write_text("off: [3@16]\n")
+    r = gyges("setups", "search", str(f))
+    assert r.exit_code == 0, r.output
+    assert r.output.split() == brute(lambda s: "3" not in s[0] + s[5])
+    f.write_text("canonical: yes\n")
+    r = gyges("setups", "search", "--file", str(f), "--count")
+    assert r.exit_code == 2
+    assert r.stderr == f"gyges: {f}: canonical: 'yes' is not true or false\n"
+    r = gyges("setups", "search", "side=pair", "canonical=false", "--count")
+    assert r.exit_code == 0 and r.output.strip() == "8100"
+
+
+@pytest.mark.parametrize("args, message", [
+    pytest.param(["--fix", "N:3@1"],
+                 "setups search: constraints on North's setup need North in the search: use "
+                 "--side pair, or fix North's setup with --north SETUP", id="scope"),
+    pytest.param(["--side", "north", "--fix", "S:1@1"],
+                 "setups search: constraints on South's setup need South in the search: use "
+                 "--side pair, or fix South's setup with --south SETUP", id="scope-south"),
+    pytest.param(["--min-moves", "3"],
+                 "setups search: engine properties (lands-in, cannot-land-in, min-moves, "
+                 "replace threats) are properties of the start position: fix North's setup "
+                 "with --north SETUP, tie it with --north-as, or use --side pair",
+                 id="engine-scope"),
+    pytest.param(["--side", "north", "--min-moves", "3"],
+                 "setups search: engine properties (lands-in, cannot-land-in, min-moves, "
+                 "replace threats) are properties of the start position: fix South's setup "
+                 "with --south SETUP, tie it with --north-as, or use --side pair",
+                 id="engine-scope-north"),
+    pytest.param(["colour=red"],
+                 "setups search: 'colour=red' is neither KEY=VALUE with a constraint key (side, "
+                 "fix, off, apart, symmetric, centre, edges, south, north, north-as, lands-in, "
+                 "cannot-land-in, min-moves, no-replace-threat, max-replace-threats, canonical) "
+                 "nor a constraint file", id="argument"),
+    pytest.param(["--fix", "9@9"], "setups search: fix: '9@9' is not SIZE@COLUMN: write a size "
+                 "1-3, '@' and a column 1-6, like 3@1", id="fix"),
+])
+def test_cli_search_messages(args, message):
+    r = gyges("setups", "search", *args)
+    assert r.exit_code == 2 and r.stderr == f"gyges: {message}\n"
+
+
+def test_cli_search_file_messages(tmp_path):
+    f = tmp_path / "scope.yaml"
+    f.write_text("fix: [N:3@1]\n")
+    r = gyges("setups", "search", "--file", str(f))
+    assert r.exit_code == 2 and r.stderr == (
+        f"gyges: {f}: constraints on North's setup need North in the search: use --side "
+        "pair, or fix North's setup with --north SETUP\n")
+    f.write_text("fix: [3@1\n")
+    r = gyges("setups", "search", "--file", str(f))
+    assert r.stderr == (f"gyges: {f}, line 2: not valid YAML: expected ',' or ']', but got "
+                        "'<stream end>'\n")
+    r = gyges("setups", "search", "--file", str(tmp_path / "none.yaml"))
+    assert r.stderr == (f"gyges: {tmp_path / 'none.yaml'}: cannot read it: No such file or "
+                        "directory\n")
+
+
+@pytest.mark.parametrize("option, value", [("--south", "123"), ("--north", "32112")],
+                         ids=["south", "north"])
+def test_cli_analyze_names_the_option_of_a_bad_setup(tmp_path, option, value):
+    r = gyges("setups", "analyze", option, value, "--out", str(tmp_path / "x.jsonl"))
+    assert r.exit_code == 2 and r.stderr == (
+        f"gyges: {option}: {value!r} is not a setup: give six digits, two 1s, two 2s and two "
+        "3s, for columns 1 to 6, like 231123\n")
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_cli_analyze_names_the_option_of_another_analysis(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)       # a short path: the message is not shortened
+    out = tmp_path / "a.jsonl"
+    args = ["setups", "analyze", "--south", "231123", "--north", "321123", "--jobs", "1", "-q",
+            "--out", "a.jsonl"]
+    assert gyges(*args, "--depth", "1").exit_code == 0
+    before = out.read_bytes()
+    r = gyges(*args, "--depth", "2")
+    assert r.exit_code == 2 and r.stderr == (
+        f"gyges: a.jsonl holds an analysis made with depth 1, rules {RULES_TEXT}, not depth 2, "
+        f"rules {RULES_TEXT}: rerun with those parameters to resume it, or choose another "
+        "--out\n")
+    assert out.read_bytes() == before
