@@ -106,7 +106,7 @@ def book(tmp_path_factory) -> tuple[Path, Book]:
     tmp = tmp_path_factory.mktemp("book")
     puzzles, errors = load_all([ROOT / "puzzles"])
     assert not errors and len(puzzles) >= 20
-    layout = make_book(puzzles, analysis=False)
+    layout = make_book(puzzles)
     path = tmp / "book.html"
     path.write_text(export_html(layout), encoding="utf-8")
     return path, layout
