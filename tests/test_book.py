@@ -25,8 +25,8 @@ def test_every_puzzle_once_numbered_in_order(full_book):
 
 
 def test_chapters_by_difficulty_classics_first_among_equals(full_book):
-    """The defect: files were taken alphabetically, so generated puzzles came first
-    (problem 1 was rated 4/5) and the seed-000 classics were 43-47."""
+    """Chapters by difficulty, easiest first, whatever the files' order: problem 1 is an
+    easy one, and seed 000's classics come first among their equals."""
     difficulties = [e.puzzle.difficulty or 9 for e in full_book.entries]
     assert difficulties == sorted(difficulties)
     assert full_book.entries[0].puzzle.difficulty == 1
@@ -82,8 +82,9 @@ def test_duplicate_titles_are_told_apart(full_book):
 
 
 def test_main_lines_are_numbered_by_the_winners_moves(full_book):
-    """The defect: '1. 62-53 2. 16-15 3. 61-53-33-S' under 'North wins in 2'. The last
-    number of a main line is the number of the winner's moves, the stipulation's k."""
+    """Main lines are numbered by the winner's moves ('1. 62-53 16-15 2. 61-53-33-S' under
+    'North wins in 2'): the last number is the number of the winner's moves, the
+    stipulation's k."""
     for e in full_book.entries:
         st = e.puzzle.stipulation
         if st.kind == "none" or e.line is None:

@@ -31,7 +31,7 @@ def test_html_book_structure():
     for e in book.entries:
         assert html.count(f'id="{e.anchor}"') == 1
         assert html.count(f'href="#{e.anchor}"') >= 3  # contents (2) and the solution
-    # Chapter headings, and the defect: no fixed page box that clips the contents.
+    # Chapter headings, and no fixed page box that would clip the contents.
     for i, c in enumerate(book.chapters, 1):
         assert f"<h2>{i}. {c.title}" in html
     assert "overflow: hidden" not in html and "overflow:hidden" not in html

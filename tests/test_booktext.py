@@ -35,7 +35,7 @@ def test_text_has_every_diagram_then_the_solutions():
 
 
 def test_text_marks_the_shores_like_gyges_show():
-    """The defect: the text export did not mark shores; ``gyges show`` does."""
+    """The text export marks the shores as ``gyges show`` does."""
     text = export_text(make_book(seed_puzzles()))
     for p in seed_puzzles():
         for side in (Side.SOUTH, Side.NORTH):

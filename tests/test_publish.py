@@ -60,8 +60,8 @@ puzzles:
 
 
 def test_check_refuses_an_entry_the_solver_disproves(tmp_path):
-    """The defect: an entry claiming 'wins in 2' that the solver proves a win in 1 went to
-    print. --check re-proves and refuses; it is on by default for pdf."""
+    """An entry claiming 'wins in 2' that the solver proves a win in 1 does not go to print:
+    --check re-proves and refuses; it is on by default for pdf."""
     cat = tmp_path / "cat.yaml"
     cat.write_text(OVERSTATED)
     out = tmp_path / "out"
