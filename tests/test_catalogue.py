@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from click.testing import CliRunner
+from catalogues import PUZZLES, run
 
 from gyges.formats.notation import parse_move
 from gyges.game.moves import apply_move, legal_moves
@@ -21,10 +19,7 @@ from gyges.puzzles.catalogue import (
     play_line,
 )
 from gyges.puzzles.checking import check_catalogue
-from gyges_cli.main import cli
 
-ROOT = Path(__file__).resolve().parent.parent
-PUZZLES = ROOT / "puzzles"
 PBM = PRESETS["pbmserv"]
 
 BOUNCING = """\
@@ -255,10 +250,6 @@ def test_seed_entries_credit_the_seed():
 
 
 # -- the commands --------------------------------------------------------------------------
-
-
-def run(*args: str):
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
 def test_check_command_exit_codes(tmp_path):

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from catalogues import ROOT, run
 from reference_solver import reference_solve
 
 from gyges.formats.notation import format_move, parse_move
@@ -18,15 +17,9 @@ from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
 from gyges.puzzles.review import GameReview, Kind, Mark, _classify, review_game
-from gyges_cli.main import cli
 
-ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "tests" / "data" / "sample_game.txt"
 PBM = PRESETS["pbmserv"]
-
-
-def run(*args: str):
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
 @pytest.fixture(scope="module")

@@ -137,7 +137,7 @@ def _rules_text(rules: RuleSet) -> str:
     return " ".join([preset, *(f"{k}={v}" for k, v in changes.items())])
 
 
-def generated_moves(stipulation: str) -> int:
+def generated_moves(text: str) -> int:
     """The N of a stipulation the generator makes, ``win in N`` (N in :data:`MOVES`);
     :class:`ParamsError` (field ``stipulation``) for any other.
 
@@ -147,12 +147,12 @@ def generated_moves(stipulation: str) -> int:
     gyges.puzzles.params.ParamsError: stipulation: win in 1: choose 2, 3, 4 or 5 ...
     """
     try:
-        st = Stipulation.parse(stipulation)
+        st = Stipulation.parse(text)
     except ValueError:
         st = None
     if st is None or st.kind != "win" or st.side is not None:
         raise ParamsError("stipulation", (
-            f"{stipulation!r}: write 'win in N' with N = 2, 3, 4 or 5, like 'win in 2' (the "
+            f"{text!r}: write 'win in N' with N = 2, 3, 4 or 5, like 'win in 2' (the "
             "generator composes wins for the side to move, which it chooses)"))
     if st.moves not in MOVES:
         raise ParamsError("stipulation", (
