@@ -1,5 +1,6 @@
 """Puzzle generation speed: sound puzzles per minute for win in 2 and win in 3 (and, with
-``--deep``, win in 4 and 5).
+``--deep``, win in 4 and 5), and what the play candidates' cap on the threats they ask
+trades (``--walk``).
 
 Each row is one fresh run of :func:`gyges.puzzles.generate.run` (pbmserv rules, a fixed seed, no
 catalogue to dedup against) in a temporary directory, collecting ``count`` puzzles or
@@ -8,11 +9,16 @@ process and its workers, the candidates judged, the sound puzzles found and the 
 ``python -m bench generate`` runs it; ``python -m bench.bench_generate --quick`` runs a
 smaller set, ``--deep`` the deep stipulations (pbmserv with ``repetition=allowed``, as
 ``puzzles/deep.yaml``; about 5 minutes in all).
+
+``--walk`` makes the play candidates of a few lines of play (one seed, the first indices)
+with each cap on the threats the walk asks (:data:`gyges.puzzles.play.WALK_THREATS`: 3, 6,
+every threat): the candidates found and the time they took, the two sides of the cap.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import resource
 import sys
 import tempfile
@@ -20,7 +26,8 @@ import time
 from pathlib import Path
 
 from gyges.game.rules import PRESETS, RuleSet
-from gyges.puzzles.generate import Params, run
+from gyges.puzzles.generate import Params, candidate_seed, run
+from gyges.puzzles.play import WALK_THREATS, play_candidate
 
 #: (moves, sources, count, candidate limit, jobs)
 CASES = [
@@ -37,6 +44,10 @@ QUICK = [(2, ("play",), 4, 100, 1), (3, ("play",), 2, 100, 1)]
 #: 3.5 minutes): the runs of docs/performance.md
 DEEP = [((4, ("play",), 3, 40, 1), 42), ((5, ("play",), 2, 20, 1), 53)]
 DEEP_RULES = PRESETS["pbmserv"].with_options({"repetition": "allowed"})
+#: (moves, rules, seed, candidates): the play lines of ``--walk``
+WALKS = [(3, PRESETS["pbmserv"], 2026, 30), (4, DEEP_RULES, 42, 8)]
+#: the caps ``--walk`` compares (None: every threat)
+WALK_CAPS = (3, WALK_THREATS, None)
 
 
 def _cpu() -> float:
@@ -53,10 +64,31 @@ def measure(moves: int, sources: tuple[str, ...], count: int, limit: int, jobs: 
         c0, t0 = _cpu(), time.perf_counter()
         s = run(params, Path(d) / "out.yaml", count, jobs=jobs, max_candidates=limit)
         wall, cpu = time.perf_counter() - t0, _cpu() - c0
-    return {"found": s["found"], "tried": s["tried"], "seconds": wall, "cpu": cpu,
-            "per_minute": 60 * s["found"] / wall if wall else 0.0,
-            "per_cpu_minute": 60 * s["found"] / cpu if cpu else 0.0,
-            "candidates_per_minute": 60 * s["tried"] / wall if wall else 0.0}
+    return {"found": s.found, "tried": s.tried, "seconds": wall, "cpu": cpu,
+            "per_minute": 60 * s.found / wall if wall else 0.0,
+            "per_cpu_minute": 60 * s.found / cpu if cpu else 0.0,
+            "candidates_per_minute": 60 * s.tried / wall if wall else 0.0}
+
+
+def measure_walk(moves: int, rules: RuleSet, seed: int, candidates: int,
+                 cap: int | None) -> dict[str, float]:
+    """The play candidates ``0 .. candidates - 1`` of a run, the walk asking at most
+    ``cap`` threats (None: all): how many lines gave a candidate, in how many seconds."""
+    found, t0 = 0, time.perf_counter()
+    for index in range(candidates):
+        rng = random.Random(candidate_seed(seed, index))
+        found += play_candidate(rng, rules, moves, threats_asked=cap or 1 << 30) is not None
+    return {"found": found, "seconds": time.perf_counter() - t0}
+
+
+def main_walk() -> None:
+    print("| stipulation | seed | lines | threats asked | candidates | seconds |")
+    print("|---|---|---|---|---|---|")
+    for moves, rules, seed, candidates in WALKS:
+        for cap in WALK_CAPS:
+            r = measure_walk(moves, rules, seed, candidates, cap)
+            print(f"| win in {moves} | {seed} | {candidates} | {cap or 'all'} | "
+                  f"{r['found']:.0f} | {r['seconds']:.1f} |", flush=True)
 
 
 def main(quick: bool = False, deep: bool = False) -> None:
@@ -80,4 +112,7 @@ def main(quick: bool = False, deep: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    main(quick="--quick" in sys.argv[1:], deep="--deep" in sys.argv[1:])
+    if "--walk" in sys.argv[1:]:
+        main_walk()
+    else:
+        main(quick="--quick" in sys.argv[1:], deep="--deep" in sys.argv[1:])

@@ -8,39 +8,38 @@ file cannot be read (malformed YAML, an unknown key, a bad diagram). Every messa
 
 from __future__ import annotations
 
-import datetime
 import functools
-import os
 import sys
-import time
-from pathlib import Path
 
 import click
 
-from gyges.formats.notation import parse_move
 from gyges.game.rules import RuleSet
-from gyges.output import OutputError, check_output, signed, write_atomic
+from gyges.output import OutputError
 from gyges.parallel import StatusLine
-from gyges.puzzles.book import PdfError, export_pdf, source_date
 from gyges.puzzles.catalogue import (
+    AppendError,
     AuthoringError,
     CatalogueError,
+    DuplicateEntry,
     Puzzle,
     add_entry,
     catalogue_files,
-    check_puzzle,
     load_all,
-    load_catalogue,
-    play_line,
 )
+from gyges.puzzles.checking import CheckStep, check_catalogue
 from gyges.puzzles.export import (
-    BOOK_TITLE,
+    Arrows,
+    BookOptions,
+    Chapters,
+    Disproved,
+    EngineRefused,
+    NothingSelected,
+    Paper,
+    PdfError,
+    PublishError,
     Selection,
-    export_html,
-    export_text,
-    make_book,
-    puzzle_svgs,
-    select_puzzles,
+    SelectionError,
+    publish_book,
 )
 from gyges.search.prover import SolveError, solve
 from gyges_cli.common import UserError, combine_rules, interrupted, rule_options, ticking
@@ -97,30 +96,27 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
     puzzles, errors = _load_all(paths)
     for e in errors:
         click.echo(str(e), err=True)
-    wrong = 0
-    for i, p in enumerate(puzzles, 1):
-        t0 = time.perf_counter()
+
+    def show(step: CheckStep) -> None:
+        p = step.puzzle
+        if not step.done:
+            if not quiet:
+                click.echo(f"[{step.index}/{step.total}] {p.id}: {p.stipulation} ...", err=True,
+                           nl=False)
+            return
         if not quiet:
-            click.echo(f"[{i}/{len(puzzles)}] {p.id}: {p.stipulation} ...", err=True, nl=False)
-        try:
-            problems = check_puzzle(p)
-        except (SolveError, ValueError) as e:
-            problems = [p.error(f"cannot be checked: {e}")]
-        if not quiet:
-            verdict = "ok" if not problems else "WRONG"
-            click.echo(f" {verdict} ({time.perf_counter() - t0:.2f} s)", err=True)
-        for problem in problems:
+            click.echo(f" {'WRONG' if step.problems else 'ok'} ({step.seconds:.2f} s)",
+                       err=True)
+        for problem in step.problems or ():
             click.echo(str(problem), err=True)
-        wrong += bool(problems) and p.id not in {e.puzzle for e in errors}
-    unreadable = sum(1 for e in errors if e.malformed)
-    duplicates = {e.puzzle for e in errors if not e.malformed}  # one position, two ids
-    wrong += len(duplicates)
-    proven = len(puzzles) - wrong
-    click.echo(f"{len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''} checked: {proven} "
-               f"proven, {wrong} wrong" + (f", {unreadable} unreadable" if unreadable else ""))
-    if unreadable:
+
+    report = check_catalogue(puzzles, errors, progress=show)
+    click.echo(f"{report.checked} puzzle{'s' if report.checked != 1 else ''} checked: "
+               f"{report.proven} proven, {report.wrong} wrong"
+               + (f", {report.unreadable} unreadable" if report.unreadable else ""))
+    if report.unreadable:
         sys.exit(EXIT_MALFORMED)
-    if wrong:
+    if report.wrong:
         sys.exit(EXIT_WRONG)
 
 
@@ -187,6 +183,10 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
                                     max_moves=max_moves, history=pf.history, title=title,
                                     source=source_text, credit=credit, notes=notes,
                                     solve=functools.partial(solve, progress=status.show))
+    except DuplicateEntry as e:
+        raise UserError(f"{e}: choose another --id" if e.same_id else str(e)) from None
+    except AppendError as e:
+        raise UserError(appending_error(e)) from None
     except (SolveError, AuthoringError, CatalogueError) as e:
         raise UserError(str(e)) from None
     finally:
@@ -259,169 +259,55 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
         raise UserError("fix the catalogue first (gyges catalogue check)")
     try:
         selection = Selection.parse(select)
-    except ValueError as e:
-        raise UserError(str(e)) from None
-    puzzles = select_puzzles(puzzles, selection)
-    if not puzzles:
-        raise UserError(f"no puzzle matches --select {selection}")
-    wrong = [problem for p in puzzles for problem in _engine_problems(p)]
-    for problem in wrong:
-        click.echo(str(problem), err=True)
-    if wrong:
+    except SelectionError as e:
+        raise UserError(f"--select {e}") from None
+    options = BookOptions(title, Chapters(chapters), Paper(paper), Arrows(arrows), coordinates,
+                          monochrome, size)
+
+    def show(step: CheckStep) -> None:
+        if quiet:
+            return
+        if not step.done:
+            click.echo(f"\r[{step.index}/{step.total}] checking {step.puzzle.id} ...".ljust(60),
+                       err=True, nl=False)
+        elif step.index == step.total:
+            click.echo("\r" + " " * 60 + "\r", err=True, nl=False)
+
+    try:
+        published = publish_book(puzzles, out, fmt, options, selection=selection,
+                                 check=check_first, force=force, progress=show)
+    except NothingSelected as e:
+        raise UserError(f"no puzzle matches --select {e.selection}") from None
+    except EngineRefused as e:
+        for problem in e.problems:
+            click.echo(str(problem), err=True)
         click.echo("gyges: nothing exported: fix the catalogue first (gyges catalogue check)",
                    err=True)
         sys.exit(EXIT_WRONG)
-    if check_first is None:
-        check_first = fmt == "pdf"
-    try:
-        if check_first:
-            _refuse_disproved(puzzles, quiet)
-        target = _target(Path(out), fmt)
-        if fmt == "svg":
-            written = _write_svgs(target, puzzles, force, size=size, arrows=arrows,
-                                  coordinates=coordinates, monochrome=monochrome)
-        else:
-            book = make_book(puzzles, title=title or BOOK_TITLE, chapters=chapters,
-                             file_titles=_file_titles(puzzles))
-            written = [_write_book(target, fmt, book, force, paper=paper, arrows=arrows,
-                                   monochrome=monochrome, coordinates=coordinates)]
+    except Disproved as e:
+        for problem in e.problems:
+            click.echo(str(problem), err=True)
+        click.echo(f"gyges export: refused: {e}; fix them (gyges catalogue check) or leave "
+                   "them out with --select", err=True)
+        sys.exit(EXIT_WRONG)
+    except (PublishError, OutputError, PdfError) as e:
+        raise UserError(str(e)) from None
     except KeyboardInterrupt:
         interrupted("every file written is whole; nothing more written")
-    where = target if fmt == "svg" else target.parent
-    click.echo(f"wrote {len(written)} file{'s' if len(written) != 1 else ''} to {where}: "
-               + ", ".join(w.name for w in written[:6]) + (" ..." if len(written) > 6 else ""))
+    written = published.files
+    click.echo(f"wrote {len(written)} file{'s' if len(written) != 1 else ''} to "
+               f"{published.directory}: " + ", ".join(w.name for w in written[:6])
+               + (" ..." if len(written) > 6 else ""))
 
 
-_BOOK_FILES = {"text": ("puzzles.txt", ".txt"), "html": ("book.html", ".html"),
-               "pdf": ("book.pdf", ".pdf")}
-
-
-def _target(out: Path, fmt: str) -> Path:
-    """The directory (svg) or file to write; parent directories are created."""
-    if fmt == "svg":
-        directory = out
-    elif out.suffix.lower() == _BOOK_FILES[fmt][1]:
-        directory, out = out.parent, out
-    else:
-        directory, out = out, out / _BOOK_FILES[fmt][0]
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise UserError(f"cannot create the directory: {e.strerror or e}", str(directory)
-                        ) from None
-    return directory if fmt == "svg" else out
-
-
-def _refuse_disproved(puzzles: list[Puzzle], quiet: bool) -> None:
-    """Re-prove every puzzle; print what the solver disproves and exit 1 if anything."""
-    wrong = []
-    for i, p in enumerate(puzzles, 1):
-        if not quiet:
-            click.echo(f"\r[{i}/{len(puzzles)}] checking {p.id} ...".ljust(60), err=True,
-                       nl=False)
-        try:
-            problems = check_puzzle(p)
-        except (SolveError, ValueError) as e:
-            problems = [p.error(f"cannot be checked: {e}")]
-        wrong += problems
-    if not quiet:
-        click.echo("\r" + " " * 60 + "\r", err=True, nl=False)
-    if wrong:
-        for problem in wrong:
-            click.echo(str(problem), err=True)
-        ids = sorted({w.puzzle for w in wrong if w.puzzle})
-        click.echo(f"gyges export: refused: the solver disproves {len(ids)} entr"
-                   f"{'y' if len(ids) == 1 else 'ies'} ({', '.join(ids)}); fix them (gyges "
-                   "catalogue check) or leave them out with --select", err=True)
-        sys.exit(EXIT_WRONG)
-
-
-def _file_titles(puzzles: list[Puzzle]) -> dict[str, str]:
-    titles = {}
-    for f in dict.fromkeys(p.file for p in puzzles):
-        try:
-            titles[f] = load_catalogue(f).title
-        except (CatalogueError, OSError):
-            continue
-    return titles
-
-
-def _write_svgs(directory: Path, puzzles: list[Puzzle], force: bool, **options
-                ) -> list[Path]:
-    files = {directory / name: signed(svg, "<!--", "-->").encode("utf-8")
-             for p in puzzles for name, svg in puzzle_svgs(p, **options).items()}
-    for target in files:                 # every file checked before any is written
-        _may_write(target, force)
-    for target, data in files.items():
-        _write(target, data)
-    return list(files)
-
-
-def _write_book(target: Path, fmt: str, book, force: bool, *, paper: str, arrows: str,
-                monochrome: bool, coordinates: bool) -> Path:
-    _may_write(target, force)
-    if fmt == "text":
-        data = signed(export_text(book), "#").encode("utf-8")
-    elif fmt == "html":
-        data = signed(export_html(book, paper=paper, arrows=arrows, monochrome=monochrome,
-                                  coordinates=coordinates), "<!--", "-->").encode("utf-8")
-    else:
-        try:
-            created = source_date(os.environ.get("SOURCE_DATE_EPOCH"))
-        except ValueError as e:
-            raise UserError(str(e)) from None
-        if created is None:
-            created = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
-        try:
-            data = export_pdf(book, paper=paper, arrows=arrows, monochrome=monochrome,
-                              coordinates=coordinates, created=created)
-        except PdfError as e:
-            raise UserError(str(e)) from None
-    _write(target, data)
-    return target
-
-
-def _may_write(target: Path, force: bool) -> None:
-    """The output policy (gyges.output): a file gyges did not write is not replaced without
-    --force; a PDF (which carries no signature) may replace a PDF."""
-    try:
-        pdf = target.suffix.lower() == ".pdf" and target.is_file() and \
-            target.read_bytes()[:5] == b"%PDF-"
-        check_output(target, force=force, replaceable=True if pdf else None)
-    except OutputError as e:
-        raise UserError(str(e)) from None
-
-
-def _write(target: Path, data: bytes) -> None:
-    try:
-        write_atomic(target, data)   # whole or not at all
-    except OSError as e:
-        raise UserError(f"cannot write: {e.strerror or e}", str(target)) from None
-
-
-def _engine_problems(p: Puzzle) -> list[CatalogueError]:
-    """What the engine alone can tell of an entry (no proof): the key is a legal move, the
-    main line replays from the key to the stipulated landing."""
-    problems = []
-    if p.key is not None:
-        try:
-            parse_move(p.key, p.position, p.rules, p.history)
-        except ValueError as e:
-            problems.append(p.error(f"the key {p.key} is not a legal move: {e}", "key"))
-    if not p.main_line:
-        return problems
-    try:
-        line = play_line(p.position, p.rules, p.main_line, p.history)
-    except ValueError as e:
-        return [*problems, p.error(f"the main line is not legal: {e}", "main-line")]
-    st = p.stipulation
-    if st.kind != "none":
-        winner = p.position.turn if st.kind == "win" else p.position.turn.other
-        moves = line.moves
-        if not moves or not moves[-1].is_win or moves[-1].side is not winner:
-            problems.append(p.error(f"the main line does not end with {winner.title} "
-                                    "landing on the goal", "main-line"))
-    return problems
+def appending_error(e: AppendError) -> str:
+    """An entry that cannot be appended, as ``catalogue add`` and ``review --puzzles`` say
+    it."""
+    if e.detail is not None:
+        return str(CatalogueError(f"appending would break the file ({e.detail}); add the "
+                                  "entry by hand", e.source))
+    return str(CatalogueError("the puzzle list is not the last thing in the file: add the "
+                              "entry by hand", e.source))
 
 
 COMMANDS = [catalogue_group, export]

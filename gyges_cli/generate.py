@@ -8,24 +8,21 @@ import sys
 import click
 
 from gyges.game.rules import RuleSet
+from gyges.parallel import ExecutorError
+from gyges.puzzles.generate import (
+    GenerateError,
+    KnownCatalogueError,
+    OutputNotCatalogue,
+    Params,
+    ParamsError,
+    Source,
+    StateMismatch,
+    generated_moves,
+    parse_themes,
+    run,
+)
 from gyges_cli.batch import scheduler_option
 from gyges_cli.common import EXIT_CHECK_FAILED, UserError, check_jobs, interrupted, rule_options
-
-
-def _themes(text: str | None) -> tuple[str, ...]:
-    from gyges.puzzles.catalogue import theme_problem
-
-    if not text:
-        return ()
-    themes = tuple(t.strip() for t in text.split(",") if t.strip())
-    for t in themes:
-        problem = theme_problem(t)
-        if problem:
-            raise UserError(problem, "--themes")
-        if t == "unstoppable":
-            raise UserError("'unstoppable' is the theme of a 'loses in N' puzzle; the "
-                            "generator composes 'wins in N' puzzles", "--themes")
-    return themes
 
 
 @click.command("generate")
@@ -87,21 +84,11 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
       gyges generate --stipulation 'win in 3' --themes 'bounce chain 2' --jobs 2 \\
           --out w3.yaml --against puzzles/
     """
-    from gyges.parallel import ExecutorError
-    from gyges.puzzles.catalogue import Stipulation
-    from gyges.puzzles.generate import GenerateError, Params, run
-
     try:
-        st = Stipulation.parse(stipulation)
-    except ValueError:
-        st = None
-    if st is None or st.kind != "win" or st.side is not None:
-        raise UserError(f"{stipulation!r}: write 'win in N' with N = 2, 3, 4 or 5, like 'win "
-                        "in 2' (the generator composes wins for the side to move, which it "
-                        "chooses)", "--stipulation")
-    if not 2 <= st.moves <= 5:
-        raise UserError(f"win in {st.moves}: choose 2, 3, 4 or 5 (a win in 1 is never a "
-                        "puzzle: the first move that lands wins)", "--stipulation")
+        moves = generated_moves(stipulation)
+        wanted = parse_themes(themes)
+    except ParamsError as e:
+        raise UserError(e.problem, f"--{e.field}") from None
     if count < 1:
         raise UserError(f"{count}: ask for at least one puzzle", "--count")
     if jobs is not None and jobs < 1:
@@ -112,8 +99,8 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
     if max_candidates is not None and max_candidates < 1:
         raise UserError(f"{max_candidates}: give at least 1 (leave it out for the default)",
                         "--max-candidates")
-    sources = ("play", "compose") if source == "both" else (source,)
-    params = Params(st.moves, rules, seed, sources, _themes(themes), no_duals, min_tries)
+    sources = tuple(Source) if source == "both" else (Source(source),)
+    params = Params(moves, rules, seed, sources, wanted, no_duals, min_tries)
     if not against and os.path.isdir("puzzles"):
         against = ("puzzles",)
     try:
@@ -122,23 +109,36 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
                       progress=None if quiet else sys.stderr, log=log, force=force,
                       scheduler=scheduler)
     except GenerateError as e:
-        raise UserError(str(e)) from None
+        raise UserError(_worded(e)) from None
     except ExecutorError as e:
         raise UserError(str(e), "--scheduler") from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or out) from None
-    what = (f"{summary['found']} puzzle{'s' if summary['found'] != 1 else ''} written to "
-            f"{out} ({summary['tried']} candidates judged, {summary['sound']} sound")
-    if summary["resumed"]:
-        what += f", {summary['resumed']} of them from an earlier run"
-    if summary["interrupted"]:
+    what = (f"{summary.found} puzzle{'s' if summary.found != 1 else ''} written to "
+            f"{out} ({summary.tried} candidates judged, {summary.sound} sound")
+    if summary.resumed:
+        what += f", {summary.resumed} of them from an earlier run"
+    if summary.interrupted:
         interrupted(what + "); run the same command again to resume")
     click.echo(what + ")")
-    if summary["found"] < count:
-        click.echo(f"gyges: only {summary['found']} of {count} puzzles found within "
-                   f"{summary['limit']} candidates: raise --max-candidates, or rerun with "
+    if summary.found < count:
+        click.echo(f"gyges: only {summary.found} of {count} puzzles found within "
+                   f"{summary.limit} candidates: raise --max-candidates, or rerun with "
                    "another --seed", err=True)
         sys.exit(EXIT_CHECK_FAILED)
+
+
+def _worded(e: GenerateError) -> str:
+    """The library's error with the options that concern it."""
+    if isinstance(e, KnownCatalogueError):
+        if e.missing:
+            return f"--against {e.error}"
+        return f"{e.error} (a catalogue given to --against; fix it, or leave it out)"
+    if isinstance(e, StateMismatch):
+        return f"{e}; rerun with those to resume it, or choose another --out"
+    if isinstance(e, OutputNotCatalogue):
+        return f"{e}: choose another --out, or pass --force to replace it"
+    return str(e)
 
 
 COMMANDS = [generate]

@@ -11,13 +11,9 @@ import click
 from gyges.formats.record import RecordError
 from gyges.game.rules import RuleSet
 from gyges.parallel import Interrupted
-from gyges.puzzles.catalogue import (
-    CatalogueError,
-    append_entry,
-    load_catalogue,
-    parse_catalogue,
-)
+from gyges.puzzles.catalogue import AppendError, CatalogueError, DuplicateEntry, append_entries
 from gyges.puzzles.review import review_game
+from gyges_cli.catalogue import appending_error
 from gyges_cli.common import UserError, interrupted, rule_options
 from gyges_cli.inputs import load_game
 
@@ -57,9 +53,14 @@ def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | N
         interrupted("no review")
     if puzzles_out is not None:
         try:
-            _refuse_repeats(puzzles_out, entries)
-            for entry in entries:
-                append_entry(puzzles_out, entry, title=f"Positions from {game_file.name}")
+            append_entries(puzzles_out, entries, title=f"Positions from {game_file.name}")
+        except DuplicateEntry as e:
+            if not e.same_id:
+                raise UserError(str(e)) from None
+            raise UserError(f"puzzle {e.entry.id} is already there (line {e.existing.line}), "
+                            "from an earlier review: nothing added", str(puzzles_out)) from None
+        except AppendError as e:
+            raise UserError(appending_error(e)) from None
         except CatalogueError as e:
             raise UserError(str(e)) from None
     if as_json:
@@ -74,18 +75,6 @@ def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | N
                        f"{puzzles_out} (gyges catalogue check {puzzles_out} re-proves them)")
     if result.error is not None:
         sys.exit(1)
-
-
-def _refuse_repeats(target: Path, entries: list[str]) -> None:
-    """Refuse, before writing anything, entries whose id is already in ``target``."""
-    if not target.exists():
-        return
-    old = {p.id: p for p in load_catalogue(target).puzzles}
-    for entry in entries:
-        new = parse_catalogue("schema: 1\npuzzles:\n" + entry).puzzles[0]
-        if new.id in old:
-            raise UserError(f"puzzle {new.id} is already there (line {old[new.id].line}), "
-                            "from an earlier review: nothing added", str(target))
 
 
 COMMANDS = [review]

@@ -40,7 +40,7 @@ def test_the_phrasings_of_a_stipulation():
         "North to move: hold out for 1 move"]
     assert [s.answer() for s in (win, loss, none)] == [
         "South wins in 2.", "Whatever North does, South wins in 3.",
-        "Neither side can force a win within 1 move."]   # singular: issue 14.13
+        "Neither side can force a win within 1 move."]   # singular: 1 move
     assert [s.statement() for s in (win, loss, none)] == [
         "South to move wins in 2", "North to move loses in 3: South wins whatever North does",
         "North to move: no forced win for either side within 1"]

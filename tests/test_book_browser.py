@@ -106,7 +106,7 @@ def book(tmp_path_factory) -> tuple[Path, Book]:
     tmp = tmp_path_factory.mktemp("book")
     puzzles, errors = load_all([ROOT / "puzzles"])
     assert not errors and len(puzzles) >= 20
-    layout = make_book(puzzles, analysis=False)
+    layout = make_book(puzzles)
     path = tmp / "book.html"
     path.write_text(export_html(layout), encoding="utf-8")
     return path, layout
@@ -155,8 +155,8 @@ def test_title_page_has_title_diagram_and_legend(screenshot):
 
 
 def test_printed_book_has_every_entry_once_and_nothing_overprinted(book, printed):
-    """The defects: the printed contents stopped at entry 18 of 54 (a page box of fixed
-    height with overflow hidden), and the credits footer was drawn over rows 15-16."""
+    """Printed by the browser, the contents list every entry (no page box of fixed height
+    cuts them off) and no text is drawn over other text (the credits footer included)."""
     need_poppler()
     _, layout = book
     texts = page_texts(printed)

@@ -34,7 +34,7 @@ EPOCH = "1700000000"
 
 
 def weasyprint_or_skip() -> None:
-    from gyges.puzzles.book import PdfError, _weasyprint
+    from gyges.puzzles.pdf import PdfError, _weasyprint
 
     try:
         _weasyprint()
@@ -66,7 +66,7 @@ def subset_pdf(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def subset_book():
-    return make_book(subset_puzzles(), analysis=False)
+    return make_book(subset_puzzles())
 
 
 def sections(texts: list[str]) -> tuple[int, int, int]:
@@ -216,4 +216,4 @@ def test_whole_catalogue_book(tmp_path):
     puzzles, errors = load_all([ROOT / "puzzles"])
     assert not errors
     path, _ = export(tmp_path)
-    check_book(path, make_book(puzzles, analysis=False))
+    check_book(path, make_book(puzzles))

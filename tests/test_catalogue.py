@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from click.testing import CliRunner
+from catalogues import PUZZLES, run
 
 from gyges.formats.notation import parse_move
 from gyges.game.moves import apply_move, legal_moves
@@ -15,14 +13,13 @@ from gyges.puzzles.catalogue import (
     CatalogueError,
     Stipulation,
     check_puzzle,
+    load_all,
     load_catalogue,
     parse_catalogue,
     play_line,
 )
-from gyges_cli.main import cli
+from gyges.puzzles.checking import check_catalogue
 
-ROOT = Path(__file__).resolve().parent.parent
-PUZZLES = ROOT / "puzzles"
 PBM = PRESETS["pbmserv"]
 
 BOUNCING = """\
@@ -255,10 +252,6 @@ def test_seed_entries_credit_the_seed():
 # -- the commands --------------------------------------------------------------------------
 
 
-def run(*args: str):
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
-
-
 def test_check_command_exit_codes(tmp_path):
     good = tmp_path / "good.yaml"
     good.write_text(BOUNCING)
@@ -282,6 +275,24 @@ def test_check_command_exit_codes(tmp_path):
     assert result.exit_code == 2
     assert f"{bad}:4: puzzle bouncing: unknown key 'titel'" in result.output
     assert "[1/2] bouncing" in result.output  # progress lines (stderr) for the readable files
+
+
+def test_check_catalogue_counts_as_the_command_reports(tmp_path):
+    """The library's check (what the command prints): a wrong entry, an entry under a
+    second id (the same position), an unreadable one; progress before and after each."""
+    both = tmp_path / "both"
+    both.mkdir()
+    (both / "a.yaml").write_text(BOUNCING)
+    (both / "b.yaml").write_text(BOUNCING.replace("id: bouncing", "id: again"))
+    (both / "c.yaml").write_text(STALEMATE.replace("South wins in 2", "South wins in 3"))
+    (both / "d.yaml").write_text(BOUNCING.replace("  title: Bouncing", "  titel: Bouncing"))
+    puzzles, errors = load_all([both])
+    steps = []
+    report = check_catalogue(puzzles, errors, progress=steps.append)
+    assert (report.checked, report.proven, report.wrong, report.unreadable) == (3, 1, 2, 1)
+    assert [p.puzzle for p in report.problems] == ["stalemate"]
+    assert [(s.index, s.done) for s in steps] == [(1, False), (1, True), (2, False),
+                                                 (2, True), (3, False), (3, True)]
 
 
 def test_check_command_on_a_missing_path():
@@ -323,6 +334,23 @@ def test_add_command_appends_and_refuses_duplicates(tmp_path):
                   "--to", str(target), "--id", "taboo")
     assert same_id.exit_code == 2 and "'taboo' is already used" in same_id.output
     assert target.read_text() == text
+
+
+def test_add_command_follows_the_appenders_duplicate_rule(tmp_path):
+    """One rule with ``generate`` and ``review --puzzles``: the mirror image of a puzzle is
+    that puzzle (refused), and a file whose list is ``puzzles: []`` takes the entry."""
+    target = tmp_path / "mine.yaml"
+    target.write_text("schema: 1\npuzzles: []\n")
+    result = run("catalogue", "add", "....../3...../..1.1./1.23.3/3.22.1/....2. N",
+                 "--to", str(target), "--id", "b1", "--max-moves", "1")
+    assert result.exit_code == 0, result.output
+    assert [p.id for p in load_catalogue(target).puzzles] == ["b1"]
+    text = target.read_text()
+    mirrored = run("catalogue", "add", "....../.....3/.1.1../3.32.1/1.22.3/.2.... N",
+                   "--to", str(target), "--id", "b2", "--max-moves", "1")
+    assert mirrored.exit_code == 2 and target.read_text() == text
+    assert mirrored.output == (f"gyges: {target}:3: puzzle b2: this position, mirrored or "
+                               "turned around, is already puzzle b1 (line 3)\n")
 
 
 def test_add_command_creates_a_file_with_cooks_declared(tmp_path):

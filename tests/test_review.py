@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from catalogues import ROOT, run
 from reference_solver import reference_solve
 
 from gyges.formats.notation import format_move, parse_move
@@ -17,16 +16,10 @@ from gyges.formats.record import parse_record
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
-from gyges.puzzles.review import _classify, review_game
-from gyges_cli.main import cli
+from gyges.puzzles.review import GameReview, Kind, Mark, _classify, review_game
 
-ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "tests" / "data" / "sample_game.txt"
 PBM = PRESETS["pbmserv"]
-
-
-def run(*args: str):
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
 @pytest.fixture(scope="module")
@@ -190,6 +183,29 @@ def test_puzzles_are_catalogue_entries_that_check(tmp_path, sample, sample2):
     # A second run adds nothing and says so.
     again = run("review", str(GAME), "--puzzles", str(out), "--max-moves", "2")
     assert again.exit_code == 2 and "already there" in again.output
+
+
+def test_a_position_already_in_the_file_refuses_every_entry(tmp_path, sample2):
+    """The appender checks every entry before it writes: the resignation's position, already
+    in the file under another id, keeps the other position out too."""
+    resign = sample2.puzzle_positions()[-1]
+    out = tmp_path / "mine.yaml"
+    out.write_text("schema: 1\npuzzles:\n" + sample2.puzzle_entries()[-1]
+                   .replace(f'"sample_game-{resign.number}"', '"mine"'))
+    before = out.read_text()
+    result = run("review", str(GAME), "--puzzles", str(out), "--max-moves", "2")
+    assert result.exit_code == 2 and "this position is already puzzle mine" in result.output
+    assert out.read_text() == before
+
+
+def test_the_review_reads_back_from_its_json(sample2):
+    data = json.loads(json.dumps(sample2.to_json()))
+    back = GameReview.from_json(data, sample2.record)
+    assert back == sample2 and back.to_json() == sample2.to_json()
+    assert [m.kind for m in back.moves] == [m.kind for m in sample2.moves]
+    assert isinstance(back.moves[-1].kind, Kind) and back.moves[-1].mark is Mark.BLUNDER
+    assert repr(back.moves[-1].before) == "Verdict(South wins in 2: 14-24-33x43=12)"
+    assert repr(back.moves[0]) == "MoveReview(3, South, '16-35', '', quiet)"
 
 
 def test_bad_record_is_one_line(tmp_path):

@@ -1,5 +1,68 @@
-"""Puzzles: the catalogue schema and its checking, export (text, SVG, HTML book), and the
-puzzle generator with its CP-SAT composition. Uses search, formats and game.
+"""Puzzles: the catalogue (its schema, reading, checking, authoring and writing), the
+puzzle book and its exports (text, HTML, PDF, SVG), game review, and the puzzle generator
+with its CP-SAT composition. Uses search, formats and game.
 
-The catalogue's data lives in the top-level ``puzzles/`` folder, not here.
+The catalogue's data lives in the top-level ``puzzles/`` folder, not here. The main names
+are here; :mod:`gyges.puzzles.catalogue`, :mod:`gyges.puzzles.export` and
+:mod:`gyges.puzzles.generate` gather those of each part, and every module says what it
+holds.
+
+A value's property is something it holds or reads off at once (``Entry.anchor``,
+``Book.entries``, ``Params.stipulation``); anything that plays moves, solves, lays out or
+writes text is a method or a function (``Book.theme_index()``, ``GameReview.text()``).
+Closed sets of values are string enums (``Source``, ``Chapters``, ``Kind``...), so that
+the files they are written to read the same words.
+
+>>> from gyges import PRESETS, Position
+>>> from gyges.search import Stipulation
+>>> taboo = Position.from_string("....../1...../3.23../3.211./2.132./...... S")
+>>> entry = format_entry("taboo", taboo, PRESETS["pbmserv"], Stipulation.parse("South wins in 1"),
+...                      key="24-25-34-44-N", main_line=["24-25-34-44-N"])
+>>> cat = parse_catalogue("schema: 1\\npuzzles:\\n" + entry, "demo.yaml")
+>>> cat
+Catalogue('demo.yaml', 1 puzzle)
+>>> cat.puzzles[0]
+Puzzle('taboo', '....../1...../3.23../3.211./2.132./...... S', 'South wins in 1', \
+key='24-25-34-44-N')
+>>> check_puzzle(cat.puzzles[0])
+[]
 """
+
+from gyges.puzzles.catalogue import (
+    Catalogue,
+    CatalogueError,
+    Puzzle,
+    add_entry,
+    append_entries,
+    check_puzzle,
+    format_entry,
+    load_all,
+    load_catalogue,
+    parse_catalogue,
+)
+from gyges.puzzles.checking import CheckReport, check_catalogue
+from gyges.puzzles.export import (
+    Book,
+    BookFormat,
+    BookOptions,
+    Selection,
+    export_html,
+    export_pdf,
+    export_text,
+    make_book,
+    publish_book,
+    puzzle_svgs,
+    solver_commentary,
+)
+from gyges.puzzles.generate import Params, RunSummary, assess
+from gyges.puzzles.generate import run as generate_puzzles
+from gyges.puzzles.review import GameReview, review_game
+
+__all__ = [
+    "Book", "BookFormat", "BookOptions", "Catalogue", "CatalogueError", "CheckReport",
+    "GameReview", "Params", "Puzzle", "RunSummary", "Selection", "add_entry",
+    "append_entries", "assess", "check_catalogue", "check_puzzle", "export_html",
+    "export_pdf", "export_text", "format_entry", "generate_puzzles", "load_all",
+    "load_catalogue", "make_book", "parse_catalogue", "publish_book", "puzzle_svgs",
+    "review_game", "solver_commentary",
+]

@@ -22,7 +22,7 @@ from gyges.formats.notation import format_move, format_turn
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 from gyges.puzzles.lines import SolveFn, line_themes, play_line, principal_line, renop_matters
-from gyges.puzzles.writing import append_entry, format_entry
+from gyges.puzzles.writing import append_entries, format_entry
 from gyges.search.prover import solve as search_solve
 from gyges.search.solution import Solution
 from gyges.search.stipulation import Stipulation
@@ -122,7 +122,8 @@ def add_entry(path: str | Path, puzzle_id: str, position: Position, rules: RuleS
               solve: SolveFn | None = None) -> tuple[Findings, str]:
     """Solve ``position`` within ``max_moves``, author its entry and append it to the
     catalogue file ``path``: the findings and the entry's text. SolveError, AuthoringError
-    or CatalogueError (all ValueErrors) say what went wrong."""
+    or CatalogueError (:class:`~gyges.puzzles.writing.DuplicateEntry`,
+    :class:`~gyges.puzzles.writing.AppendError`; all ValueErrors) say what went wrong."""
     solve = solve or search_solve
     solution = solve(position, rules, max_moves=max_moves, history=history)
     found = findings(position, rules, solution, history, solve)
@@ -131,5 +132,5 @@ def add_entry(path: str | Path, puzzle_id: str, position: Position, rules: RuleS
         title=title, source=source, credit=credit,
         notes=notes or proof_note(found.stipulation, len(solution.keys)), history=history,
     )
-    append_entry(path, text)
+    append_entries(path, [text])
     return found, text

@@ -1,101 +1,342 @@
-"""The puzzle book as a PDF: the HTML book (:func:`gyges.puzzles.export.export_html`)
-typeset by WeasyPrint, which paginates it with its print CSS, fills in the page numbers of
-the contents and cross-references, and embeds the (subset) fonts.
+"""The puzzle book's model: the puzzles laid out as a :class:`Book` by :func:`make_book`,
+numbered, grouped in chapters (by difficulty unless asked otherwise, the seed-000 classics
+first among equals), with duplicate titles told apart and each main line played out; and
+the phrases every rendering of it prints. The renderings are :mod:`~gyges.puzzles.booktext`,
+:mod:`~gyges.puzzles.bookhtml` and :mod:`~gyges.puzzles.pdf`; the solver's commentary
+(threats and variations) is :mod:`~gyges.puzzles.commentary`'s, handed in.
 
-WeasyPrint needs Pango (Debian's ``libpango-1.0-0``), and the book uses the DejaVu fonts
-(``fonts-dejavu-core``) when they are there. The PDF is a function of the book and of
-``created``: the same puzzles give the same bytes. ``created`` (the document's creation
-date) is the only thing that changes from run to run; the command line sets it from
-``SOURCE_DATE_EPOCH`` when that is set, as reproducible builds do.
+>>> make_book([])
+Book('Gygès puzzles', 0 problems in 0 chapters)
+>>> book_phrase(Stipulation("win", 2, Side.SOUTH), "South")
+'South to move and win in 2'
 """
 
 from __future__ import annotations
 
-import contextlib
-import datetime as _dt
-import io
-import os
-from collections.abc import Iterator, Sequence
+import dataclasses
+import enum
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
-from gyges.puzzles.catalogue import Puzzle
-from gyges.puzzles.export import Book, export_html
+from gyges.formats.notation import format_move
+from gyges.game.rules import Side
+from gyges.puzzles.commentary import Commentary, Variation
+from gyges.puzzles.lines import Line, try_play_line
+from gyges.puzzles.schema import Puzzle
+from gyges.search.stipulation import Stipulation
 
+__all__ = [
+    "BOOK_TITLE", "DIFFICULTY_NAMES", "THEME_CHAPTERS", "THEME_ORDER", "Book", "Chapter",
+    "Chapters", "Entry", "as_book", "book_phrase", "credit_text", "is_classic", "make_book",
+    "numbered_line", "rules_note", "solution_phrase", "variation_text",
+]
 
-class PdfError(RuntimeError):
-    """WeasyPrint is missing or cannot run (its system library, Pango, is missing)."""
-
-
-def _weasyprint():
-    try:
-        import weasyprint  # type: ignore[import-untyped]
-    except ImportError as e:
-        raise PdfError(f"the PDF book needs WeasyPrint ({e}); install it with "
-                       "python3 -m pip install weasyprint (it needs Debian's libpango-1.0-0)"
-                       ) from None
-    except OSError as e:  # the Python package is there but Pango cannot be loaded
-        raise PdfError(f"WeasyPrint cannot load its system libraries ({e}): install "
-                       "Debian's libpango-1.0-0 and libpangoft2-1.0-0") from None
-    return weasyprint
+BOOK_TITLE = "Gygès puzzles"
 
 
-@contextlib.contextmanager
-def _font_dates(created: _dt.datetime | None) -> Iterator[None]:
-    """While WeasyPrint writes: the embedded fonts carry ``created`` too where its font
-    subsetter (fontTools, where HarfBuzz's is missing) stamps them from
-    ``SOURCE_DATE_EPOCH``, so the bytes do not depend on the hour; a blank
-    ``SOURCE_DATE_EPOCH``, which that subsetter cannot read, is left out. The variable is
-    put back afterwards."""
-    old = os.environ.get("SOURCE_DATE_EPOCH")
-    if created is not None:
-        os.environ["SOURCE_DATE_EPOCH"] = str(int(created.timestamp()))
-    elif old is not None and not old.strip():
-        del os.environ["SOURCE_DATE_EPOCH"]
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("SOURCE_DATE_EPOCH", None)
-        else:
-            os.environ["SOURCE_DATE_EPOCH"] = old
+class Chapters(str, enum.Enum):
+    """How the book groups its puzzles into chapters."""
+
+    DIFFICULTY = "difficulty"    #: easiest first
+    THEME = "theme"              #: each puzzle under its most distinctive theme
+    STIPULATION = "stipulation"  #: wins by length, then losses, then defences
+    FILE = "file"                #: one chapter per catalogue file, in the order given
+
+    def __str__(self) -> str:
+        return self.value
 
 
-def html_to_pdf(html: str, *, created: _dt.datetime | None = None) -> bytes:
-    """Typeset an HTML document with WeasyPrint; ``created`` becomes the PDF's creation
-    and modification date (None: no date in the file at all)."""
-    weasyprint = _weasyprint()
-    document = weasyprint.HTML(string=html).render()
-    metadata = document.metadata
-    if created is not None:
-        stamp = created.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        metadata.created = metadata.modified = stamp
-    metadata.generator = "gyges (WeasyPrint)"
-    out = io.BytesIO()
-    with _font_dates(created):
-        document.write_pdf(out)
-    return out.getvalue()
+DIFFICULTY_NAMES = {1: "Easy", 2: "Moderate", 3: "Intermediate", 4: "Hard", 5: "Very hard"}
+#: The order of the theme chapters; a puzzle goes to the first of its themes in this list.
+THEME_ORDER = ("Renop", "unstoppable", "taboo", "stalemate chain", "relocation",
+               "bounce chain")
+THEME_CHAPTERS = {"Renop": "The Renop law", "unstoppable": "Unstoppable wins",
+                  "taboo": "Taboos", "stalemate chain": "Stalemate chains",
+                  "relocation": "Relocations", "bounce chain": "Bounce chains"}
 
 
-def export_pdf(book: Book | Sequence[Puzzle], *, title: str | None = None, paper: str = "a4",
-               arrows: str = "key", monochrome: bool = False, coordinates: bool = True,
-               created: _dt.datetime | None = None) -> bytes:
-    """The book as PDF bytes (options as for :func:`~gyges.puzzles.export.export_html`)."""
-    return html_to_pdf(export_html(book, title, paper=paper, arrows=arrows,
-                                   monochrome=monochrome, coordinates=coordinates),
-                       created=created)
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    """A puzzle as the book prints it: its number, its (disambiguated) title, its main line
+    played out (None if it cannot be), and the solver's threat and variations."""
 
+    number: int
+    puzzle: Puzzle
+    title: str
+    line: Line | None
+    threats: tuple[str, ...] = ()
+    variations: tuple[Variation, ...] = ()
+    defences: int = 0  #: the number of defences to the key
 
-def source_date(epoch: str | None) -> _dt.datetime | None:
-    """The date ``SOURCE_DATE_EPOCH`` gives (seconds since 1970, UTC); ValueError if it is
-    not a whole number.
+    def __repr__(self) -> str:
+        return f"Entry({self.number}, {self.puzzle.id!r}, {self.title!r})"
 
-    >>> source_date("0").isoformat()
-    '1970-01-01T00:00:00+00:00'
-    >>> source_date(None) is None
-    True
-    """
-    if epoch is None or not epoch.strip():
+    @property
+    def anchor(self) -> str:
+        """The id of the problem's diagram in the HTML book: ``problem-12``."""
+        return f"problem-{self.number}"
+
+    @property
+    def winner(self) -> Side | None:
+        """The side the stipulation makes the winner (None: no forced result)."""
+        st = self.puzzle.stipulation
+        if st.kind == "win":
+            return self.puzzle.position.turn
+        if st.kind == "loss":
+            return self.puzzle.position.turn.other
         return None
-    if not epoch.strip().isdigit():
-        raise ValueError(f"SOURCE_DATE_EPOCH={epoch!r}: it is a number of seconds since "
-                         "1970-01-01 UTC, like 1700000000")
-    return _dt.datetime.fromtimestamp(int(epoch), _dt.timezone.utc)
+
+    def main_line_text(self, long: bool = False) -> str:
+        """The main line numbered by the winner's moves: ``1. 62-53 16-15 2. 61-53-33-S``."""
+        if self.line is None:
+            return "  ".join(self.puzzle.main_line)
+        counted = self.winner or self.puzzle.position.turn
+        return "  ".join(numbered_line(self.line, counted, long=long))
+
+
+@dataclasses.dataclass(frozen=True)
+class Chapter:
+    """A chapter: its title and its problems, in book order."""
+
+    title: str
+    entries: tuple[Entry, ...]
+
+    def __repr__(self) -> str:
+        return f"Chapter({self.title!r}, {len(self.entries)} problems)"
+
+
+@dataclasses.dataclass(frozen=True)
+class Book:
+    """The book: title page, chapters of problems; the solutions and the index of themes
+    are made from the same entries."""
+
+    title: str
+    subtitle: str
+    chapters: tuple[Chapter, ...]
+
+    def __repr__(self) -> str:
+        n, c = len(self.entries), len(self.chapters)
+        return (f"Book({self.title!r}, {n} problem{'s' if n != 1 else ''} in {c} "
+                f"chapter{'s' if c != 1 else ''})")
+
+    @property
+    def entries(self) -> tuple[Entry, ...]:
+        """Every problem, in book order."""
+        return tuple(e for c in self.chapters for e in c.entries)
+
+    def theme_index(self) -> list[tuple[str, tuple[int, ...]]]:
+        """``(theme, problem numbers)``, themes alphabetically (bounce chains by length)."""
+        found: dict[str, list[int]] = {}
+        for e in self.entries:
+            for t in e.puzzle.themes:
+                found.setdefault(t, []).append(e.number)
+
+        def order(t: str) -> tuple:
+            m = re.fullmatch(r"bounce chain (\d+)", t)
+            return ("bounce chain", int(m.group(1))) if m else (t.lower(), 0)
+
+        return [(t, tuple(found[t])) for t in sorted(found, key=order)]
+
+
+def numbered_line(line: Line, counted: Side, long: bool = False) -> list[str]:
+    """The moves of ``line`` numbered by ``counted``'s moves, as problem books do: each
+    number covers one move of ``counted`` and the other side's move beside it; a side's
+    consecutive moves (its opponent blocked) keep their ``;``.
+
+    >>> from gyges.game.position import Position
+    >>> from gyges.game.rules import PRESETS
+    >>> from gyges.puzzles.lines import play_line
+    >>> p = Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S")
+    >>> numbered_line(play_line(p, PRESETS["pbmserv"], ["34-44-43; 43-53-N"]), Side.SOUTH)
+    ['1. 34-44-43;', '2. 43-53-N']
+    """
+    moves = [m for turn in line.turns for m in turn]
+    if not moves:
+        return []
+    offset = 0 if moves[0].side is counted else 1
+    groups: list[str] = []
+    count, current = 0, None
+    for turn in line.turns:
+        for i, move in enumerate(turn):
+            if move.side is counted:
+                count += 1
+                number = count
+            else:
+                number = count + offset
+            text = format_move(move, long)
+            if number != current:
+                if i > 0:
+                    groups[-1] += ";"
+                groups.append(f"{number}. {text}")
+                current = number
+            else:
+                groups[-1] += ("; " if i > 0 else " ") + text
+    return groups
+
+
+def is_classic(p: Puzzle) -> bool:
+    """A worked example of seed 000 (the pbmserv rules): printed first among equals."""
+    return p.id.startswith("seed000") or p.source.lower().startswith("seed 000")
+
+
+def _stipulation_order(st: Stipulation) -> tuple[int, int]:
+    return ({"win": 0, "loss": 1, "none": 2}[st.kind], st.moves)
+
+
+def _primary_theme(p: Puzzle) -> str | None:
+    for theme in THEME_ORDER:
+        if any(t == theme or t.startswith(theme + " ") for t in p.themes):
+            return theme
+    return None
+
+
+def _chapter_key(p: Puzzle, chapters: str, file_order: Mapping[str, int]) -> tuple:
+    if chapters == "difficulty":
+        return (p.difficulty or 9,)
+    if chapters == "stipulation":
+        return _stipulation_order(p.stipulation)
+    if chapters == "theme":
+        theme = _primary_theme(p)
+        return (THEME_ORDER.index(theme) if theme else len(THEME_ORDER),)
+    return (file_order[p.file],)
+
+
+def _chapter_title(p: Puzzle, chapters: str, file_titles: Mapping[str, str]) -> str:
+    if chapters == "difficulty":
+        if p.difficulty is None:
+            return "Unrated"
+        return f"Difficulty {p.difficulty}: {DIFFICULTY_NAMES[p.difficulty]}"
+    if chapters == "stipulation":
+        st = p.stipulation
+        s = "s" if st.moves > 1 else ""
+        if st.kind == "win":
+            return f"Wins in {st.moves}"
+        if st.kind == "loss":
+            return f"Unstoppable: loses in {st.moves}"
+        return f"Defences: no forced result in {st.moves} move{s}"
+    if chapters == "theme":
+        theme = _primary_theme(p)
+        return THEME_CHAPTERS[theme] if theme else "Other problems"
+    return file_titles.get(p.file) or Path(p.file).stem
+
+
+def _roman(n: int) -> str:
+    """``n`` in Roman numerals, for telling repeated titles apart.
+
+    >>> _roman(14)
+    'XIV'
+    """
+    out = ""
+    for value, letters in ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while n >= value:
+            out, n = out + letters, n - value
+    return out
+
+
+def make_book(
+    puzzles: Sequence[Puzzle],
+    *,
+    title: str = BOOK_TITLE,
+    subtitle: str = "",
+    chapters: Chapters | str = Chapters.DIFFICULTY,
+    file_titles: Mapping[str, str] | None = None,
+    commentary: Mapping[str, Commentary] | None = None,
+) -> Book:
+    """Lay ``puzzles`` out as a book.
+
+    ``chapters``: ``difficulty`` (easiest first), ``theme`` (each puzzle under its most
+    distinctive theme, see :data:`THEME_ORDER`), ``stipulation`` (wins by length, then
+    losses, then defences) or ``file`` (the catalogue files in the order given, titled by
+    ``file_titles`` or the file's name). Within a chapter: easier first, seed 000's
+    classics first among equals, then shorter stipulations, then catalogue order. Titles
+    that repeat get a Roman numeral in book order. ``commentary`` (by puzzle id, from
+    :func:`~gyges.puzzles.commentary.solver_commentary`) gives each entry its threat and
+    main variations.
+    """
+    try:
+        chapters = Chapters(chapters)
+    except ValueError:
+        raise ValueError(f"chapters {chapters!r}: use one of "
+                         f"{', '.join(c.value for c in Chapters)}") from None
+    file_titles = dict(file_titles or {})
+    commentary = commentary or {}
+    file_order: dict[str, int] = {}
+    for p in puzzles:
+        file_order.setdefault(p.file, len(file_order))
+    index = {id(p): i for i, p in enumerate(puzzles)}
+
+    def within(p: Puzzle) -> tuple:
+        if chapters == "file":
+            return (index[id(p)],)
+        return (p.difficulty or 9, not is_classic(p), _stipulation_order(p.stipulation),
+                index[id(p)])
+
+    ordered = sorted(puzzles, key=lambda p: (_chapter_key(p, chapters, file_order), within(p)))
+    names = [p.title or p.id for p in ordered]
+    repeats = {n for n in names if names.count(n) > 1}
+    seen: dict[str, int] = {}
+    groups: list[tuple[str, list[Entry]]] = []
+    last_key = None
+    for number, (p, name) in enumerate(zip(ordered, names, strict=True), 1):
+        if name in repeats:
+            seen[name] = seen.get(name, 0) + 1
+            name = f"{name} {_roman(seen[name])}"
+        line = try_play_line(p.position, p.rules, p.main_line, p.history)
+        said = commentary.get(p.id, Commentary())
+        entry = Entry(number, p, name, line, said.threats, said.variations, said.defences)
+        key = _chapter_key(p, chapters, file_order)
+        if key != last_key:
+            groups.append((_chapter_title(p, chapters, file_titles), []))
+            last_key = key
+        groups[-1][1].append(entry)
+    if not subtitle:
+        n = len(ordered)
+        subtitle = f"{n} problem{'s' if n != 1 else ''}, every one proven by the gyges solver"
+    return Book(title, subtitle, tuple(Chapter(t, tuple(es)) for t, es in groups))
+
+
+def as_book(book: Book | Sequence[Puzzle], title: str | None = None) -> Book:
+    """``book`` (retitled when ``title`` is given), or the book of the puzzles given (no
+    commentary): what every rendering accepts."""
+    if isinstance(book, Book):
+        return book if title is None else dataclasses.replace(book, title=title)
+    return make_book(book, title=title or BOOK_TITLE)
+
+
+# -- phrases -------------------------------------------------------------------------------
+
+
+def solution_phrase(p: Puzzle) -> str:
+    """The stipulation as proven, for the solutions pages."""
+    return p.stipulation.answer(p.position.turn)
+
+
+def book_phrase(st: Stipulation, turn_title: str) -> str:
+    """The stipulation as a book prints it: ``South to move and win in 2``.
+
+    >>> book_phrase(Stipulation("loss", 2, Side.SOUTH), "South")
+    'South to move loses in 2'
+    >>> book_phrase(Stipulation("none", 1), "North")
+    'North to move: hold out for 1 move'
+    """
+    return st.task(Side.parse(turn_title))
+
+
+def rules_note(puzzle: Puzzle) -> str:
+    """``Rules: bga`` for a puzzle not under the pbmserv rules, else empty."""
+    name = puzzle.rules.name
+    if name == "pbmserv":
+        return ""
+    return f"Rules: {name if name != 'custom' else puzzle.rules.describe()}"
+
+
+def credit_text(p: Puzzle) -> str:
+    """Source and credit as sentences ("... a short forced result. Composed with ...")."""
+    return " ".join(x.rstrip(".") + "." for x in (p.source, p.credit) if x)
+
+
+def variation_text(v: Variation, number: int) -> str:
+    """A variation as the solutions print it: ``16-15, 16-26 (and 2 more) 2. 61-53-33-S``."""
+    more = f" (and {v.more} more)" if v.more else ""
+    return f"{', '.join(v.defences)}{more} {number}. {v.answer}"

@@ -3,8 +3,9 @@
 This module gathers the catalogue's public names from the modules that hold them:
 :mod:`~gyges.puzzles.schema` (the schema and reading), :mod:`~gyges.puzzles.lines`
 (main lines played, themed and built), :mod:`~gyges.puzzles.checking` (re-proving an
-entry), :mod:`~gyges.puzzles.authoring` (a proven position made an entry) and
-:mod:`~gyges.puzzles.writing` (entries as YAML text, appended to a file).
+entry), :mod:`~gyges.puzzles.authoring` (a proven position made an entry),
+:mod:`~gyges.puzzles.writing` (entries as YAML text, appended to a file) and
+:mod:`~gyges.puzzles.symmetry` (what makes two entries one puzzle).
 
 The schema (version 1), with an example entry, is documented in ``docs/catalogue.md`` and
 :mod:`~gyges.puzzles.schema`.
@@ -39,6 +40,7 @@ from gyges.puzzles.lines import (
     play_line,
     principal_line,
     renop_matters,
+    try_play_line,
 )
 from gyges.puzzles.schema import (
     FILE_KEYS,
@@ -48,6 +50,7 @@ from gyges.puzzles.schema import (
     THEMES,
     Catalogue,
     CatalogueError,
+    FileForm,
     Puzzle,
     catalogue_files,
     load_all,
@@ -55,14 +58,24 @@ from gyges.puzzles.schema import (
     parse_catalogue,
     theme_problem,
 )
-from gyges.puzzles.writing import append_entry, format_entry
+from gyges.puzzles.symmetry import canonical, identity
+from gyges.puzzles.writing import (
+    Appended,
+    AppendError,
+    DuplicateEntry,
+    Duplicates,
+    append_entries,
+    appended_text,
+    format_entry,
+)
 from gyges.search.stipulation import Stipulation
 
 __all__ = [
-    "FILE_KEYS", "PUZZLE_KEYS", "SCHEMA_VERSION", "SOLUTION_KEYS", "THEMES", "AuthoringError",
-    "Catalogue", "CatalogueError", "Findings", "Line", "Puzzle", "SolveFn", "Stipulation",
-    "add_entry", "append_entry", "catalogue_files", "check_puzzle", "difficulty_of",
-    "findings", "format_entry", "line_themes", "load_all", "load_catalogue",
-    "parse_catalogue", "play_line", "principal_line", "proof_note", "renop_matters",
-    "theme_problem",
+    "FILE_KEYS", "PUZZLE_KEYS", "SCHEMA_VERSION", "SOLUTION_KEYS", "THEMES", "AppendError",
+    "Appended", "AuthoringError", "Catalogue", "CatalogueError", "DuplicateEntry",
+    "Duplicates", "FileForm", "Findings", "Line", "Puzzle", "SolveFn", "Stipulation",
+    "add_entry", "append_entries", "appended_text", "canonical", "catalogue_files",
+    "check_puzzle", "difficulty_of", "findings", "format_entry", "identity", "line_themes",
+    "load_all", "load_catalogue", "parse_catalogue", "play_line", "principal_line",
+    "proof_note", "renop_matters", "theme_problem", "try_play_line",
 ]

@@ -1,19 +1,41 @@
 """Checking a catalogue entry: the solver re-proves it and says what is wrong, located on
-the entry's lines (``puzzles/x.yaml:12: puzzle x1: the key 16-35 is not a key: ...``).
+the entry's lines (``puzzles/x.yaml:12: puzzle x1: the key 16-35 is not a key: ...``);
+checking a whole catalogue (:func:`check_catalogue`, what ``gyges catalogue check`` does),
+and what the engine alone can tell of an entry (:func:`engine_problems`, no proof).
+
+>>> from gyges import PRESETS, Position
+>>> from gyges.puzzles.schema import Puzzle
+>>> from gyges.search.stipulation import Stipulation
+>>> bouncing = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+>>> overstated = Puzzle("x1", bouncing, PRESETS["pbmserv"], Stipulation.parse("North wins in 2"),
+...                     key="51-43-33-31-21-S", main_line=("51-43-33-31-21-S",))
+>>> engine_problems(overstated)
+[]
+>>> report = check_catalogue([overstated])
+>>> report
+CheckReport(checked=1, proven=0, wrong=1, unreadable=0)
+>>> print(report.problems[0])
+<catalogue>:1: puzzle x1: the stipulation says 'North wins in 2' but the solver proves ...
 """
 
 from __future__ import annotations
 
+import dataclasses
+import time
+from collections.abc import Callable, Sequence
+
 from gyges.formats.notation import format_move, parse_move
 from gyges.game.moves import Move, apply_move
 from gyges.game.rules import Side
-from gyges.puzzles.lines import SolveFn, line_themes, play_line, renop_matters
+from gyges.puzzles.lines import Line, SolveFn, line_themes, play_line, renop_matters
 from gyges.puzzles.schema import CatalogueError, Puzzle
+from gyges.search.prover import SolveError
 from gyges.search.prover import solve as search_solve
 from gyges.search.solution import Solution
 from gyges.search.stipulation import Stipulation
 
-__all__ = ["check_puzzle"]
+__all__ = ["CheckReport", "CheckStep", "check_catalogue", "check_puzzle", "engine_problems",
+           "recheck"]
 
 
 def check_puzzle(puzzle: Puzzle, solve: SolveFn | None = None) -> list[CatalogueError]:
@@ -114,11 +136,29 @@ def _describe(sol: Solution, turn: Side) -> str:
     return str(Stipulation(sol.result, sol.moves, turn))
 
 
-def _check_line(puzzle: Puzzle, st: Stipulation, solve: SolveFn) -> list[CatalogueError]:
+def _played(puzzle: Puzzle) -> Line | CatalogueError:
+    """The entry's main line played, or why it cannot be."""
     try:
-        line = play_line(puzzle.position, puzzle.rules, puzzle.main_line, puzzle.history)
+        return play_line(puzzle.position, puzzle.rules, puzzle.main_line, puzzle.history)
     except ValueError as e:
-        return [puzzle.error(f"the main line is not legal: {e}", "main-line")]
+        return puzzle.error(f"the main line is not legal: {e}", "main-line")
+
+
+def _no_landing(puzzle: Puzzle, line: Line) -> CatalogueError | None:
+    """Unless the main line ends with the stipulated winner landing on the goal, why."""
+    st = puzzle.stipulation
+    winner = puzzle.position.turn if st.kind == "win" else puzzle.position.turn.other
+    moves = line.moves
+    if not moves or not moves[-1].is_win or moves[-1].side is not winner:
+        return puzzle.error(f"the main line does not end with {winner.title} landing on the "
+                            "goal", "main-line")
+    return None
+
+
+def _check_line(puzzle: Puzzle, st: Stipulation, solve: SolveFn) -> list[CatalogueError]:
+    line = _played(puzzle)
+    if isinstance(line, CatalogueError):
+        return [line]
     moves = line.moves
     problems = []
     if puzzle.key is not None and moves and format_move(moves[0]) != puzzle.key:
@@ -127,12 +167,10 @@ def _check_line(puzzle: Puzzle, st: Stipulation, solve: SolveFn) -> list[Catalog
             f"{puzzle.key}", "main-line"))
     if st.kind == "none":
         return problems
-    winner = puzzle.position.turn if st.kind == "win" else puzzle.position.turn.other
-    if not moves or not moves[-1].is_win or moves[-1].side is not winner:
-        problems.append(puzzle.error(
-            f"the main line does not end with {winner.title} landing on the goal",
-            "main-line"))
-        return problems
+    no_landing = _no_landing(puzzle, line)
+    if no_landing is not None:
+        return [*problems, no_landing]
+    winner = moves[-1].side
     count = sum(1 for m in moves if m.side is winner)
     if count != st.moves:
         problems.append(puzzle.error(
@@ -148,3 +186,83 @@ def _check_line(puzzle: Puzzle, st: Stipulation, solve: SolveFn) -> list[Catalog
                 f"the theme {theme!r} is not shown by the main line (it shows: "
                 f"{', '.join(shown) or 'none of the known themes'})", "themes"))
     return problems
+
+
+def recheck(puzzle: Puzzle, solve: SolveFn | None = None) -> list[CatalogueError]:
+    """:func:`check_puzzle`, with an entry the solver cannot take (a bound beyond its
+    limit, a main line that cannot be read) reported as a problem of the entry."""
+    try:
+        return check_puzzle(puzzle, solve)
+    except (SolveError, ValueError) as e:
+        return [puzzle.error(f"cannot be checked: {e}")]
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckStep:
+    """Progress of a catalogue check: puzzle ``index`` of ``total`` is about to be
+    re-proven (``problems`` None), or was, in ``seconds``, with ``problems``."""
+
+    index: int
+    total: int
+    puzzle: Puzzle
+    problems: tuple[CatalogueError, ...] | None = None
+    seconds: float = 0.0
+
+    @property
+    def done(self) -> bool:
+        return self.problems is not None
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckReport:
+    """A catalogue checked: ``checked`` entries read, ``proven``, ``wrong`` (an entry the
+    solver refutes, or one position under two ids) and ``unreadable`` (entries or files
+    that cannot be read); ``problems``: what the solver found, entry by entry."""
+
+    checked: int
+    proven: int
+    wrong: int
+    unreadable: int
+    problems: tuple[CatalogueError, ...] = dataclasses.field(default=(), repr=False)
+
+
+def check_catalogue(puzzles: Sequence[Puzzle], errors: Sequence[CatalogueError] = (),
+                    progress: Callable[[CheckStep], None] | None = None,
+                    solve: SolveFn | None = None) -> CheckReport:
+    """Re-prove every puzzle (:func:`recheck`), telling ``progress`` before and after
+    each; ``errors`` are the reading's (:func:`~gyges.puzzles.schema.load_all`): an
+    unreadable entry, or one position under two ids (counted wrong once)."""
+    problems: list[CatalogueError] = []
+    wrong = 0
+    flagged = {e.puzzle for e in errors}
+    for i, p in enumerate(puzzles, 1):
+        if progress is not None:
+            progress(CheckStep(i, len(puzzles), p))
+        t0 = time.perf_counter()
+        found = recheck(p, solve)
+        if progress is not None:
+            progress(CheckStep(i, len(puzzles), p, tuple(found), time.perf_counter() - t0))
+        problems += found
+        wrong += bool(found) and p.id not in flagged
+    unreadable = sum(1 for e in errors if e.malformed)
+    wrong += len({e.puzzle for e in errors if not e.malformed})   # one position, two ids
+    return CheckReport(len(puzzles), len(puzzles) - wrong, wrong, unreadable, tuple(problems))
+
+
+def engine_problems(puzzle: Puzzle) -> list[CatalogueError]:
+    """What the engine alone can tell of an entry (no proof): the key is a legal move, the
+    main line replays from the key to the stipulated landing."""
+    p = puzzle
+    problems = []
+    if p.key is not None:
+        try:
+            parse_move(p.key, p.position, p.rules, p.history)
+        except ValueError as e:
+            problems.append(p.error(f"the key {p.key} is not a legal move: {e}", "key"))
+    if not p.main_line:
+        return problems
+    line = _played(p)
+    if isinstance(line, CatalogueError):
+        return [*problems, line]
+    no_landing = _no_landing(p, line) if p.stipulation.kind != "none" else None
+    return problems if no_landing is None else [*problems, no_landing]

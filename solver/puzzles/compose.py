@@ -63,7 +63,14 @@ from gyges.search.prover import solve, win_in
 
 __all__ = ["ComposeError", "Design", "construct", "compose_candidate", "walks"]
 
-ROUNDS = 25  #: CP-SAT proposals per candidate before giving up
+#: CP-SAT proposals per candidate before it gives up. What it trades: every proposal costs a
+#: solve of the model and the engine's checks (and a quick proof), against the candidates a
+#: design yields; a run's next candidate draws a new design. Each candidate's record keeps
+#: the counts (proposals, refused by the engine, refused by the proof, infeasible paths).
+ROUNDS = 25
+#: Proposals on one landing path before a new one is drawn: the no-good cuts narrow one
+#: path's model with each proposal, a new path opens other boards.
+PATH_ROUNDS = 5
 
 
 class ComposeError(ValueError):
@@ -367,7 +374,7 @@ def construct(design: Design, rules: RuleSet, rng: random.Random, rounds: int = 
     cuts: list[list[tuple[int, int]]] = []
     path = None
     for r in range(rounds):
-        if r % 5 == 0:
+        if r % PATH_ROUNDS == 0:
             path, cuts = None, []     # a fresh path every few proposals, for variety
         if path is None:
             path = draw_path(design, rng)

@@ -5,6 +5,8 @@ defence).
 >>> from gyges.game.rules import PRESETS, Side
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
 >>> line = play_line(p, PRESETS["pbmserv"], ["51-43-33-31-21-S"])
+>>> line
+Line('51-43-33-31-21-S')
 >>> line_themes(line, PRESETS["pbmserv"], Stipulation("win", 1, Side.NORTH))
 ['bounce chain 4']
 >>> [[str(m) for m in turn] for turn in principal_line(p, PRESETS["pbmserv"], "win", 1)]
@@ -17,7 +19,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from gyges.formats.notation import parse_turn
+from gyges.formats.notation import format_turn, parse_turn
 from gyges.game.moves import Game, Move, apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
@@ -25,7 +27,8 @@ from gyges.search.prover import solve as search_solve
 from gyges.search.solution import Solution
 from gyges.search.stipulation import ResultKind, Stipulation
 
-__all__ = ["Line", "SolveFn", "line_themes", "play_line", "principal_line", "renop_matters"]
+__all__ = ["Line", "SolveFn", "line_themes", "play_line", "principal_line", "renop_matters",
+           "try_play_line"]
 
 #: The solver as the catalogue calls it (``solve(position, rules, max_moves=, history=)``);
 #: a parameter so that tests can hand in a stub.
@@ -43,6 +46,9 @@ class Line:
     @property
     def moves(self) -> tuple[Move, ...]:
         return tuple(m for turn in self.turns for m in turn)
+
+    def __repr__(self) -> str:
+        return f"Line({' / '.join(format_turn(t) for t in self.turns)!r})"
 
 
 def play_line(position: Position, rules: RuleSet, turns: Sequence[str],
@@ -64,6 +70,15 @@ def play_line(position: Position, rules: RuleSet, turns: Sequence[str],
             game = game.play(move)
         played.append(tuple(moves))
     return Line(tuple(played), tuple(before), None if over else game.position)
+
+
+def try_play_line(position: Position, rules: RuleSet, turns: Sequence[str],
+                  history: Sequence[Position] = ()) -> Line | None:
+    """:func:`play_line`, or None when a turn cannot be played."""
+    try:
+        return play_line(position, rules, turns, history)
+    except ValueError:
+        return None
 
 
 def line_themes(line: Line, rules: RuleSet, stipulation: Stipulation,

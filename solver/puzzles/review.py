@@ -19,29 +19,64 @@ entries (:meth:`GameReview.puzzle_entries`) that ``gyges catalogue check`` accep
 >>> from gyges.game.rules import PRESETS
 >>> record = parse_record("South North\\n1 231123 2 321123\\n3 16-35 4 61-53\\n")
 >>> review = review_game(record, PRESETS["pbmserv"], max_moves=1)
->>> [(m.number, m.mark, m.kind) for m in review.moves]
-[(3, '', 'quiet'), (4, '', 'quiet')]
+>>> review.moves
+(MoveReview(3, South, '16-35', '', quiet), MoveReview(4, North, '61-53', '', quiet))
+>>> GameReview.from_json(review.to_json(), record) == review
+True
 """
 
 from __future__ import annotations
 
 import dataclasses
+import enum
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from gyges.formats.notation import format_move
+from gyges.formats.notation import format_move, parse_move, parse_turn
 from gyges.formats.record import GameRecord, RecordedTurn, Replay, format_record, replay
 from gyges.game.moves import Move, apply_move
 from gyges.game.position import Position
-from gyges.game.rules import RuleSet, Side
+from gyges.game.rules import PRESETS, RuleSet, Side
 from gyges.puzzles.catalogue import difficulty_of, findings
 from gyges.search.prover import solve as search_solve
 
-__all__ = ["GameReview", "MoveReview", "Verdict", "review_game"]
+__all__ = ["GameReview", "Kind", "Mark", "MoveReview", "Verdict", "review_game"]
 
 SolveFn = Callable[..., Any]
+
+
+class Kind(str, enum.Enum):
+    """What a turn did to the proven result (docs/review.md)."""
+
+    QUIET = "quiet"                        #: nothing forced before or after
+    CREATED = "created"                    #: a forced win made from nothing
+    KEPT = "kept"                          #: a forced win kept at its best pace
+    SLOWER = "slower"                      #: a forced win kept, but not at its best pace
+    THROWN = "thrown"                      #: a forced win thrown away
+    THROWN_INTO_LOSS = "thrown-into-loss"  #: a forced win thrown into a forced loss
+    WALKED_INTO_LOSS = "walked-into-loss"  #: nothing forced, and now a forced loss
+    LOST = "lost"                          #: the position was already lost
+    WINS = "wins"                          #: the turn lands on the goal
+    RESIGNED_WON = "resigned-won"          #: a resignation in a won position
+    RESIGNED_LOST = "resigned-lost"        #: a resignation in a lost position
+    RESIGNED = "resigned"                  #: a resignation with nothing forced
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Mark(str, enum.Enum):
+    """The annotation a turn gets in the record."""
+
+    NONE = ""
+    GOOD = "!"      #: keeps or forces a win
+    MISTAKE = "?"   #: throws a forced win away
+    BLUNDER = "??"  #: walks into a forced loss, or resigns a won position
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,9 +99,24 @@ class Verdict:
         more = len(self.keys) - shown
         return ", ".join(names) + (f" and {more} more" if more > 0 else "")
 
+    def __repr__(self) -> str:
+        if self.winner is None:
+            return "Verdict(no forced result)"
+        keys = f": {self.keys_text()}" if self.keys else ""
+        return f"Verdict({self.winner.title} wins in {self.moves}{keys})"
+
     def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner.value if self.winner else None, "moves": self.moves,
                 "keys": [format_move(k) for k in self.keys]}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any], position: Position, rules: RuleSet,
+                  history: Sequence[Position] = ()) -> Verdict:
+        """The verdict :meth:`to_json` wrote about ``position`` (its keys are moves there);
+        NotationError (a ValueError) if a key is not a legal move."""
+        winner = Side(d["winner"]) if d["winner"] is not None else None
+        keys = tuple(parse_move(k, position, rules, history) for k in d["keys"])
+        return cls(winner, d["moves"], keys)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,10 +137,14 @@ class MoveReview:
     history: tuple[Position, ...]  #: the positions before ``position``, oldest first
     before: Verdict
     after: Verdict | None  #: None when the turn ended the game
-    kind: str
-    mark: str
+    kind: Kind
+    mark: Mark
     comment: str
     became_forced: bool = False  #: the result is forced from here to the end of the game
+
+    def __repr__(self) -> str:
+        return (f"MoveReview({self.number}, {self.side.title}, {self.text!r}, "
+                f"{str(self.mark)!r}, {self.kind})")
 
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "side": self.side.value, "move": self.text,
@@ -98,6 +152,24 @@ class MoveReview:
                 "position": str(self.position), "before": self.before.to_json(),
                 "after": self.after.to_json() if self.after else None,
                 "became_forced": self.became_forced}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any], rules: RuleSet,
+                  history: Sequence[Position] = ()) -> MoveReview:
+        """The turn's review :meth:`to_json` wrote (``history``: the positions of the game
+        before it, which the JSON does not carry); its verdicts' keys are read in the
+        positions before and after the turn."""
+        position = Position.from_string(d["position"])
+        before = Verdict.from_json(d["before"], position, rules, history)
+        after = None
+        if d["after"] is not None:
+            pos, hist = position, [*history]
+            for m in parse_turn(d["move"], position, rules, history):
+                hist.append(pos)
+                pos = apply_move(pos, m)
+            after = Verdict.from_json(d["after"], pos, rules, hist)
+        return cls(d["number"], Side(d["side"]), d["move"], position, tuple(history), before,
+                   after, Kind(d["kind"]), Mark(d["mark"]), d["comment"], d["became_forced"])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,6 +182,12 @@ class GameReview:
     moves: tuple[MoveReview, ...]
     winner: Side | None
     error: str | None = None  #: the first illegal entry, when the review stopped there
+
+    def __repr__(self) -> str:
+        forced = self.forced_from
+        return (f"GameReview({self.record.source}, {self.rules.name}, within {self.max_moves}:"
+                f" {len(self.moves)} turns, forced from "
+                f"{forced.number if forced else None})")
 
     @property
     def forced_from(self) -> MoveReview | None:
@@ -158,6 +236,18 @@ class GameReview:
                 "forced_from": forced.number if forced else None,
                 "winner": self.winner.value if self.winner else None, "error": self.error}
 
+    @classmethod
+    def from_json(cls, d: dict[str, Any], record: GameRecord,
+                  start: Position | None = None) -> GameReview:
+        """The review :meth:`to_json` wrote of ``record`` (the game is replayed for the
+        history of every position; nothing is proven again)."""
+        rules = PRESETS["pbmserv"].with_options(d["rules"])
+        states = _positions_and_history(replay(record, rules, start))
+        moves = tuple(MoveReview.from_json(m, rules, states[min(i, len(states) - 1)][1])
+                      for i, m in enumerate(d["moves"]))
+        winner = Side(d["winner"]) if d["winner"] is not None else None
+        return cls(record, rules, d["max_moves"], moves, winner, d["error"])
+
     def puzzle_positions(self) -> list[MoveReview]:
         """The turns whose starting position makes a puzzle: the side to move had a forced
         win and threw it away (or resigned), or the turn just before made the result forced
@@ -165,7 +255,7 @@ class GameReview:
         out: list[MoveReview] = []
         for i, m in enumerate(self.moves):
             found = []
-            if m.kind in ("thrown", "thrown-into-loss", "resigned-won"):
+            if m.kind in (Kind.THROWN, Kind.THROWN_INTO_LOSS, Kind.RESIGNED_WON):
                 found.append(m)
             if m.became_forced and i + 1 < len(self.moves):
                 found.append(self.moves[i + 1])
@@ -209,10 +299,10 @@ def _verdict(position: Position, rules: RuleSet, history: Sequence[Position], bo
 
 
 def _classify(side: Side, moves_made: int, before: Verdict, after: Verdict | None,
-              bound: int) -> tuple[str, str, str]:
+              bound: int) -> tuple[Kind, Mark, str]:
     """``(kind, mark, comment)`` of a turn of ``side`` (``moves_made`` of its moves)."""
     if after is None:
-        return "wins", "", f"lands on the goal: {side.title} wins"
+        return Kind.WINS, Mark.NONE, f"lands on the goal: {side.title} wins"
     other = side.other
     k_before, k_after = before.moves or 0, after.moves or 0
     if before.winner is side:
@@ -221,27 +311,29 @@ def _classify(side: Side, moves_made: int, before: Verdict, after: Verdict | Non
         if after.winner is side:
             best = k_before - moves_made
             if k_after <= best:
-                return "kept", "!", f"keeps the forced win: {side.title} wins in {after.moves}"
-            return "slower", "", (f"keeps a forced win, slower: {side.title} wins in "
-                                   f"{after.moves} (best: {missed})")
+                return Kind.KEPT, Mark.GOOD, (f"keeps the forced win: {side.title} wins in "
+                                              f"{after.moves}")
+            return Kind.SLOWER, Mark.NONE, (f"keeps a forced win, slower: {side.title} wins in "
+                                            f"{after.moves} (best: {missed})")
         if after.winner is None:
-            return "thrown", "?", f"throws away the forced win: {missed}"
-        return "thrown-into-loss", "??", (f"throws away the forced win ({missed}) and walks "
-                                         f"into a forced loss: {other.title} wins in "
-                                         f"{after.moves} ({after.keys_text()})")
+            return Kind.THROWN, Mark.MISTAKE, f"throws away the forced win: {missed}"
+        return Kind.THROWN_INTO_LOSS, Mark.BLUNDER, (
+            f"throws away the forced win ({missed}) and walks into a forced loss: "
+            f"{other.title} wins in {after.moves} ({after.keys_text()})")
     if before.winner is other:
         if after.winner is other:
             faster = "" if k_after >= k_before else \
                 f"; the longest defence held out {before.moves}"
-            return "lost", "", f"lost whatever it plays: {other.title} wins in " \
-                               f"{after.moves}{faster}"
-        return "quiet", "", f"{after.text(bound)} after it"
+            return Kind.LOST, Mark.NONE, (f"lost whatever it plays: {other.title} wins in "
+                                          f"{after.moves}{faster}")
+        return Kind.QUIET, Mark.NONE, f"{after.text(bound)} after it"
     if after.winner is other:
-        return "walked-into-loss", "??", (f"walks into a forced loss: {other.title} wins in "
-                                          f"{after.moves} ({after.keys_text()})")
+        return Kind.WALKED_INTO_LOSS, Mark.BLUNDER, (
+            f"walks into a forced loss: {other.title} wins in {after.moves} "
+            f"({after.keys_text()})")
     if after.winner is side:
-        return "created", "!", f"forces the win: {side.title} wins in {after.moves}"
-    return "quiet", "", f"no forced result within {bound}"
+        return Kind.CREATED, Mark.GOOD, f"forces the win: {side.title} wins in {after.moves}"
+    return Kind.QUIET, Mark.NONE, f"no forced result within {bound}"
 
 
 def _positions_and_history(game: Replay) -> list[tuple[Position, tuple[Position, ...]]]:
@@ -286,14 +378,14 @@ def review_game(record: GameRecord, rules: RuleSet, *, max_moves: int = 3,
         v = verdicts[-1]
         number = record.turns[-1].number + 1 if record.turns else record.first_number
         if v.winner is pos.turn:
-            kind, mark = "resigned-won", "??"
+            kind, mark = Kind.RESIGNED_WON, Mark.BLUNDER
             comment = (f"resigns a won position: {v.keys_text()} "
                        f"win{'s' if len(v.keys) == 1 else ''} in {v.moves}")
         elif v.winner is not None:
-            kind, mark = "resigned-lost", ""
+            kind, mark = Kind.RESIGNED_LOST, Mark.NONE
             comment = f"resigns a lost position: {v.winner.title} wins in {v.moves}"
         else:
-            kind, mark = "resigned", ""
+            kind, mark = Kind.RESIGNED, Mark.NONE
             comment = f"resigns with no forced result within {max_moves}"
         reviews.append(MoveReview(number, pos.turn, "Resign", pos, hist, v, None, kind, mark,
                                   comment))

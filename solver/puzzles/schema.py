@@ -41,6 +41,7 @@ against the solver is :mod:`gyges.puzzles.checking`'s job.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 import re
 from collections.abc import Iterable
@@ -56,7 +57,7 @@ from gyges.search.tree import Node, TreeError, node_from_json
 
 __all__ = [
     "FILE_KEYS", "PUZZLE_KEYS", "SCHEMA_VERSION", "SOLUTION_KEYS", "THEMES", "Catalogue",
-    "CatalogueError", "Puzzle", "catalogue_files", "load_all", "load_catalogue",
+    "CatalogueError", "FileForm", "Puzzle", "catalogue_files", "load_all", "load_catalogue",
     "parse_catalogue", "theme_problem",
 ]
 
@@ -121,13 +122,29 @@ class Puzzle:
     line: int = 1
     lines: dict[str, int] = dataclasses.field(default_factory=dict, compare=False, hash=False)
 
+    def __repr__(self) -> str:
+        key = f", key={self.key!r}" if self.key is not None else ""
+        return f"Puzzle({self.id!r}, {str(self.position)!r}, {str(self.stipulation)!r}{key})"
+
     def line_of(self, key: str) -> int:
+        """The line of ``key`` in the entry (the entry's first line if it has none)."""
         return self.lines.get(key, self.line)
 
     def error(self, problem: str, key: str | None = None, *, malformed: bool = False
               ) -> CatalogueError:
+        """A problem of this entry, located on the line of ``key``."""
         return CatalogueError(problem, self.file, self.line_of(key) if key else self.line,
                               self.id, malformed=malformed)
+
+
+class FileForm(str, enum.Enum):
+    """How a catalogue file holds its puzzles."""
+
+    MAPPING = "mapping"  #: ``{schema: 1, title: ..., puzzles: [...]}``
+    LIST = "list"        #: a bare list of puzzles, each with ``schema: 1``
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclasses.dataclass(frozen=True)
@@ -138,8 +155,12 @@ class Catalogue:
     puzzles: tuple[Puzzle, ...]
     title: str = ""
     description: str = ""
-    form: str = "mapping"  # "mapping" ({schema, puzzles}) or "list" (a bare list)
+    form: FileForm = FileForm.MAPPING
     list_indent: int = 0  # column of the '-' of the entries
+
+    def __repr__(self) -> str:
+        n = len(self.puzzles)
+        return f"Catalogue({self.source!r}, {n} puzzle{'s' if n != 1 else ''})"
 
 
 def parse_catalogue(text: str, source: str = "<catalogue>",
@@ -158,15 +179,15 @@ def parse_catalogue(text: str, source: str = "<catalogue>",
     if isinstance(root, yaml.MappingNode):
         seq, title, description = _read_head(root, source, fail_file)
         if yamlnodes.is_null(seq):
-            return Catalogue(source, (), title, description, "mapping", 0)
-        form = "mapping"
+            return Catalogue(source, (), title, description, FileForm.MAPPING, 0)
+        form = FileForm.MAPPING
     else:
         seq = root
-        form = "list"
+        form = FileForm.LIST
     if not isinstance(seq, yaml.SequenceNode):
         raise fail_file(f"the puzzles are a YAML list ('- id: ...' entries), not "
                         f"{yamlnodes.kind(seq)}", seq)
-    puzzles = _read_puzzles(seq, source, form == "list", errors)
+    puzzles = _read_puzzles(seq, source, form is FileForm.LIST, errors)
     indent = seq.value[0].start_mark.column - 2 if seq.value else 0
     return Catalogue(source, puzzles, title, description, form, max(indent, 0))
 

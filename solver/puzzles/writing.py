@@ -1,10 +1,31 @@
-"""Writing the catalogue: one entry as YAML text (:func:`format_entry`) and appended to a
-file, keeping everything else in it (:func:`append_entry`).
+"""Writing the catalogue: one entry as YAML text (:func:`format_entry`), and entries
+appended to a file, keeping everything else in it (:func:`append_entries`, the one
+appender of ``catalogue add``, ``review --puzzles`` and ``generate``).
+
+The appender's one duplicate rule: a new entry is already in the file when an entry there
+has its id, or is the same puzzle (:func:`~gyges.puzzles.symmetry.identity`: the same
+rules, and the same position and history up to the board's symmetries). It refuses such an
+entry (:class:`DuplicateEntry`) or skips it (``duplicates=Duplicates.SKIP``).
+
+>>> from gyges.game.rules import PRESETS
+>>> from gyges.search.stipulation import Stipulation
+>>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+>>> def entry(name, position):
+...     return format_entry(name, position, PRESETS["pbmserv"], Stipulation("win", 1),
+...                         key="51-43-33-31-21-S", main_line=["51-43-33-31-21-S"])
+>>> a, b = entry("a", p), entry("b", p.mirrored())   # one puzzle, mirrored
+>>> result = appended_text("schema: 1\\npuzzles: []\\n", [a, b], "x.yaml",
+...                        duplicates=Duplicates.SKIP)
+>>> result.added, result.skipped
+(('a',), ('b',))
 """
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import json
+import re
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,10 +34,19 @@ from gyges.formats.diagram import format_diagram
 from gyges.formats.posfile import _closest_preset
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
-from gyges.puzzles.schema import SCHEMA_VERSION, Catalogue, CatalogueError, parse_catalogue
+from gyges.output import write_atomic
+from gyges.puzzles.schema import (
+    SCHEMA_VERSION,
+    CatalogueError,
+    FileForm,
+    Puzzle,
+    parse_catalogue,
+)
+from gyges.puzzles.symmetry import identity
 from gyges.search.stipulation import Stipulation
 
-__all__ = ["append_entry", "format_entry"]
+__all__ = ["AppendError", "Appended", "Duplicates", "DuplicateEntry", "append_entries",
+           "appended_text", "format_entry"]
 
 
 def format_entry(
@@ -87,46 +117,135 @@ def format_entry(
     return "\n".join(out) + "\n"
 
 
-def append_entry(path: str | Path, entry_text: str, title: str = "") -> Catalogue:
-    """Append an entry (from :func:`format_entry`, indent 0) to a catalogue file, keeping
-    everything else in it; a new file is created with the schema line. Refuses (with
-    CatalogueError) a duplicate id or position, and any file it could not extend cleanly."""
-    path = Path(path)
-    source = str(path)
-    if path.exists():
-        old_text = path.read_text(encoding="utf-8")
-        old = parse_catalogue(old_text, source)
-    else:
-        head = f"schema: {SCHEMA_VERSION}\n"
+class Duplicates(str, enum.Enum):
+    """What the appender does with a new entry that is already in the file."""
+
+    REFUSE = "refuse"  #: raise :class:`DuplicateEntry`, append nothing
+    SKIP = "skip"      #: leave it out, append the others
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class DuplicateEntry(CatalogueError):
+    """A new entry already in the file: ``entry`` (the new one) has the id of ``existing``
+    (``same_id``) or is the same puzzle. Located on the existing entry's line."""
+
+    def __init__(self, entry: Puzzle, existing: Puzzle, same_id: bool) -> None:
+        if same_id:
+            problem = f"the id {entry.id!r} is already used on line {existing.line}"
+        elif (entry.position, entry.history) == (existing.position, existing.history):
+            problem = f"this position is already puzzle {existing.id} (line {existing.line})"
+        else:
+            problem = (f"this position, mirrored or turned around, is already puzzle "
+                       f"{existing.id} (line {existing.line})")
+        super().__init__(problem, existing.file, existing.line, entry.id)
+        self.entry = entry
+        self.existing = existing
+        self.same_id = same_id
+
+
+class AppendError(CatalogueError):
+    """A file the entries cannot be appended to cleanly: appending would make it unreadable
+    (``detail`` says how), or its puzzle list is not the last thing in it (``detail``
+    None)."""
+
+    def __init__(self, source: str, detail: str | None) -> None:
+        if detail is not None:
+            problem = f"adding the new puzzles would break the file ({detail})"
+        else:
+            problem = ("the puzzle list is not the last thing in the file, so the new "
+                       "puzzles cannot be added to it")
+        super().__init__(problem, source)
+        self.detail = detail
+
+
+@dataclasses.dataclass(frozen=True)
+class Appended:
+    """The file's new text, the ids of the entries appended and of those skipped as
+    duplicates."""
+
+    text: str
+    added: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()
+
+
+def appended_text(old_text: str | None, entries: Sequence[str], source: str, *,
+                  title: str = "", duplicates: Duplicates = Duplicates.REFUSE) -> Appended:
+    """The catalogue ``old_text`` (None: a new file, with the schema line and ``title``)
+    with ``entries`` (from :func:`format_entry`, indent 0) appended after its last entry,
+    keeping everything else as written. Each entry is checked in turn against the file's
+    entries and the entries appended before it (the module's duplicate rule).
+    CatalogueError if the file cannot be read; :class:`DuplicateEntry`,
+    :class:`AppendError`."""
+    if old_text is None:
+        old_text = f"schema: {SCHEMA_VERSION}\n"
         if title:
-            head += "title: " + json.dumps(title, ensure_ascii=False) + "\n"
-        old_text = head + "puzzles:\n"
-        old = parse_catalogue(old_text, source)
-    new_cat = parse_catalogue("schema: 1\npuzzles:\n" + entry_text, "<new entry>")
-    new = new_cat.puzzles[0]
-    for p in old.puzzles:
-        if p.id == new.id:
-            raise CatalogueError(f"the id {new.id!r} is already used on line {p.line}: "
-                                 "choose another --id", source, p.line, new.id)
-        if p.position == new.position and p.rules == new.rules:
-            raise CatalogueError(f"this position is already puzzle {p.id} (line {p.line})",
-                                 source, p.line, new.id)
-    indent = old.list_indent if old.puzzles else 0
-    if old.form == "list":
+            old_text += "title: " + json.dumps(title, ensure_ascii=False) + "\n"
+        old_text += "puzzles:\n"
+    old = parse_catalogue(old_text, source)
+    kept = list(old.puzzles)
+    text = old_text
+    added: list[str] = []
+    skipped: list[str] = []
+    for entry_text in entries:
+        new = parse_catalogue("schema: 1\npuzzles:\n" + entry_text, "<new entry>").puzzles[0]
+        twin = _twin(new, kept)
+        if twin is not None:
+            if duplicates is Duplicates.SKIP:
+                skipped.append(new.id)
+                continue
+            raise DuplicateEntry(new, twin, twin.id == new.id)
+        if not kept:   # the first entry of an empty list written as ``puzzles: []``
+            text = re.sub(r"(?m)^puzzles:\s*\[\]\s*$", "puzzles:", text, count=1)
+        line = text.count("\n") + (1 if text.endswith("\n") or not text else 2)
+        text = _with_entry(text, entry_text, old.form is FileForm.LIST,
+                           old.list_indent if old.puzzles else 0)
+        kept.append(dataclasses.replace(new, file=source, line=line))
+        added.append(new.id)
+    if added:
+        try:
+            result = parse_catalogue(text, source)
+        except CatalogueError as e:
+            raise AppendError(source, e.problem) from None
+        if [p.id for p in result.puzzles][len(old.puzzles):] != added:
+            raise AppendError(source, None)
+    return Appended(text, tuple(added), tuple(skipped))
+
+
+def _twin(new: Puzzle, entries: Sequence[Puzzle]) -> Puzzle | None:
+    """The first of ``entries`` with the id of ``new`` or the same puzzle, if any."""
+    key = identity(new.position, new.rules, new.history)
+    for p in entries:
+        if p.id == new.id or identity(p.position, p.rules, p.history) == key:
+            return p
+    return None
+
+
+def _with_entry(text: str, entry_text: str, bare_list: bool, indent: int) -> str:
+    """``text`` with one entry appended at the list's indent (in a bare list, every entry
+    says its schema)."""
+    if bare_list:
         entry_text = entry_text.replace("\n  stipulation:", "\n  schema: 1\n  stipulation:", 1)
     entry_text = "".join(" " * indent + ln if ln.strip() else ln
                          for ln in entry_text.splitlines(keepends=True))
-    sep = "" if old_text.endswith("\n") or not old_text else "\n"
-    text = old_text + sep + entry_text
-    try:
-        result = parse_catalogue(text, source)
-    except CatalogueError as e:
-        raise CatalogueError(f"appending would break the file ({e.problem}); add the entry "
-                             "by hand", source) from None
-    if len(result.puzzles) != len(old.puzzles) + 1 or result.puzzles[-1].id != new.id:
-        raise CatalogueError("the puzzle list is not the last thing in the file: add the entry "
-                             "by hand", source)
-    from gyges.output import write_atomic
+    sep = "" if text.endswith("\n") or not text else "\n"
+    return text + sep + entry_text
 
-    write_atomic(path, text)   # whole or not at all (parents created)
+
+def append_entries(path: str | Path, entries: Sequence[str], *, title: str = "",
+                   duplicates: Duplicates = Duplicates.REFUSE) -> Appended:
+    """Append ``entries`` to the catalogue file ``path`` (:func:`appended_text`; a missing
+    file is created with ``title``), all checked before the file is written, whole or not
+    at all. Nothing is written when nothing is appended."""
+    path = Path(path)
+    try:
+        old_text = path.read_text(encoding="utf-8") if path.exists() else None
+    except UnicodeDecodeError:
+        raise CatalogueError("not a text file (it is not UTF-8)", str(path)) from None
+    except OSError as e:
+        raise CatalogueError(f"cannot read the file: {e.strerror or e}", str(path)) from None
+    result = appended_text(old_text, entries, str(path), title=title, duplicates=duplicates)
+    if result.added:
+        write_atomic(path, result.text)   # whole or not at all (parents created)
     return result

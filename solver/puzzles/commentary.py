@@ -1,0 +1,93 @@
+"""The solver's commentary on a puzzle, for the book's solutions: the threat of a win's key
+(what it threatens if the defender could pass) and the main variations (the defences that
+hold out longest, grouped by the winner's answer). It is computed here, with the solver,
+and handed to :func:`gyges.puzzles.book.make_book`, so that the book and its renderings
+are functions of what they are given.
+
+>>> Commentary(("16-36-N",), (Variation(("61-51",), "12-24x36=54"),), 12)
+Commentary(threats=['16-36-N'], variations=1, defences=12)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+
+from gyges.formats.notation import format_move
+from gyges.game.moves import apply_move, legal_moves
+from gyges.puzzles.lines import try_play_line
+from gyges.puzzles.schema import Puzzle
+from gyges.search.prover import solve
+
+__all__ = ["Commentary", "Variation", "commentary", "solver_commentary"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Variation:
+    """After the key: defences (that hold out longest) answered by the same winning move."""
+
+    defences: tuple[str, ...]
+    answer: str
+    more: int = 0  #: further defences answered the same way, not listed
+
+
+@dataclasses.dataclass(frozen=True)
+class Commentary:
+    """The threats of the key, the main variations and the number of defences to the key
+    (empty for a puzzle that is not a win, or a win in 1)."""
+
+    threats: tuple[str, ...] = ()
+    variations: tuple[Variation, ...] = ()
+    defences: int = 0
+
+    def __repr__(self) -> str:
+        fields = [f"threats={list(self.threats)}"] if self.threats else []
+        if self.variations:
+            fields.append(f"variations={len(self.variations)}")
+        if self.defences:
+            fields.append(f"defences={self.defences}")
+        return f"Commentary({', '.join(fields)})"
+
+
+def commentary(p: Puzzle) -> Commentary:
+    """The solver's threat of a win's key and its main variations (the defences that hold
+    out longest, grouped by the winner's answer)."""
+    st = p.stipulation
+    line = try_play_line(p.position, p.rules, p.main_line, p.history)
+    if st.kind != "win" or line is None or not line.moves or line.moves[0].is_win:
+        return Commentary()
+    key = line.moves[0]
+    winner = p.position.turn
+    history = [*p.history, p.position]
+    after = apply_move(p.position, key)
+    threats: tuple[str, ...] = ()
+    if st.moves >= 2:
+        threat = solve(after.with_turn(winner), p.rules, max_moves=st.moves - 1,
+                       history=history, tree=False)
+        if threat.result == "win":
+            threats = tuple(format_move(m) for m in threat.keys)
+    replies = legal_moves(after, p.rules, history)
+    if replies.mover is winner:  # the defender is blocked: no defence
+        return Commentary(threats)
+    answers: dict[str, list[str]] = {}
+    longest = 0
+    for reply in replies:
+        if reply.is_win:
+            continue
+        pos = apply_move(after, reply)
+        sol = solve(pos, p.rules, max_moves=st.moves - 1, history=[*history, after],
+                    tree=False)
+        if sol.result != "win" or not sol.keys or sol.moves is None:
+            continue
+        if sol.moves > longest:
+            answers, longest = {}, sol.moves
+        if sol.moves == longest:
+            answers.setdefault(format_move(sol.keys[0]), []).append(format_move(reply))
+    groups = sorted(answers.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    variations = tuple(Variation(tuple(d[:3]), a, max(0, len(d) - 3)) for a, d in groups[:4])
+    return Commentary(threats, variations, len(replies))
+
+
+def solver_commentary(puzzles: Iterable[Puzzle]) -> dict[str, Commentary]:
+    """The commentary of every puzzle, by id (:func:`commentary`)."""
+    return {p.id: commentary(p) for p in puzzles}

@@ -1,0 +1,55 @@
+"""Duplicate lookup for a generation run: the puzzles already in catalogue files, as the
+canonical positions (:func:`~gyges.puzzles.symmetry.canonical`) a run leaves out.
+
+>>> known_positions(["no/such/catalogue.yaml"])
+Traceback (most recent call last):
+...
+gyges.puzzles.duplicates.KnownCatalogueError: no/such/catalogue.yaml: no such file or directory
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from gyges.game.rules import RuleSet
+from gyges.puzzles.params import GenerateError
+from gyges.puzzles.schema import CatalogueError, catalogue_files, load_catalogue
+from gyges.puzzles.symmetry import canonical
+
+__all__ = ["KnownCatalogueError", "known_positions"]
+
+
+class KnownCatalogueError(GenerateError):
+    """A catalogue of known puzzles that cannot be used: ``error`` says why (the path does
+    not exist, when ``missing``, or the file cannot be read)."""
+
+    def __init__(self, error: CatalogueError, missing: bool) -> None:
+        super().__init__(str(error) if missing else f"{error} (a catalogue of known puzzles)")
+        self.error = error
+        self.missing = missing
+
+
+def known_positions(paths: Iterable[str | Path], rules: RuleSet | None = None,
+                    exclude: str | Path | None = None) -> set[str]:
+    """The canonical positions of the puzzles of the catalogue files (under ``rules`` when
+    given), but the file ``exclude``. A missing or unreadable file is a
+    :class:`KnownCatalogueError` (a file that silently counted for nothing would let
+    duplicates through)."""
+    out: set[str] = set()
+    try:
+        files = catalogue_files(paths)
+    except CatalogueError as e:
+        raise KnownCatalogueError(e, missing=True) from None
+    skip = Path(exclude).resolve() if exclude is not None else None
+    for f in files:
+        if skip is not None and f.resolve() == skip:
+            continue
+        try:
+            cat = load_catalogue(f)
+        except CatalogueError as e:
+            raise KnownCatalogueError(e, missing=False) from None
+        for p in cat.puzzles:
+            if rules is None or p.rules == rules:
+                out.add(canonical(p.position))
+    return out

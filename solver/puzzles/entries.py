@@ -1,0 +1,186 @@
+"""A generation run's catalogue output: each sound record written as a catalogue entry
+(:func:`entry_text`), the signed catalogue file of one or more runs
+(:func:`catalogue_text`), and writing it (:func:`write_catalogue`): a file the generator
+wrote is replaced, any other catalogue gains the new entries through the one appender
+(:func:`gyges.puzzles.writing.append_entries`).
+
+>>> from gyges.game.rules import PRESETS
+>>> text = catalogue_text([(Params(2, PRESETS["pbmserv"], 0), [])], title="Mine")
+>>> print(text)  # doctest: +ELLIPSIS
+# gyges generate --stipulation 'win in 2' --rules pbmserv --seed 0 --count 0
+# Every entry was proven by the solver; docs/generate.md explains the rating.
+schema: 1
+title: "Mine"
+puzzles: []
+# written by gyges; checksum ...
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from gyges.game.position import Position
+from gyges.output import is_signed, signed, write_atomic
+from gyges.puzzles.authoring import Findings
+from gyges.puzzles.lines import line_themes, play_line
+from gyges.puzzles.params import GenerateError, Params, Source
+from gyges.puzzles.rating import Features, rating
+from gyges.puzzles.schema import CatalogueError, parse_catalogue
+from gyges.puzzles.writing import Duplicates, append_entries
+from gyges.search.stipulation import Stipulation
+
+__all__ = ["OutputNotCatalogue", "catalogue_entries", "catalogue_text", "check_catalogue_out",
+           "current_themes", "entry_id", "entry_text", "write_catalogue"]
+
+LOG = logging.getLogger("gyges.generate")
+
+#: A run's records with their parameters: what a catalogue file is written from.
+Runs = Sequence[tuple[Params, Sequence[dict[str, Any]]]]
+
+
+class OutputNotCatalogue(GenerateError):
+    """The output file exists and is not a catalogue the new puzzles can be added to."""
+
+
+def entry_id(params: Params, index: int) -> str:
+    """The id of the entry of candidate ``index``: ``gen-w2-s11-00005``."""
+    return f"gen-w{params.moves}-s{params.seed}-{index:05d}"
+
+
+def current_themes(rec: dict[str, Any], params: Params) -> list[str]:
+    """The record's themes as the catalogue checker sees them now: its main line replayed
+    (the engine's representative paths decide ``taboo``), plus ``Renop`` as proven."""
+    pos = Position.from_string(rec["position"])
+    st = Stipulation("win", params.moves, pos.turn)
+    themes = line_themes(play_line(pos, params.rules, rec["main_line"]), params.rules, st)
+    if "Renop" in rec["themes"]:
+        themes.append("Renop")
+    return themes
+
+
+def entry_text(rec: dict[str, Any], params: Params) -> str:
+    """A catalogue entry (YAML text) for a sound record; ValueError if its main line no
+    longer replays (a record made by an older engine)."""
+    pos = Position.from_string(rec["position"])
+    st = Stipulation("win", params.moves, pos.turn)
+    rec = {**rec, "themes": current_themes(rec, params)}
+    f = rec["features"]
+    rated = rating(Features.from_json(f))  # the current formula, also for records of older runs
+    # the rating's figures stay in the state file: the book shows what a solver reads
+    notes = (st.proof_note("the only key" + (", a quiet one" if f["quiet"] else "")))
+    if rec["duals"]:
+        n = len(rec["duals"])
+        notes += (f" Flaw: duals after {n} defence{'s' if n != 1 else ''}, e.g. "
+                  + "; ".join(rec["duals"][:2]) + ".")
+    source = "random play from random setups"
+    if rec["source"] == Source.COMPOSE:
+        d = rec["design"]
+        source = (f"CP-SAT construction: a {d['key']} key, then a landing threat with "
+                  f"{d['bounces']} bounce{'s' if d['bounces'] != 1 else ''}"
+                  f"{' crossing its own path' if d['crossing'] else ''}, "
+                  f"{d['defenders']} defender{'s' if d['defenders'] != 1 else ''} on the shore"
+                  f"{', boxed in after the key (no move)' if d.get('stalemate') else ''}")
+    found = Findings(st, rec["key"], tuple(rec["main_line"]), (), tuple(rec["themes"]))
+    return found.entry(
+        entry_id(params, rec["index"]), pos, params.rules, difficulty=rated.difficulty,
+        title=_title(rec), source=source,
+        credit=f"composed by gyges generate, seed {params.seed} (candidate {rec['index']})",
+        notes=notes,
+    )
+
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _title(rec: dict[str, Any]) -> str:
+    """A short title from the themes and the key: ``Relocation, four bounces``."""
+    themes = rec["themes"]
+    chain = max((int(t.split()[-1]) for t in themes if t.startswith("bounce chain")),
+                default=0)
+    parts = []
+    if "stalemate chain" in themes:
+        parts.append("stalemate chain")
+    if "relocation" in themes:
+        parts.append("relocation")
+    if "taboo" in themes:
+        parts.append("crossing path")
+    if "Renop" in themes:
+        parts.append("Renop")
+    if chain:
+        word = _NUMBERS[chain] if chain < len(_NUMBERS) else str(chain)
+        parts.append(f"{word} bounce{'s' if chain != 1 else ''}")
+    if rec["features"]["quiet"]:
+        parts.append("quiet key")
+    text = ", ".join(parts) or "direct threat"
+    return text[0].upper() + text[1:]
+
+
+def catalogue_entries(runs: Runs) -> list[str]:
+    """The entries of the records of one or more runs, each run's sorted by index; a record
+    whose main line no longer replays is left out, with a warning in the log."""
+    entries = []
+    for params, records in runs:
+        for r in sorted(records, key=lambda r: r["index"]):
+            try:
+                entries.append(entry_text(r, params))
+            except ValueError as e:
+                LOG.warning("candidate %d left out: its main line no longer replays: %s",
+                            r["index"], e)
+    return entries
+
+
+def catalogue_text(runs: Runs, title: str = "") -> str:
+    """The catalogue file of the records of one or more runs (each run's sorted by index),
+    signed (gyges.output) so that a later run knows whether the user edited it."""
+    return _catalogue_file(runs, title, catalogue_entries(runs))
+
+
+def _catalogue_file(runs: Runs, title: str, entries: Sequence[str]) -> str:
+    head = [f"# {params.command(len(records))}" for params, records in runs]
+    head += ["# Every entry was proven by the solver; docs/generate.md explains the rating.",
+             "schema: 1",
+             "title: " + json.dumps(title or "Generated puzzles: " + ", ".join(
+                 dict.fromkeys(p.stipulation.command() for p, _ in runs)))]
+    body = "".join(entries)
+    head.append("puzzles:" if body else "puzzles: []")
+    return signed("\n".join(head) + "\n" + body, "#")
+
+
+def write_catalogue(path: str | Path, runs: Runs, title: str = "", force: bool = False
+                    ) -> str:
+    """Write the catalogue file of the records of one or more runs and return its text.
+
+    The write is atomic. A file the generator wrote (signed, unchanged) is replaced; any
+    other catalogue (a user's, an edited one) keeps its text and gains the new entries
+    (those it has are skipped: the appender's duplicate rule); anything else is refused
+    (:class:`OutputNotCatalogue`) unless ``force``.
+    """
+    path = Path(path)
+    entries = catalogue_entries(runs)
+    if path.exists() and not force and not is_signed(path.read_text(encoding="utf-8")):
+        try:
+            return append_entries(path, entries, duplicates=Duplicates.SKIP).text
+        except CatalogueError as e:
+            raise OutputNotCatalogue(f"{e}; it is not a catalogue the new puzzles can be "
+                                     "added to") from None
+    text = _catalogue_file(runs, title, entries)
+    write_atomic(path, text)
+    return text
+
+
+def check_catalogue_out(out: Path, force: bool = False) -> None:
+    """Before a run: an existing ``out`` must be a catalogue of the generator's or one the
+    new puzzles can be added to (unless ``force``); :class:`OutputNotCatalogue`."""
+    if out.exists() and not force:
+        try:
+            old_text = out.read_text(encoding="utf-8")
+            if not is_signed(old_text):
+                parse_catalogue(old_text, str(out))
+        except (OSError, UnicodeDecodeError, CatalogueError) as e:
+            raise OutputNotCatalogue(
+                f"{out}: exists and is not a catalogue the new puzzles can be added to "
+                f"({e})") from None

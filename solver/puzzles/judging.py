@@ -1,0 +1,72 @@
+"""Candidate judging: candidate *i* of a run made from its own seed (:func:`candidate`) and
+judged by the solver into one JSON-ready state record (:func:`evaluate`).
+
+>>> from gyges.game.rules import PRESETS
+>>> params = Params(2, PRESETS["pbmserv"], seed=11, sources=("play",))
+>>> candidate(5, params) == candidate(5, params)
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from typing import Any
+
+from gyges.game.position import Position
+from gyges.puzzles.compose import compose_candidate
+from gyges.puzzles.params import Params, Source
+from gyges.puzzles.play import play_candidate
+from gyges.puzzles.soundness import assess, theme_matches
+from gyges.puzzles.symmetry import canonical
+
+__all__ = ["candidate", "candidate_seed", "evaluate"]
+
+
+def candidate_seed(seed: int, index: int) -> int:
+    """The candidate's own seed: a hash of the run's seed and the candidate's index, so a
+    candidate is the same whichever worker makes it and whatever ran before.
+
+    >>> candidate_seed(1, 2) == candidate_seed(1, 2) != candidate_seed(2, 1)
+    True
+    """
+    digest = hashlib.sha256(f"gyges-generate:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def candidate(index: int, params: Params) -> tuple[Source, Position | None, dict[str, Any]]:
+    """Candidate ``index`` of a run: (source, position or None, what the source says)."""
+    rng = random.Random(candidate_seed(params.seed, index))
+    source = params.sources[index % len(params.sources)]
+    if source is Source.PLAY:
+        return source, play_candidate(rng, params.rules, params.moves), {}
+    pos, design = compose_candidate(rng, params.rules, params.moves, params.themes)
+    return source, pos, design
+
+
+def evaluate(index: int, params: Params) -> dict[str, Any]:
+    """Make and judge candidate ``index``: one JSON-ready state record."""
+    t0 = time.perf_counter()
+    source, pos, design = candidate(index, params)
+    record: dict[str, Any] = {"index": index, "source": source.value, "design": design}
+    if pos is None:
+        why = "no candidate: the game ended or no exact win came up"
+        if "model" in design:
+            m = design["model"]
+            why = (f"no candidate: {m['proposals']} CP-SAT proposals ({m['engine']} refused "
+                   f"by the engine, {m['accept']} not an exact win with one key), "
+                   f"{m['infeasible']} of {m['paths']} paths infeasible")
+        record.update(position=None, sound=False, reasons=[why], canonical=None)
+    else:
+        a = assess(pos, params.rules, params.moves, no_duals=params.no_duals,
+                   min_tries=params.min_tries)
+        record.update(a.to_json())
+        if a.sound and params.themes and not theme_matches(params.themes, a.themes):
+            record["sound"] = False
+            record["reasons"] = [f"themes {', '.join(a.themes)} lack "
+                                 f"{', '.join(params.themes)}"]
+        record["canonical"] = canonical(pos)
+    record["seconds"] = round(time.perf_counter() - t0, 3)
+    record["params"] = params.to_json()
+    return record

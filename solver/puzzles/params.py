@@ -1,0 +1,178 @@
+"""A generation run's parameters (:class:`Params`): everything its puzzles depend on, stored
+in every record of its state file, and read from the words a user gives them.
+
+>>> from gyges.game.rules import PRESETS
+>>> p = Params(3, PRESETS["pbmserv"], seed=7, sources=(Source.PLAY,))
+>>> p
+Params(win in 3, rules=pbmserv, seed=7, sources=('play',))
+>>> Params.from_json(p.to_json()) == p
+True
+>>> p.command(10)
+"gyges generate --stipulation 'win in 3' --rules pbmserv --seed 7 --count 10 --source play"
+>>> generated_moves("win in 2"), parse_themes("bounce chain 2, taboo")
+(2, ('bounce chain 2', 'taboo'))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+
+from gyges.formats.posfile import _closest_preset
+from gyges.game.rules import PRESETS, RuleError, RuleSet, parse_override
+from gyges.puzzles.play import PLAY_WAY
+from gyges.puzzles.schema import theme_problem
+from gyges.search.stipulation import Stipulation
+
+__all__ = ["FORMAT", "MOVES", "SOURCES", "GenerateError", "Params", "ParamsError", "Source",
+           "generated_moves", "parse_themes"]
+
+FORMAT = 1  #: version of the state file's record layout
+MOVES = range(2, 6)  #: the stipulations the generator makes: wins in 2 to 5
+
+
+class GenerateError(ValueError):
+    """Parameters that cannot be used, or a state file that cannot be resumed."""
+
+
+class ParamsError(GenerateError):
+    """A parameter given in words that cannot be used: ``field`` names the parameter
+    (``stipulation``, ``themes``), ``problem`` says what is wrong, quoting the words."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+class Source(str, enum.Enum):
+    """Where a run's candidates come from (docs/generate.md)."""
+
+    PLAY = "play"        #: random, engine-guided play from random setups
+    COMPOSE = "compose"  #: the CP-SAT construction around a drawn design
+
+    def __str__(self) -> str:
+        return self.value
+
+
+SOURCES: tuple[Source, ...] = (Source.PLAY, Source.COMPOSE)
+
+
+@dataclasses.dataclass(frozen=True)
+class Params:
+    """Everything a run's results depend on (stored in every state record)."""
+
+    moves: int
+    rules: RuleSet
+    seed: int = 0
+    sources: tuple[Source, ...] = SOURCES
+    themes: tuple[str, ...] = ()
+    no_duals: bool = False
+    min_tries: int = 2
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sources", tuple(Source(s) for s in self.sources))
+        object.__setattr__(self, "themes", tuple(self.themes))
+
+    def __repr__(self) -> str:
+        shown = [self.stipulation.command(), f"rules={_rules_text(self.rules)}"]
+        for f in dataclasses.fields(self)[2:]:
+            value = getattr(self, f.name)
+            if f.name == "seed" or value != f.default:
+                value = tuple(str(v) for v in value) if f.name == "sources" else value
+                shown.append(f"{f.name}={value!r}")
+        return f"Params({', '.join(shown)})"
+
+    @property
+    def stipulation(self) -> Stipulation:
+        """What every puzzle of the run is: the side to move wins in ``moves``."""
+        return Stipulation("win", self.moves)
+
+    def command(self, count: int) -> str:
+        """The ``gyges generate`` options of this run."""
+        preset, changes = _closest_preset(self.rules)
+        parts = [f"gyges generate --stipulation '{self.stipulation.command()}' --rules {preset}"]
+        parts += [f"--rule {k}={v}" for k, v in changes.items()]
+        parts.append(f"--seed {self.seed} --count {count}")
+        if self.sources != SOURCES:
+            parts.append(f"--source {self.sources[0]}")
+        if self.themes:
+            parts.append(f"--themes '{','.join(self.themes)}'")
+        if self.no_duals:
+            parts.append("--no-duals")
+        if self.min_tries != 2:
+            parts.append(f"--min-tries {self.min_tries}")
+        return " ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "format": FORMAT, "moves": self.moves, "rules": self.rules.describe(),
+            "seed": self.seed, "sources": [s.value for s in self.sources],
+            "themes": list(self.themes), "no_duals": self.no_duals,
+            "min_tries": self.min_tries}
+        if Source.PLAY in self.sources:
+            # the way play candidates are made (:data:`~gyges.puzzles.play.PLAY_WAY`): a
+            # state file of another way is not resumed
+            d["play"] = PLAY_WAY
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Params:
+        """The parameters :meth:`to_json` wrote (ValueError if they are not such)."""
+        if d.get("format") != FORMAT:
+            raise ValueError(f"parameters of record format {d.get('format')!r}: this program "
+                             f"reads format {FORMAT}")
+        try:
+            rules = PRESETS["pbmserv"].with_options(
+                dict(parse_override(o) for o in str(d["rules"]).split()))
+            return cls(int(d["moves"]), rules, int(d["seed"]), tuple(d["sources"]),
+                       tuple(d["themes"]), bool(d["no_duals"]), int(d["min_tries"]))
+        except (KeyError, TypeError, RuleError) as e:
+            raise ValueError(f"not a generation run's parameters: {e}") from None
+
+
+def _rules_text(rules: RuleSet) -> str:
+    preset, changes = _closest_preset(rules)
+    return " ".join([preset, *(f"{k}={v}" for k, v in changes.items())])
+
+
+def generated_moves(text: str) -> int:
+    """The N of a stipulation the generator makes, ``win in N`` (N in :data:`MOVES`);
+    :class:`ParamsError` (field ``stipulation``) for any other.
+
+    >>> generated_moves("win in 1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gyges.puzzles.params.ParamsError: stipulation: win in 1: choose 2, 3, 4 or 5 ...
+    """
+    try:
+        st = Stipulation.parse(text)
+    except ValueError:
+        st = None
+    if st is None or st.kind != "win" or st.side is not None:
+        raise ParamsError("stipulation", (
+            f"{text!r}: write 'win in N' with N = 2, 3, 4 or 5, like 'win in 2' (the "
+            "generator composes wins for the side to move, which it chooses)"))
+    if st.moves not in MOVES:
+        raise ParamsError("stipulation", (
+            f"win in {st.moves}: choose 2, 3, 4 or 5 (a win in 1 is never a puzzle: the first "
+            "move that lands wins)"))
+    return st.moves
+
+
+def parse_themes(text: str | None) -> tuple[str, ...]:
+    """The themes every puzzle must show, from a comma-separated list; :class:`ParamsError`
+    (field ``themes``) for a theme that is not known or that no generated puzzle shows."""
+    if not text:
+        return ()
+    themes = tuple(t.strip() for t in text.split(",") if t.strip())
+    for t in themes:
+        problem = theme_problem(t)
+        if problem:
+            raise ParamsError("themes", problem)
+        if t == "unstoppable":
+            raise ParamsError("themes", (
+                "'unstoppable' is the theme of a 'loses in N' puzzle; the generator composes "
+                "'wins in N' puzzles"))
+    return themes

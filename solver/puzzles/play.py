@@ -1,0 +1,196 @@
+"""Play candidates: positions reached by random, engine-guided play from random setups
+(docs/generate.md). The first position of a game where the side to move wins in exactly
+the wanted number of moves is the candidate; from 3 moves on it is found by walking back
+from a side's first shallower win (:func:`play_candidate`).
+
+This module is the generator's one user of the compiled provers: the walk keeps one
+searcher for a whole game line and asks it about raw boards.
+
+>>> import random
+>>> from gyges.game.rules import PRESETS
+>>> rules = PRESETS["pbmserv"]
+>>> pos = play_candidate(random.Random(5), rules, 2)
+>>> pos is None or (win_in(pos, rules, 2) and not win_in(pos, rules, 1))
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from gyges.game.moves import Game, MoveList, apply_move, board_after, can_land, legal_moves
+from gyges.game.position import ALL_SETUPS, Position
+from gyges.game.rules import RuleSet
+from gyges.puzzles.soundness import plausible_moves
+from gyges.search._dfpn import DfpnSearcher
+from gyges.search._search import Searcher
+from gyges.search.prover import pick, table_bits, win_in, winners_among
+
+__all__ = ["DEEP_FROM", "PLAY_WAY", "WALK_THREATS", "play_candidate"]
+
+
+#: From this many moves on, play candidates are found by walking back from the first
+#: shallower win (:func:`_walk_back_candidate`) instead of asking for the win in N at each ply.
+DEEP_FROM = 3
+
+#: How play candidates are made, recorded in the parameters of a run's state records: each
+#: change gives other candidates for the same seed, so a state file made another way is
+#: refused rather than mixed in. Unmarked: a win in N asked at every ply; ``"walk-back"``:
+#: wins in 4 and 5 found by walking back; ``"walk-back 2"``: wins in 3 too, and the random
+#: safe move drawn by trying moves in a random order (:func:`_random_safe_move`);
+#: ``"walk-back 3"``: a walk that finds two winning moves (a cook) goes on playing;
+#: ``"walk-back 4"`` (this one): the walk of a win in 3 or 4 asks at most
+#: :data:`WALK_THREATS` threats.
+PLAY_WAY = "walk-back 4"
+
+#: For wins in 3 and 4, the walk asks the move the game played and at most this many of
+#: the moves that threaten to land (the first in move order) whether they win. What it
+#: trades: every move asked whose answer is "no" costs a proof, and most answers are "no",
+#: so fewer asked make a walk cheaper; but a winning move not asked is a candidate missed,
+#: so too few leave a run short of candidates (3 is too few for some seeds). Wins in 5 ask
+#: every threat: their candidates are rare, and a walk that misses one costs minutes.
+#: ``python -m bench.bench_generate --walk`` measures both sides (the walks' time and the
+#: candidates found) for 3, 6 and every threat.
+WALK_THREATS = 6
+
+
+def play_candidate(rng: random.Random, rules: RuleSet, moves: int, max_plies: int = 40,
+                   *, threats_asked: int = WALK_THREATS) -> Position | None:
+    """Engine-guided random play from random setups: never a move that lets the opponent
+    land at once (when there is another). For a win in 1 or 2, the first position from
+    the fifth ply on where the side to move wins in exactly ``moves`` (and cannot land at
+    once) is returned; deeper, the first one :func:`_walk_back_candidate` finds (asking at
+    most ``threats_asked`` threats below 5 moves: :data:`WALK_THREATS`)."""
+    if moves >= DEEP_FROM:
+        return _walk_back_candidate(rng, rules, moves, max_plies, threats_asked)
+    game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
+    for ply in range(max_plies):
+        pos = game.position
+        ml = game.legal_moves(rules, paths=False)
+        if not ml.moves or ml.wins:
+            return None
+        if ply >= 4 and ml.mover is pos.turn and win_in(pos, rules, moves) \
+                and (moves == 1 or not win_in(pos, rules, moves - 1)):
+            return pos
+        game = _random_safe_move(rng, game, ml, rules)
+    return None
+
+
+def _random_safe_move(rng: random.Random, game: Game, ml: MoveList, rules: RuleSet) -> Game:
+    """The game after a random move of ``ml`` that does not let the opponent land at once
+    (any move when every one does), each such move as likely as another.
+
+    The moves are tried in a random order and the first safe one is played: the same
+    choice as drawing among all the safe moves, but only the moves tried are made (most
+    are safe; making all of them was a quarter of a win-in-3 run)."""
+    pos = game.position
+    seen = [*game.history, pos]   # what Game.play would record: the Renop law's history
+    order = list(ml.moves)
+    rng.shuffle(order)
+    for m in order:
+        if not can_land(apply_move(pos, m), rules, seen):
+            return game.play(m)
+    return game.play(order[0])
+
+
+def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int, max_plies: int,
+                         threats_asked: int = WALK_THREATS) -> Position | None:
+    """A candidate for a win in ``moves`` (N, 3 or more) from the same random play, cheaply.
+
+    A "no" to "win in N?" is the costly answer (every move of the side to move refuted),
+    and most plies would give it. So each ply from the fifth on asks only for a win in
+    N - 2 (in 2 for N = 3: a win in 1 comes up only where the opponent had no safe move,
+    and the walk back from it seldom finds a win in 3). When a side first reaches one at
+    ply ``i`` (none at ``i - 2``), the walk goes back to its position at ``i - 2``: it is
+    the candidate if one of a few moves (the one the game played there, and those that
+    threaten to land) wins within N (every reply of the opponent leaves a win in N - 1)
+    and it has no win in N - 1. If it has one (exactly N - 1), the position at ``i - 4``
+    (also without a win in N - 2) is asked the same. When two of those moves win (a cook
+    of the win in N, which the soundness test would reject), the game goes on instead.
+    Either way the candidate wins in exactly N, and no position is asked "win in N?" as a
+    whole: the question about one move is answered "no" by one defence that holds, and
+    "no win in N - 1?" is asked only of a position with a winning move found. Every
+    answer is exact and the line depends only on ``rng``, so the candidate depends only on
+    the seed and the index.
+    """
+    shallow = max(moves - 2, 2)
+    # for N = 3, ``shallow`` is N - 1: a position at i - 2 already has no win in N - 1, so
+    # the walk returns it once one of its moves wins within N (and never goes to i - 4)
+    # one searcher for every question of the line: its table's entries are keyed by board
+    # and relevant history, so its answers are those of fresh searches, and an earlier
+    # position's deeper question meets the later positions already proven. The prover is
+    # the one ``solve`` picks for the bound (df-pn from DFPN_FROM moves). Its table trades
+    # the time to map its pages, paid by every walk, against collisions: up to wins in 4
+    # at most 2 ** 18 entries (14 MB) are enough; a win in 5's long walks fill that and
+    # want the size ``solve`` gives (``python -m bench.bench_generate --deep`` runs both)
+    bits = min(table_bits(moves), 18) if moves <= 4 else table_bits(moves)
+    searcher: Searcher | DfpnSearcher = (
+        DfpnSearcher(rules.flags(), bits) if pick("auto", moves) == "dfpn"
+        else Searcher(rules.flags(), bits))
+    game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
+    line: list[Position | None] = []    # the positions of the plies asked with no win
+    for ply in range(max_plies):
+        pos = game.position
+        ml = game.legal_moves(rules, paths=False)
+        if not ml.moves or ml.wins:
+            return None
+        line.append(None)
+        if ply >= 4 and ml.mover is pos.turn:
+            if not win_in(pos, rules, shallow, searcher=searcher):
+                line[ply] = pos
+            elif line[ply - 2] is not None:
+                # first reached a win in N - 2: its position two plies earlier, then (when
+                # that one wins in N - 1) four
+                for j in (ply - 2, ply - 4):
+                    earlier = line[j]
+                    if earlier is None:
+                        break
+                    wins = _moves_that_win(earlier, game.history[j + 1], rules, moves,
+                                           searcher, threats_asked)
+                    if not wins:
+                        break
+                    if not win_in(earlier, rules, moves - 1, searcher=searcher):
+                        if wins > 1:
+                            break       # cooked: the game goes on to another candidate
+                        return earlier
+        game = _random_safe_move(rng, game, ml, rules)
+    return None
+
+
+def _moves_that_win(position: Position, played: Position | bytes, rules: RuleSet,
+                    moves: int, searcher: Searcher | DfpnSearcher,
+                    threats_asked: int = WALK_THREATS) -> int:
+    """How many of a few moves of the side to move win within ``moves`` of its moves,
+    whatever the replies: the move the game played from ``position`` (to ``played``) and
+    the moves that threaten to land (:func:`plausible_moves`; below 5 moves only the
+    first ``threats_asked`` of them), counted up to 2. A count
+    proves that many winning moves; 0 does not prove there is none (other moves are not
+    asked), and 2 proves a cook of a win in exactly ``moves``.
+
+    With df-pn the few moves are asked together, as the position less every other move
+    (``win_excluding``), then again less the winner found: df-pn goes for the likeliest
+    winner, where asking them in turn disproves every move met before it (a win in 5's
+    cook took 80 s that way)."""
+    me = position.turn.index
+    asked = [played.key if isinstance(played, Position) else bytes(played)]
+    threats = plausible_moves(position, rules)
+    for m in threats[:threats_asked] if moves < 5 else threats:
+        after = apply_move(position, m).key
+        if after not in asked:
+            asked.append(after)
+    found = 0
+    if isinstance(searcher, DfpnSearcher):
+        children = [bytes(board_after(position.board, m.start, m.end, m.relocation))
+                    for m in legal_moves(position, rules).moves]
+        won, settled = winners_among(searcher, position.key, me, moves, [], children,
+                                     asked, 2)
+        if settled:
+            return len(won)
+        found = len(won)
+        asked = [b for b in asked if b not in won]      # not known: the rest in turn
+    for after in asked:
+        if searcher.win(after, 1 - me, me, moves - 1, [position.key]):
+            found += 1
+            if found == 2:
+                break
+    return found

@@ -1,0 +1,247 @@
+"""Publishing the puzzle book: :func:`publish_book` takes the puzzles of a catalogue and
+writes the book (text, HTML or PDF) or the diagrams (SVG files), as ``gyges export`` does:
+
+1. the puzzles a :class:`~gyges.puzzles.selection.Selection` keeps (:class:`NothingSelected`
+   when none);
+2. each entry's key and main line replayed by the engine (cheap:
+   :func:`~gyges.puzzles.checking.engine_problems`; :class:`EngineRefused`);
+3. for a PDF, or when asked, every entry re-proven by the solver (:class:`Disproved`);
+4. the target: a directory (created if missing: the book gets its usual name there, the
+   SVG files theirs), or a file name with the format's suffix;
+5. the output policy of :mod:`gyges.output`: a file gyges did not write, or one edited
+   since, is not replaced without ``force`` (a PDF, which carries no signature, may replace
+   a PDF); the text, HTML and SVG files are signed; every file is written whole or not at
+   all;
+6. the book laid out with the solver's commentary
+   (:func:`~gyges.puzzles.commentary.solver_commentary`) and rendered; a PDF is dated
+   ``created`` (default: :func:`~gyges.puzzles.pdf.book_date`, ``SOURCE_DATE_EPOCH`` or
+   now).
+
+>>> BookFormat.PDF.file_name, BookOptions(chapters="theme")
+('book.pdf', BookOptions(chapters='theme'))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import enum
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from gyges.output import check_output, signed, write_atomic
+from gyges.puzzles.book import BOOK_TITLE, Book, Chapters, make_book
+from gyges.puzzles.bookhtml import Paper, export_html
+from gyges.puzzles.booktext import export_text
+from gyges.puzzles.checking import CheckStep, check_catalogue, engine_problems
+from gyges.puzzles.commentary import solver_commentary
+from gyges.puzzles.diagrams import Arrows, puzzle_svgs
+from gyges.puzzles.pdf import book_date, export_pdf
+from gyges.puzzles.schema import CatalogueError, Puzzle, load_catalogue
+from gyges.puzzles.selection import Selection, select_puzzles
+
+__all__ = ["BookFormat", "BookOptions", "Disproved", "EngineRefused", "NothingSelected",
+           "PublishError", "Published", "publish_book"]
+
+
+class BookFormat(str, enum.Enum):
+    """What :func:`publish_book` writes."""
+
+    TEXT = "text"  #: the book as plain text
+    SVG = "svg"    #: one file per diagram
+    HTML = "html"  #: the book as one HTML page
+    PDF = "pdf"    #: the book typeset by WeasyPrint
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def file_name(self) -> str:
+        """The book's name in a target directory (empty for SVG: one file per diagram)."""
+        return {"text": "puzzles.txt", "html": "book.html", "pdf": "book.pdf"}.get(self.value, "")
+
+
+@dataclasses.dataclass(frozen=True)
+class BookOptions:
+    """How the book looks: its ``title`` (None: :data:`~gyges.puzzles.book.BOOK_TITLE`),
+    its ``chapters``, the ``paper`` of the HTML and PDF books, what the solution diagrams
+    draw (``arrows``), column and row numbers on the problems' diagrams
+    (``coordinates``), black and white (``monochrome``), and the width of the SVG files in
+    pixels (``size``)."""
+
+    title: str | None = None
+    chapters: Chapters = Chapters.DIFFICULTY
+    paper: Paper = Paper.A4
+    arrows: Arrows = Arrows.KEY
+    coordinates: bool = True
+    monochrome: bool = False
+    size: int = 360
+
+    def __post_init__(self) -> None:
+        for name, kind in (("chapters", Chapters), ("paper", Paper), ("arrows", Arrows)):
+            object.__setattr__(self, name, kind(getattr(self, name)))
+
+    def __repr__(self) -> str:
+        changed = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value != f.default:
+                shown = str(value) if isinstance(value, enum.Enum) else value
+                changed.append(f"{f.name}={shown!r}")
+        return f"BookOptions({', '.join(changed)})"
+
+
+class PublishError(ValueError):
+    """The book cannot be published: one line, the path and what is wrong."""
+
+
+class NothingSelected(PublishError):
+    """No puzzle meets the ``selection``."""
+
+    def __init__(self, selection: Selection) -> None:
+        super().__init__(f"no puzzle matches the selection {selection}")
+        self.selection = selection
+
+
+class EngineRefused(PublishError):
+    """Entries whose key or main line the engine refuses (``problems``): nothing written."""
+
+    def __init__(self, problems: Sequence[CatalogueError]) -> None:
+        super().__init__(f"the engine refuses {len(problems)} key or main line"
+                         f"{'s' if len(problems) != 1 else ''}")
+        self.problems = tuple(problems)
+
+
+class Disproved(PublishError):
+    """Entries the solver disproves (``problems``): nothing written."""
+
+    def __init__(self, problems: Sequence[CatalogueError]) -> None:
+        self.problems = tuple(problems)
+        n = len(self.ids)
+        super().__init__(f"the solver disproves {n} entr{'y' if n == 1 else 'ies'} "
+                         f"({', '.join(self.ids)})")
+
+    @property
+    def ids(self) -> list[str]:
+        """The ids of the entries disproved, sorted."""
+        return sorted({p.puzzle for p in self.problems if p.puzzle})
+
+
+@dataclasses.dataclass(frozen=True)
+class Published:
+    """The files written, and the directory they are in."""
+
+    files: tuple[Path, ...]
+    directory: Path
+
+
+def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
+                 fmt: BookFormat | str = BookFormat.HTML,
+                 options: BookOptions = BookOptions(), *,
+                 selection: Selection | None = None, check: bool | None = None,
+                 force: bool = False, created: _dt.datetime | None = None,
+                 progress: Callable[[CheckStep], None] | None = None) -> Published:
+    """Write the book of ``puzzles`` (or its SVG diagrams) to ``out``: the steps of the
+    module's docstring. ``selection``: the puzzles to publish (default: all);
+    ``check``: re-prove every puzzle first (default: for a PDF);
+    ``progress`` hears of each re-proof
+    (:func:`~gyges.puzzles.checking.check_catalogue`). Raises :class:`PublishError` (its
+    kinds say which step refused), :class:`~gyges.output.OutputError` (a file not to
+    replace) or :class:`~gyges.puzzles.pdf.PdfError` (no WeasyPrint)."""
+    fmt = BookFormat(fmt)
+    selection = selection or Selection()
+    chosen = select_puzzles(puzzles, selection)
+    if not chosen:
+        raise NothingSelected(selection)
+    refused = [problem for p in chosen for problem in engine_problems(p)]
+    if refused:
+        raise EngineRefused(refused)
+    if check if check is not None else fmt is BookFormat.PDF:
+        report = check_catalogue(chosen, progress=progress)
+        if report.problems:
+            raise Disproved(report.problems)
+    target = _target(Path(out), fmt)
+    if fmt is BookFormat.SVG:
+        return Published(tuple(_write_svgs(target, chosen, force, options)), target)
+    book = make_book(chosen, title=options.title or BOOK_TITLE, chapters=options.chapters,
+                     file_titles=_file_titles(chosen), commentary=solver_commentary(chosen))
+    _write(target, _book_bytes(book, fmt, options, target, force, created))
+    return Published((target,), target.parent)
+
+
+def _target(out: Path, fmt: BookFormat) -> Path:
+    """The directory (svg) or file to write; parent directories are created."""
+    if fmt is BookFormat.SVG:
+        directory = out
+    elif out.suffix.lower() == Path(fmt.file_name).suffix:
+        directory = out.parent
+    else:
+        directory, out = out, out / fmt.file_name
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise PublishError(f"{directory}: cannot create the directory: {e.strerror or e}"
+                           ) from None
+    return directory if fmt is BookFormat.SVG else out
+
+
+def _file_titles(puzzles: Sequence[Puzzle]) -> dict[str, str]:
+    """The title of each catalogue file the puzzles come from (a file that cannot be read
+    again has none)."""
+    titles = {}
+    for f in dict.fromkeys(p.file for p in puzzles):
+        try:
+            titles[f] = load_catalogue(f).title
+        except (CatalogueError, OSError):
+            continue
+    return titles
+
+
+def _write_svgs(directory: Path, puzzles: Sequence[Puzzle], force: bool,
+                options: BookOptions) -> list[Path]:
+    files = {directory / name: signed(svg, "<!--", "-->").encode("utf-8")
+             for p in puzzles
+             for name, svg in puzzle_svgs(p, options.size, arrows=options.arrows,
+                                          coordinates=options.coordinates,
+                                          monochrome=options.monochrome).items()}
+    for target in files:                 # every file checked before any is written
+        _may_write(target, force)
+    for target, data in files.items():
+        _write(target, data)
+    return list(files)
+
+
+def _book_bytes(book: Book, fmt: BookFormat, options: BookOptions, target: Path, force: bool,
+                created: _dt.datetime | None) -> bytes:
+    """The book rendered, once ``target`` may be written."""
+    _may_write(target, force)
+    if fmt is BookFormat.TEXT:
+        return signed(export_text(book), "#").encode("utf-8")
+    if fmt is BookFormat.HTML:
+        return signed(export_html(book, paper=options.paper, arrows=options.arrows,
+                                  monochrome=options.monochrome,
+                                  coordinates=options.coordinates),
+                      "<!--", "-->").encode("utf-8")
+    if created is None:
+        try:
+            created = book_date()
+        except ValueError as e:
+            raise PublishError(str(e)) from None
+    return export_pdf(book, paper=options.paper, arrows=options.arrows,
+                      monochrome=options.monochrome, coordinates=options.coordinates,
+                      created=created)
+
+
+def _may_write(target: Path, force: bool) -> None:
+    """The output policy (gyges.output): a file gyges did not write is not replaced without
+    ``force``; a PDF (which carries no signature) may replace a PDF."""
+    pdf = target.suffix.lower() == ".pdf" and target.is_file() and \
+        target.read_bytes()[:5] == b"%PDF-"
+    check_output(target, force=force, replaceable=True if pdf else None)
+
+
+def _write(target: Path, data: bytes) -> None:
+    try:
+        write_atomic(target, data)   # whole or not at all
+    except OSError as e:
+        raise PublishError(f"{target}: cannot write: {e.strerror or e}") from None

@@ -1,0 +1,209 @@
+"""Soundness: is a candidate a sound "side to move wins in N" puzzle? :func:`assess` asks
+the solver (docs/generate.md): the stipulation exact, one key, the puzzle not trivial, its
+main line replayable; a sound one gets its main line, themes, features and rating.
+
+>>> from gyges.game.rules import PRESETS
+>>> a = assess(Position.from_string("321..2/1...../....../2....2/...3../.331.1 S"),
+...            PRESETS["pbmserv"], 2)
+>>> a.sound, a.key, a.main_line[-1].endswith("-N")
+(True, '12-24x36=54', True)
+>>> Assessment.from_json(a.to_json()) == a
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from gyges.formats.notation import format_move
+from gyges.game.moves import Move, apply_move, can_land, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet, Side
+from gyges.puzzles.authoring import AuthoringError, findings
+from gyges.puzzles.rating import CAPS, Features, Rating, rating
+from gyges.search.prover import solve as search_solve
+from gyges.search.tree import Node, WinnerNode, walk
+
+__all__ = ["TRIES_UP_TO", "Assessment", "assess", "plausible_moves", "theme_matches",
+           "threatens"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Assessment:
+    """The solver's verdict on a candidate (``sound``, else the ``reasons`` it is not) and,
+    for a sound one, everything its catalogue entry needs."""
+
+    position: Position
+    sound: bool
+    reasons: tuple[str, ...]
+    key: str | None = None
+    main_line: tuple[str, ...] = ()
+    themes: tuple[str, ...] = ()
+    features: Features | None = None
+    rating: Rating | None = None
+    tries: tuple[str, ...] = ()
+    duals: tuple[str, ...] = ()
+    threats: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": str(self.position), "sound": self.sound, "reasons": list(self.reasons),
+            "key": self.key, "main_line": list(self.main_line), "themes": list(self.themes),
+            "features": self.features.to_json() if self.features else None,
+            "score": self.rating.score if self.rating else None,
+            "difficulty": self.rating.difficulty if self.rating else None,
+            "tries": list(self.tries), "duals": list(self.duals), "threats": self.threats,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Assessment:
+        f = d.get("features")
+        r = Rating(d["score"], d["difficulty"]) if d.get("difficulty") is not None else None
+        return cls(Position.from_string(d["position"]), d["sound"], tuple(d["reasons"]),
+                   d.get("key"), tuple(d.get("main_line", ())), tuple(d.get("themes", ())),
+                   Features.from_json(f) if f else None, r, tuple(d.get("tries", ())),
+                   tuple(d.get("duals", ())), d.get("threats", 0))
+
+    def __repr__(self) -> str:
+        verdict = f"sound, key {self.key}" if self.sound else "; ".join(self.reasons)
+        return f"Assessment({self.position}: {verdict})"
+
+
+def threatens(before: Position, after: Position, side: Side, rules: RuleSet) -> bool:
+    """Could ``side`` land at once from ``after`` if it were to move again?"""
+    return can_land(after.with_turn(side), rules, [before])
+
+
+def plausible_moves(position: Position, rules: RuleSet) -> list[Move]:
+    """The first moves a solver would look at first: those that threaten to land next move
+    (if the opponent did nothing) without letting the opponent land at once."""
+    me = position.turn
+    out = []
+    for m in legal_moves(position, rules):
+        if m.is_win or m.side is not me:
+            continue
+        after = apply_move(position, m)
+        if can_land(after, rules, [position]):
+            continue
+        if threatens(position, after, me, rules):
+            out.append(m)
+    return out
+
+
+def _duals(tree: Node | None) -> list[str]:
+    """Defences after which the winner has several winning continuations before the last
+    move (a dual); several rings landing on the goal at the end is not counted."""
+    out = []
+    for path, node in walk(tree):
+        if path and isinstance(node, WinnerNode) and node.moves_left >= 2 and node.dual:
+            defence = next((s.move for s in reversed(path) if s.defence), None)
+            out.append(f"after {defence}: {', '.join(node.moves[:3])}")
+    return out
+
+
+#: Tries (the rating's single-refutation tries) are looked for up to a win in this many
+#: moves. What it trades: each try of a win in N costs a proof that a second defence holds
+#: ("no win in N - 1") for every first move, hundreds of them, and that proof grows fast
+#: with N; against a rating that needs no tries for a win in 5, whose length alone scores
+#: 8 of the 8.5 of difficulty 5 and whose proof (thousands of nodes) the rest.
+TRIES_UP_TO = 4
+
+
+def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = False,
+           min_tries: int = 2, solve: Callable[..., Any] | None = None) -> Assessment:
+    """Is ``position`` a sound "side to move wins in ``moves``" puzzle? (docs/generate.md)
+
+    Sound: the solver proves a win in exactly ``moves`` (no shorter win), with one key (no
+    cook); not trivial: the key is not the only legal move, not the only move that threatens
+    to land, and at least ``min_tries`` other moves threaten to land (plausible tries).
+    Duals are a flaw recorded in ``duals``; with ``no_duals`` they reject the puzzle.
+    """
+    solve = solve or search_solve
+    me = position.turn
+    root = legal_moves(position, rules)
+    if root.mover is not me or not root.moves:
+        return Assessment(position, False, ("the side to move is blocked",))
+    if root.wins:
+        return Assessment(position, False, ("the side to move lands at once",))
+    # a cook is told from a unique key by the first two keys found; once the key is known
+    # to be unique, the other solves stop at it (deep stipulations: the cook search of
+    # every defence on the main line was most of the time)
+    quick = functools.partial(solve, tree=False, max_keys=1)
+    threats = plausible_moves(position, rules)
+    # the tree (for duals) and the tries (for the rating) come from the same solve, asked
+    # only when the key is unique and the position can still be a puzzle (a second legal
+    # move, and at least min_tries threats, the plausible tries being among them): the
+    # tries then start from the cook search's table, which holds a refutation of every
+    # other first move. The rating counts the tries refuted by one defence, up to its cap:
+    # only those are looked for (a first move is dropped at its second refutation, not its
+    # fourth).
+    extras = len(root.moves) > 1 and len(threats) >= min_tries
+    sol = solve(position, rules, max_moves=moves, tree=extras, max_keys=2,
+                tries=extras and moves <= TRIES_UP_TO, try_refutations=1,
+                try_count=int(CAPS["single_tries"]), extras_if_cooked=False)
+    if sol.result != "win" or sol.moves != moves:
+        found = f"{sol.result} in {sol.moves}" if sol.moves else sol.result
+        return Assessment(position, False, (f"not a win in exactly {moves} ({found})",))
+    if len(sol.keys) != 1:
+        return Assessment(position, False, (f"cooked: {len(sol.keys)} keys",))
+    key = sol.keys[0]
+    reasons = []
+    if len(root.moves) == 1:
+        reasons.append("the key is the only legal move")
+    key_result = key.result_key(position)
+    others = [m for m in threats if m.result_key(position) != key_result]
+    if len(others) < len(threats) and not others:
+        reasons.append("the key is the only move that threatens to land")
+    if len(others) < min_tries:
+        reasons.append(f"{len(others)} plausible tries (at least {min_tries} wanted)")
+    if reasons:
+        return Assessment(position, False, tuple(reasons), key=format_move(key))
+    duals = _duals(sol.tree)
+    if duals and no_duals:
+        return Assessment(position, False, ("duals: " + "; ".join(duals),),
+                          key=format_move(key))
+    try:
+        found = findings(position, rules, sol, (), quick)
+    except AuthoringError as e:
+        # the catalogue checker replays the main line: an entry it cannot replay is no use
+        return Assessment(position, False, (f"the main line cannot be replayed: {e.reason}",),
+                          key=format_move(key))
+    after = apply_move(position, key)
+    defences = legal_moves(after, rules, [position])
+    quiet = not key.is_replace and not threatens(position, after, me, rules)
+    features = Features(
+        moves=moves,
+        single_tries=len(sol.tries),
+        defences=len(defences.moves) if defences.mover is after.turn else 0,
+        key_bounces=key.bounces,
+        quiet=quiet,
+        nodes=sol.stats.proof_nodes,
+    )
+    return Assessment(
+        position, True, (), key=format_move(key), main_line=found.main_line,
+        themes=found.themes, features=features, rating=rating(features),
+        tries=tuple(str(t.move) for t in sol.tries), duals=tuple(duals),
+        threats=len(others),
+    )
+
+
+def theme_matches(wanted: Sequence[str], themes: Sequence[str]) -> bool:
+    """Does a puzzle with ``themes`` show every wanted theme? ``bounce chain N`` asks for a
+    chain of at least N bounces.
+
+    >>> theme_matches(["bounce chain 2", "relocation"], ["bounce chain 3", "relocation"])
+    True
+    >>> theme_matches(["taboo"], ["bounce chain 3"])
+    False
+    """
+    for w in wanted:
+        if w.startswith("bounce chain"):
+            n = int(w.split()[-1])
+            if not any(t.startswith("bounce chain") and int(t.split()[-1]) >= n for t in themes):
+                return False
+        elif w not in themes:
+            return False
+    return True

@@ -1,0 +1,33 @@
+"""What the puzzle tests share: the repository's catalogue (``puzzles/``) as they read it,
+and the ``gyges`` command run in-process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from gyges.puzzles.catalogue import Puzzle, load_all, load_catalogue
+from gyges_cli.main import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT / "puzzles"
+SEEDS = PUZZLES / "seed000.yaml"
+
+
+def seed_puzzles() -> list[Puzzle]:
+    """The worked examples of seed 000, in file order."""
+    return list(load_catalogue(SEEDS).puzzles)
+
+
+def all_puzzles() -> list[Puzzle]:
+    """Every puzzle of ``puzzles/`` (the default sweep: its top-level files)."""
+    puzzles, errors = load_all([PUZZLES])
+    assert not errors
+    return puzzles
+
+
+def run(*args: object) -> Result:
+    """``gyges ARGS`` in this process; an exception the command does not turn into an exit
+    status is raised, not kept in the result."""
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)

@@ -1,0 +1,77 @@
+"""The HTML book (gyges.puzzles.bookhtml): its sections, every puzzle once in the contents,
+as a diagram and as a solution, nothing external, the paper sizes from the package's print
+CSS, and the drawing options. (Rendered by a browser: test_book_browser.py; as a PDF:
+test_book_pdf.py.)"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from importlib import resources
+
+from catalogues import all_puzzles, seed_puzzles
+
+from gyges.puzzles.book import make_book
+from gyges.puzzles.bookhtml import Paper, export_html
+
+
+def test_html_book_structure():
+    puzzles = all_puzzles()
+    book = make_book(puzzles, title="Test book")
+    html = export_html(book)
+    assert html.startswith("<!DOCTYPE html>")
+    sections = re.findall(r'<section class="([a-z-]+)"', html)
+    assert sections[:2] == ["title-page", "contents"]
+    assert sections.count("chapter") == len(book.chapters)
+    assert sections[-2:] == ["solutions", "index"]
+    # Every puzzle once in the contents, once as a diagram, once as a solution.
+    assert html.count('<td class="n">') == len(puzzles)
+    assert html.count('<div class="puzzle"') == len(puzzles)
+    assert html.count('<div class="solution"') == len(puzzles)
+    for e in book.entries:
+        assert html.count(f'id="{e.anchor}"') == 1
+        assert html.count(f'href="#{e.anchor}"') >= 3  # contents (2) and the solution
+    # Chapter headings, and no fixed page box that would clip the contents.
+    for i, c in enumerate(book.chapters, 1):
+        assert f"<h2>{i}. {c.title}" in html
+    assert "overflow: hidden" not in html and "overflow:hidden" not in html
+    assert not re.search(r"height:\s*297mm", html)
+    svgs = re.findall(r"<svg\b.*?</svg>", html, flags=re.S)
+    for svg in svgs:
+        ET.fromstring(svg)
+    for external in ("<link", "<script", "src=", "url(", "@import"):
+        assert external not in html
+
+
+def test_html_paper_sizes():
+    book = make_book(seed_puzzles())
+    assert "size: A4 portrait" in export_html(book)
+    assert "size: letter portrait" in export_html(book, paper="letter")
+
+
+
+def test_html_book_drawing_options():
+    book = make_book(seed_puzzles())
+    default = export_html(book)
+    assert default.count('class="path"') == sum(1 for e in book.entries if e.puzzle.key)
+    assert 'class="coordinates"' in default
+    html = export_html(book, arrows="line", monochrome=True, coordinates=False)
+    assert 'class="coordinates"' not in html and 'class="path"' not in html
+    moves = sum(len(e.line.moves) for e in book.entries if e.line is not None)
+    assert html.count('class="line-move-arrow"') == moves
+    inks = set(re.findall(r'(?:fill|stroke)="(#[0-9a-fA-F]{6})"', html))
+    assert inks <= {"#000000", "#ffffff"}, inks
+    none = export_html(book, arrows="none")
+    assert 'class="path"' not in none and 'class="line-move-arrow"' not in none
+
+
+def test_the_print_css_is_package_data_filled_in_for_the_paper():
+    css = resources.files("gyges.puzzles").joinpath("book.css").read_text(encoding="utf-8")
+    assert "${page}" in css and "${width}" in css
+    html = export_html(seed_puzzles(), paper=Paper.LETTER)
+    assert "size: letter portrait" in html and "max-width: 215.9mm" in html
+    assert "${" not in html and "width: 49.5%;" in html
+
+
+def test_the_title_page_dates_the_game():
+    assert "Claude Leroy (1985)" in export_html(seed_puzzles())

@@ -1,0 +1,83 @@
+"""A generation run's parameters (gyges.puzzles.params): what a state record stores and
+reads back, the command that makes the run, and the words a user gives them."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from gyges.game.rules import PRESETS
+from gyges.puzzles.params import (
+    SOURCES,
+    Params,
+    ParamsError,
+    Source,
+    generated_moves,
+    parse_themes,
+)
+from gyges.puzzles.play import PLAY_WAY
+
+RULES = PRESETS["pbmserv"]
+
+
+@pytest.mark.parametrize("params", [
+    Params(2, RULES),
+    Params(3, PRESETS["bga"], seed=7, sources=("compose",), themes=("taboo",)),
+    Params(5, RULES.with_options({"repetition": "allowed"}), seed=53, sources=("play",),
+           no_duals=True, min_tries=0),
+])
+def test_parameters_read_back_from_a_state_record(params):
+    d = json.loads(json.dumps(params.to_json()))
+    assert Params.from_json(d) == params
+    assert ("play" in d) == (Source.PLAY in params.sources)
+    assert d.get("play", PLAY_WAY) == PLAY_WAY
+
+
+def test_sources_are_an_enum_written_as_words():
+    p = Params(2, RULES, sources=("play",))
+    assert p.sources == (Source.PLAY,) and p.to_json()["sources"] == ["play"]
+    assert Params(2, RULES).sources == SOURCES == (Source.PLAY, Source.COMPOSE)
+    with pytest.raises(ValueError):
+        Params(2, RULES, sources=("dream",))
+    with pytest.raises(ValueError, match="format"):
+        Params.from_json({**p.to_json(), "format": 0})
+
+
+def test_the_command_and_the_repr_say_the_run():
+    p = Params(3, RULES.with_options({"repetition": "allowed"}), seed=7, sources=("play",),
+               themes=("bounce chain 2",), no_duals=True, min_tries=3)
+    assert p.command(4) == ("gyges generate --stipulation 'win in 3' --rules pbmserv "
+                            "--rule repetition=allowed --seed 7 --count 4 --source play "
+                            "--themes 'bounce chain 2' --no-duals --min-tries 3")
+    assert repr(p) == ("Params(win in 3, rules=pbmserv repetition=allowed, seed=7, "
+                       "sources=('play',), themes=('bounce chain 2',), no_duals=True, "
+                       "min_tries=3)")
+    assert dataclasses.replace(p, seed=8) != p
+
+
+@pytest.mark.parametrize("text, moves", [("win in 2", 2), ("Win in 5", 5), ("wins in 3", 3)])
+def test_the_stipulations_the_generator_makes(text, moves):
+    assert generated_moves(text) == moves
+
+
+@pytest.mark.parametrize("text, words", [
+    ("win in 1", "choose 2, 3, 4 or 5"), ("win in 6", "choose 2, 3, 4 or 5"),
+    ("loses in 2", "write 'win in N'"), ("South wins in 2", "write 'win in N'"),
+    ("mate in 2", "write 'win in N'"),
+])
+def test_other_stipulations_are_refused_with_the_field(text, words):
+    with pytest.raises(ParamsError) as e:
+        generated_moves(text)
+    assert e.value.field == "stipulation" and words in e.value.problem
+    assert "--" not in str(e.value)                       # no command-line option named
+
+
+def test_themes_are_read_and_checked():
+    assert parse_themes(None) == parse_themes("") == ()
+    assert parse_themes(" relocation, bounce chain 3 ,") == ("relocation", "bounce chain 3")
+    for bad, words in (("sparkle", "unknown theme"), ("unstoppable", "'loses in N'")):
+        with pytest.raises(ParamsError) as e:
+            parse_themes(f"taboo,{bad}")
+        assert e.value.field == "themes" and words in e.value.problem

@@ -1,0 +1,125 @@
+"""Soundness (gyges.puzzles.soundness): a cooked, a trivial and a wrongly long position are
+rejected, a sound one records its key, main line, features and rating, and duals are a
+flaw unless refused. Each key is checked independently of the solver, move by move."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from gyges.game.moves import apply_move, can_land, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, Side
+from gyges.puzzles.soundness import Assessment, assess, plausible_moves, theme_matches
+from gyges.search.tree import node_from_json
+
+RULES = PRESETS["pbmserv"]
+SOUND = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
+
+
+def wins_in_two_by(pos: Position, move) -> bool:
+    """Independent of the solver: after ``move`` every reply leaves the mover a landing."""
+    if move.is_win:
+        return False
+    me = pos.turn
+    after = apply_move(pos, move)
+    replies = legal_moves(after, RULES, [pos])
+    if replies.mover is me:  # the opponent is blocked: the mover plays again at once
+        return bool(replies.wins)
+    if not replies.moves:
+        return False
+    for r in replies:
+        if r.is_win:
+            return False
+        nxt = apply_move(after, r)
+        if not can_land(nxt, RULES, [pos, after]):
+            return False
+    return True
+
+
+def test_a_cooked_position_is_rejected():
+    pos = Position.from_string("2.3.31/...2.3/1...../.3..../.....1/.1..22 N")
+    assert not can_land(pos, RULES)
+    keys = [m for m in legal_moves(pos, RULES) if wins_in_two_by(pos, m)]
+    assert len(keys) >= 2                       # two first moves win in 2: a cook
+    a = assess(pos, RULES, 2)
+    assert not a.sound and a.reasons[0].startswith("cooked")
+
+
+def test_a_trivial_position_is_rejected():
+    pos = Position.from_string("...331/1.2222/.....3/.....1/....../3.1... N")
+    keys = [m for m in legal_moves(pos, RULES) if wins_in_two_by(pos, m)]
+    assert len(keys) == 1                       # one key, a win in exactly 2 ...
+    threats = [m for m in legal_moves(pos, RULES)
+               if not can_land(apply_move(pos, m), RULES, [pos])
+               and can_land(apply_move(pos, m).with_turn(Side.NORTH), RULES, [pos])]
+    assert threats == keys                      # ... but the only move that threatens to land
+    a = assess(pos, RULES, 2)
+    assert not a.sound
+    assert "the key is the only move that threatens to land" in a.reasons
+
+
+def test_wrong_length_is_rejected():
+    pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
+    assert not assess(pos, RULES, 3).sound          # a win in 2 is not a win in 3
+    assert assess(pos, RULES, 2).sound
+
+
+def test_a_sound_puzzle_and_what_it_records():
+    pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
+    keys = [m for m in legal_moves(pos, RULES) if wins_in_two_by(pos, m)]
+    assert len(keys) == 1 and not can_land(pos, RULES)
+    a = assess(pos, RULES, 2)
+    assert a.sound and a.key == str(keys[0])
+    assert a.main_line[0] == a.key and a.main_line[-1].endswith("-N")
+    assert a.features.key_bounces == keys[0].bounces
+    assert a.threats >= 2 and 1 <= a.rating.difficulty <= 5
+    assert any(t.startswith("bounce chain") for t in a.themes)
+
+
+def test_duals_are_a_flaw_unless_refused():
+    # stub solver answers: a proven win in 2 with one key, and a tree with a dual
+    pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
+    from gyges.search.prover import solve as real
+
+    def dual_solve(*args, **kwargs):
+        sol = real(*args, **kwargs)
+        if sol.tree and sol.moves == 2 and kwargs.get("tries"):
+            tree = json.loads(json.dumps(sol.tree.to_json()))
+            reply = tree["after"]["defences"][0]["reply"]
+            reply.update(moves_left=2, dual=True, moves=["a", "b"])
+            sol = dataclasses.replace(sol, tree=node_from_json(tree))
+        return sol
+
+    kept = assess(pos, RULES, 2, solve=dual_solve)
+    assert kept.sound and kept.duals
+    refused = assess(pos, RULES, 2, solve=dual_solve, no_duals=True)
+    assert not refused.sound and refused.reasons[0].startswith("duals")
+
+
+def test_the_threats_are_the_plausible_tries():
+    """A threat lets the mover land next move if the opponent passed, and does not let the
+    opponent land at once; the sound puzzle's key is one of them and the others are its
+    tries."""
+    a = assess(SOUND, RULES, 2)
+    threats = plausible_moves(SOUND, RULES)
+    for m in threats:
+        after = apply_move(SOUND, m)
+        assert not can_land(after, RULES, [SOUND])
+        assert can_land(after.with_turn(SOUND.turn), RULES, [SOUND])
+    assert a.key in [str(m) for m in threats] and a.threats == len(threats) - 1
+
+
+def test_an_assessment_reads_back_from_its_record():
+    a = assess(SOUND, RULES, 2)
+    back = Assessment.from_json(json.loads(json.dumps(a.to_json())))
+    assert back == a and repr(back) == f"Assessment({SOUND}: sound, key {a.key})"
+    refused = assess(SOUND, RULES, 3)
+    assert Assessment.from_json(refused.to_json()) == refused
+
+
+def test_theme_matches_asks_for_bounce_chains_at_least_that_long():
+    assert theme_matches(["bounce chain 2"], ["bounce chain 3", "taboo"])
+    assert not theme_matches(["bounce chain 4"], ["bounce chain 3"])
+    assert not theme_matches(["relocation"], ["taboo"])
+    assert theme_matches([], [])
