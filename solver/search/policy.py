@@ -46,9 +46,9 @@ PROVERS: tuple[str, ...] = tuple(k.value for k in ProverKind)
 
 #: ``auto`` asks df-pn from this many moves on. It trades df-pn's speed on deep questions
 #: (several times faster where a short proof or refutation exists that the kernel's move
-#: ordering misses) against its overhead on the many small questions of puzzle generation
-#: (wins in 3), where the kernel takes about a fifth less CPU. The measurement:
-#: ``python -m bench.bench_dfpn`` (deep questions) and ``python -m bench.bench_generate``.
+#: ordering misses: ``python -m bench.bench_dfpn a b``) against its overhead on the many
+#: small questions of puzzle generation, where the kernel takes less CPU (wins in 3:
+#: ``python -m bench.bench_dfpn d``).
 DFPN_FROM = 4
 
 

@@ -88,7 +88,7 @@ class Prover:
         self._rules = rules
         self._kind = pick(kind, within)
         self._bits = policy.table_bits(within) if table_bits is None else table_bits
-        self._history = _boards(history)
+        self._history = tuple(_boards(history))
         flags = rules.flags()
         self._searcher: Searcher | DfpnSearcher
         self._kernel: Searcher | None
@@ -119,7 +119,7 @@ class Prover:
     @property
     def history(self) -> tuple[bytes, ...]:
         """The boards of the game before the positions asked about, oldest first."""
-        return tuple(self._history)
+        return self._history
 
     @property
     def nodes(self) -> int:
