@@ -92,6 +92,18 @@ def test_winners_among_the_moves_asked(kind):
     assert len(Prover(PBM, kind, 2).winners_among(p, 2, asked, limit=1)) == 1
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_winners_among_counts_a_landing_and_refuses_its_position(kind):
+    p = pos("....../3...../..1.1./1.23.3/3.22.1/....2. N")     # North lands at once
+    prover = Prover(PBM, kind, 2)
+    legal = legal_moves(p, PBM)
+    assert prover.winners_among(p, 1) == list(legal.wins)
+    quiet = [m for m in legal if not m.is_win][:3]
+    assert prover.winners_among(p, 1, [*legal.wins, *quiet]) == list(legal.wins)
+    with pytest.raises(ValueError, match="lands on the goal"):
+        prover.known(p, legal.wins, Side.NORTH, 1)
+
+
 def test_winners_among_is_the_compiled_step_older_callers_use():
     """What ``puzzles/generate.py`` asks of a DfpnSearcher through
     ``gyges.search.prover.winners_among`` is what ``Prover.some_winners_among`` answers."""

@@ -147,8 +147,7 @@ class Prover:
         return [*self._history, *_boards(line)]
 
     def _child_boards(self, position: Position, children: Iterable[Child]) -> list[bytes]:
-        return [bytes(board_after(position.board, c.start, c.end, c.relocation))
-                if isinstance(c, Move) else c.key for c in children]
+        return [_board_after(position, c) if isinstance(c, Move) else c.key for c in children]
 
     # -- the moves ----------------------------------------------------------------------
 
@@ -233,6 +232,10 @@ class Prover:
                 break
             if any(child is w for w in won):
                 continue
+            if isinstance(child, Move) and child.is_win:
+                if within >= 1:
+                    won.append(child)
+                continue
             after = apply_move(position, child) if isinstance(child, Move) else child
             if child_wins(self, position, after, me, within, line):
                 won.append(child)
@@ -244,13 +247,16 @@ class Prover:
         """One step of :meth:`winners_among`: the winners among ``asked`` that df-pn's
         searches of the position less the other moves find (up to ``limit``), and whether
         that settled it (False: it could not tell, and the rest of ``asked`` is to be asked
-        in turn; always False with the alpha-beta kernel, which does not ask this).
+        in turn; always False with the alpha-beta kernel, which does not ask this, and
+        where the side to move can land).
         ``legal``: the legal moves of ``position``, when the caller has them."""
         searcher = self._searcher
         if not isinstance(searcher, DfpnSearcher):
             return [], False
         if legal is None:
             legal = self.legal_moves(position, line)
+        if legal.wins:
+            return [], False                # a landing has no board: each is asked in turn
         boards = self._child_boards(position, asked)
         won, settled = winners_among_boards(
             searcher, position.key, position.turn.index, within, self._line(line),
@@ -296,15 +302,22 @@ def child_wins(prover: Prover, position: Position, child: Position, winner: Side
     return prover.wins(child, winner, within - 1, [*line, position])
 
 
+def _board_after(position: Position, move: Move) -> bytes:
+    """The board a (non-landing) move of ``position`` leaves."""
+    if move.is_win:
+        raise ValueError(f"{move} lands on the goal: no position follows it")
+    return bytes(board_after(position.board, move.start, move.end, move.relocation))
+
+
 def _distinct(position: Position, children: Iterable[Child]) -> list[Child]:
-    """The children, each board once (the first way it is given)."""
-    seen: set[bytes] = set()
+    """The children, each once (the first way it is given; a landing by its move)."""
+    seen: set[bytes | Move] = set()
     out = []
     for c in children:
-        board = bytes(board_after(position.board, c.start, c.end, c.relocation)) \
-            if isinstance(c, Move) else c.key
-        if board not in seen:
-            seen.add(board)
+        key: bytes | Move = c if isinstance(c, Move) and c.is_win else \
+            _board_after(position, c) if isinstance(c, Move) else c.key
+        if key not in seen:
+            seen.add(key)
             out.append(c)
     return out
 
