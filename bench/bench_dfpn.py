@@ -9,8 +9,11 @@ back, in CPU seconds (figures in docs/solver.md, "A second prover: df-pn").
     per prover filled by (a)'s proof first, as ``solve`` does; the hardest move alone too.
 (c) The start ``321123/....../....../....../....../231123 S`` under pbmserv: no win within 4
     for South, and none for North (fresh table each).
+(d) The many small questions of puzzle generation: 200 candidates for wins in 3 made and
+    judged, with the prover ``auto`` picks there (the kernel) and with df-pn
+    (``gyges.search.policy.DFPN_FROM`` trades (a)-(b) against this).
 
-Run: ``python -m bench dfpn`` (or ``python -m bench.bench_dfpn [a|b|c]``).
+Run: ``python -m bench dfpn`` (or ``python -m bench.bench_dfpn [a|b|c|d]``).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from gyges.formats.notation import parse_move
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, rules_from
+from gyges.puzzles.generate import Params, evaluate
+from gyges.search import policy
 from gyges.search._dfpn import DfpnSearcher
 from gyges.search._search import Searcher
 
@@ -104,10 +109,34 @@ def bench_start() -> None:
         print(f"  {side:6s} " + "   ".join(row))
 
 
+def bench_generation(count: int = 200) -> None:
+    """Puzzle generation's many small questions: ``count`` candidates for wins in 3 made
+    and judged (``evaluate``: the candidate search along a random game, then the solves
+    that judge it), with the prover ``auto`` picks there (the kernel) and with df-pn,
+    twice each in turn; the same candidates and verdicts (the ratings, which count
+    nodes, differ)."""
+    params = Params(3, PRESETS["pbmserv"], seed=2026, sources=("play",))
+    print(f"(d) generation: {count} candidates for wins in 3 made and judged: CPU s")
+    verdicts = set()
+    for name, dfpn_from in (("kernel", policy.DFPN_FROM), ("df-pn", 3)) * 2:
+        saved, policy.DFPN_FROM = policy.DFPN_FROM, dfpn_from
+        try:
+            t = time.process_time()
+            got = [evaluate(i, params) for i in range(count)]
+            print(f"  {name:8s} {time.process_time() - t:8.2f}  "
+                  f"({sum(1 for r in got if r.get('sound'))} sound)")
+        finally:
+            policy.DFPN_FROM = saved
+        verdicts.add(tuple((r.get("canonical"), r.get("key"), r.get("sound")) for r in got))
+    if len(verdicts) != 1:
+        print("  WRONG: the candidates or verdicts differ")
+
+
 def main(argv: list[str] | None = None) -> None:
-    which = argv or ["a", "b", "c"]
+    which = argv or ["a", "b", "c", "d"]
     print(f"  {time.strftime('%Y-%m-%d %H:%M')} {machine()}")
-    for key, f in (("a", bench_rust), ("b", bench_cooks), ("c", bench_start)):
+    for key, f in (("a", bench_rust), ("b", bench_cooks), ("c", bench_start),
+                   ("d", bench_generation)):
         if key in which:
             f()
     print(f"  load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")

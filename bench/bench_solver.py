@@ -20,7 +20,11 @@
 (d) The start's ``-n 5`` (``gyges solve "321123/.../231123 S" -n 5``, one job and all
     cores): minutes, so only when asked (``python -m bench.bench_solver d``).
 
-Run: ``python -m bench solver`` (or ``python -m bench.bench_solver [a|b|c|solve|d]``;
+(q) One small case to compare two builds: ``solve`` of the Rust engine's position
+    (``-n 6``: df-pn, one job, no tree), best CPU time of three runs and the nodes (which
+    must not change). Only when asked (``python -m bench.bench_solver q``).
+
+Run: ``python -m bench solver`` (or ``python -m bench.bench_solver [a|b|c|solve|d|q]``;
 ``solve``: the ``gyges solve`` commands of (c) only).
 """
 
@@ -37,8 +41,7 @@ import time
 from bench import machine
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, rules_from
-from gyges.search import _search
-from gyges.search.prover import solve
+from gyges.search import Prover, solve
 
 RUST_POSITION = "030100/000200/002000/021100/300300/002130 S"
 RUST_RULES = ["rebounce=once", "null-move=allowed", "blocked=draw", "repetition=allowed"]
@@ -62,14 +65,13 @@ MIDGAME = [
 def bench_rust_position(max_moves: int = 6) -> None:
     rules = rules_from("pbmserv", RUST_RULES)
     p = Position.from_string(RUST_POSITION)
-    searcher = _search.Searcher(rules.flags(), 22)
-    me = p.turn.index
+    searcher = Prover(rules, "alphabeta", max_moves, table_bits=22)
     print(f"(a) {RUST_POSITION} under {' '.join(RUST_RULES)}")
     print("  k  result     wall s    CPU s        nodes      tt_hits  (cumulative counts)")
     total, cpu_total = time.perf_counter(), time.process_time()
     for k in range(1, max_moves + 1):
         t, c = time.perf_counter(), time.process_time()
-        won = searcher.win(p.key, me, me, k)
+        won = searcher.wins(p, p.turn, k)
         print(f"  {k}  {'win' if won else 'no win':8s} {time.perf_counter() - t:8.2f} "
               f"{time.process_time() - c:8.2f} {searcher.nodes:12d} {searcher.tt_hits:12d}")
         if won:
@@ -94,12 +96,11 @@ def bench_midgame() -> None:
     sums = [0.0] * 4
     for seed, text, expected in MIDGAME:
         p = Position.from_string(text)
-        me = p.turn.index
         times = []
         for k in (1, 2, 3):
-            searcher = _search.Searcher(rules.flags(), 20)
+            searcher = Prover(rules, "alphabeta", k, table_bits=20)
             t = time.process_time()
-            searcher.win(p.key, me, me, k)
+            searcher.wins(p, p.turn, k)
             times.append(time.process_time() - t)
         t = time.process_time()
         s = solve(p, rules, 3, tree=False)
@@ -169,8 +170,25 @@ def bench_start_deep(moves: int = 5) -> None:
     print(f"  load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
+def bench_quick(runs: int = 3) -> None:
+    rules = rules_from("pbmserv", RUST_RULES)
+    p = Position.from_string(RUST_POSITION)
+    best = float("inf")
+    nodes = set()
+    for _ in range(runs):
+        t = time.process_time()
+        sol = solve(p, rules, 6, tree=False)
+        best = min(best, time.process_time() - t)
+        nodes.add(sol.stats.nodes)
+    print(f"(q) solve {RUST_POSITION} -n 6 (df-pn, one job, no tree): {sol.result} in "
+          f"{sol.moves}, best of {runs} {best:.2f} s CPU, nodes {sorted(nodes)} "
+          f"on {machine()}")
+
+
 def main(argv: list[str] | None = None) -> None:
     which = argv if argv else ["a", "b", "c"]
+    if "q" in which:
+        bench_quick()
     if "d" in which:
         bench_start_deep()
     if "b" in which:

@@ -4,7 +4,6 @@ every position of a position list (docs/solver.md, "Solving many positions")."""
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,8 +12,8 @@ import click
 
 from gyges.game.rules import RuleSet
 from gyges.parallel import Interrupted, StatusLine
-from gyges.search.prover import DUALS_UP_TO, PROVERS
-from gyges.search.prover import solve as run_solve
+from gyges.search import DUALS_UP_TO, PROVERS, SolveProgress
+from gyges.search import solve as run_solve
 from gyges_cli.batch import executor_errors, run_errors, scheduler_option
 from gyges_cli.common import (
     RuleRequest,
@@ -108,30 +107,12 @@ def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: 
         nodes[0] = counter
 
     status = StatusLine(sys.stderr, extra=lambda: f"{nodes[0]():,} nodes")
-    # the depth being searched for each question: "win" (the side to move's), "loss"
-    # (the opponent's, asked once the side to move has no win within N)
-    depth = {"win": 0, "loss": 0}
-    me, other = loaded.position.turn.title, loaded.position.turn.other.title
-    stage = [""]             # the prover's last note
+    last: list[SolveProgress] = []      # the solver's last event
 
-    def proven() -> str:
-        """What the questions answered so far prove (no result found yet)."""
-        if depth["loss"]:
-            done = f"{me} has no forced win within {max_moves}"
-            if depth["loss"] > 1:
-                done += f", {other} none within {depth['loss'] - 1}"
-            return done
-        if depth["win"] > 1:
-            return f"{me} has no forced win within {depth['win'] - 1}"
-        return ""
-
-    def note(text: str) -> None:
-        found = re.match(r"searching for a (win|loss) in (\d+)", text)
-        if found:
-            depth[found.group(1)] = int(found.group(2))
-        stage[0] = text
-        done = proven() if found else ""
-        status.show(f"{text} ({done})" if done else text)
+    def note(event: SolveProgress) -> None:
+        last[:] = [event]
+        done = event.proven()
+        status.show(f"{event} ({done})" if done else str(event))
 
     try:
         with ticking(status):
@@ -142,13 +123,13 @@ def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: 
         raise UserError(str(e), source) from None
     except (KeyboardInterrupt, Interrupted):
         status.clear()
-        if stage[0].startswith("searching"):
-            done = proven()
-            said = f"{done} (proven)" if done else "nothing proven yet"
+        event = last[0] if last else None
+        if event is not None and not event.searching:
+            said = f"a forced result in {event.depth} was found; the solution was not complete"
         else:
-            k = depth["loss"] or depth["win"]
-            said = f"a forced result in {k} was found; the solution was not complete"
-        interrupted(f"{stage[0] or 'starting'}: {said}")
+            done = event.proven() if event is not None else ""
+            said = f"{done} (proven)" if done else "nothing proven yet"
+        interrupted(f"{event or 'starting'}: {said}")
     finally:
         status.clear()
     if as_json:

@@ -2,7 +2,7 @@
 
 No transposition table, no move ordering, no goal-landing shortcut: plain minimax over
 the results of :func:`tests.reference.reference_moves`, to check the real solver
-(``gyges.search.prover``) on small positions.
+(``gyges.search.solve``) on small positions.
 
 * **win in k**: the side to move lands on the opponent's goal with its k-th move at the
   latest, whatever the opponent does (k counts the winner's moves; when the loser is

@@ -18,8 +18,7 @@ from gyges.formats.notation import parse_move
 from gyges.game.moves import apply_move
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, rules_from
-from gyges.search import prover
-from gyges.search.prover import solve
+from gyges.search import solve, verdict, workers
 from gyges_cli.main import cli
 
 PBM = PRESETS["pbmserv"]
@@ -51,8 +50,8 @@ def split_all(request, monkeypatch):
     """Every depth from 2 on goes through the parallel code: the side to move's question
     split one first move at a time (``VERDICT_SPLIT_SECONDS = 0``), or asked here with the
     cook search split afterwards."""
-    monkeypatch.setattr(prover, "SPLIT_SECONDS", 0)
-    monkeypatch.setattr(prover, "VERDICT_SPLIT_SECONDS",
+    monkeypatch.setattr(verdict, "SPLIT_SECONDS", 0)
+    monkeypatch.setattr(verdict, "VERDICT_SPLIT_SECONDS",
                         0 if request.param == "verdict split" else float("inf"))
 
 
@@ -100,8 +99,9 @@ def test_the_cases_cover_every_kind_of_result(split_all, monkeypatch):
     assert solve(pos(CHAIN), PBM, 2, tree=False, jobs=2).cook
     # the opponent's worker answers a loss and a none (and is stopped on a win)
     started = []
-    start = prover._Opponent.start
-    monkeypatch.setattr(prover._Opponent, "start", lambda self: started.append(1) or start(self))
+    start = workers.OpponentSearch.start
+    monkeypatch.setattr(workers.OpponentSearch, "start",
+                        lambda self: started.append(1) or start(self))
     assert solve(pos(TABOO), PBM, 2, tree=False, jobs=2).moves == 2
     assert solve(pos(BOUNCING_S), PBM, 2, tree=False, jobs=2).result == "none"
     assert solve(pos(WIN_3), PBM, 3, tree=False, jobs=2).moves == 3

@@ -16,9 +16,9 @@ from gyges.formats.notation import parse_move
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, rules_from
+from gyges.search import PROVERS, SolveError, solve
 from gyges.search._dfpn import DfpnSearcher
 from gyges.search._search import Searcher
-from gyges.search.prover import PROVERS, SolveError, solve
 from gyges_cli.main import cli
 from tests.test_parallel_solve import CASES, PBM, same
 

@@ -1,4 +1,4 @@
-"""The forced-win solver (``gyges.search.prover``) against the brute-force reference solver.
+"""The forced-win solver (``gyges.search.solve``) against the brute-force reference solver.
 
 ``tests/reference_solver.py`` is plain minimax over the naive reference generator: no
 transposition table, no ordering, no shortcuts. On small random positions (a few rings,
@@ -16,16 +16,13 @@ from positions import sparse_position
 from reference import TooComplex, is_win, reference_moves
 from reference_solver import reference_solve
 
+from gyges import search
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, RuleSet
 
-search = pytest.importorskip(
-    "gyges.search.prover", reason="gyges.search.prover (the real solver) is not importable yet"
-)
-
 RULESETS: dict[str, RuleSet] = {
     **PRESETS,
-    # The Rust engine's rules quoted in issue 3.
+    # The rules of a published Rust engine (the benchmark position's).
     "bga rebounce=once": PRESETS["bga"].with_options({"rebounce": "once"}),
     "pbmserv rebounce=once null-move=allowed": PRESETS["pbmserv"].with_options(
         {"rebounce": "once", "null-move": "allowed"}

@@ -15,8 +15,7 @@ from gyges.game import _movegen
 from gyges.game.moves import apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, RuleSet, Side, rules_from
-from gyges.search import _search
-from gyges.search.prover import SolveError, solve, win_in
+from gyges.search import SolveError, _search, solve, win_in
 
 PBM = PRESETS["pbmserv"]
 BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
@@ -108,7 +107,7 @@ def test_bouncing_north_wins_in_1():
     s = solve(pos(BOUNCING), PBM)
     assert (s.result, s.moves) == ("win", 1)
     assert [str(k) for k in s.keys] == ["51-43-33-31-21-S"]
-    assert s.main_line() == ["51-43-33-31-21-S"]
+    assert s.main_line_turns() == ["51-43-33-31-21-S"]
 
 
 def test_bouncing_south_to_move_wards_off_the_threat():
@@ -155,7 +154,7 @@ def test_stalemate_chain_corrected():
     assert (rest.result, rest.moves) == ("loss", 1)
     assert rest.tree.to_json()["passed"] is True
     assert "43-53-N" in rest.tree.to_json()["reply"]["moves"]  # with duals: 44-43-53-N, ...
-    assert s.main_line()[0].count("; ") == 1
+    assert s.main_line_turns()[0].count("; ") == 1
     assert any(t.startswith("34-44-43; ") for t in _all_key_lines(s))
 
 
@@ -180,7 +179,8 @@ def _all_key_lines(s) -> list[str]:
     out = []
     for k in s.keys:
         sub = solve(apply_move(s.position, k), s.rules, s.moves, [s.position])
-        out.append(f"{k}; {sub.main_line()[0]}" if sub.tree.to_json().get("passed") else str(k))
+        passed = sub.tree.to_json().get("passed")
+        out.append(f"{k}; {sub.main_line_turns()[0]}" if passed else str(k))
     return out
 
 
@@ -535,35 +535,8 @@ def test_duals_are_searched_up_to_the_bound_and_marked_unknown_above():
                if n["moves_left"] == 2)
 
 
-def test_solve_reports_its_stages():
-    notes = []
-    solve(pos(CHAIN), PBM, 2, progress=notes.append)
-    assert notes[0] == "searching for a win in 1"
-    assert "searching for a win in 2" in notes
-    assert any(n.startswith("looking for cooks: first move 1 of ") for n in notes)
-    assert notes[-1] == "building the solution tree"
-
-
-def test_status_line_only_on_a_terminal():
-    import io
-
-    from gyges.parallel import StatusLine
-
-    class Tty(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    plain, tty = io.StringIO(), Tty()
-    for stream in (plain, tty):
-        line = StatusLine(stream)
-        line.show("searching for a win in 3")
-        line.clear()
-    assert plain.getvalue() == ""
-    assert "searching for a win in 3" in tty.getvalue() and tty.getvalue().endswith("\r\x1b[K")
-
-
 def test_rust_engine_position_is_a_win_in_6_and_not_in_5():
-    """The benchmark position of issue 3 (a published Rust engine's win at ply 11), under
+    """The benchmark position (a published Rust engine's win at ply 11), under
     that engine's options: proven by iterative deepening, and its key checked alone. This
     is the one test that reaches the kernel's deep-node ordering (6 moves left)."""
     rules = rules_from("pbmserv", ["rebounce=once", "null-move=allowed", "blocked=draw",

@@ -1,5 +1,6 @@
-"""The typed solution tree: its JSON form round-trips, its walker visits every node once,
-and the main line and text rendering read it the way the JSON reads."""
+"""The typed solution tree and the Solution: their JSON forms round-trip, the walker visits
+every node once, the main line reads the tree the way the JSON reads, and their reprs show
+notation."""
 
 from __future__ import annotations
 
@@ -9,12 +10,22 @@ from pathlib import Path
 import pytest
 
 from gyges.game.moves import apply_move, legal_moves
-from gyges.game.rules import Side
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, Side
 from gyges.puzzles.catalogue import load_all
-from gyges.search import LoserNode, WinnerNode, node_from_json, solve
-from gyges.search.tree import Defence, TreeError, main_line, walk
+from gyges.search import (
+    LoserNode,
+    Solution,
+    SolutionError,
+    WinnerNode,
+    main_line_steps,
+    node_from_json,
+    solve,
+)
+from gyges.search.tree import Defence, TreeError, main_line_turns, walk
 
 ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_12 = "..1.../..23../..3.../..3113/2..2../2..1.. S"    # South wins in 2, one key
 
 
 def _json_nodes(data) -> int:
@@ -81,7 +92,7 @@ def test_every_catalogue_tree_round_trips_through_json():
         assert json.dumps(back.to_json()) == text, name
         nodes = list(walk(s.tree))
         assert len(nodes) == _json_nodes(data), name
-        assert s.main_line() == main_line(back) == _json_main_line(data), name
+        assert s.main_line_turns() == main_line_turns(back) == _json_main_line(data), name
         for _, node in nodes:
             seen[node.role] += 1
             seen["passed"] += node.passed
@@ -98,7 +109,8 @@ def test_the_walker_gives_the_path_to_each_node():
     visited = [([s.move for s in path], node) for path, node in walk(root)]
     assert visited == [([], root), (["62-53"], loser), (["62-53", "34-44"], leaf),
                        (["62-53", "34-45"], other)]
-    assert main_line(root) == ["62-53", "34-44", "51-43-33-31-21-S"]
+    assert main_line_turns(root) == ["62-53", "34-44", "51-43-33-31-21-S"]
+    assert [s.move for s in main_line_steps(root)] == main_line_turns(root)
     assert node_from_json(root.to_json()) == root
     assert root.to_json()["after"]["defences"][2] == {"move": "34-46", "truncated": True}
 
@@ -107,7 +119,9 @@ def test_passes_join_a_sides_moves_in_one_turn():
     land = WinnerNode(Side.SOUTH, 1, moves=("43-53-N",), dual=False)
     blocked = LoserNode(Side.NORTH, 1, passed=True, reply=land)
     root = WinnerNode(Side.SOUTH, 2, moves=("34-44-43",), dual=False, after=blocked)
-    assert main_line(root) == ["34-44-43; 43-53-N"]
+    assert main_line_turns(root) == ["34-44-43; 43-53-N"]
+    assert [(s.side, s.move) for s in main_line_steps(root)] == [
+        (Side.SOUTH, "34-44-43"), (Side.NORTH, None), (Side.SOUTH, "43-53-N")]
     assert root.to_json()["after"] == {
         "to_move": "N", "role": "loser", "winner_moves_left": 1, "passed": True,
         "reply": land.to_json()}
@@ -127,3 +141,56 @@ def test_passes_join_a_sides_moves_in_one_turn():
 def test_what_is_not_a_tree_is_refused(data, words):
     with pytest.raises(TreeError, match=words):
         node_from_json(data)
+
+
+def test_every_catalogue_solution_round_trips_through_json():
+    """``Solution.from_json`` reads back what ``to_json`` wrote: the same JSON again, and
+    the same solution but for the statistics the JSON leaves out or rounds."""
+    kinds = set()
+    for name, s in _trees():
+        data = json.loads(json.dumps(s.to_json()))
+        back = Solution.from_json(data)
+        assert back.to_json() == data, name
+        assert back.keys == s.keys and back.tree == s.tree and back.tries == s.tries, name
+        assert (back.position, back.rules, back.result, back.moves) == (
+            s.position, s.rules, s.result, s.moves), name
+        assert back.stats.nodes == s.stats.nodes and back.stats.proof_nodes == 0, name
+        kinds.add(s.result)
+    assert kinds == {"win", "loss", "none"}
+
+
+def test_tries_round_trip_through_json():
+    s = solve(Position.from_string(SAMPLE_12), PRESETS["pbmserv"], 2, tries=True)
+    assert s.tries
+    back = Solution.from_json(json.loads(json.dumps(s.to_json())))
+    assert back.tries == s.tries and back.to_json() == s.to_json()
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"position": "nonsense"}, "position"),
+    ({"result": "draw"}, "result"),
+    ({"keys": ["66-N"]}, "a key '66-N'"),
+    ({"keys": "14-24"}, "'keys'"),
+    ({"tree": {"role": "judge"}}, "'tree'"),
+    ({"stats": {"nodes": "many"}}, "'stats'"),
+    ({"stoppable": "perhaps"}, "'stoppable'"),
+])
+def test_what_is_not_a_solution_is_refused(change, words):
+    data = solve(Position.from_string(SAMPLE_12), PRESETS["pbmserv"], 2).to_json()
+    with pytest.raises(SolutionError, match=words):
+        Solution.from_json({**data, **change})
+    missing = dict(data)
+    del missing["keys"]
+    with pytest.raises(SolutionError, match="'keys'"):
+        Solution.from_json(missing)
+
+
+def test_reprs_show_notation():
+    s = solve(Position.from_string(SAMPLE_12), PRESETS["pbmserv"], 2, tries=True)
+    assert repr(s) == (f"<Solution {SAMPLE_12} (pbmserv): South to move wins in 2; "
+                       "keys 14-24-33x43=12>")
+    assert repr(s.tree).startswith("<WinnerNode S wins within 2: 14-24-33x43=12, then ")
+    assert repr(s.tree.after).startswith("<LoserNode N to move, S wins within 1: no threat, ")
+    assert repr(s.tries[0]).startswith(f"<Try {s.tries[0].move}? refuted by ")
+    assert repr(s.stats).startswith(f"Stats(nodes={s.stats.nodes}, seconds=")
+    assert repr(Defence("34-46")) == "<Defence 34-46 -> tree cut here>"

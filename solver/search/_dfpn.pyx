@@ -2,8 +2,17 @@
 """A second, independent forced-win prover: depth-first proof-number search (df-pn).
 
 It answers the kernel's question (``_search.pyx``, ``Searcher.win``): with ``side`` to move,
-can the winner W land within ``d`` of its own moves, whatever the loser L does? It shares
-nothing with the kernel but the core's C API (``_movegen.pxd``).
+can the winner W land within ``d`` of its own moves, whatever the loser L does?
+
+Written twice on purpose: the tests compare the two provers on thousands of questions, so
+this file keeps its own copy of the search rules the kernel also has, where a rule shared
+by both would agree with itself when wrong: the table's entries and probe (here with
+working numbers and tainted results), the plain search of pass nodes (``_pw``, ``_pl``,
+``_pl_body``, ``_ppassed``: the kernel's ``_win_w``, ``_win_l``, ``_l_body``,
+``_w_passed``), the simple defences tried first (``_quiet``: the kernel's
+``_quiet_defence``). It shares with the kernel only the core's C API (``_movegen.pxd``)
+and ``_shared.pxd``, which decides nothing: the limits, the line's boards, the node count
+and Ctrl-C, hashing and the relevant history, the landing cache and witnesses.
 
 Nodes: OR (W to move, ``d`` moves left; children are L to move with ``d - 1``) and AND (L
 to move; children are W to move with ``d``). Every node has a proof number pn and a
@@ -33,12 +42,6 @@ whatever is proven from it is tainted too.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport calloc, malloc, free
-from cpython.ref cimport PyObject
-
-cdef extern from "Python.h":
-    int _check_signals "PyErr_CheckSignals" () noexcept
-    void PyErr_Fetch(PyObject** type, PyObject** value, PyObject** tb) noexcept
-    void PyErr_Restore(PyObject* type, PyObject* value, PyObject* tb) noexcept
 
 from gyges.game._movegen cimport (
     Board, CMove, History, board_load, board_make, gen_moves, goal_out_of_reach_in,
@@ -46,19 +49,14 @@ from gyges.game._movegen cimport (
 )
 
 from gyges.search._shared cimport (
-    LC_BITS, LandEntry, Witnesses, board_hash, board_in, land_cached, lands_after, mix,
-    relevant_history, table_alloc, touched, win_stopped, witness_far, witness_init, witness_keep,
-    witness_lands,
+    LC_BITS, MAX_HIST, MAX_PASSES, UNKNOWN, LandEntry, Line, Watch, Witnesses, board_hash,
+    board_in, land_cached, lands_after, line_alloc, line_free, line_load, line_pop, line_push,
+    line_view, mix, relevant_history, table_alloc, touched, watch_node, watch_raise,
+    win_stopped, witness_far, witness_init, witness_keep, witness_lands,
 )
 
 cdef enum:
     QUICK_MOVES = 8       # simple moves of L a quick refutation looks at
-    MAX_HIST = 1400
-    MAX_FILE_HIST = 1024
-    MAX_PLY = 160
-    MAX_PASSES = 12       # as the kernel: W passed over this often in one line: unknown
-    SIGNAL_MASK = 0x3FFF
-    UNKNOWN = 2
     # entry flags
     T_WIN = 1             # win_at is tainted (valid only with the entry's full history)
     T_NOWIN = 2           # nowin is tainted
@@ -100,16 +98,12 @@ ctypedef struct S:
     Entry* tt
     uint64_t mask
     LandEntry* lc
-    uint64_t* hlo
-    uint64_t* hhi
-    int hn
-    unsigned long long nodes
+    Line line                  # the boards before the node
+    Watch watch                # the node count and Ctrl-C
     unsigned long long hits
     unsigned long long taint   # passes seen by the plain search (a subtree with one is tainted)
     int passes
     int chain
-    int aborted
-    PyObject* exc[3]
     int quiet_pn               # initial pn of an L node where W threatens no landing
     int threat_pn              # ... where W threatens one, if not counted (hold_cap 0)
     int hold_cap               # count L's defences of a threat up to this many (0: no)
@@ -135,7 +129,7 @@ ctypedef struct Child:
 cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
     """Hash of the earlier boards a subtree of ``plies`` plies could reproduce
     (``_shared.relevant_history``)."""
-    return relevant_history(s.rules, s.hlo, s.hhi, s.hn, b, plies)
+    return relevant_history(s.rules, &s.line, b, plies)
 
 
 cdef inline int _plies(S* s, int side, int d) noexcept nogil:
@@ -230,7 +224,7 @@ cdef int _known(S* s, Entry* e, const Board* b, int side, uint64_t rh, int d, ui
 
 cdef void _store_solved(S* s, Entry* e, const Board* b, int side, uint64_t rh, int d,
                         int won, int flags, uint64_t fh) noexcept nogil:
-    if s.aborted:
+    if s.watch.aborted:
         return
     _claim(s, e, b, side, rh)
     if flags & F_TAINT:
@@ -255,7 +249,7 @@ cdef void _store_solved(S* s, Entry* e, const Board* b, int side, uint64_t rh, i
 
 cdef inline void _store_work(S* s, Entry* e, const Board* b, int side, uint64_t rh, int d,
                              num pn, num dn, unsigned long long work) noexcept nogil:
-    if s.aborted:
+    if s.watch.aborted:
         return
     _claim(s, e, b, side, rh)
     e.dw = <uint8_t>d
@@ -264,29 +258,13 @@ cdef inline void _store_work(S* s, Entry* e, const Board* b, int side, uint64_t 
     work += e.work
     e.work = <uint32_t>(work if work < 0xFFFFFFFFULL else 0xFFFFFFFFULL)
 
-# -- history, landings, signals -------------------------------------------------------------
-
-
-cdef inline void _push(S* s, const Board* b) noexcept nogil:
-    s.hlo[s.hn] = b.klo
-    s.hhi[s.hn] = b.khi
-    s.hn += 1
-
-
-cdef inline void _pop(S* s) noexcept nogil:
-    s.hn -= 1
-
-
-cdef inline void _hist(S* s, History* h) noexcept nogil:
-    h.lo = s.hlo
-    h.hi = s.hhi
-    h.n = s.hn
+# -- landings and move lists against the line's boards --------------------------------------
 
 
 cdef inline uint64_t _land(S* s, const Board* b, int side) noexcept nogil:
     """``land_support`` against the line's boards, through the cache (``_shared``)."""
     cdef History h
-    _hist(s, &h)
+    line_view(&s.line, &h)
     return land_cached(s.lc, s.rules, b, side, &h, &s.stat[3])
 
 
@@ -294,36 +272,23 @@ cdef inline int _lands_after(S* s, Witnesses* w, const Board* child, CMove m) no
     """Can ``w.side`` land on ``child``, the board after ``m``? From a kept goal path that
     ``m`` leaves alone, else asked (and the path found kept): ``_shared.lands_after``."""
     cdef History h
-    _hist(s, &h)
+    line_view(&s.line, &h)
     return lands_after(s.lc, s.rules, w, child, m, &h, &s.stat[3])
 
 
 cdef inline int _stopped(S* s, const Board* b, int side) noexcept nogil:
     """``_shared.win_stopped`` against the line's boards."""
     cdef History h
-    _hist(s, &h)
+    line_view(&s.line, &h)
     return win_stopped(s.rules, b, side, &h)
 
 
 cdef inline int _gen(S* s, const Board* b, int side, CMove* moves, int* mover) noexcept nogil:
     cdef History h
-    _hist(s, &h)
+    line_view(&s.line, &h)
     s.stat[4] += 1
     return gen_moves(b, side, s.rules, &h, moves, mover)
 
-
-cdef int _signalled(S* s) noexcept with gil:
-    if _check_signals() != 0:
-        PyErr_Fetch(&s.exc[0], &s.exc[1], &s.exc[2])
-        return 1
-    return 0
-
-
-cdef inline int _stop(S* s) noexcept nogil:
-    s.nodes += 1
-    if not s.aborted and (s.nodes & SIGNAL_MASK) == 0 and _signalled(s):
-        s.aborted = 1
-    return s.aborted
 
 # -- the plain search (pass nodes, and L nodes with one W move left) ------------------------
 # Three-valued like the kernel: 1 win, 0 no win, UNKNOWN (a line given up). Results of
@@ -340,10 +305,10 @@ cdef int _pl_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nog
     for i in range(n):
         if moves[i].to >= 36:
             return 0
-    if s.hn + 1 >= MAX_HIST:
+    if s.line.n + 1 >= MAX_HIST:
         return UNKNOWN
     witness_init(&w, s.winner)
-    _push(s, b)
+    line_push(&s.line, b)
     for i in range(n):
         memcpy(&child, b, sizeof(Board))
         board_make(&child, moves[i])
@@ -354,11 +319,11 @@ cdef int _pl_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nog
         else:
             r = _pw(s, &child, d, 1)
         if r == 0:
-            _pop(s)
+            line_pop(&s.line)
             return 0
         if r == UNKNOWN:
             unknown = 1
-    _pop(s)
+    line_pop(&s.line)
     return UNKNOWN if unknown else 1
 
 
@@ -368,11 +333,11 @@ cdef int _ppassed(S* s, const Board* b, CMove* moves, int n, int d) noexcept nog
     cdef int r, i, started = 0
     s.taint += 1
     if s.chain < 0:
-        s.chain = s.hn
+        s.chain = s.line.n
         started = 1
     elif s.rules & R_REPEAT_OK:
-        for i in range(s.chain, s.hn):
-            if s.hlo[i] == b.klo and s.hhi[i] == b.khi:
+        for i in range(s.chain, s.line.n):
+            if s.line.lo[i] == b.klo and s.line.hi[i] == b.khi:
                 return 0
     if s.passes >= MAX_PASSES:
         if started:
@@ -406,7 +371,7 @@ cdef int _pw(S* s, const Board* b, int d, int w_cannot_land) noexcept nogil:
     cdef Board child
     cdef Witnesses w
     cdef CMove moves[MAX_MOVES]
-    if _stop(s) or d <= 0:
+    if watch_node(&s.watch) or d <= 0:
         return 0
     if not w_cannot_land and _land(s, b, W):
         return 1
@@ -436,11 +401,11 @@ cdef int _pw(S* s, const Board* b, int d, int w_cannot_land) noexcept nogil:
             if moves[i].to >= 36:
                 r = 1
                 break
-        if r == 0 and s.hn + 1 >= MAX_HIST:
+        if r == 0 and s.line.n + 1 >= MAX_HIST:
             r = UNKNOWN
         elif r == 0:
             witness_init(&w, 1 - W)
-            _push(s, b)
+            line_push(&s.line, b)
             for i in range(n):
                 memcpy(&child, b, sizeof(Board))
                 board_make(&child, moves[i])
@@ -452,11 +417,11 @@ cdef int _pw(S* s, const Board* b, int d, int w_cannot_land) noexcept nogil:
                 if r == UNKNOWN:
                     unknown = 1
                 r = 0
-            _pop(s)
+            line_pop(&s.line)
             if r == 0 and unknown:
                 r = UNKNOWN
         s.chain = chain
-    if s.taint == taint0 and not s.aborted and r != UNKNOWN:
+    if s.taint == taint0 and not s.watch.aborted and r != UNKNOWN:
         _store_solved(s, e, b, W, rh, d, r, 0, 0)
     return r
 
@@ -470,21 +435,21 @@ cdef int _quiet(S* s, const Board* b) noexcept nogil:
     cdef CMove simple[256]
     cdef History h
     cdef Witnesses w
-    _hist(s, &h)
+    line_view(&s.line, &h)
     n = simple_moves(b, 1 - s.winner, s.rules, &h, simple, 256)
     if n == 0:
         return 0
     witness_init(&w, s.winner)
-    _push(s, b)
+    line_push(&s.line, b)
     for i in range(n):
         memcpy(&child, b, sizeof(Board))
         board_make(&child, simple[i])
         if _lands_after(s, &w, &child, simple[i]):
             continue
         if _stopped(s, &child, s.winner):
-            _pop(s)
+            line_pop(&s.line)
             return 1
-    _pop(s)
+    line_pop(&s.line)
     return 0
 
 
@@ -503,20 +468,20 @@ cdef int _quick_refutation(S* s, const Board* b) noexcept nogil:
     if s.rules & R_BLOCK_NEXTROW or not goal_out_of_reach_in(b, W, s.rules, &region):
         return 0
     row = shore_row(b, W)
-    _hist(s, &h)
+    line_view(&s.line, &h)
     n = simple_moves(b, 1 - W, s.rules, &h, simple, QUICK_MOVES)
     if n == 0:
         return 0
-    _push(s, b)
+    line_push(&s.line, b)
     for i in range(n):
         if touched(simple[i]) & region:
             continue
         memcpy(&child, b, sizeof(Board))
         board_make(&child, simple[i])
         if shore_row(&child, W) == row and _stopped(s, &child, W):
-            _pop(s)
+            line_pop(&s.line)
             return 1
-    _pop(s)
+    line_pop(&s.line)
     return 0
 
 
@@ -526,7 +491,7 @@ cdef int _pl(S* s, const Board* b, int d) noexcept nogil:
     cdef unsigned long long taint0
     cdef Entry* e
     cdef CMove moves[MAX_MOVES]
-    if _stop(s) or d <= 0:
+    if watch_node(&s.watch) or d <= 0:
         return 0
     rh = _relevant(s, b, 2 * d)
     e = _probe(s, b, L, rh)
@@ -546,7 +511,7 @@ cdef int _pl(S* s, const Board* b, int d) noexcept nogil:
             r = _pw(s, b, d, 0)
         else:
             r = _pl_body(s, b, moves, n, d)
-    if s.taint == taint0 and not s.aborted and r != UNKNOWN:
+    if s.taint == taint0 and not s.watch.aborted and r != UNKNOWN:
         _store_solved(s, e, b, L, rh, d, r, 0, 0)
     return r
 
@@ -584,7 +549,7 @@ cdef int _holding(S* s, const Board* b) noexcept nogil:
         return s.hold_cap
     witness_init(&w, s.winner)
     witness_keep(&w, _land(s, b, s.winner), 0, shore_row(b, s.winner))
-    _push(s, b)
+    line_push(&s.line, b)
     for i in range(n):
         if moves[i].to >= 36:
             count = s.hold_cap
@@ -595,7 +560,7 @@ cdef int _holding(S* s, const Board* b) noexcept nogil:
             count += 1
             if count >= s.hold_cap:
                 break
-    _pop(s)
+    line_pop(&s.line)
     return count
 
 
@@ -629,7 +594,7 @@ cdef void _leaf(S* s, Child* c, int side, int d, Witnesses* w, const CMove* m) n
     cdef Entry* e
     cdef CMove* moves
     s.stat[1] += 1
-    _stop(s)                               # a leaf counts as a node (and looks for Ctrl-C)
+    watch_node(&s.watch)                               # a leaf counts as a node (and looks for Ctrl-C)
     e = _probe(s, &c.b, side, c.rh)
     if _known(s, e, &c.b, side, c.rh, d, c.fh, &pn, &dn, &flags):
         pass
@@ -708,246 +673,333 @@ cdef inline num _add(num a, num b) noexcept nogil:
     return a if a < INF - 1 else INF - 1
 
 
+ctypedef struct Expansion:   # a node _mid is searching, and its children
+    const Board* b
+    int side                   # to move
+    int d                      # W's moves left
+    uint64_t rh                # relevant history (the table's key)
+    uint64_t fh                # full-history hash (tainted results)
+    int excl                   # a root with exclusions (s.xlo/s.xhi): not read nor stored
+    CMove* moves
+    Child* ch
+    int n                      # children
+    int looked                 # the first ``looked`` children have been looked at
+    int lazy                   # L's replies: their boards are made when looked at
+    int pushed                 # the node's board is on the line (its children's history)
+    int cside                  # the children's side to move, and their W moves left
+    int cd
+    num pdelta                 # a reply not looked at yet counts as (phi 1, delta pdelta)
+    Witnesses wit              # goal paths of the children's mover on sibling boards
+
+
+cdef inline void _unknown(num* ophi, num* odelta) noexcept nogil:
+    """The answer of a search cut short (a signal, no memory): numbers of an open node."""
+    ophi[0] = 1
+    odelta[0] = 1
+
+
+cdef inline void _answer_solved(S* s, int side, int solved, int flags, num* ophi,
+                                num* odelta, int* oflags) noexcept nogil:
+    """A solved node's numbers from its mover's side (``solved``: 1 W wins, 0 not)."""
+    oflags[0] = flags
+    if solved == (side == s.winner):
+        ophi[0] = 0
+        odelta[0] = INF
+    else:
+        ophi[0] = INF
+        odelta[0] = 0
+
+
+cdef inline int _solved_meanwhile(S* s, Expansion* x, num* ophi, num* odelta,
+                                  int* oflags) noexcept nogil:
+    """Is the node solved in the table already (a transposition: the parent's numbers
+    were stale)? Then its numbers and flags are the answer: 1."""
+    cdef num pn, dn
+    cdef int flags
+    cdef Entry* e = _probe(s, x.b, x.side, x.rh)
+    if not _known(s, e, x.b, x.side, x.rh, x.d, x.fh, &pn, &dn, &flags) or (
+            pn != 0 and dn != 0):
+        return 0
+    oflags[0] = flags
+    if x.side == s.winner:
+        ophi[0] = pn
+        odelta[0] = dn
+    else:
+        ophi[0] = dn
+        odelta[0] = pn
+    return 1
+
+
+cdef inline int _decided_at_once(S* s, Expansion* x, int mover, int* flags) noexcept nogil:
+    """Is the node decided without looking at its children? Nobody can move (a draw),
+    W is blocked (a pass node: the plain search decides it), or the mover lands. 1: W
+    wins, 0: W does not, -1: open. ``flags``: those of the plain search's answer."""
+    cdef int i, r
+    cdef num pn, dn
+    cdef unsigned long long taint0
+    flags[0] = 0
+    if x.n == 0:
+        return 0                           # nobody can move: drawn
+    if x.side == s.winner and mover != s.winner:
+        taint0 = s.taint
+        s.chain = -1
+        s.passes = 0
+        r = _ppassed(s, x.b, x.moves, x.n, x.d)
+        _plain_leaf(s, r, taint0, &pn, &dn, flags)
+        return 1 if pn == 0 else 0
+    for i in range(x.n):
+        if x.moves[i].to >= 36:
+            return 1 if mover == s.winner else 0
+    return -1
+
+
+cdef inline int _make_children(S* s, Expansion* x, int mover) noexcept nogil:
+    """The node's children: with L blocked, the W node on the same board (W moves again),
+    looked at at once; else one per move (boards made now, except L's replies: when
+    looked at), each W move with one W move left after it refuted at once where a kept
+    goal path or a quick refutation shows L holds, the others' table buckets prefetched.
+    0: no memory."""
+    cdef int W = s.winner, L = 1 - s.winner, i, r
+    cdef uint64_t cfh
+    cdef History hist
+    x.lazy = x.side == L and not x.excl
+    if x.side == L and mover == W:
+        x.n = 1                            # L blocked: W moves on the same board
+    x.ch = <Child*>malloc(x.n * sizeof(Child))
+    if x.ch == NULL:
+        return 0
+    x.cside = 1 - x.side
+    x.cd = x.d - 1 if x.side == W else x.d
+    x.looked = x.n
+    x.pushed = not (x.side == L and mover == W)
+    if not x.pushed:
+        memcpy(&x.ch[0].b, x.b, sizeof(Board))
+        x.ch[0].push = 0
+        x.ch[0].fh = x.fh
+        x.ch[0].ready = 0
+        x.cside = W
+        x.ch[0].rh = _relevant(s, x.b, _plies(s, x.cside, x.cd))
+        _leaf(s, &x.ch[0], x.cside, x.cd, NULL, NULL)
+        return 1
+    cfh = x.fh + board_hash(x.b.klo, x.b.khi)
+    line_push(&s.line, x.b)
+    witness_init(&x.wit, x.cside)
+    line_view(&s.line, &hist)
+    witness_far(&x.wit, s.rules, x.b, &hist)
+    r = 0
+    for i in range(x.n):
+        x.ch[r].push = 1
+        x.ch[r].fh = cfh
+        x.ch[r].ready = 0
+        if x.lazy:
+            r += 1                         # L's replies: made when looked at
+            continue
+        memcpy(&x.ch[r].b, x.b, sizeof(Board))
+        board_make(&x.ch[r].b, x.moves[i])
+        if x.excl and board_in(s.xlo, s.xhi, s.xn, &x.ch[r].b):
+            continue
+        x.moves[r] = x.moves[i]
+        if x.cside == L and x.cd == 1 and (witness_lands(&x.wit, &x.ch[r].b, x.moves[r])
+                                           or _quick_refutation(s, &x.ch[r].b)):
+            watch_node(&s.watch)           # a leaf, decided: W's move refuted
+            x.ch[r].ready = 1
+            x.ch[r].flags = 0
+            x.ch[r].phi = 0
+            x.ch[r].delta = INF
+        else:
+            x.ch[r].rh = _relevant(s, &x.ch[r].b, _plies(s, x.cside, x.cd))
+            _prefetch(s, _bucket(s, &x.ch[r].b, x.cside, x.ch[r].rh))
+        r += 1
+    x.n = r
+    x.looked = r
+    return 1
+
+
+cdef inline void _look(S* s, Expansion* x, int i) noexcept nogil:
+    """The first look at child ``i`` (made now if it is one of L's replies)."""
+    if x.lazy:
+        _make_child(s, &x.ch[i], x.b, x.moves[i], x.cside, x.cd)
+    if not x.ch[i].ready:
+        _leaf(s, &x.ch[i], x.cside, x.cd, &x.wit, &x.moves[i])
+
+
+cdef inline void _first_looks(S* s, Expansion* x) noexcept nogil:
+    """Look at the children in order up to the first that solves the node, or (L to
+    move) the first reply of L that concedes no landing at once: df-pn expands it first
+    (the others' numbers would tie with it at best); the rest are looked at when they are
+    chosen, in order, with the numbers of such a reply meanwhile (phi 1, delta pdelta)."""
+    cdef int i
+    if not x.pushed:
+        return                             # L blocked: its one child was looked at
+    for i in range(x.n):
+        _look(s, x, i)
+        if s.watch.aborted or x.ch[i].delta == 0 and x.ch[i].flags == 0:
+            x.n = x.looked = i + 1         # solved by this child: no more to look at
+            return
+        if x.side == 1 - s.winner and x.ch[i].phi != 0:
+            x.looked = i + 1
+            return
+
+
+cdef inline int _choose(Expansion* x, num* phi, num* delta, num* d2) noexcept nogil:
+    """The node's numbers from its children's, and the child to expand (returned): phi,
+    the least child's delta (0: a child lost by its mover, so the mover of this node
+    wins; a solved child without flags is preferred); delta, the sum of the children's
+    phi (0: every child won by its mover, so the mover of this node loses); ``d2`` the
+    second least delta."""
+    cdef int i, best = 0
+    cdef unsigned long long sum = 0
+    phi[0] = INF
+    d2[0] = INF
+    for i in range(x.looked):
+        if x.ch[i].delta < phi[0] or (x.ch[i].delta == 0 and phi[0] == 0
+                                      and x.ch[best].flags and not x.ch[i].flags):
+            if phi[0] < d2[0]:
+                d2[0] = phi[0]
+            phi[0] = x.ch[i].delta
+            best = i
+        elif x.ch[i].delta < d2[0]:
+            d2[0] = x.ch[i].delta
+        sum = _add(sum, x.ch[i].phi)
+    for i in range(x.looked, min(x.n, x.looked + 2)):
+        # the first two not looked at stand for them all (the rest tie with them)
+        if x.pdelta < phi[0]:
+            if phi[0] < d2[0]:
+                d2[0] = phi[0]
+            phi[0] = x.pdelta
+            best = i
+        elif x.pdelta < d2[0]:
+            d2[0] = x.pdelta
+    sum = _add(sum, x.n - x.looked)
+    delta[0] = INF if phi[0] == 0 else sum
+    return best
+
+
+cdef inline void _child_thresholds(S* s, Expansion* x, int best, num thphi, num thdelta,
+                                   num delta, num d2, num* cth_phi,
+                                   num* cth_delta) noexcept nogil:
+    """The thresholds of the child to expand: this node's delta up to its threshold, and
+    the second best child's number times 1 + epsilon (Pawlewicz & Lew)."""
+    cth_phi[0] = thdelta - delta + x.ch[best].phi
+    if cth_phi[0] > INF - 1:
+        cth_phi[0] = INF - 1
+    cth_delta[0] = d2 + 1
+    if d2 < INF - 1 and d2 + d2 * s.eps16 // 16 > cth_delta[0]:
+        cth_delta[0] = d2 + d2 * s.eps16 // 16
+    if cth_delta[0] > thphi:
+        cth_delta[0] = thphi
+
+
+cdef inline int _outcome(S* s, Expansion* x, num phi, num delta, int best,
+                         int* flags) noexcept nogil:
+    """Is the node solved by its children's numbers? 1: W wins, 0: W does not, -1: open;
+    ``flags``: those of the children the answer rests on (a win by W rests on none of its
+    unknown lines)."""
+    cdef int i, solved = -1
+    flags[0] = 0
+    if phi == 0:
+        flags[0] = x.ch[best].flags
+        solved = 1 if x.side == s.winner else 0
+    elif delta == 0:
+        for i in range(x.looked):
+            flags[0] |= x.ch[i].flags
+        solved = 0 if x.side == s.winner else 1
+        if solved:
+            flags[0] &= ~F_UNK
+    return solved
+
+
 cdef void _mid(S* s, const Board* b, int side, int d, uint64_t rh, uint64_t fh,
                num thphi, num thdelta, num* ophi, num* odelta,
                int* oflags, int excl) noexcept nogil:
-    """Search the node (``b``, ``side`` to move, ``d``) until its phi reaches ``thphi`` or
-    its delta ``thdelta`` (phi/delta: pn/dn at an OR node, dn/pn at an AND node), or it is
-    solved. Its numbers (and flags when solved) are returned and stored.
+    """Search the node (``b``, ``side`` to move, ``d``) while its phi stays below
+    ``thphi`` and its delta below ``thdelta`` (phi/delta: pn/dn at an OR node, dn/pn at
+    an AND node), or to its solution. Its numbers (and flags when solved) are returned
+    and stored.
 
     With ``excl`` (a root only), the children whose boards are in ``s.xlo``/``s.xhi`` are
     left out: another question than the node's, so the table is neither read nor written
     for the node itself (its children's entries are theirs)."""
-    cdef int W = s.winner, L = 1 - s.winner, n, mover, i, best, cside, cd, r, flags
-    cdef int looked = 0                    # children looked at: the first ``looked``
-    cdef int lazy = side == (1 - s.winner) and not excl   # L's replies made when looked at
-    cdef num pdelta
-    cdef uint64_t cfh
-    cdef unsigned long long taint0, nodes0 = s.nodes
-    cdef unsigned long long sum
-    cdef num phi, delta, d2, cth_phi, cth_delta, pn, dn
+    cdef Expansion x
     cdef Entry* e
-    cdef Entry* ce
-    cdef CMove* moves = NULL
-    cdef Child* ch = NULL
-    cdef Witnesses wit
-    cdef History hist
-    cdef int solved = -1                   # 1: W wins, 0: not, -1: open
+    cdef int mover, best, solved, flags
+    cdef unsigned long long nodes0 = s.watch.nodes
+    cdef num phi, delta, d2, cth_phi, cth_delta, pn, dn
     oflags[0] = 0
     s.stat[0] += 1
-    if _stop(s):
-        ophi[0] = 1
-        odelta[0] = 1
+    if watch_node(&s.watch):
+        _unknown(ophi, odelta)
         return
-    moves = <CMove*>malloc(MAX_MOVES * sizeof(CMove))
-    if moves == NULL:
-        s.aborted = 1
-        ophi[0] = 1
-        odelta[0] = 1
+    x.b = b
+    x.side = side
+    x.d = d
+    x.rh = rh
+    x.fh = fh
+    x.excl = excl
+    x.moves = <CMove*>malloc(MAX_MOVES * sizeof(CMove))
+    if x.moves == NULL:
+        s.watch.aborted = 1
+        _unknown(ophi, odelta)
         return
-    e = _probe(s, b, side, rh)
-    if not excl and _known(s, e, b, side, rh, d, fh, &pn, &dn, &flags) and (
-            pn == 0 or dn == 0):
-        # solved meanwhile (a transposition): the parent's numbers were stale
-        free(moves)
-        oflags[0] = flags
-        if side == W:
-            ophi[0] = pn
-            odelta[0] = dn
-        else:
-            ophi[0] = dn
-            odelta[0] = pn
+    if not excl and _solved_meanwhile(s, &x, ophi, odelta, oflags):
+        free(x.moves)
         return
-    n = _gen(s, b, side, moves, &mover)
-    flags = 0
-    if n == 0:
-        solved = 0                         # nobody can move: drawn
-    elif side == W and mover != W:
-        # a pass node: the plain search decides it
-        taint0 = s.taint
-        s.chain = -1
-        s.passes = 0
-        r = _ppassed(s, b, moves, n, d)
-        _plain_leaf(s, r, taint0, &pn, &dn, &flags)
-        solved = 1 if pn == 0 else 0
-    else:
-        for i in range(n):
-            if moves[i].to >= 36:
-                solved = 1 if mover == W else 0
-                break
+    x.n = _gen(s, b, side, x.moves, &mover)
+    solved = _decided_at_once(s, &x, mover, &flags)
     if solved >= 0:
-        free(moves)
+        free(x.moves)
         if not excl:
-            e = _probe(s, b, side, rh)
-            _store_solved(s, e, b, side, rh, d, solved, flags, fh)
-        oflags[0] = flags
-        if solved == (side == W):
-            ophi[0] = 0
-            odelta[0] = INF
-        else:
-            ophi[0] = INF
-            odelta[0] = 0
+            _store_solved(s, _probe(s, b, side, rh), b, side, rh, d, solved, flags, fh)
+        _answer_solved(s, side, solved, flags, ophi, odelta, oflags)
         return
-    if side == L and mover == W:
-        n = 1                              # L blocked: W moves on the same board
-    ch = <Child*>malloc(n * sizeof(Child))
-    if ch == NULL:
-        free(moves)
-        s.aborted = 1
-        ophi[0] = 1
-        odelta[0] = 1
+    if not _make_children(s, &x, mover):
+        free(x.moves)
+        s.watch.aborted = 1
+        _unknown(ophi, odelta)
         return
-    cside = 1 - side
-    cd = d - 1 if side == W else d
-    looked = n
-    if side == L and mover == W:
-        memcpy(&ch[0].b, b, sizeof(Board))
-        ch[0].push = 0
-        ch[0].fh = fh
-        ch[0].ready = 0
-        cside = W
-        ch[0].rh = _relevant(s, b, _plies(s, cside, cd))
-        _leaf(s, &ch[0], cside, cd, NULL, NULL)
-    else:
-        cfh = fh + board_hash(b.klo, b.khi)
-        _push(s, b)
-        witness_init(&wit, cside)
-        _hist(s, &hist)
-        witness_far(&wit, s.rules, b, &hist)
-        r = 0
-        for i in range(n):
-            ch[r].push = 1
-            ch[r].fh = cfh
-            ch[r].ready = 0
-            if lazy:
-                r += 1                     # L's replies: made when looked at, below
-                continue
-            memcpy(&ch[r].b, b, sizeof(Board))
-            board_make(&ch[r].b, moves[i])
-            if excl and board_in(s.xlo, s.xhi, s.xn, &ch[r].b):
-                continue
-            moves[r] = moves[i]
-            if cside == L and cd == 1 and (witness_lands(&wit, &ch[r].b, moves[r])
-                                           or _quick_refutation(s, &ch[r].b)):
-                _stop(s)                   # a leaf, decided: W's move refuted
-                ch[r].ready = 1
-                ch[r].flags = 0
-                ch[r].phi = 0
-                ch[r].delta = INF
-            else:
-                ch[r].rh = _relevant(s, &ch[r].b, _plies(s, cside, cd))
-                _prefetch(s, _bucket(s, &ch[r].b, cside, ch[r].rh))
-            r += 1
-        n = r
-        looked = n
-        for i in range(n):
-            if lazy:
-                _make_child(s, &ch[i], b, moves[i], cside, cd)
-            if not ch[i].ready:
-                _leaf(s, &ch[i], cside, cd, &wit, &moves[i])
-            if s.aborted or ch[i].delta == 0 and ch[i].flags == 0:
-                n = looked = i + 1         # solved by this child: no more to look at
-                break
-            if side == L and ch[i].phi != 0:
-                # a reply of L that concedes no landing at once: df-pn expands it first
-                # (the others' numbers would tie with it at best); the rest are looked at
-                # when they are chosen, in order, with the numbers of such a reply
-                # meanwhile (pn 1, dn pdelta): the children from ``looked`` on
-                looked = i + 1
-                break
-    pdelta = _dn0(s, cd)
+    _first_looks(s, &x)
+    x.pdelta = _dn0(s, x.cd)
     while True:
-        # phi: the least child's delta (0: a child lost by its mover, so the mover of
-        # this node wins); delta: the sum of the children's phi (0: every child won by
-        # its mover, so the mover of this node loses)
-        phi = INF
-        sum = 0
-        best = 0
-        d2 = INF
-        for i in range(looked):
-            if ch[i].delta < phi or (ch[i].delta == 0 and phi == 0
-                                     and ch[best].flags and not ch[i].flags):
-                if phi < d2:
-                    d2 = phi
-                phi = ch[i].delta
-                best = i
-            elif ch[i].delta < d2:
-                d2 = ch[i].delta
-            sum = _add(sum, ch[i].phi)
-        for i in range(looked, min(n, looked + 2)):
-            # the first two not looked at stand for them all (the rest tie with them)
-            if pdelta < phi:
-                if phi < d2:
-                    d2 = phi
-                phi = pdelta
-                best = i
-            elif pdelta < d2:
-                d2 = pdelta
-        sum = _add(sum, n - looked)
-        delta = INF if phi == 0 else sum
-        if phi == 0 or delta == 0 or phi >= thphi or delta >= thdelta or s.aborted:
+        best = _choose(&x, &phi, &delta, &d2)
+        if phi == 0 or delta == 0 or phi >= thphi or delta >= thdelta or s.watch.aborted:
             break
-        # the child's thresholds: delta of this node up to its threshold, and the second
-        # best child's number times 1 + 1/4 (Pawlewicz & Lew's 1 + epsilon)
-        cth_phi = thdelta - delta + ch[best].phi
-        if cth_phi > INF - 1:
-            cth_phi = INF - 1
-        cth_delta = d2 + 1
-        if d2 < INF - 1 and d2 + d2 * s.eps16 // 16 > cth_delta:
-            cth_delta = d2 + d2 * s.eps16 // 16
-        if cth_delta > thphi:
-            cth_delta = thphi
-        if best >= looked:
-            looked += 1                    # the next reply of L, looked at now
-            if lazy:
-                _make_child(s, &ch[best], b, moves[best], cside, cd)
-            _leaf(s, &ch[best], cside, cd, &wit, &moves[best])
+        _child_thresholds(s, &x, best, thphi, thdelta, delta, d2, &cth_phi, &cth_delta)
+        if best >= x.looked:
+            x.looked += 1                  # the next reply of L, looked at now
+            _look(s, &x, best)
             continue
-        pn = ch[best].phi
-        dn = ch[best].delta
-        _mid(s, &ch[best].b, cside, cd, ch[best].rh, ch[best].fh, cth_phi, cth_delta,
-             &ch[best].phi, &ch[best].delta, &ch[best].flags, 0)
-        if ch[best].phi == pn and ch[best].delta == dn:
+        pn = x.ch[best].phi
+        dn = x.ch[best].delta
+        _mid(s, &x.ch[best].b, x.cside, x.cd, x.ch[best].rh, x.ch[best].fh, cth_phi,
+             cth_delta, &x.ch[best].phi, &x.ch[best].delta, &x.ch[best].flags, 0)
+        if x.ch[best].phi == pn and x.ch[best].delta == dn:
             break                          # no progress (numbers at their ceiling): give up
-    free(moves)
-    if n > 0 and ch[0].push or n == 0 and excl:
-        _pop(s)
-    # solved?
-    flags = 0
-    if phi == 0:
-        flags = ch[best].flags
-        solved = 1 if side == W else 0
-    elif delta == 0:
-        for i in range(looked):
-            flags |= ch[i].flags
-        solved = 0 if side == W else 1
-        if solved:
-            flags &= ~F_UNK
-    free(ch)
-    if s.aborted:
-        ophi[0] = 1
-        odelta[0] = 1
+    free(x.moves)
+    if x.pushed:
+        line_pop(&s.line)
+    solved = _outcome(s, &x, phi, delta, best, &flags)
+    free(x.ch)
+    if s.watch.aborted:
+        _unknown(ophi, odelta)
         return
     if excl:
         oflags[0] = flags if solved >= 0 else 0
-        ophi[0] = phi if solved < 0 else (0 if solved == (side == W) else INF)
+        ophi[0] = phi if solved < 0 else (0 if solved == (side == s.winner) else INF)
         odelta[0] = delta if solved < 0 else (INF if ophi[0] == 0 else 0)
         return
     e = _probe(s, b, side, rh)
     if solved >= 0:
         _store_solved(s, e, b, side, rh, d, solved, flags, fh)
-        _store_work(s, e, b, side, rh, 255, 1, 1, s.nodes - nodes0)
-        oflags[0] = flags
-        ophi[0] = 0 if solved == (side == W) else INF
-        odelta[0] = INF if ophi[0] == 0 else 0
+        _store_work(s, e, b, side, rh, 255, 1, 1, s.watch.nodes - nodes0)
+        _answer_solved(s, side, solved, flags, ophi, odelta, oflags)
         return
     oflags[0] = 0
     ophi[0] = phi
     odelta[0] = delta
-    if side == W:
-        _store_work(s, e, b, side, rh, d, phi, delta, s.nodes - nodes0)
+    if side == s.winner:
+        _store_work(s, e, b, side, rh, d, phi, delta, s.watch.nodes - nodes0)
     else:
-        _store_work(s, e, b, side, rh, d, delta, phi, s.nodes - nodes0)
+        _store_work(s, e, b, side, rh, d, delta, phi, s.watch.nodes - nodes0)
 
 # ---------------------------------------------------------------------------------------
 # Python entry point.
@@ -974,43 +1026,29 @@ cdef class DfpnSearcher:
         self.s.tt = <Entry*>table_alloc((1ULL << tt_bits) * sizeof(Entry))
         self.s.lc = <LandEntry*>calloc(1ULL << LC_BITS, sizeof(LandEntry))
         self.s.mask = (1ULL << tt_bits) - 1
-        self.s.hlo = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
-        self.s.hhi = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
         self.s.quiet_pn = 20
         self.s.threat_pn = 2
         self.s.hold_cap = 0
         self.s.w_dn = 10
         self.s.quiet_dn = 20
         self.s.eps16 = 4
-        if self.s.tt == NULL or self.s.lc == NULL or self.s.hlo == NULL or self.s.hhi == NULL:
+        if not line_alloc(&self.s.line) or self.s.tt == NULL or self.s.lc == NULL:
             raise MemoryError("no memory for the transposition table")
 
     def __dealloc__(self):
         free(self.s.tt)
         free(self.s.lc)
-        free(self.s.hlo)
-        free(self.s.hhi)
+        line_free(&self.s.line)
 
     cdef int _start(self, bytes board, int side, int winner, int d, history, Board* b,
                     uint64_t* fh) except -1:
         """Set up a question: the board, the file history (and its hash), the winner."""
-        cdef Board t
-        cdef int i = 0
         if side not in (0, 1) or winner not in (0, 1):
             raise ValueError("sides are 0 (South) and 1 (North)")
         if d > 30:
             raise ValueError("at most 30 moves")
         board_load(b, board)
-        fh[0] = 0
-        for past in history:
-            if i >= MAX_FILE_HIST:
-                raise ValueError(f"at most {MAX_FILE_HIST} earlier positions")
-            board_load(&t, past)
-            self.s.hlo[i] = t.klo
-            self.s.hhi[i] = t.khi
-            fh[0] += board_hash(t.klo, t.khi)
-            i += 1
-        self.s.hn = i
+        line_load(&self.s.line, history, fh)
         self.s.winner = winner
         self.s.passes = 0
         self.s.chain = -1
@@ -1027,7 +1065,7 @@ cdef class DfpnSearcher:
         with nogil:
             rh = _relevant(&self.s, &b, _plies(&self.s, side, d))
             phi, delta, flags = self._root(&b, side, d, rh, fh)
-        self._raise_if_aborted()
+        watch_raise(&self.s.watch)
         won = (phi == 0) if side == winner else (delta == 0)
         won = won and not (flags & F_UNK)
         if not won and flags & F_UNK:
@@ -1073,7 +1111,7 @@ cdef class DfpnSearcher:
             free(self.s.xlo)
             free(self.s.xhi)
             self.s.xlo = self.s.xhi = NULL
-        self._raise_if_aborted()
+        watch_raise(&self.s.watch)
         if flags & F_UNK:
             return -1                      # the caller asks otherwise: nothing truncated
         return 1 if ((phi == 0) if side == winner else (delta == 0)) else 0
@@ -1108,29 +1146,20 @@ cdef class DfpnSearcher:
                 out.append(-1)
         return out
 
-    cdef int _raise_if_aborted(self) except -1:
-        """A signal stopped the search: its answer is void (nothing half-searched was
-        stored); raise what the signal's handler raised (KeyboardInterrupt for Ctrl-C)."""
-        if not self.s.aborted:
-            return 0
-        self.s.aborted = 0
-        PyErr_Restore(self.s.exc[0], self.s.exc[1], self.s.exc[2])
-        self.s.exc[0] = self.s.exc[1] = self.s.exc[2] = NULL
-        return -1
 
     cdef (num, num, int) _root(self, Board* b, int side, int d, uint64_t rh,
                                          uint64_t fh) noexcept nogil:
         cdef num phi = 1, delta = 1
         cdef int flags = 0
         cdef Child c
-        # the root as a leaf first (the exact leaves), then df-pn until solved
+        # the root as a leaf first (the exact leaves), then df-pn to its solution
         memcpy(&c.b, b, sizeof(Board))
         c.push = 0
         c.fh = fh
         c.rh = rh
         _leaf(&self.s, &c, side, d, NULL, NULL)
         phi, delta, flags = c.phi, c.delta, c.flags
-        if phi != 0 and delta != 0 and not self.s.aborted:
+        if phi != 0 and delta != 0 and not self.s.watch.aborted:
             _mid(&self.s, b, side, d, rh, fh, INF, INF, &phi, &delta, &flags, 0)
             if phi != 0 and delta != 0:
                 flags = F_UNK              # stalled: numbers at their ceiling (unknown)
@@ -1138,7 +1167,7 @@ cdef class DfpnSearcher:
 
     @property
     def nodes(self):
-        return self.s.nodes
+        return self.s.watch.nodes
 
     def tune(self, int quiet_pn, int threat_pn, int hold_cap, int w_dn=1, int eps16=4,
              int quiet_dn=20):

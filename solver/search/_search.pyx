@@ -23,17 +23,19 @@ the file and of the line) that differ from the board in few enough slots to be r
 within the plies left. Two nodes with equal keys have identical subtrees, so a stored
 result is exact wherever it is reused. Results of subtrees in which W was passed over (the
 ply count is then not bounded by ``d``) are never stored.
+
+Written twice on purpose: df-pn (``_dfpn.pyx``) answers the same question, and the tests
+compare the two on thousands of questions, so each keeps its own copy of the search rules:
+the table's entries, probe and replacement, the pass rules (``_w_passed`` and ``_l_body``
+here, ``_ppassed`` and ``_pl_body`` there), the simple defences tried first
+(``_quiet_defence``, there ``_quiet``) and what "W surely moves" decides. A rule shared
+by both would agree with itself when wrong. What they share (``_shared.pxd``) is plumbing
+and helpers that decide nothing: the limits, the line's boards, the node count and Ctrl-C,
+hashing and the relevant history, the landing cache and witnesses.
 """
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport calloc, free
-from cpython.ref cimport PyObject
-
-cdef extern from "Python.h":
-    # declared here without Cython's "except -1": the kernel handles the -1 itself
-    int _check_signals "PyErr_CheckSignals" () noexcept
-    void PyErr_Fetch(PyObject** type, PyObject** value, PyObject** tb) noexcept
-    void PyErr_Restore(PyObject* type, PyObject* value, PyObject* tb) noexcept
 
 from gyges.game._movegen cimport (
     Board, CMove, History, board_load, board_set, board_make, gen_moves,
@@ -42,22 +44,19 @@ from gyges.game._movegen cimport (
 )
 
 from gyges.search._shared cimport (
-    LC_BITS, LandEntry, Witnesses, board_in, land_cached, lands_after, mix,
-    relevant_history, table_alloc, win_stopped, witness_init, witness_keep, witness_lands,
+    LC_BITS, MAX_PASSES, UNKNOWN, LandEntry, Line, Watch, Witnesses, board_in,
+    land_cached, lands_after, line_alloc, line_free, line_load, line_pop, line_push,
+    line_view, mix, relevant_history, table_alloc, watch_node, watch_raise, win_stopped,
+    witness_init, witness_keep, witness_lands,
 )
 
 cdef enum:
-    MAX_PLY = 160
-    MAX_HIST = 1400
-    MAX_FILE_HIST = 1024
+    MAX_PLY = 160         # plies of one line (the killer moves' slots)
     HIST_SIZE = 36 * 38 * 37
     ESC_CAP = 40
-    MAX_PASSES = 12       # W passed over this often in one line: give up on it (unknown)
     DEEP_ORDER = 6        # from this many moves left, order W's moves by _holding(..., 2)
-    SIGNAL_MASK = 0x3FFF  # look for Ctrl-C every 16384 nodes
     LAZY_PICKS = 3        # moves picked one by one before the rest are sorted
     L_TT_ORDER = 3        # from this many moves left, L's defences ordered by the table
-    UNKNOWN = 2           # a search's answer when a line it needed was given up
 
 ctypedef struct Entry:
     uint64_t klo
@@ -73,15 +72,11 @@ ctypedef struct S:
     int winner
     Entry* tt
     uint64_t mask
-    uint64_t* hlo
-    uint64_t* hhi
-    int hn
-    unsigned long long nodes
+    Line line                  # the boards before the node
+    Watch watch                # the node count and Ctrl-C
     unsigned long long hits
     int truncated              # a search gave up on a line (its answer may be unknown)
-    int chain                  # index in hlo/hhi where the current run of W passes began
-    int aborted                # Ctrl-C seen: every node returns at once, nothing is stored
-    PyObject* exc[3]           # the exception its handler raised, raised again on return
+    int chain                  # index in the line where the current run of W passes began
     unsigned long long taint   # counts W passes: a subtree that saw one is not stored
     int passes
     int ply
@@ -94,7 +89,7 @@ ctypedef struct S:
 cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
     """Hash of the earlier boards a subtree of ``plies`` plies could reproduce
     (``_shared.relevant_history``)."""
-    return relevant_history(s.rules, s.hlo, s.hhi, s.hn, b, plies)
+    return relevant_history(s.rules, &s.line, b, plies)
 
 
 cdef inline int _match(S* s, Entry* e, const Board* b, int side, uint64_t rh) noexcept nogil:
@@ -153,23 +148,19 @@ cdef inline void _store(S* s, Entry* e, const Board* b, int side, uint64_t rh, i
 
 
 cdef inline void _push(S* s, const Board* b) noexcept nogil:
-    s.hlo[s.hn] = b.klo
-    s.hhi[s.hn] = b.khi
-    s.hn += 1
+    line_push(&s.line, b)
     s.ply += 1
 
 
 cdef inline void _pop(S* s) noexcept nogil:
-    s.hn -= 1
+    line_pop(&s.line)
     s.ply -= 1
 
 
 cdef inline int _stopped(S* s, const Board* b, int side) noexcept nogil:
     """``_shared.win_stopped`` against the line's boards."""
     cdef History h
-    h.lo = s.hlo
-    h.hi = s.hhi
-    h.n = s.hn
+    line_view(&s.line, &h)
     return win_stopped(s.rules, b, side, &h)
 
 
@@ -262,9 +253,7 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     for i in range(n):
         key[i] = 1 if i == first else 0
     _push(s, b)
-    h.lo = s.hlo
-    h.hi = s.hhi
-    h.n = s.hn
+    line_view(&s.line, &h)
     if d >= L_TT_ORDER:
         # defences the table already knows to hold at a smaller depth (an earlier
         # iteration, or the proof before a cook search) first, the deepest first;
@@ -313,15 +302,13 @@ cdef int _quiet_defence(S* s, const Board* b, int d) noexcept nogil:
     cdef Board child
     cdef Witnesses w
     witness_init(&w, W)
-    h.lo = s.hlo
-    h.hi = s.hhi
-    h.n = s.hn
+    line_view(&s.line, &h)
     n = simple_moves(b, L, s.rules, &h, simple, 256)
     if n == 0:
         return 0
     first = _killer_index(s, simple, n)
     _push(s, b)
-    h.n = s.hn
+    h.n = s.line.n
     for j in range(-1, n):
         if j < 0:
             if first < 0:
@@ -356,14 +343,12 @@ cdef int _holding(S* s, const Board* b, int cap, int within) noexcept nogil:
     cdef Witnesses w
     cdef CMove moves[MAX_MOVES]
     witness_init(&w, W)
-    h.lo = s.hlo
-    h.hi = s.hhi
-    h.n = s.hn
+    line_view(&s.line, &h)
     n = gen_moves(b, L, s.rules, &h, moves, &mover)
     if n == 0 or mover != L:
         return cap
     _push(s, b)
-    h.n = s.hn
+    h.n = s.line.n
     for i in range(n):
         if moves[i].to >= 36:
             count = cap
@@ -400,9 +385,7 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
         return UNKNOWN
     first = _killer_index(s, moves, n)
     _push(s, b)
-    h.lo = s.hlo
-    h.hi = s.hhi
-    h.n = s.hn
+    line_view(&s.line, &h)
     if d == 2:
         # _win_l sees L's landings (cheaply, before L's moves); only the certain cases
         # are filtered here: L can land already and W's move leaves the path alone
@@ -469,11 +452,11 @@ cdef int _w_passed(S* s, const Board* b, CMove* moves, int n, int d) noexcept no
     cdef int r, i, started = 0
     s.taint += 1
     if s.chain < 0:
-        s.chain = s.hn
+        s.chain = s.line.n
         started = 1
     elif s.rules & R_REPEAT_OK:
-        for i in range(s.chain, s.hn):
-            if s.hlo[i] == b.klo and s.hhi[i] == b.khi:
+        for i in range(s.chain, s.line.n):
+            if s.line.lo[i] == b.klo and s.line.hi[i] == b.khi:
                 return 0
     if s.passes >= MAX_PASSES:
         s.truncated = 1
@@ -488,24 +471,6 @@ cdef int _w_passed(S* s, const Board* b, CMove* moves, int n, int d) noexcept no
     return r
 
 
-cdef int _signalled(S* s) noexcept with gil:
-    """Has a signal (Ctrl-C) arrived? Its handler's exception is kept aside and raised by
-    the entry point once the search has unwound."""
-    if _check_signals() != 0:
-        PyErr_Fetch(&s.exc[0], &s.exc[1], &s.exc[2])
-        return 1
-    return 0
-
-
-cdef inline int _stop(S* s) noexcept nogil:
-    """Count a node; every so often look for Ctrl-C. 1: unwind now (answers are void and
-    the table is left alone: ``aborted`` forbids storing)."""
-    s.nodes += 1
-    if not s.aborted and (s.nodes & SIGNAL_MASK) == 0 and _signalled(s):
-        s.aborted = 1
-    return s.aborted
-
-
 cdef int _win_w(S* s, const Board* b, int d, int w_cannot_land=0) noexcept nogil:
     cdef int W = s.winner, mover, n, r, chain
     cdef uint64_t rh = 0
@@ -513,11 +478,9 @@ cdef int _win_w(S* s, const Board* b, int d, int w_cannot_land=0) noexcept nogil
     cdef Entry* e = NULL
     cdef History h
     cdef CMove moves[MAX_MOVES]
-    if _stop(s) or d <= 0:
+    if watch_node(&s.watch) or d <= 0:
         return 0
-    h.lo = s.hlo
-    h.hi = s.hhi
-    h.n = s.hn
+    line_view(&s.line, &h)
     if not w_cannot_land and _land(s, b, W, &h):
         return 1
     if d == 1:
@@ -543,7 +506,7 @@ cdef int _win_w(S* s, const Board* b, int d, int w_cannot_land=0) noexcept nogil
         s.chain = -1
         r = _w_body(s, b, moves, n, d)
         s.chain = chain
-    if s.taint == taint0 and not s.aborted and r != UNKNOWN:
+    if s.taint == taint0 and not s.watch.aborted and r != UNKNOWN:
         _store(s, e, b, W, rh, d, r)
     return r
 
@@ -555,7 +518,7 @@ cdef int _win_l(S* s, const Board* b, int d) noexcept nogil:
     cdef Entry* e
     cdef History h
     cdef CMove moves[MAX_MOVES]
-    if _stop(s) or d <= 0:
+    if watch_node(&s.watch) or d <= 0:
         return 0
     rh = _relevant(s, b, 2 * d)
     e = _probe(s, b, L, rh)
@@ -563,11 +526,9 @@ cdef int _win_l(S* s, const Board* b, int d) noexcept nogil:
     if r >= 0:
         return r
     taint0 = s.taint
-    h.lo = s.hlo
-    h.hi = s.hhi
-    h.n = s.hn
+    line_view(&s.line, &h)
     if d == 1 and _quiet_defence(s, b, d):
-        if not s.aborted:
+        if not s.watch.aborted:
             _store(s, e, b, L, rh, d, 0)
         return 0
     if _land(s, b, L, &h):
@@ -580,7 +541,7 @@ cdef int _win_l(S* s, const Board* b, int d) noexcept nogil:
             r = _win_w(s, b, d)            # L blocked: W moves again, that move counts
         else:
             r = _l_body(s, b, moves, n, d)
-    if s.taint == taint0 and not s.aborted and r != UNKNOWN:
+    if s.taint == taint0 and not s.watch.aborted and r != UNKNOWN:
         _store(s, e, b, L, rh, d, r)
     return r
 
@@ -613,58 +574,44 @@ cdef class Searcher:
         self.s.tt = <Entry*>table_alloc((1ULL << tt_bits) * sizeof(Entry))
         self.s.lc = <LandEntry*>calloc(1ULL << LC_BITS, sizeof(LandEntry))
         self.s.mask = (1ULL << tt_bits) - 1
-        self.s.hlo = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
-        self.s.hhi = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
         self.s.hw = <unsigned int*>calloc(HIST_SIZE, sizeof(unsigned int))
         self.s.hl = <unsigned int*>calloc(HIST_SIZE, sizeof(unsigned int))
-        if (self.s.tt == NULL or self.s.lc == NULL or self.s.hlo == NULL or self.s.hhi == NULL
+        if (not line_alloc(&self.s.line) or self.s.tt == NULL or self.s.lc == NULL
                 or self.s.hw == NULL or self.s.hl == NULL):
             raise MemoryError("no memory for the transposition table")
 
     def __dealloc__(self):
         free(self.s.tt)
         free(self.s.lc)
-        free(self.s.hlo)
-        free(self.s.hhi)
+        line_free(&self.s.line)
         free(self.s.hw)
         free(self.s.hl)
 
     cdef int _start(self, bytes board, int winner, int d, history) except -1:
-        cdef Board t
-        cdef int i = 0
+        cdef uint64_t fh
         if winner not in (0, 1):
             raise ValueError("sides are 0 (South) and 1 (North)")
         if d > 30:
             raise ValueError("at most 30 moves (the search is recursive)")
         board_load(&self.root, board)
-        for past in history:
-            if i >= MAX_FILE_HIST:
-                raise ValueError(f"at most {MAX_FILE_HIST} earlier positions")
-            board_load(&t, past)
-            self.s.hlo[i] = t.klo
-            self.s.hhi[i] = t.khi
-            i += 1
-        self.s.hn = i
+        line_load(&self.s.line, history, &fh)
         self.s.winner = winner
         self.s.ply = 0
         self.s.passes = 0
         self.s.chain = -1
         self.s.truncated = 0
         # killers and history are kept from earlier questions: only the order of moves
-        # depends on them (the workers of a split cook search ask one question per first
-        # move: 32 s instead of 53 s on the Rust engine's position with two processes)
+        # depends on them, and a run of related questions (the depths of a deepening, one
+        # question per first move in a cook search) is ordered by what the earlier ones
+        # found, at no cost (the cook search: python -m bench.bench_dfpn b)
         return 0
 
     cdef int _raise_if_aborted(self) except -1:
-        """After a search: a signal stopped it, so its answer is void; raise what the
-        signal's handler raised (KeyboardInterrupt for Ctrl-C)."""
-        if not self.s.aborted:
-            return 0
-        self.s.aborted = 0
-        self.s.truncated = 0
-        PyErr_Restore(self.s.exc[0], self.s.exc[1], self.s.exc[2])
-        self.s.exc[0] = self.s.exc[1] = self.s.exc[2] = NULL
-        return -1
+        """After a search: a signal stopped it, so its answer is void (nor is any line
+        given up); raise what the signal's handler raised (``_shared.watch_raise``)."""
+        if self.s.watch.aborted:
+            self.s.truncated = 0
+        return watch_raise(&self.s.watch)
 
     def win(self, bytes board, int side, int winner, int d, history=()):
         cdef Board b
@@ -710,9 +657,7 @@ cdef class Searcher:
             xhi[xn] = t.khi
             xn += 1
         b = self.root
-        h.lo = self.s.hlo
-        h.hi = self.s.hhi
-        h.n = self.s.hn
+        line_view(&self.s.line, &h)
         with nogil:
             if _land(&self.s, &b, L, &h):
                 r = 0                      # L lands
@@ -761,9 +706,7 @@ cdef class Searcher:
         """Set up a search from ``board`` and list its root moves (``mover`` moves)."""
         self._start(board, side, d, history)
         b[0] = self.root
-        h.lo = self.s.hlo
-        h.hi = self.s.hhi
-        h.n = self.s.hn
+        line_view(&self.s.line, h)
         return gen_moves(b, side, self.s.rules, h, moves, mover)
 
     def winning_moves(self, bytes board, int side, int d, history=(), progress=None,
@@ -790,7 +733,7 @@ cdef class Searcher:
             key[i] = 1 if i == first else 0
         _order(self.s.hw, moves, n, idx, key)
         _push(&self.s, &b)
-        h.n = self.s.hn
+        h.n = self.s.line.n
         try:
             for j in range(n):
                 if progress is not None:
@@ -846,7 +789,7 @@ cdef class Searcher:
 
     @property
     def nodes(self):
-        return self.s.nodes
+        return self.s.watch.nodes
 
     @property
     def tt_hits(self):

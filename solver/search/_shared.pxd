@@ -1,8 +1,10 @@
 # cython: language_level=3
-"""Pure helpers both provers use (``_search.pyx``, the alpha-beta kernel, and
-``_dfpn.pyx``, df-pn): hashing, the slot distance of two boards, the cache of the core's
-landing answers and the landing witnesses. No search logic: each prover decides with
-them on its own.
+"""What both provers use (``_search.pyx``, the alpha-beta kernel, and ``_dfpn.pyx``,
+df-pn): the plumbing of a search (its limits, the boards of the line searched, the node
+count and Ctrl-C, the tables' memory) and pure helpers (hashing, the relevant history, the
+slot distance of two boards, the cache of the core's landing answers and the landing
+witnesses). No search rule: each prover decides with them on its own (each says at its
+top what it writes a second time on purpose).
 
 Landing witnesses: goal paths of one side found by the core (``land_support``) on boards
 one move apart, reused for the other moves from the same board. A move that leaves one of
@@ -11,16 +13,127 @@ the other way: when the goal is out of the side's reach on the board the moves a
 from, a move that leaves the slots that answer rests on alone, and the shore row where it
 was, leaves it out of reach.
 """
+from cpython.ref cimport PyObject
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free
 
 from gyges.game._movegen cimport (
-    Board, CMove, History, goal_out_of_reach, goal_out_of_reach_in, land_search, land_support,
-    shore_row, surely_moves, NO_SLOT,
+    Board, CMove, History, board_load, goal_out_of_reach, goal_out_of_reach_in, land_search,
+    land_support, shore_row, surely_moves, NO_SLOT,
     R_BLOCK_DRAW, R_BLOCK_NEXTROW, R_REPEAT_OK, R_REPLACE_ANY, R_REPLACE_SHORE,
 )
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
+
+
+# -- the plumbing of a search: its limits, the line's boards, the node count and Ctrl-C --
+
+cdef extern from "Python.h":
+    # declared without Cython's "except -1": the provers handle the -1 themselves
+    int check_signals "PyErr_CheckSignals" () noexcept
+    void PyErr_Fetch(PyObject** type, PyObject** value, PyObject** tb) noexcept
+    void PyErr_Restore(PyObject* type, PyObject* value, PyObject* tb) noexcept
+
+cdef enum:
+    MAX_HIST = 1400       # boards before a node: the question's earlier positions, the line
+    MAX_FILE_HIST = 1024  # earlier positions a question may give
+    MAX_PASSES = 12       # W passed over this often in one line: the line is given up
+    SIGNAL_MASK = 0x3FFF  # look for Ctrl-C every 16384 nodes (a few milliseconds)
+    UNKNOWN = 2           # the answer of a search that needed a line it gave up
+
+
+ctypedef struct Line:     # the boards before a node, oldest first: the question's, the line's
+    uint64_t* lo
+    uint64_t* hi
+    int n
+
+
+cdef inline int line_alloc(Line* line) noexcept nogil:
+    """Room for MAX_HIST boards; 0 if there is no memory (``line_free`` either way)."""
+    line.lo = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
+    line.hi = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
+    line.n = 0
+    return line.lo != NULL and line.hi != NULL
+
+
+cdef inline void line_free(Line* line) noexcept nogil:
+    free(line.lo)
+    free(line.hi)
+
+
+cdef inline int line_load(Line* line, object history, uint64_t* fh) except -1:
+    """The question's earlier boards (36-byte boards, oldest first) as the line's start;
+    ``fh``: the hash of them all (the key of df-pn's tainted results)."""
+    cdef Board t
+    cdef int i = 0
+    fh[0] = 0
+    for past in history:
+        if i >= MAX_FILE_HIST:
+            raise ValueError(f"at most {MAX_FILE_HIST} earlier positions")
+        board_load(&t, past)
+        line.lo[i] = t.klo
+        line.hi[i] = t.khi
+        fh[0] += board_hash(t.klo, t.khi)
+        i += 1
+    line.n = i
+    return 0
+
+
+cdef inline void line_push(Line* line, const Board* b) noexcept nogil:
+    """``b`` joins the line (the search goes down from it)."""
+    line.lo[line.n] = b.klo
+    line.hi[line.n] = b.khi
+    line.n += 1
+
+
+cdef inline void line_pop(Line* line) noexcept nogil:
+    line.n -= 1
+
+
+cdef inline void line_view(const Line* line, History* h) noexcept nogil:
+    """The line as the core reads it (the Renop law)."""
+    h.lo = line.lo
+    h.hi = line.hi
+    h.n = line.n
+
+
+ctypedef struct Watch:    # the node count and Ctrl-C
+    unsigned long long nodes
+    int aborted           # a signal arrived: every node returns at once, nothing is stored
+    PyObject* exc[3]      # the exception its handler raised, raised again on return
+
+
+cdef inline int watch_signalled(Watch* w) noexcept with gil:
+    """Has a signal (Ctrl-C) arrived? Its handler's exception is kept aside and raised by
+    the entry point once the search has unwound (``watch_raise``)."""
+    if check_signals() != 0:
+        PyErr_Fetch(&w.exc[0], &w.exc[1], &w.exc[2])
+        return 1
+    return 0
+
+
+cdef inline int watch_node(Watch* w) noexcept nogil:
+    """Count a node; every so often look for Ctrl-C. 1: unwind now (answers are void and
+    the table is left alone: ``aborted`` forbids storing)."""
+    w.nodes += 1
+    if not w.aborted and (w.nodes & SIGNAL_MASK) == 0 and watch_signalled(w):
+        w.aborted = 1
+    return w.aborted
+
+
+cdef inline int watch_raise(Watch* w) except -1:
+    """After a search: if a signal stopped it, its answer is void; raise what the signal's
+    handler raised (KeyboardInterrupt for Ctrl-C)."""
+    if not w.aborted:
+        return 0
+    w.aborted = 0
+    PyErr_Restore(w.exc[0], w.exc[1], w.exc[2])
+    w.exc[0] = w.exc[1] = w.exc[2] = NULL
+    return -1
+
+
+# -- hashing, landings, witnesses ---------------------------------------------------------
 
 cdef enum:
     LC_BITS = 17          # entries of the landing cache: 2^17
@@ -75,21 +188,20 @@ cdef inline int diff_slots(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bh
             + __builtin_popcountll((y | (y >> 1)) & 0x55ULL))
 
 
-cdef inline uint64_t relevant_history(int rules, const uint64_t* hlo, const uint64_t* hhi,
-                                      int hn, const Board* b, int plies) noexcept nogil:
-    """The hash of the earlier boards (``hlo``/``hhi``, ``hn`` of them) that a subtree of
-    ``plies`` plies below ``b`` could reproduce: those within reach of the slots its moves
-    change (3 a move when a replace is allowed: start, landing, relocation; else 2). The
-    key both provers store their answers under (docs/solver.md, "Why it is exact"); 0
-    without the Renop law."""
+cdef inline uint64_t relevant_history(int rules, const Line* line, const Board* b,
+                                      int plies) noexcept nogil:
+    """The hash of the boards of ``line`` that a subtree of ``plies`` plies below ``b``
+    could reproduce: those within reach of the slots its moves change (3 a move when a
+    replace is allowed: start, landing, relocation; else 2). The key both provers store
+    their answers under (docs/solver.md, "Why it is exact"); 0 without the Renop law."""
     cdef uint64_t h = 0
     cdef int i, reach
     if rules & R_REPEAT_OK:
         return 0
     reach = (3 if rules & (R_REPLACE_SHORE | R_REPLACE_ANY) else 2) * plies
-    for i in range(hn):
-        if diff_slots(hlo[i], hhi[i], b.klo, b.khi) <= reach:
-            h += board_hash(hlo[i], hhi[i])
+    for i in range(line.n):
+        if diff_slots(line.lo[i], line.hi[i], b.klo, b.khi) <= reach:
+            h += board_hash(line.lo[i], line.hi[i])
     return h
 
 
@@ -224,3 +336,4 @@ cdef inline int board_in(const uint64_t* lo, const uint64_t* hi, int n,
         if lo[i] == b.klo and hi[i] == b.khi:
             return 1
     return 0
+

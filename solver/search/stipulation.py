@@ -1,11 +1,13 @@
 """Stipulations: what is proven (or to be proven) about the side to move, read from text
 and phrased in every form the program prints.
 
-A result kind is one of ``"win"``, ``"loss"``, ``"none"`` (:data:`ResultKind`).
+A result kind is :class:`ResultKind` (``win``, ``loss``, ``none``; each equal to its name).
 
 >>> s = Stipulation.parse("North wins in 1")
 >>> s.kind, s.moves, s.side, str(s)
 ('win', 1, <Side.NORTH: 'N'>, 'North wins in 1')
+>>> s.kind is ResultKind.WIN, s.kind == "win"
+(True, True)
 >>> str(Stipulation.parse("loses in 2", Side.SOUTH))
 'South loses in 2'
 >>> str(Stipulation.parse("no forced result in 1", Side.NORTH))
@@ -22,15 +24,27 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Literal, TypeAlias
+from typing import Literal
 
 from gyges.game.rules import Side
+from gyges.search.names import NameEnum
 
-__all__ = ["RESULT_KINDS", "ResultKind", "Stipulation"]
+__all__ = ["RESULT_KINDS", "ResultKind", "ResultName", "Stipulation"]
 
-#: What is proven about the side to move: it wins, it loses, or neither within the bound.
-ResultKind: TypeAlias = Literal["win", "loss", "none"]
-RESULT_KINDS: tuple[ResultKind, ...] = ("win", "loss", "none")
+
+class ResultKind(NameEnum):
+    """What is proven about the side to move: it wins, it loses, or neither within the
+    bound. Each kind is equal to its name (``ResultKind.WIN == "win"``), which is also
+    its ``str()`` and its JSON form."""
+
+    WIN = "win"
+    LOSS = "loss"
+    NONE = "none"
+
+
+#: A result kind or its name, as the constructors take them.
+ResultName = ResultKind | Literal["win", "loss", "none"]
+RESULT_KINDS: tuple[ResultKind, ...] = tuple(ResultKind)
 
 MAX_MOVES = 30  #: the longest stipulation the solver proves
 _STIPULATION = re.compile(
@@ -42,19 +56,28 @@ _STIPULATION = re.compile(
 )
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, init=False)
 class Stipulation:
     """What the solver must prove about the side to move.
 
     ``win``: it wins with its ``moves``-th move and no sooner; ``loss``: whatever it does,
     the opponent wins with its ``moves``-th move and no sooner against the best defence;
     ``none``: neither side can force a win within ``moves`` moves. ``side`` is the side to
-    move (None: not said).
+    move (None: not said). ``kind`` may be given by name (``"win"``).
     """
 
     kind: ResultKind
     moves: int
     side: Side | None = None
+
+    def __init__(self, kind: ResultName, moves: int, side: Side | None = None) -> None:
+        object.__setattr__(self, "kind", ResultKind(kind))
+        object.__setattr__(self, "moves", moves)
+        object.__setattr__(self, "side", side)
+
+    def __repr__(self) -> str:
+        side = f", Side.{self.side.name}" if self.side is not None else ""
+        return f"Stipulation({self.kind.value!r}, {self.moves}{side})"
 
     @classmethod
     def parse(cls, text: str, turn: Side | None = None) -> Stipulation:
@@ -79,10 +102,11 @@ class Stipulation:
             )
         kind: ResultKind
         if m.group("verb"):
-            kind = "win" if m.group("verb").lower().startswith("win") else "loss"
+            win = m.group("verb").lower().startswith("win")
+            kind = ResultKind.WIN if win else ResultKind.LOSS
             k = int(m.group("k"))
         else:
-            kind, k = "none", int(m.group("k2"))
+            kind, k = ResultKind.NONE, int(m.group("k2"))
         if k < 1:
             raise ValueError(f"{text!r}: N counts moves, so it is 1 or more")
         if k > MAX_MOVES:
@@ -92,18 +116,18 @@ class Stipulation:
     def __str__(self) -> str:
         """The catalogue's form: ``North wins in 1``, ``South loses in 2``, ``no forced
         result in 2``."""
-        if self.kind == "none":
+        if self.kind is ResultKind.NONE:
             return f"no forced result in {self.moves}"
         who = f"{self.side.title} " if self.side else ""
-        verb = "wins" if self.kind == "win" else "loses"
+        verb = "wins" if self.kind is ResultKind.WIN else "loses"
         return f"{who}{verb} in {self.moves}"
 
     @property
     def winner(self) -> Side | None:
         """The side that wins (None for ``none`` or when the side is not said)."""
-        if self.side is None or self.kind == "none":
+        if self.side is None or self.kind is ResultKind.NONE:
             return None
-        return self.side if self.kind == "win" else self.side.other
+        return self.side if self.kind is ResultKind.WIN else self.side.other
 
     def _side(self, turn: Side | None) -> Side:
         side = turn or self.side
@@ -113,7 +137,7 @@ class Stipulation:
 
     def command(self) -> str:
         """The form of ``gyges generate --stipulation``: ``win in 2`` (no side)."""
-        if self.kind == "none":
+        if self.kind is ResultKind.NONE:
             return f"no forced result in {self.moves}"
         return f"{'win' if self.kind == 'win' else 'lose'} in {self.moves}"
 
@@ -121,12 +145,12 @@ class Stipulation:
         """The solver's statement: ``South to move wins in 2`` (``stoppable``: the win in 1
         could have been avoided under ``win=unstoppable``)."""
         side = self._side(None)
-        if self.kind == "win":
+        if self.kind is ResultKind.WIN:
             text = f"{side.title} to move wins in {self.moves}"
             if stoppable:
                 text += ", stoppable (the opponent could have avoided it: take-back)"
             return text
-        if self.kind == "loss":
+        if self.kind is ResultKind.LOSS:
             return (f"{side.title} to move loses in {self.moves}: "
                     f"{side.other.title} wins whatever {side.title} does")
         return f"{side.title} to move: no forced win for either side within {self.moves}"
@@ -134,18 +158,18 @@ class Stipulation:
     def task(self, turn: Side | None = None) -> str:
         """The task as a book prints it: ``South to move and win in 2``."""
         side = self._side(turn).title
-        if self.kind == "win":
+        if self.kind is ResultKind.WIN:
             return f"{side} to move and win in {self.moves}"
-        if self.kind == "loss":
+        if self.kind is ResultKind.LOSS:
             return f"{side} to move loses in {self.moves}"
         return f"{side} to move: hold out for {self.moves} move{'s' if self.moves > 1 else ''}"
 
     def answer(self, turn: Side | None = None) -> str:
         """What is proven, as the solutions pages of a book say it: ``South wins in 2.``"""
         side = self._side(turn)
-        if self.kind == "win":
+        if self.kind is ResultKind.WIN:
             return f"{side.title} wins in {self.moves}."
-        if self.kind == "loss":
+        if self.kind is ResultKind.LOSS:
             return f"Whatever {side.title} does, {side.other.title} wins in {self.moves}."
         return f"Neither side can force a win within {self._moves()}."
 
@@ -156,10 +180,10 @@ class Stipulation:
     def proof_note(self, keys: str) -> str:
         """What the solver proved, in words, for the notes of a catalogue entry; ``keys``
         says how many keys there are (``the only key``)."""
-        side = self._side(None).title if self.kind != "none" else ""
-        if self.kind == "win":
+        side = self._side(None).title if self.kind is not ResultKind.NONE else ""
+        if self.kind is ResultKind.WIN:
             return f"Proven by the solver: {side} wins in {self.moves} and no sooner; {keys}."
-        if self.kind == "loss":
+        if self.kind is ResultKind.LOSS:
             return (f"Proven by the solver: every move of {side} loses within {self._moves()} "
                     "of the opponent, and the main line's first move holds out that long.")
         return f"Proven by the solver: neither side can force a win within {self._moves()}."

@@ -24,23 +24,29 @@ the node back.
 {'to_move': 'N', 'role': 'winner', 'moves_left': 1, 'moves': ['51-43-33-31-21-S'], 'dual': False}
 >>> node_from_json(leaf.to_json()) == leaf
 True
->>> main_line(LoserNode(Side.SOUTH, 1, threat=None, defences=(Defence("34-44", leaf),)))
+>>> root = LoserNode(Side.SOUTH, 1, threat=None, defences=(Defence("34-44", leaf),))
+>>> main_line_turns(root)
 ['34-44', '51-43-33-31-21-S']
+>>> root
+<LoserNode S to move, N wins within 1: no threat, 1 defence>
+>>> leaf
+<WinnerNode N wins within 1: 51-43-33-31-21-S>
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Protocol, TypeAlias
+from typing import Any, TypeAlias
 
 from gyges.game.moves import Move, MoveList, apply_move
 from gyges.game.position import Position
 from gyges.game.rules import Side
+from gyges.search.session import Prover
 
 __all__ = [
     "Defence", "LoserNode", "Node", "Step", "TreeError", "WinnerNode", "build_tree",
-    "main_line", "node_from_json", "walk",
+    "main_line_steps", "main_line_turns", "node_from_json", "steps", "walk",
 ]
 
 TREE_BUDGET = 4000  #: winner/loser nodes expanded in one solution tree before it is cut
@@ -74,6 +80,17 @@ class WinnerNode:
     truncated: bool = False
 
     role = "winner"
+
+    def __repr__(self) -> str:
+        side = self.to_move.value
+        if self.passed:
+            then = ("tree cut here" if self.then is None
+                    else f"{self.to_move.other.value} moves again")
+            return f"<WinnerNode {side} blocked, wins within {self.moves_left}: {then}>"
+        moves = ", ".join(self.moves) or "?"
+        more = f", then {_defences(self.after)}" if self.after is not None else ""
+        cut = ", tree cut here" if self.truncated else ""
+        return f"<WinnerNode {side} wins within {self.moves_left}: {moves}{more}{cut}>"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"to_move": self.to_move.value, "role": "winner",
@@ -117,6 +134,10 @@ class Defence:
     move: str
     reply: WinnerNode | None = None
 
+    def __repr__(self) -> str:
+        reply = "tree cut here" if self.reply is None else ", ".join(self.reply.moves) or "pass"
+        return f"<Defence {self.move} -> {reply}>"
+
     def to_json(self) -> dict[str, Any]:
         if self.reply is None:
             return {"move": self.move, "truncated": True}
@@ -148,6 +169,14 @@ class LoserNode:
 
     role = "loser"
 
+    def __repr__(self) -> str:
+        head = (f"<LoserNode {self.to_move.value} to move, {self.to_move.other.value} wins "
+                f"within {self.winner_moves_left}: ")
+        if self.passed:
+            return head + f"blocked, {self.to_move.other.value} moves again>"
+        threat = f"threat {', '.join(self.threat)}" if self.threat else "no threat"
+        return head + f"{threat}, {_defences(self)}>"
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"to_move": self.to_move.value, "role": "loser",
                                "winner_moves_left": self.winner_moves_left}
@@ -177,6 +206,11 @@ class LoserNode:
 
 
 Node: TypeAlias = WinnerNode | LoserNode
+
+
+def _defences(node: LoserNode) -> str:
+    n = len(node.defences)
+    return "blocked" if node.passed else f"{n} defence{'s' if n != 1 else ''}"
 
 
 def node_from_json(data: Mapping[str, Any]) -> Node:
@@ -236,6 +270,9 @@ class Step:
     move: str | None
     child: Node | None
 
+    def __repr__(self) -> str:
+        return f"<Step {self.side.value} {self.move if self.move is not None else 'passes'}>"
+
     @property
     def side(self) -> Side:
         return self.node.to_move
@@ -271,8 +308,8 @@ def walk(tree: Node | None) -> Iterator[tuple[tuple[Step, ...], Node]]:
                      if s.child is not None)
 
 
-def first_line(tree: Node | None) -> Iterator[Step]:
-    """The steps of the tree's first line (the main line), passes included."""
+def main_line_steps(tree: Node | None) -> Iterator[Step]:
+    """The steps of the main line (the tree's first line), passes included."""
     node = tree
     while node is not None:
         out = steps(node)
@@ -282,12 +319,13 @@ def first_line(tree: Node | None) -> Iterator[Step]:
         node = out[0].child
 
 
-def main_line(tree: Node | None) -> list[str]:
-    """The first line of a solution tree as turns (``34-44-43; 43-53-N``): a side's
-    consecutive moves (the opponent blocked) are joined by ``; ``."""
+def main_line_turns(tree: Node | None) -> list[str]:
+    """The main line (the tree's first line) as turns (``34-44-43; 43-53-N``): a side's
+    consecutive moves (the opponent blocked) are joined by ``; ``. The JSON's
+    ``main_line``."""
     turns: list[list[str]] = []
     last_side = None
-    for step in first_line(tree):
+    for step in main_line_steps(tree):
         if step.move is None:
             continue
         if step.side == last_side:
@@ -299,24 +337,6 @@ def main_line(tree: Node | None) -> list[str]:
 
 
 # -- building -----------------------------------------------------------------------------
-
-
-class Prover(Protocol):
-    """The questions the builder asks (answered by the search kernel)."""
-
-    def win(self, position: Position, winner: Side, d: int,
-            path: Sequence[Position] = ()) -> bool: ...
-
-    def least(self, position: Position, winner: Side, d: int,
-              path: Sequence[Position] = ()) -> int | None: ...
-
-    def winning(self, position: Position, d: int, path: Sequence[Position], moves: MoveList,
-                all_of_them: bool = True) -> tuple[list[Move], bool]: ...
-
-    def moves(self, position: Position, path: Sequence[Position] = ()) -> MoveList: ...
-
-    def landings(self, position: Position,
-                 path: Sequence[Position] = ()) -> tuple[Move, ...]: ...
 
 
 def build_tree(prover: Prover, position: Position, winner: Side, moves_left: int, *,
@@ -361,11 +381,11 @@ class _Builder:
         if least == 1 and keys is None and root is None:
             # the last move: only the landings are listed, so only they are built (none:
             # the winner is blocked, and the loser moves again: below)
-            landings = p.landings(position, path)
+            landings = p.landing_moves(position, path)
             if landings:
                 return WinnerNode(me, 1, moves=tuple(str(m) for m in landings),
                                   dual=len(landings) > 1)
-        moves = root if root is not None else p.moves(position, path)
+        moves = root if root is not None else p.legal_moves(position, path)
         if moves.mover is not me:
             # the winner is blocked: the loser moves again
             if not self._spend():
@@ -378,8 +398,7 @@ class _Builder:
         elif least == 1:
             wins = [m for m in moves if m.is_win]
         else:
-            wins, checked = p.winning(position, least, path, moves,
-                                      all_of_them=least <= self.duals)
+            wins, checked = self._winning(position, least, path, moves)
         node = WinnerNode(me, least, moves=tuple(str(m) for m in wins),
                           dual=len(wins) > 1 if checked else None)
         if least >= 2 and wins:
@@ -396,7 +415,7 @@ class _Builder:
         p = self.prover
         loser = position.turn
         if moves is None:
-            moves = p.moves(position, path)
+            moves = p.legal_moves(position, path)
         if moves.mover is winner and moves.moves:
             # the loser is blocked: the winner moves again
             reply = self.winner_node(position.with_turn(winner), d, path)
@@ -414,13 +433,23 @@ class _Builder:
                 path: tuple[Position, ...]) -> tuple[str, ...] | None:
         """What ``winner`` would play in ``position`` (the loser passing), if it wins."""
         p = self.prover
-        if not p.win(position, winner, d, path):
+        if not p.wins(position, winner, d, path):
             return None
         least = p.least(position, winner, d, path)
         if least == 1:      # the landings; none when the winner is blocked
-            return tuple(str(m) for m in p.landings(position, path)) or None
-        moves = p.moves(position, path)
+            return tuple(str(m) for m in p.landing_moves(position, path)) or None
+        moves = p.legal_moves(position, path)
         if moves.mover is not winner or least is None:
             return None
-        found, _ = p.winning(position, least, path, moves, all_of_them=least <= self.duals)
+        found, _ = self._winning(position, least, path, moves)
         return tuple(str(m) for m in found)
+
+    def _winning(self, position: Position, d: int, path: tuple[Position, ...],
+                 moves: MoveList) -> tuple[list[Move], bool]:
+        """The winning moves of the side to move: all of them where the winner has at
+        most ``duals`` moves left, else the first the kernel finds; and whether the list
+        is complete."""
+        if d <= self.duals:
+            return self.prover.winning_moves(position, d, path, legal=moves), True
+        one = self.prover.winning_move(position, d, path, legal=moves)
+        return ([one] if one is not None else []), False

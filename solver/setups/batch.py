@@ -31,14 +31,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from gyges.formats.notation import format_move
-from gyges.game.moves import legal_moves
+from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 from gyges.parallel import Interrupted, Progress, log_to, open_executor
 from gyges.parallel.results import ResultsFileError, read_jsonl
+from gyges.search import Prover, ProverKind, ResultKind
 from gyges.setups.analysis import Verdict, analyse_pair
 from gyges.setups.analysis import win_defence as _win_defence  # noqa: F401 - tests/test_batch.py
-from gyges.setups.constraints import key_after
 from gyges.setups.pairs import select_pairs
 from gyges.setups.report import heatmap_svg, report
 from gyges.setups.results import (
@@ -82,20 +82,16 @@ def first_move_verdicts(position: Position, rules: RuleSet, depth: int,
     least number of its moves, this one included, that force a landing after it, if at
     most ``depth`` (else None). One search table serves the group. (The position has no
     history: a start position.)"""
-    from gyges.search._search import Searcher
-
-    me = position.turn.index
     ml = legal_moves(position, rules)
-    searcher = Searcher(rules.flags(), 18)
+    prover = Prover(rules, ProverKind.ALPHABETA, depth, table_bits=18)
     out: dict[int, int | None] = {}
     for i in indices:
         m = ml[i]
         if m.is_win:
             out[i] = 1
             continue
-        child = key_after(position.key, m.start, m.end, m.relocation)
-        out[i] = next((d + 1 for d in range(1, depth)
-                       if searcher.win(child, 1 - me, me, d, [position.key])), None)
+        k = prover.least(apply_move(position, m), position.turn, depth - 1, [position])
+        out[i] = None if k is None else k + 1
     return out
 
 
@@ -105,21 +101,19 @@ def combine_verdicts(position: Position, rules: RuleSet, depth: int,
     first move's verdict: the side to move wins in the least k over its first moves (the
     keys: the moves reaching it); if none, the opponent wins in d when every first move
     loses within d (checked here, stopping at the first move that holds: cheap)."""
-    from gyges.search._search import Searcher
-
-    me = position.turn.index
     ml = legal_moves(position, rules)
     assert set(found) == set(range(len(ml)))
     wins = [k for k in found.values() if k is not None]
     if wins:
         k = min(wins)
-        return "win", k, sorted(format_move(ml[i]) for i, v in found.items() if v == k)
-    searcher = Searcher(rules.flags(), 20)
-    children = [key_after(position.key, m.start, m.end, m.relocation) for m in ml]
+        return ResultKind.WIN, k, sorted(format_move(ml[i]) for i, v in found.items() if v == k)
+    prover = Prover(rules, ProverKind.ALPHABETA, depth, table_bits=20)
+    children = [apply_move(position, m) for m in ml]
+    other = position.turn.other
     for d in range(1, depth + 1):
-        if all(searcher.win(c, 1 - me, 1 - me, d, [position.key]) for c in children):
-            return "loss", d, []
-    return "none", None, []
+        if all(prover.wins(c, other, d, [position]) for c in children):
+            return ResultKind.LOSS, d, []
+    return ResultKind.NONE, None, []
 
 
 # -- the tasks -------------------------------------------------------------------------------
