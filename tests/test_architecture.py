@@ -17,14 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: for speed. Notation, the other formats, the puzzles and the CLI go through the game layer.
 DIRECT = {
     "solver/game/moves.py", "solver/game/position.py", "solver/game/squares.py",
-    "solver/setups/batch.py", "solver/setups/constraints.py",
+    "solver/setups/constraints.py",
 }
-
-
-#: The modules outside the search layer that still drive the compiled provers directly
-#: (the search layer's face is ``gyges.search.Prover``). They migrate to ``Prover``; once
-#: they have, this set is empty.
-PROVER_USERS_TO_MIGRATE = {"solver/puzzles/generate.py", "solver/setups/batch.py"}
 
 
 def _imports(path: Path, module: str) -> bool:
@@ -60,7 +54,7 @@ def test_only_the_search_layer_calls_the_compiled_provers():
     users = _users("gyges.search._search") | _users("gyges.search._dfpn")
     assert "solver/search/session.py" in users    # the check does see the imports
     outside = {u for u in users if not u.startswith("solver/search/")}
-    assert outside <= PROVER_USERS_TO_MIGRATE, sorted(outside - PROVER_USERS_TO_MIGRATE)
+    assert not outside, f"{sorted(outside)}: ask a gyges.search.Prover instead"
 
 
 def test_the_compiled_core_examples():

@@ -14,8 +14,7 @@ from gyges.game.rules import PRESETS
 from gyges.puzzles.judging import candidate_seed
 from gyges.puzzles.play import WALK_THREATS, _moves_that_win, play_candidate
 from gyges.puzzles.soundness import plausible_moves
-from gyges.search._search import Searcher
-from gyges.search.prover import win_in
+from gyges.search import Prover, win_in
 
 RULES = PRESETS["pbmserv"]
 DEEP_RULES = RULES.with_options({"repetition": "allowed"})
@@ -49,20 +48,18 @@ def test_the_walk_counts_winning_moves_up_to_two(text, n, wins, kind):
     and stops at two (a cook: the game goes on); df-pn asks them together (the position
     less every other move). Each played move gives the count of fresh searches of those
     moves."""
-    from gyges.search._dfpn import DfpnSearcher
-
-    walker = Searcher if kind == "kernel" else DfpnSearcher
+    walker = "alphabeta" if kind == "kernel" else "dfpn"
     pos = Position.from_string(text)
-    me = pos.turn.index
     threats = plausible_moves(pos, RULES)[:WALK_THREATS]
     seen = set()
     for played in legal_moves(pos, RULES).moves[:12]:
         if played.is_win:
             continue
         asked = {apply_move(pos, m).key for m in [played, *threats]}
-        by_hand = sum(Searcher(RULES.flags()).win(b, 1 - me, me, n - 1, [pos.key])
-                      for b in asked)
-        got = _moves_that_win(pos, apply_move(pos, played), RULES, n, walker(RULES.flags()))
+        fresh = Prover(RULES, "alphabeta", n)
+        by_hand = sum(fresh.wins(Position.unchecked(tuple(b), pos.turn.other), pos.turn,
+                                 n - 1, [pos]) for b in asked)
+        got = _moves_that_win(pos, apply_move(pos, played), Prover(RULES, walker, n), n)
         assert got == min(by_hand, 2)
         seen.add(got)
     assert seen == {wins}
@@ -87,14 +84,13 @@ def test_win_in_3_candidates_walk_back_to_exact_wins(rules):
 @pytest.mark.parametrize("kind", ["kernel", "dfpn"])
 @pytest.mark.parametrize("rules", [RULES, DEEP_RULES, PRESETS["bga"]])
 def test_win_in_with_a_kept_searcher_answers_as_fresh_searches(rules, kind):
-    """One searcher asked along a game line (as the walk does: the kernel for a win in 3,
-    df-pn deeper) gives the answers of a fresh search per question."""
+    """One search session asked along a game line (as the walk does: the kernel for a win
+    in 3, df-pn deeper) gives the answers of a fresh search per question."""
     from gyges.game.moves import Game
-    from gyges.search._dfpn import DfpnSearcher
 
     rng = random.Random(3)
     game = Game(Position.setup("123321", "231132"))
-    kept = (Searcher if kind == "kernel" else DfpnSearcher)(rules.flags())
+    kept = Prover(rules, "alphabeta" if kind == "kernel" else "dfpn", 3)
     asked = yes = 0
     for _ in range(14):
         ml = game.legal_moves(rules)
@@ -115,6 +111,6 @@ def test_fewer_threats_asked_find_no_more_winning_moves():
     """The walk's cap on the threats it asks (``threats_asked``) only leaves moves out."""
     pos = Position.from_string("321.../.1..../2..1../2...3./..2.../33...1 S")
     played = apply_move(pos, legal_moves(pos, RULES).moves[0])
-    counts = [_moves_that_win(pos, played, RULES, 2, Searcher(RULES.flags()), k)
+    counts = [_moves_that_win(pos, played, Prover(RULES, "alphabeta", 2), 2, k)
               for k in (0, 1, WALK_THREATS)]
     assert counts == sorted(counts) and counts[-1] == 1

@@ -3,8 +3,7 @@
 the wanted number of moves is the candidate; from 3 moves on it is found by walking back
 from a side's first shallower win (:func:`play_candidate`).
 
-This module is the generator's one user of the compiled provers: the walk keeps one
-searcher for a whole game line and asks it about raw boards.
+The walk keeps one search session (:class:`~gyges.search.Prover`) for a whole game line.
 
 >>> import random
 >>> from gyges.game.rules import PRESETS
@@ -18,13 +17,11 @@ from __future__ import annotations
 
 import random
 
-from gyges.game.moves import Game, MoveList, apply_move, board_after, can_land, legal_moves
+from gyges.game.moves import Game, MoveList, apply_move, can_land
 from gyges.game.position import ALL_SETUPS, Position
 from gyges.game.rules import RuleSet
 from gyges.puzzles.soundness import plausible_moves
-from gyges.search._dfpn import DfpnSearcher
-from gyges.search._search import Searcher
-from gyges.search.prover import pick, table_bits, win_in, winners_among
+from gyges.search import Prover, ProverKind, table_bits, win_in
 
 __all__ = ["DEEP_FROM", "PLAY_WAY", "WALK_THREATS", "play_candidate"]
 
@@ -116,7 +113,7 @@ def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int, max_pli
     shallow = max(moves - 2, 2)
     # for N = 3, ``shallow`` is N - 1: a position at i - 2 already has no win in N - 1, so
     # the walk returns it once one of its moves wins within N (and never goes to i - 4)
-    # one searcher for every question of the line: its table's entries are keyed by board
+    # one search session for every question of the line: its table's entries are keyed by board
     # and relevant history, so its answers are those of fresh searches, and an earlier
     # position's deeper question meets the later positions already proven. The prover is
     # the one ``solve`` picks for the bound (df-pn from DFPN_FROM moves). Its table trades
@@ -124,9 +121,7 @@ def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int, max_pli
     # at most 2 ** 18 entries (14 MB) are enough; a win in 5's long walks fill that and
     # want the size ``solve`` gives (``python -m bench.bench_generate --deep`` runs both)
     bits = min(table_bits(moves), 18) if moves <= 4 else table_bits(moves)
-    searcher: Searcher | DfpnSearcher = (
-        DfpnSearcher(rules.flags(), bits) if pick("auto", moves) == "dfpn"
-        else Searcher(rules.flags(), bits))
+    prover = Prover(rules, ProverKind.AUTO, moves, table_bits=bits)
     game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
     line: list[Position | None] = []    # the positions of the plies asked with no win
     for ply in range(max_plies):
@@ -136,7 +131,7 @@ def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int, max_pli
             return None
         line.append(None)
         if ply >= 4 and ml.mover is pos.turn:
-            if not win_in(pos, rules, shallow, searcher=searcher):
+            if not prover.wins(pos, pos.turn, shallow):
                 line[ply] = pos
             elif line[ply - 2] is not None:
                 # first reached a win in N - 2: its position two plies earlier, then (when
@@ -145,11 +140,12 @@ def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int, max_pli
                     earlier = line[j]
                     if earlier is None:
                         break
-                    wins = _moves_that_win(earlier, game.history[j + 1], rules, moves,
-                                           searcher, threats_asked)
+                    played = game.history[j + 1]    # a Position: the walk's game made it
+                    assert isinstance(played, Position)
+                    wins = _moves_that_win(earlier, played, prover, moves, threats_asked)
                     if not wins:
                         break
-                    if not win_in(earlier, rules, moves - 1, searcher=searcher):
+                    if not prover.wins(earlier, earlier.turn, moves - 1):
                         if wins > 1:
                             break       # cooked: the game goes on to another candidate
                         return earlier
@@ -157,8 +153,7 @@ def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int, max_pli
     return None
 
 
-def _moves_that_win(position: Position, played: Position | bytes, rules: RuleSet,
-                    moves: int, searcher: Searcher | DfpnSearcher,
+def _moves_that_win(position: Position, played: Position, prover: Prover, moves: int,
                     threats_asked: int = WALK_THREATS) -> int:
     """How many of a few moves of the side to move win within ``moves`` of its moves,
     whatever the replies: the move the game played from ``position`` (to ``played``) and
@@ -168,29 +163,9 @@ def _moves_that_win(position: Position, played: Position | bytes, rules: RuleSet
     asked), and 2 proves a cook of a win in exactly ``moves``.
 
     With df-pn the few moves are asked together, as the position less every other move
-    (``win_excluding``), then again less the winner found: df-pn goes for the likeliest
-    winner, where asking them in turn disproves every move met before it (a win in 5's
-    cook took 80 s that way)."""
-    me = position.turn.index
-    asked = [played.key if isinstance(played, Position) else bytes(played)]
-    threats = plausible_moves(position, rules)
-    for m in threats[:threats_asked] if moves < 5 else threats:
-        after = apply_move(position, m).key
-        if after not in asked:
-            asked.append(after)
-    found = 0
-    if isinstance(searcher, DfpnSearcher):
-        children = [bytes(board_after(position.board, m.start, m.end, m.relocation))
-                    for m in legal_moves(position, rules).moves]
-        won, settled = winners_among(searcher, position.key, me, moves, [], children,
-                                     asked, 2)
-        if settled:
-            return len(won)
-        found = len(won)
-        asked = [b for b in asked if b not in won]      # not known: the rest in turn
-    for after in asked:
-        if searcher.win(after, 1 - me, me, moves - 1, [position.key]):
-            found += 1
-            if found == 2:
-                break
-    return found
+    (:meth:`~gyges.search.Prover.winners_among`): df-pn goes for the likeliest winner,
+    where asking them in turn disproves every move met before it (a win in 5's cook took
+    80 s that way)."""
+    threats = plausible_moves(position, prover.rules)
+    asked = [played, *(threats[:threats_asked] if moves < 5 else threats)]
+    return len(prover.winners_among(position, moves, asked, limit=2))
