@@ -233,13 +233,29 @@ def _pairs(south: str | None, north: str | None, pairs_file: str | None
 @setups_group.command("report")
 @click.argument("results", metavar="FILE.jsonl")
 @click.option("--svg", "svg_out", default=None, metavar="OUT.svg",
-              help="Also draw a heat map, South setup by North setup (a file gyges did not "
-              "write is not replaced without --force).")
+              help="Also draw a heat map, South setup by North setup, every setup labelled "
+              "(a file gyges did not write is not replaced without --force).")
 @click.option("--force", is_flag=True, help="Replace --svg even if gyges did not write it.")
 @click.option("--top", type=click.IntRange(0), default=5, show_default=True,
-              help="How many strongest/weakest setups to list.")
+              help="How many strongest and weakest setups of each side to list (one ranked "
+              "list of all when a side has fewer than twice as many), and how many "
+              "narrowest defences.")
 def report_command(results: str, svg_out: str | None, top: int, force: bool) -> None:
-    """Summarise an analysis: forced wins, strongest and weakest setups, distributions.
+    """Summarise an analysis: forced results, setups ranked, narrowest defences,
+    distributions. Each section says in a line what its numbers are:
+
+    \b
+    - forced results: pairs in which the solver proves that South (moving
+      first) or North lands on the goal within the depth, whatever the other plays;
+    - setups ranked: for each setup, the pairs each side wins by force ("South
+      wins 3/90"), its score (pairs its side wins less pairs it loses, per pair,
+      -1 to +1), and South's landing threats a pair, which ranks equal scores
+      (more is better for South, fewer for North);
+    - narrowest defences: South's landing threat that the fewest North replies stop;
+    - distributions of move counts, landing threats, blunders, replace threats.
+
+    A table of canonical pairs (setups analyze --canonical) is counted with its
+    mirror pairs: "4,068 canonical pairs (8,100 with mirrors)".
 
     \b
     Examples:

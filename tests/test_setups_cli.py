@@ -214,6 +214,13 @@ def test_cli_analyze_a_list_of_pairs_and_canonical_pairs(tmp_path):
     assert sorted((x["south"], x["north"]) for x in records) == sorted(
         ("231123", n[::-1]) for _, n in listed)
     assert all(x["canonical"] is True for x in records)
+    r = gyges("setups", "report", str(canon))
+    norths = {n for _, n in listed} | {n[::-1] for _, n in listed}
+    assert r.exit_code == 0 and r.stdout.startswith(
+        f"30 canonical pairs (60 with mirrors: 2 South setups x {len(norths)} North setups), "
+        "depth 1")
+    r = gyges("setups", "report", str(out))
+    assert r.stdout.startswith("30 setup pairs (1 South setup x 30 North setups), depth 1")
 
 
 @pytest.mark.parametrize("text, message", [
@@ -235,3 +242,9 @@ def test_cli_analyze_a_bad_list_of_pairs(tmp_path, monkeypatch, text, message):
                                              "--south and --north, not both\n")
     assert not (tmp_path / "x.jsonl").exists()
 
+
+def test_cli_report_help_says_what_its_numbers_are():
+    r = gyges("setups", "report", "--help")
+    text = " ".join(r.output.split())
+    for words in ("score", "landing threats", "narrowest defence", "canonical"):
+        assert words in text, words

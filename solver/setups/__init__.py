@@ -14,7 +14,8 @@ The modules, by job:
 - ``results``: the results file and its records (:class:`PairRecord`);
 - ``batch``: the run over many pairs (one resumable run of :mod:`gyges.parallel`), whole
   or split per first move;
-- ``report``: the summary as text and the heat map as SVG.
+- ``report``: the summary as text;
+- ``heatmap``: the heat map as SVG.
 
 >>> found = find_setups(read_constraints(["fix=3@1", "fix=3@6", "apart=1"]))
 >>> found.lines()
@@ -30,6 +31,7 @@ from gyges.setups.constraints import (
     replace_threats,
     search,
 )
+from gyges.setups.heatmap import heatmap_svg
 from gyges.setups.model import RoundProgress
 from gyges.setups.options import (
     KEYS,
@@ -50,7 +52,7 @@ from gyges.setups.pairs import (
     parse_pairs,
     select_pairs,
 )
-from gyges.setups.report import heatmap_svg, report
+from gyges.setups.report import report
 from gyges.setups.results import BatchError, PairRecord, read_results, results_file
 from gyges.setups.values import (
     Constraints,
