@@ -51,7 +51,7 @@ def time_analyze(pairs, depth: int, jobs: int, scheduler: str = "") -> tuple[flo
         summary = run(pairs, PRESETS["pbmserv"], depth, out, jobs=jobs, scheduler=scheduler)
         elapsed = time.perf_counter() - t
         cpu = _cpu() - c
-        assert summary["done"] == len(pairs) and not summary["interrupted"]
+        assert summary.done == len(pairs) and summary.complete
     return elapsed, cpu
 
 

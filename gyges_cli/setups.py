@@ -8,31 +8,33 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
 from gyges.game.rules import RuleSet
 from gyges.output import OutputError, check_output, open_atomic, signed
-from gyges.parallel import StatusLine
+from gyges.parallel import ResultsFileError, StatusLine
 from gyges.setups import (
-    BatchError,
     ConstraintFileError,
+    PairListError,
     PairSelectionError,
-    ParametersError,
     RoundProgress,
     ScopeError,
     SetupError,
     find_setups,
     heatmap_svg,
+    parse_pairs,
     read_constraints,
     read_results,
     report,
     run,
     select_pairs,
 )
-from gyges_cli.batch import executor_errors, scheduler_option
+from gyges_cli.batch import run_errors, scheduler_option
 from gyges_cli.common import UserError, check_jobs, interrupted, rule_options, ticking
+from gyges_cli.inputs import read_text_file
 
 
 @click.group("setups")
@@ -143,10 +145,17 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
 
 
 @setups_group.command("analyze")
-@click.option("--south", default="all", metavar="SETUP[,SETUP...]|all", show_default=True,
-              help="South's setups.")
-@click.option("--north", default="all", metavar="SETUP[,SETUP...]|all", show_default=True,
-              help="North's setups.")
+@click.option("--south", default=None, metavar="SETUP[,SETUP...]|all",
+              help="South's setups (default: all).")
+@click.option("--north", default=None, metavar="SETUP[,SETUP...]|all",
+              help="North's setups (default: all).")
+@click.option("--pairs", "pairs_file", default=None, metavar="FILE",
+              help="The pairs to analyse instead: one 'SOUTH NORTH' pair per line, as "
+                   "'setups search --side pair' prints them ('#' starts a comment).")
+@click.option("--canonical", is_flag=True, default=False,
+              help="Analyse only the canonical pair standing for each pair and its mirror "
+                   "(both rows reversed: the same verdict and figures): 4,068 pairs stand "
+                   "for all 8,100; 'setups report' counts each for its mirror too.")
 @click.option("--depth", type=click.IntRange(1, 30), default=2, show_default=True,
               help="Prove forced wins within this many of South's moves (1..30).")
 @click.option("--jobs", "-j", type=int, default=None,
@@ -162,10 +171,10 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
               help="Log file: one line per pair (worker, pair, result, time).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @rule_options(from_file=False)
-@executor_errors
-def analyze_command(south: str, north: str, depth: int, jobs: int | None,
-                    scheduler: str | None, split: bool | None, out: str, log: str | None,
-                    quiet: bool, rules: RuleSet, rules_given: bool) -> None:
+def analyze_command(south: str | None, north: str | None, pairs_file: str | None,
+                    canonical: bool, depth: int, jobs: int | None, scheduler: str | None,
+                    split: bool | None, out: str, log: str | None, quiet: bool,
+                    rules: RuleSet, rules_given: bool) -> None:
     """Analyse setup pairs (South moves first) into a JSON Lines file.
 
     Each pair gets its move counts, replace counts, landing and replace threats, the
@@ -177,41 +186,76 @@ def analyze_command(south: str, north: str, depth: int, jobs: int | None,
     Examples:
       gyges setups analyze --south 231123 --north all --depth 2 --out table.jsonl
       gyges setups analyze --depth 3 --jobs 2 --out table.jsonl --log table.log
-      gyges setups analyze --depth 4 --scheduler tcp://HOST:8786 --out d4.jsonl
+      gyges setups analyze --depth 4 --canonical --scheduler tcp://HOST:8786 --out d4.jsonl
+      gyges setups search --side pair --north 321123 --min-moves 400 > p.txt
+      gyges setups analyze --pairs p.txt --depth 3 --out p.jsonl
     """
     jobs = check_jobs(jobs)
+    pairs = _pairs(south, north, pairs_file)
     try:
-        pairs = select_pairs(south, north)
-        check_output(out, replaceable=True)
-        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-        summary = run(pairs, rules, depth, out, jobs=jobs, log=log,
-                      progress=None if quiet else sys.stderr, scheduler=scheduler,
-                      split=split)
-    except PairSelectionError as e:
-        raise UserError(e.problem, f"--{e.side.title.lower()}") from None
-    except ParametersError as e:
-        raise UserError(f"{e.problem}, or choose another --out") from None
-    except (SetupError, BatchError, OutputError) as e:
+        with run_errors("--out"):
+            summary = run(pairs, rules, depth, out, canonical=canonical, split=split,
+                          scheduler=scheduler, jobs=jobs, log=log,
+                          progress=None if quiet else sys.stderr)
+    except SetupError as e:
         raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or out) from None
-    if summary["interrupted"]:
-        interrupted(f"{summary['done']} new results kept in {out}; rerun the same command "
+    if summary.interrupted:
+        interrupted(f"{summary.done} new results kept in {out}; rerun the same command "
                     "to resume")
-    click.echo(f"{summary['done']} pairs analysed, {summary['skipped']} already in {out}",
+    click.echo(f"{_count(summary.done, 'pair')} analysed, {summary.skipped} already in {out}",
                err=True)
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 pair``, ``2 pairs``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _pairs(south: str | None, north: str | None, pairs_file: str | None
+           ) -> list[tuple[str, str]]:
+    """The pairs asked for: from --pairs FILE, else from --south and --north."""
+    if pairs_file is not None:
+        if south is not None or north is not None:
+            raise UserError("give either a list of pairs or --south and --north, not both",
+                            "--pairs")
+        try:
+            return parse_pairs(read_text_file(Path(pairs_file), "list of pairs"), pairs_file)
+        except PairListError as e:
+            raise UserError(str(e)) from None
+    try:
+        return select_pairs(south or "all", north or "all")
+    except PairSelectionError as e:
+        raise UserError(e.problem, f"--{e.side.title.lower()}") from None
 
 
 @setups_group.command("report")
 @click.argument("results", metavar="FILE.jsonl")
 @click.option("--svg", "svg_out", default=None, metavar="OUT.svg",
-              help="Also draw a heat map, South setup by North setup (a file gyges did not "
-              "write is not replaced without --force).")
+              help="Also draw a heat map, South setup by North setup, every setup labelled "
+              "(a file gyges did not write is not replaced without --force).")
 @click.option("--force", is_flag=True, help="Replace --svg even if gyges did not write it.")
 @click.option("--top", type=click.IntRange(0), default=5, show_default=True,
-              help="How many strongest/weakest setups to list.")
+              help="How many strongest and weakest setups of each side to list (one ranked "
+              "list of all when a side has fewer than twice as many), and how many "
+              "narrowest defences.")
 def report_command(results: str, svg_out: str | None, top: int, force: bool) -> None:
-    """Summarise an analysis: forced wins, strongest and weakest setups, distributions.
+    """Summarise an analysis: forced results, setups ranked, narrowest defences,
+    distributions. Each section says in a line what its numbers are:
+
+    \b
+    - forced results: pairs in which the solver proves that South (moving
+      first) or North lands on the goal within the depth, whatever the other plays;
+    - setups ranked: for each setup, the pairs each side wins by force ("South
+      wins 3/90"), its score (pairs its side wins less pairs it loses, per pair,
+      -1 to +1), and South's landing threats a pair, which ranks equal scores
+      (more is better for South, fewer for North);
+    - narrowest defences: South's landing threat that the fewest North replies stop;
+    - distributions of move counts, landing threats, blunders, replace threats.
+
+    A table of canonical pairs (setups analyze --canonical) is counted with its
+    mirror pairs: "4,068 canonical pairs (8,100 with mirrors)".
 
     \b
     Examples:
@@ -226,7 +270,7 @@ def report_command(results: str, svg_out: str | None, top: int, force: bool) -> 
         if svg_out is not None:
             check_output(svg_out, force=force, option="--svg")
         found, records = read_results(results)
-    except (BatchError, OutputError) as e:
+    except (ResultsFileError, OutputError) as e:
         raise UserError(str(e)) from None
     if not records:
         raise UserError("holds no setup analysis records (made by 'gyges setups analyze')",

@@ -234,11 +234,32 @@ def test_setups_analyze_on_dask_equals_local(cluster, tmp_path):
     run(pairs, RULES, 2, str(local), jobs=2, scheduler="")
     s = run(pairs, RULES, 2, str(dask), scheduler=cluster.address,
             log=str(tmp_path / "dask.log"))
-    assert s["done"] == len(pairs) and not s["interrupted"]
+    assert s.done == len(pairs) and s.complete
     assert sorted(local.read_text().splitlines()) == sorted(dask.read_text().splitlines())
     # the client logs one line per pair, naming the worker that did it
     log = (tmp_path / "dask.log").read_text().splitlines()
     assert sum(" pid " in line for line in log) == len(pairs)
+
+
+def test_setups_analyze_split_on_dask_resumes_to_the_local_lines(cluster, tmp_path):
+    """A split run (first moves, then pairs, in one Batch) interrupted on Dask after its
+    first pair, then resumed there: the local pool's lines, the first moves kept between."""
+    cluster.top_up(2)
+    pairs = select_pairs("231123,112233", "all")[::15]
+    local, dask = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    run(pairs, RULES, 2, str(local), jobs=1, scheduler="")
+
+    def stop(event):
+        if event.record is not None:
+            raise KeyboardInterrupt
+
+    s = run(pairs, RULES, 2, str(dask), scheduler=cluster.address, split=True, watch=stop)
+    assert s.interrupted and s.done == 1
+    assert (tmp_path / "dask.jsonl.parts").exists()
+    s = run(pairs, RULES, 2, str(dask), scheduler=cluster.address, split=True)
+    assert s.complete and s.skipped == 1 and s.done == len(pairs) - 1
+    assert sorted(local.read_text().splitlines()) == sorted(dask.read_text().splitlines())
+    assert not (tmp_path / "dask.jsonl.parts").exists()
 
 
 def test_unreachable_scheduler_is_one_line(tmp_path, position_list):

@@ -125,7 +125,7 @@ def test_14_5_report_keeps_a_last_record_without_newline(tmp_path):
     assert r.exit_code == 0 and r.output.startswith("3 setup pairs"), r.output
     first = data.split(b"\n")[0].decode()
     r = gyges("setups", "report", write(tmp_path / "one.jsonl", first))
-    assert r.exit_code == 0 and r.output.startswith("1 setup pairs"), r.output
+    assert r.exit_code == 0 and r.output.startswith("1 setup pair ("), r.output
     # resuming the file also keeps it (and adds the missing newline)
     r = gyges("setups", "analyze", "--south", "231123", "--north", "321123,312213,113322",
               "--depth", "1", "-q", "--jobs", "1", "--out", tmp_path / "cut.jsonl")

@@ -4,6 +4,7 @@ and bad input as one line, in the command's words (the options the user typed)."
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 
 import pytest
 import yaml
@@ -163,7 +164,87 @@ def test_cli_analyze_names_the_option_of_another_analysis(tmp_path, monkeypatch)
     before = out.read_bytes()
     r = gyges(*args, "--depth", "2")
     assert r.exit_code == 2 and r.stderr == (
-        f"gyges: a.jsonl holds an analysis made with depth 1, rules {RULES_TEXT}, not depth 2, "
-        f"rules {RULES_TEXT}: rerun with those parameters to resume it, or choose another "
+        f"gyges: a.jsonl:1: made with other parameters (depth 1, rules {RULES_TEXT}, not "
+        f"depth 2, rules {RULES_TEXT}): rerun with those to resume it, or choose another "
         "--out\n")
     assert out.read_bytes() == before
+    r = gyges(*args, "--depth", "1", "--canonical")
+    assert r.exit_code == 2 and r.stderr.startswith(
+        f"gyges: a.jsonl:1: made with other parameters (depth 1, rules {RULES_TEXT}, not "
+        f"depth 1, canonical pairs, rules {RULES_TEXT})")
+    assert out.read_bytes() == before
+
+
+def test_cli_analyze_report_and_svg(tmp_path):
+    out = tmp_path / "c.jsonl"
+    r = gyges("setups", "analyze", "--south", "231123", "--north", "321123,123321", "--depth",
+              "1", "--jobs", "1", "--out", str(out), "--quiet")
+    assert r.exit_code == 0, r.output
+    assert r.stderr == f"2 pairs analysed, 0 already in {out}\n"
+    assert len(out.read_text().splitlines()) == 2
+    svg = tmp_path / "h.svg"
+    r = gyges("setups", "report", str(out), "--svg", str(svg))
+    assert r.exit_code == 0 and "2 setup pairs" in r.output
+    ET.parse(svg)
+    for args in (["analyze", "--south", "123", "--out", str(out)],
+                 ["analyze", "--depth", "0", "--out", str(out)],
+                 ["report", str(tmp_path / "missing.jsonl")]):
+        r = gyges("setups", *args)
+        assert r.exit_code == 2 and "Traceback" not in r.output, (args, r.output)
+
+
+def test_cli_analyze_a_list_of_pairs_and_canonical_pairs(tmp_path):
+    pairs = tmp_path / "p.txt"
+    r = gyges("setups", "search", "--side", "pair", "--south", "321132", "--fix", "N:3@1")
+    assert r.exit_code == 0
+    listed = [tuple(line.split()) for line in r.stdout.splitlines()]
+    pairs.write_text("# pairs\n" + r.stdout + f"{r.stdout.splitlines()[0]}  # again\n")
+    out = tmp_path / "p.jsonl"
+    r = gyges("setups", "analyze", "--pairs", str(pairs), "--depth", "1", "-j", "1", "-q",
+              "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert [(x["south"], x["north"]) for x in map(json.loads, out.read_text().splitlines())
+            ] == listed and len(listed) == 30
+    # the same pairs, canonical: South 321132 is the mirror of 231123, which comes first
+    canon = tmp_path / "c.jsonl"
+    r = gyges("setups", "analyze", "--pairs", str(pairs), "--canonical", "--depth", "1",
+              "-j", "1", "-q", "--out", str(canon))
+    assert r.exit_code == 0, r.output
+    records = [json.loads(line) for line in canon.read_text().splitlines()]
+    assert sorted((x["south"], x["north"]) for x in records) == sorted(
+        ("231123", n[::-1]) for _, n in listed)
+    assert all(x["canonical"] is True for x in records)
+    r = gyges("setups", "report", str(canon))
+    norths = {n for _, n in listed} | {n[::-1] for _, n in listed}
+    assert r.exit_code == 0 and r.stdout.startswith(
+        f"30 canonical pairs (60 with mirrors: 2 South setups x {len(norths)} North setups), "
+        "depth 1")
+    r = gyges("setups", "report", str(out))
+    assert r.stdout.startswith("30 setup pairs (1 South setup x 30 North setups), depth 1")
+
+
+@pytest.mark.parametrize("text, message", [
+    pytest.param("231123 321123\n231123 32112\n", "p.txt:2: '32112' is not a setup: give six "
+                 "digits, two 1s, two 2s and two 3s, for columns 1 to 6, like 231123",
+                 id="setup"),
+    pytest.param("231123,321123\n", "p.txt:1: '231123,321123' is not a pair: write SOUTH "
+                 "NORTH, two setups like 231123 321123", id="pair"),
+    pytest.param("# nothing\n", "p.txt: no pairs: write one SOUTH NORTH pair per line, as "
+                 "'gyges setups search --side pair' prints them", id="empty"),
+])
+def test_cli_analyze_a_bad_list_of_pairs(tmp_path, monkeypatch, text, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.txt").write_text(text)
+    r = gyges("setups", "analyze", "--pairs", "p.txt", "--out", "x.jsonl")
+    assert r.exit_code == 2 and r.stderr == f"gyges: {message}\n"
+    r = gyges("setups", "analyze", "--pairs", "p.txt", "--north", "all", "--out", "x.jsonl")
+    assert r.exit_code == 2 and r.stderr == ("gyges: --pairs: give either a list of pairs or "
+                                             "--south and --north, not both\n")
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_cli_report_help_says_what_its_numbers_are():
+    r = gyges("setups", "report", "--help")
+    text = " ".join(r.output.split())
+    for words in ("score", "landing threats", "narrowest defence", "canonical"):
+        assert words in text, words

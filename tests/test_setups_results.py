@@ -1,5 +1,6 @@
 """The results file of a setup analysis (gyges.setups.results): records as typed values
-and back, and the checks a record read from a file passes."""
+and back, the checks a record read from a file passes, a file that is not a table refused
+by file and line, and the mirror rows a table of canonical pairs stands for."""
 
 from __future__ import annotations
 
@@ -8,14 +9,16 @@ import json
 import pytest
 
 from gyges.game.rules import PRESETS
+from gyges.parallel import ResultsFileError, dumps
 from gyges.setups.analysis import analyse_pair
 from gyges.setups.results import (
     BatchError,
     PairRecord,
     check_record,
-    dumps,
+    is_canonical,
     params,
     read_results,
+    with_mirrors,
 )
 
 RULES = PRESETS["pbmserv"]
@@ -43,6 +46,7 @@ def test_a_record_round_trips(record):
     pytest.param({"defence": {"threat": "11-21"}}, "defence is null or", id="defence"),
     pytest.param({"north": "3211"}, "'3211' is not a setup", id="setup"),
     pytest.param({"depth": "2"}, "depth and format are whole numbers", id="depth"),
+    pytest.param({"canonical": False}, "canonical is true when present", id="canonical"),
 ])
 def test_a_bad_record_is_refused_alike_from_json_and_from_a_file(tmp_path, record, change,
                                                                   words):
@@ -54,8 +58,8 @@ def test_a_bad_record_is_refused_alike_from_json_and_from_a_file(tmp_path, recor
         return
     f = tmp_path / "r.jsonl"
     f.write_text(dumps(bad) + "\n")
-    with pytest.raises(BatchError, match=f"^{f}, line 1: not a setup analysis record \\(.*"
-                                         f"{words}"):
+    with pytest.raises(ResultsFileError, match=f"^{f}:1: not a setup analysis record \\(.*"
+                                               f"{words}"):
         read_results(str(f))
 
 
@@ -65,3 +69,34 @@ def test_a_missing_key_is_named(record):
             PairRecord.from_json({k: v for k, v in record.items() if k != key})
     with pytest.raises(BatchError, match="not an object"):
         PairRecord.from_json([record])
+
+
+def test_a_file_is_one_table(tmp_path, record):
+    f = tmp_path / "r.jsonl"
+    other = {**record, "north": "321123", "depth": 2}
+    f.write_text(dumps(record) + "\n" + dumps(other) + "\n")
+    with pytest.raises(ResultsFileError, match=f"^{f}:2: made with depth 2, rules .*, but the "
+                                               "lines before with depth 1, rules "):
+        read_results(str(f))
+    f.write_text("not json\n")
+    with pytest.raises(ResultsFileError, match=f"^{f}:1: not a setup analysis record"):
+        read_results(str(f))
+    f.write_text(dumps(record) + "\n" + dumps(record)[:30])   # a last line cut short
+    assert read_results(str(f)) == (params(RULES, 1), [record])
+    assert read_results(str(tmp_path / "none.jsonl")) == (None, [])
+
+
+def test_a_canonical_record_round_trips_and_stands_for_its_mirror(record):
+    canonical = {**record, **params(RULES, 1, canonical=True)}
+    r = PairRecord.from_json(canonical)
+    assert r.canonical and r.to_json() == canonical and r.params["canonical"] is True
+    assert not PairRecord.from_json(record).canonical and "canonical" not in record
+    assert is_canonical([canonical]) and not is_canonical([record]) and not is_canonical([])
+    rows = with_mirrors([canonical])
+    assert [(x["south"], x["north"]) for x in rows] == [("231132", "132312"),
+                                                        ("231132", "213231")]
+    mirror_row = rows[1]
+    assert "keys" not in mirror_row and "defence" not in mirror_row
+    assert {k: v for k, v in mirror_row.items() if k not in ("south", "north")} == {
+        k: v for k, v in canonical.items() if k not in ("south", "north", "keys", "defence")}
+    assert with_mirrors([record]) == [record]    # a table of every pair: as it is

@@ -5,14 +5,17 @@ The modules, by job:
 
 - ``values``: what a search asks for (:class:`Constraints`) and what it found
   (:class:`SearchResult`);
-- ``pairs``: the setup space (the mirror, the pairs asked for);
+- ``pairs``: the setup space (the mirror, canonical pairs, the pairs asked for, lists of
+  pairs);
 - ``options``: constraints read from option keys, ``KEY=VALUE`` arguments and YAML files;
 - ``model``: the CP-SAT model of the placements;
 - ``constraints``: the search itself, and the engine's figures of a start position;
 - ``analysis``: the analysis of one pair, as a record;
 - ``results``: the results file and its records (:class:`PairRecord`);
-- ``batch``: the run over many pairs, whole or split per first move;
-- ``report``: the summary as text and the heat map as SVG.
+- ``batch``: the run over many pairs (one resumable run of :mod:`gyges.parallel`), whole
+  or split per first move;
+- ``report``: the summary as text;
+- ``heatmap``: the heat map as SVG.
 
 >>> found = find_setups(read_constraints(["fix=3@1", "fix=3@6", "apart=1"]))
 >>> found.lines()
@@ -28,6 +31,7 @@ from gyges.setups.constraints import (
     replace_threats,
     search,
 )
+from gyges.setups.heatmap import heatmap_svg
 from gyges.setups.model import RoundProgress
 from gyges.setups.options import (
     KEYS,
@@ -39,14 +43,17 @@ from gyges.setups.options import (
 )
 from gyges.setups.pairs import (
     ALL_SETUPS,
+    PairListError,
     PairSelectionError,
     all_pairs,
     canonical_pair,
+    canonical_pairs,
     mirror,
+    parse_pairs,
     select_pairs,
 )
-from gyges.setups.report import heatmap_svg, report
-from gyges.setups.results import BatchError, PairRecord, ParametersError, read_results
+from gyges.setups.report import report
+from gyges.setups.results import BatchError, PairRecord, read_results, results_file
 from gyges.setups.values import (
     Constraints,
     Count,
@@ -60,11 +67,12 @@ from gyges.setups.values import (
 
 __all__ = [
     "ALL_SETUPS", "KEYS", "BatchError", "ConstraintFileError", "Constraints", "Count",
-    "CountOp", "NorthAs", "PairRecord", "PairSelectionError", "ParametersError",
+    "CountOp", "NorthAs", "PairListError", "PairRecord", "PairSelectionError",
     "RoundProgress", "ScopeError", "SearchResult", "SearchSide", "SetupError",
-    "SideConstraints", "all_pairs", "analyse_pair", "canonical_pair", "check_pair",
-    "combine_verdicts", "constraints_from_options", "find_setups", "first_move_verdicts",
-    "first_moves", "forced_landing_within", "heatmap_svg", "load_constraints", "mirror",
-    "read_constraints", "read_results", "replace_threats", "report", "run", "search",
-    "select_pairs", "win_defence",
+    "SideConstraints", "all_pairs", "analyse_pair", "canonical_pair", "canonical_pairs",
+    "check_pair", "combine_verdicts", "constraints_from_options", "find_setups",
+    "first_move_verdicts", "first_moves", "forced_landing_within", "heatmap_svg",
+    "load_constraints", "mirror", "parse_pairs", "read_constraints", "read_results",
+    "replace_threats", "report", "results_file", "run", "search", "select_pairs",
+    "win_defence",
 ]

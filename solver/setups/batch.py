@@ -1,16 +1,17 @@
 """The batch analysis of setup pairs: parallel, streamed to JSON Lines, resumable.
 
-:func:`run` sends one task per pair (:func:`gyges.setups.analysis.analyse_pair`) to an
-executor (:func:`gyges.parallel.open_executor`: the local process pool, or a Dask
-cluster) and appends one record per line to the results file (:mod:`gyges.setups.results`)
-as results arrive, so an interrupted run keeps everything written and a rerun with the same
-file resumes. Each result depends only on its pair and the parameters, so the records do
-not depend on the backend or the number of workers.
+:func:`run` is one resumable run of :mod:`gyges.parallel`: one task per pair
+(:func:`gyges.setups.analysis.analyse_pair`) on the local process pool or a Dask cluster,
+each record appended to the results file (:mod:`gyges.setups.results`) as it arrives, so
+an interrupted run keeps everything written and a rerun with the same file resumes. Each
+record depends only on its pair and the parameters, so the records do not depend on the
+backend or the number of workers. With ``canonical`` the run analyses the canonical pair
+standing for each pair asked for (:func:`gyges.setups.pairs.canonical_pair`), once.
 
 For long pairs the run splits each pair per first move: groups of South's first moves go
-out as tasks (:func:`first_move_verdicts`), then one task per pair combines their verdicts
-(:func:`combine_verdicts`) and computes the rest of its record. The verdicts are those of
-the solver on the whole pair.
+out as tasks (:func:`first_move_verdicts`), kept in a second results file ``OUT.parts``,
+then one task per pair combines their verdicts (:func:`combine_verdicts`) and computes the
+rest of its record. The verdicts are those of the solver on the whole pair.
 
 >>> from gyges.game.rules import PRESETS
 >>> p = Position.setup("231123", "321123")
@@ -22,41 +23,35 @@ the solver on the whole pair.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import logging
 import os
-import socket
 import time
-from collections.abc import Callable, Sequence
+import types
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, TextIO
 
 from gyges.formats.notation import format_move
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
-from gyges.parallel import Interrupted, Progress, log_to, open_executor
-from gyges.parallel.results import ResultsFileError, read_jsonl
+from gyges.parallel import Batch, Progress, ResultsFile, RunEvent, RunSummary
+from gyges.parallel import run as run_tasks
 from gyges.search import Prover, ProverKind, ResultKind
 from gyges.setups.analysis import Verdict, analyse_pair
-from gyges.setups.analysis import win_defence as _win_defence  # noqa: F401 - tests/test_batch.py
-from gyges.setups.pairs import select_pairs
-from gyges.setups.report import heatmap_svg, report
-from gyges.setups.results import (
-    BatchError,
-    ParametersError,
-    describe_params,
-    dumps,
-    params,
-    read_results,
-)
+from gyges.setups.pairs import canonical_pairs, select_pairs
+from gyges.setups.report import report
+from gyges.setups.results import describe_params, params, params_of, read_results, results_file
 from gyges.setups.values import SetupError
 
-# Besides the run: the names of the analysis, the results file and the report that
-# tests/test_batch.py, test_cluster.py, test_fuzz.py and test_solve_file.py import from here.
+# Besides the run: the pairs, the reader and the report, which tests/test_fuzz.py,
+# test_interrupts.py, test_reliability.py and test_solve_file.py import from here.
 __all__ = [
-    "GROUP", "SPLIT_FROM", "BatchError", "analyse_pair", "analyse_task", "combine_verdicts",
-    "dumps", "finish_task", "first_move_verdicts", "first_moves", "heatmap_svg",
-    "moves_task", "read_results", "report", "run", "select_pairs",
+    "GROUP", "SPLIT_FROM", "analyse_task", "combine_verdicts", "finish_task",
+    "first_move_verdicts", "first_moves", "moves_task", "parts_file", "read_results",
+    "report", "run", "select_pairs",
 ]
 
 LOG = logging.getLogger("gyges.setups")
@@ -65,6 +60,8 @@ SPLIT_FROM = 4  #: from this depth on, pairs are split per first move by default
 GROUP = 16  #: first moves per task when a pair is split
 BLOCK_PER_WORKER = 4  #: pairs split at a time, per worker (at least MIN_BLOCK)
 MIN_BLOCK = 16
+
+Pair = tuple[str, str]
 
 
 # -- one pair, split per first move ---------------------------------------------------------
@@ -116,179 +113,224 @@ def combine_verdicts(position: Position, rules: RuleSet, depth: int,
     return ResultKind.NONE, None, []
 
 
-# -- the tasks -------------------------------------------------------------------------------
+# -- the tasks: module functions, pickled for the workers -----------------------------------
 
 
-def _worker() -> str:
-    return f"{socket.gethostname()} pid {os.getpid()}"
+def analyse_task(pair: Pair, *, rules: RuleSet, depth: int, canonical: bool = False
+                 ) -> dict[str, Any]:
+    """One pair's record, with the run's parameters (:func:`~gyges.setups.results.params`)."""
+    return {**analyse_pair(pair[0], pair[1], rules, depth), **params(rules, depth, canonical)}
 
 
-def analyse_task(pair: tuple[str, str], *, rules: RuleSet, depth: int) -> dict[str, Any]:
-    """One task of a run, as a worker does it: the pair's record, with the seconds it took
-    and where it ran (for the log; not part of the record)."""
-    t = time.perf_counter()
-    record = analyse_pair(pair[0], pair[1], rules, depth)
-    return {"record": record, "seconds": time.perf_counter() - t, "worker": _worker()}
-
-
-def moves_task(item: tuple[str, str, int, int], *, rules: RuleSet, depth: int
-               ) -> dict[str, Any]:
-    """First moves ``lo:hi`` of the pair ``(south, north, lo, hi)``: their verdicts."""
+def moves_task(item: tuple[str, str, int, int], *, rules: RuleSet, depth: int,
+               canonical: bool = False) -> dict[str, Any]:
+    """First moves ``lo:hi`` of the pair ``(south, north, lo, hi)``: their verdicts, as a
+    record of the ``.parts`` file (:func:`parts_file`)."""
     south, north, lo, hi = item
-    t = time.perf_counter()
     found = first_move_verdicts(Position.setup(south, north), rules, depth, range(lo, hi))
-    return {"south": south, "north": north, "lo": lo, "hi": hi,
-            "found": {str(i): v for i, v in found.items()},
-            "seconds": time.perf_counter() - t, "worker": _worker()}
+    return {**params(rules, depth, canonical), "south": south, "north": north, "lo": lo,
+            "hi": hi, "found": {str(i): v for i, v in found.items()}}
 
 
 def finish_task(item: tuple[str, str, dict[int, int | None] | None], *, rules: RuleSet,
-                depth: int) -> dict[str, Any]:
+                depth: int, canonical: bool = False) -> dict[str, Any]:
     """A split pair's record from its first moves' verdicts (None: not split, solve here)."""
     south, north, found = item
-    t = time.perf_counter()
     verdict = None
     if found is not None:
         verdict = combine_verdicts(Position.setup(south, north), rules, depth, found)
-    record = analyse_pair(south, north, rules, depth, verdict=verdict)
-    return {"record": record, "seconds": time.perf_counter() - t, "worker": _worker()}
+    return {**analyse_pair(south, north, rules, depth, verdict=verdict),
+            **params(rules, depth, canonical)}
+
+
+# -- the first-move verdicts kept between runs ----------------------------------------------
+
+
+def _part_key(record: Mapping[str, Any]) -> tuple[str, str, int, int]:
+    return record["south"], record["north"], record["lo"], record["hi"]
+
+
+def _check_part(record: Mapping[str, Any]) -> None:
+    """KeyError or ValueError unless ``record`` is a group of first-move verdicts."""
+    lo, hi, found = record["lo"], record["hi"], record["found"]
+    if not (isinstance(record["south"], str) and isinstance(record["north"], str)):
+        raise ValueError("south and north are setups")
+    if not (type(lo) is int and type(hi) is int and 0 <= lo < hi and isinstance(found, dict)):
+        raise ValueError("lo < hi are first moves, found their verdicts")
+    if set(found) != {str(i) for i in range(lo, hi)} or not all(
+            v is None or type(v) is int for v in found.values()):
+        raise ValueError("found gives each first move lo..hi-1 a length or null")
+    params_of(record)   # KeyError names a missing parameter
+
+
+def parts_file(out: str, wanted: Mapping[str, Any]) -> ResultsFile:
+    """``OUT.parts``, the first-move verdicts of a split run (:func:`moves_task`), keyed by
+    ``(south, north, lo, hi)``; a file made with other parameters than ``wanted`` is
+    refused, as the results file would be."""
+    return ResultsFile(out + ".parts", "a first-move record", key=_part_key,
+                       check=_check_part, params=dict(wanted), params_of=params_of,
+                       describe=describe_params)
+
+
+def _verdicts(parts: Mapping[Hashable, Mapping[str, Any]]) -> dict[Pair, dict[int, Any]]:
+    """The first-move verdicts of the ``.parts`` records, by pair."""
+    out: dict[Pair, dict[int, Any]] = {}
+    for rec in parts.values():
+        out.setdefault((rec["south"], rec["north"]), {}).update(
+            {int(i): v for i, v in rec["found"].items()})
+    return out
 
 
 # -- the run -------------------------------------------------------------------------------
 
 
-def _read_parts(path: str, wanted: dict[str, Any]) -> dict[tuple[str, str], dict[int, Any]]:
-    """The first-move verdicts kept by an earlier split run (other parameters: ignored)."""
-    parts: dict[tuple[str, str], dict[int, Any]] = {}
-    try:
-        lines = read_jsonl(path, repair=True, what="a first-move record")
-    except ResultsFileError as e:
-        raise BatchError(str(e)) from None
-    for _, rec in lines:
-        if {k: rec.get(k) for k in wanted} != wanted:
-            continue
-        parts.setdefault((rec["south"], rec["north"]), {}).update(
-            {int(i): v for i, v in rec["found"].items()})
-    return parts
+def _log_text(record: Mapping[str, Any]) -> str:
+    return f"{record['south']} {record['north']}: {record['result']}"
 
 
-def _run_split(ex: Any, todo: Sequence[tuple[str, str]], rules: RuleSet, depth: int,
-               out: str, write: Callable[[dict], None], bar: Progress | None,
-               group: int) -> None:
-    """Split pairs per first move, a block of pairs at a time: their groups of first
-    moves, then one task per pair to combine and finish. Each group's verdicts go to
-    ``out.parts`` as they arrive."""
-    wanted = params(rules, depth)
-    parts_path = out + ".parts"
-    parts = _read_parts(parts_path, wanted)
-    block = max(MIN_BLOCK, BLOCK_PER_WORKER * ex.workers)
-    moves_work = functools.partial(moves_task, rules=rules, depth=depth)
-    finish_work = functools.partial(finish_task, rules=rules, depth=depth)
-    with open(parts_path, "a", encoding="utf-8") as pf:
-        for b in range(0, len(todo), block):
-            pairs = todo[b:b + block]
-            counts = {p: first_moves(Position.setup(*p), rules) for p in pairs}
-            items = [(s, n, lo, min(lo + group, counts[(s, n)]))
-                     for s, n in pairs for lo in range(0, counts[(s, n)], group)
-                     if not set(range(lo, min(lo + group, counts[(s, n)])))
-                     <= set(parts.get((s, n), {}))]
-            total = len(items) or 1
-            for i, done in enumerate(ex.map_unordered(moves_work, items), 1):
-                pf.write(dumps({**wanted, **{k: done[k] for k in
-                                             ("south", "north", "lo", "hi", "found")}}) + "\n")
-                pf.flush()
-                parts.setdefault((done["south"], done["north"]), {}).update(
-                    {int(k): v for k, v in done["found"].items()})
-                if bar is not None:  # the block's first moves: half of its share
-                    bar.set(b + 0.5 * len(pairs) * i / total)
-            finish = [(s, n, parts.get((s, n), {}) if counts[(s, n)] else None)
-                      for s, n in pairs]
-            for i, done in enumerate(ex.map_unordered(finish_work, finish), 1):
-                write(done)
-                if bar is not None:  # then the finishing tasks: the other half
-                    bar.set(b + 0.5 * len(pairs) + 0.5 * i)
-    if os.path.exists(parts_path):
-        os.remove(parts_path)  # every pair is in the results file now
+def _part_text(record: Mapping[str, Any]) -> str:
+    return f"{record['south']} {record['north']} first moves {record['lo']}-{record['hi'] - 1}"
+
+
+@dataclasses.dataclass(frozen=True)
+class _Split:
+    """What a split run needs besides its Batch: the tasks, the two files, the bar."""
+
+    moves: Callable[[tuple[str, str, int, int]], dict[str, Any]]
+    finish: Callable[[tuple[str, str, dict[int, int | None] | None]], dict[str, Any]]
+    rules: RuleSet
+    group: int
+    results: ResultsFile
+    parts: ResultsFile
+    bar: Progress | None
+    watch: Callable[[RunEvent], None] | None
+
+
+def _split_block(batch: Batch, split: _Split, pairs: Sequence[Pair], before: int,
+                 total: int) -> int:
+    """One block of pairs split per first move: their groups of first moves (kept in the
+    ``.parts`` file), then one task per pair to combine and finish. ``before``: pairs of
+    the run done before this block, of ``total``. Returns the records made."""
+    counts = {p: first_moves(Position.setup(*p), split.rules) for p in pairs}
+    known = _verdicts(batch.records(split.parts))
+    items = [(s, n, lo, min(lo + split.group, counts[(s, n)]))
+             for s, n in pairs for lo in range(0, counts[(s, n)], split.group)
+             if not set(range(lo, min(lo + split.group, counts[(s, n)])))
+             <= set(known.get((s, n), {}))]
+
+    def first_half(event: RunEvent) -> None:
+        if split.bar is not None and event.record is not None:
+            split.bar.set(before + 0.5 * len(pairs) * event.done / event.todo)
+
+    if batch.run(split.moves, items, results=split.parts, watch=first_half,
+                 describe=_part_text, unit="groups of first moves").interrupted:
+        return 0
+    known = _verdicts(batch.records(split.parts))
+    finish = [(s, n, known.get((s, n), {}) if counts[(s, n)] else None) for s, n in pairs]
+
+    def second_half(event: RunEvent) -> None:
+        if event.record is None:
+            return
+        if split.bar is not None:
+            split.bar.set(before + 0.5 * len(pairs) + 0.5 * event.done)
+        if split.watch is not None:
+            split.watch(RunEvent(event.record, event.records, before + event.done, total))
+
+    return batch.run(split.finish, finish, key=lambda item: item[:2], results=split.results,
+                     watch=second_half, describe=_log_text, unit="pairs").done
+
+
+def _run_split(asked: Sequence[Pair], split: _Split, scheduler: str | None,
+               jobs: int | None, progress: TextIO | None, log: str | None) -> RunSummary:
+    """The pairs asked for, split per first move, a block of pairs at a time, in one
+    Batch; the ``.parts`` file is removed once every pair has its record."""
+    start = time.perf_counter()
+    distinct = list(dict.fromkeys(asked))
+    todo: list[Pair] = []
+    done = resumed = 0
+    records: Mapping[Hashable, dict[str, Any]] = types.MappingProxyType({})
+    with Batch(scheduler, jobs, log=log, logger=LOG) as batch:
+        have = batch.records(split.results)
+        resumed = len(have)
+        todo = [p for p in distinct if p not in have]
+        if split.watch is not None:
+            split.watch(RunEvent(None, have, 0, len(todo)))
+        if todo:
+            LOG.info("%d pairs to do (%d already done), split per first move", len(todo),
+                     len(distinct) - len(todo))
+            if progress is not None:
+                split = dataclasses.replace(split, bar=Progress(len(todo), progress,
+                                                                unit="pairs"))
+            block = max(MIN_BLOCK, BLOCK_PER_WORKER * batch.executor().workers)
+            with contextlib.ExitStack() as stack:
+                if split.bar is not None:
+                    stack.callback(split.bar.close)
+                for b in range(0, len(todo), block):
+                    done += _split_block(batch, split, todo[b:b + block], done, len(todo))
+                    if batch.interrupted:
+                        break
+        records = types.MappingProxyType(dict(batch.records(split.results)))
+    if not batch.interrupted and os.path.exists(split.parts.path):
+        os.remove(split.parts.path)   # every pair is in the results file now
+    return RunSummary(todo=len(todo), done=done, skipped=len(distinct) - len(todo),
+                      duplicates=len(asked) - len(distinct), resumed=resumed,
+                      interrupted=batch.interrupted, seconds=time.perf_counter() - start,
+                      records=records)
 
 
 def run(
-    pairs: Sequence[tuple[str, str]],
+    pairs: Iterable[Pair],
     rules: RuleSet,
     depth: int,
     out: str,
-    jobs: int | None = None,
-    log: str | None = None,
-    progress: TextIO | None = None,
-    chunksize: int | None = None,
-    on_result: Callable[[dict], None] | None = None,
-    scheduler: str | None = None,
+    *,
+    canonical: bool = False,
     split: bool | None = None,
     group: int = GROUP,
-) -> dict[str, Any]:
-    """Analyse ``pairs`` into ``out`` (appending; pairs already there are skipped).
+    scheduler: str | None = None,
+    jobs: int | None = None,
+    progress: TextIO | None = None,
+    log: str | None = None,
+    watch: Callable[[RunEvent], None] | None = None,
+    chunksize: int | None = None,
+) -> RunSummary:
+    """Analyse ``pairs`` into the results file ``out`` (appending; pairs already there are
+    skipped, a pair asked twice is analysed once).
 
-    ``split`` (default: from depth :data:`SPLIT_FROM` on) makes the tasks finer: each
-    pair's first moves go out in groups of ``group`` (:func:`first_move_verdicts`), then
-    one task per pair combines them and computes the rest (:func:`combine_verdicts`,
-    :func:`~gyges.setups.analysis.analyse_pair`); the groups done are kept in
-    ``out.parts`` so that a resumed run does not redo them. The records are the same
-    either way.
+    ``canonical`` analyses the canonical pair standing for each pair asked for instead
+    (:func:`~gyges.setups.pairs.canonical_pairs`), and marks the records so (the report
+    counts each for its mirror too). ``split`` (default: from depth :data:`SPLIT_FROM` on)
+    makes the tasks finer: each pair's first moves go out in groups of ``group``
+    (:func:`first_move_verdicts`), then one task per pair combines them and computes the
+    rest (:func:`combine_verdicts`, :func:`~gyges.setups.analysis.analyse_pair`); the
+    groups done are kept in ``out.parts`` (:func:`parts_file`), so that a resumed run
+    does not redo them. The records are the same either way.
 
-    The work goes to :func:`gyges.parallel.open_executor` (``scheduler`` None: the local
-    pool of ``jobs`` workers, else Dask); each record is written and flushed here, as it
-    arrives, so the file alone says what is done. Returns ``{"done": new records,
-    "skipped": already there, "interrupted": bool}``. Ctrl-C or SIGTERM stops the run;
-    every line written so far stays. A file made with other parameters is refused
-    (:class:`~gyges.setups.results.ParametersError`).
+    The run is :func:`gyges.parallel.run` (``scheduler``, ``jobs``: the local pool or
+    Dask; ``progress``: a bar on that stream; ``log``: a log file; ``watch``: told of the
+    start and of each record; ``chunksize``: pairs a local worker takes at a time, None:
+    sized to the work). Before any task, the path is checked and a file made with other
+    parameters (or holding anything but records) is refused
+    (:class:`~gyges.parallel.ResultsFileError`, :class:`~gyges.parallel.ParametersError`,
+    :class:`~gyges.output.OutputError`); Ctrl-C or SIGTERM stops the run, every line
+    written stays, and the summary says ``interrupted``.
     """
     if depth < 1:
         raise SetupError(f"depth {depth}: give at least 1")
     if group < 1:
         raise SetupError(f"group {group}: give at least 1 first move per task")
     split = depth >= SPLIT_FROM if split is None else split
-    wanted = params(rules, depth)
-    found, existing = read_results(out)
-    if found is not None and found != wanted:
-        raise ParametersError(out, found, wanted)
-    read_results(out, repair=True)   # only a file this run may extend is repaired
-    have = {(r["south"], r["north"]) for r in existing}
-    todo = [p for p in dict.fromkeys(pairs) if p not in have]
-    summary = {"done": 0, "skipped": len(pairs) - len(todo), "interrupted": False}
-    if not todo:
-        return summary
-    bar = None
-    executor = open_executor(scheduler, jobs if len(todo) > 1 or scheduler else 1)
-    try:
-        with log_to(log, LOG), executor as ex, open(out, "a", encoding="utf-8") as f:
-            if progress is not None:
-                bar = Progress(len(todo), progress, unit="pairs")
-            LOG.info("analysing %d pairs (%d already done) on %s, %s%s",
-                     len(todo), summary["skipped"], ex.name, describe_params(wanted),
-                     ", split per first move" if split else "")
-
-            def write(done: dict[str, Any]) -> None:
-                record = done["record"]
-                f.write(dumps(record) + "\n")
-                f.flush()
-                summary["done"] += 1
-                LOG.info("%s: %s %s: %s in %.3f s", done["worker"], record["south"],
-                         record["north"], record["result"], done["seconds"])
-                if on_result is not None:
-                    on_result(record)
-
-            if split:
-                _run_split(ex, todo, rules, depth, out, write, bar, group)
-            else:
-                size = chunksize or max(1, min(16, len(todo) // (ex.workers * 8) or 1))
-                work = functools.partial(analyse_task, rules=rules, depth=depth)
-                for done in ex.map_unordered(work, todo, chunksize=size):
-                    write(done)
-                    if bar is not None:
-                        bar.update()
-    except Interrupted:
-        summary["interrupted"] = True
-        LOG.info("interrupted after %d new results", summary["done"])
-    finally:
-        if bar is not None:
-            bar.close()
-    return summary
+    asked = canonical_pairs(pairs) if canonical else list(pairs)
+    wanted = params(rules, depth, canonical)
+    results = results_file(out, wanted)
+    if not split:
+        return run_tasks(
+            functools.partial(analyse_task, rules=rules, depth=depth, canonical=canonical),
+            asked, results=results, scheduler=scheduler, jobs=jobs, progress=progress,
+            unit="pairs", watch=watch, log=log, logger=LOG, describe=_log_text,
+            chunksize=chunksize)
+    moves = functools.partial(moves_task, rules=rules, depth=depth, canonical=canonical)
+    finish = functools.partial(finish_task, rules=rules, depth=depth, canonical=canonical)
+    split_run = _Split(moves, finish, rules, group, results, parts_file(out, wanted), None,
+                       watch)
+    return _run_split(asked, split_run, scheduler, jobs, progress, log)

@@ -1,33 +1,87 @@
-"""The report of a setup analysis: its summary as text, and a heat map as SVG.
+"""The report of a setup analysis as text: forced results, setups ranked, distributions.
 
-Both are pure functions of the records (:func:`gyges.setups.results.read_results`).
+A pure function of the records (:func:`gyges.setups.results.read_results`); each section
+says in one line what its numbers are. A table of canonical pairs (``setups analyze
+--canonical``) is counted with its mirror pairs (:func:`gyges.setups.results.with_mirrors`).
+The heat map is :func:`gyges.setups.heatmap.heatmap_svg`.
 
 >>> from gyges.game.rules import PRESETS
 >>> from gyges.setups.analysis import analyse_pair
 >>> rec = analyse_pair("231123", "321123", PRESETS["pbmserv"], 1)
 >>> report([rec], None).splitlines()[0]
-'1 setup pairs (1 South setups x 1 North setups), depth 1, rules taboo=connection ...'
+'1 setup pair (1 South setup x 1 North setup), depth 1, rules taboo=connection ...'
 """
 
 from __future__ import annotations
 
+import dataclasses
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
-from xml.sax.saxutils import escape
 
 from gyges.game.rules import Side
+from gyges.setups.results import is_canonical, with_mirrors
 
-__all__ = ["heatmap_svg", "report"]
+__all__ = ["Strength", "count", "report", "strengths"]
 
 Record = Mapping[str, Any]
 
 
-def _strength(records: Iterable[Record], side: Side) -> list[tuple[float, str, int, int, int]]:
-    """Per setup of ``side``, strongest first: (score, setup, South wins, North wins, pairs).
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and its noun, singular for 1 (thousands separated).
 
-    The score is the share of pairs the setup's side forces a win in, less the share it
-    loses, then South's landing threats per pair as a tie-break (more is better for South,
-    fewer for North).
+    >>> count(1, "pair"), count(8100, "pair"), count(0, "reply", "replies")
+    ('1 pair', '8,100 pairs', '0 replies')
+    """
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Strength:
+    """How one setup of one side fared over its pairs: ``south_wins`` and ``north_wins``
+    (pairs each side forces a landing in), ``pairs``, and South's landing threats over
+    them (``threats``)."""
+
+    side: Side
+    setup: str
+    south_wins: int
+    north_wins: int
+    pairs: int
+    threats: int
+
+    @property
+    def score(self) -> float:
+        """Pairs the setup's side wins by force less pairs it loses, per pair: from -1 (it
+        loses every pair) to +1 (it wins every pair)."""
+        won, lost = ((self.south_wins, self.north_wins) if self.side is Side.SOUTH
+                     else (self.north_wins, self.south_wins))
+        return (won - lost) / self.pairs
+
+    @property
+    def threats_per_pair(self) -> float:
+        """South's landing threats per pair (the tie-break: more is better for South,
+        fewer for North)."""
+        return self.threats / self.pairs
+
+    def rank_key(self) -> tuple[float, float, str]:
+        """Strongest first: score, then South's landing threats per pair, then setup."""
+        sign = 1 if self.side is Side.SOUTH else -1
+        return -self.score, -sign * self.threats_per_pair, self.setup
+
+    def __str__(self) -> str:
+        """The report's line for the setup."""
+        return (f"{self.setup}  South wins {self.south_wins}/{self.pairs}, North wins "
+                f"{self.north_wins}/{self.pairs}, score {round(self.score, 4) + 0.0:+.4f}, "
+                f"{self.threats_per_pair:.1f} landing threats a pair")
+
+
+def strengths(records: Iterable[Record], side: Side) -> list[Strength]:
+    """Every setup of ``side`` over its pairs, strongest first (:meth:`Strength.rank_key`).
+
+    >>> rows = [{"south": "231123", "north": n, "result": r, "landing_threats": t}
+    ...         for n, r, t in (("112233", "win", 9), ("332211", "none", 3))]
+    >>> [(s.setup, s.score) for s in strengths(rows, Side.NORTH)]
+    [('332211', 0.0), ('112233', -1.0)]
     """
     key = side.title.lower()
     table: dict[str, list[int]] = {}
@@ -37,12 +91,8 @@ def _strength(records: Iterable[Record], side: Side) -> list[tuple[float, str, i
         t[1] += r["result"] == "loss"
         t[2] += 1
         t[3] += r["landing_threats"]
-    out = []
-    for setup, (wins, losses, n, threats) in table.items():
-        sign = 1 if side is Side.SOUTH else -1
-        score = sign * ((wins - losses) / n + threats / n / 1000)
-        out.append((score, setup, wins, losses, n))
-    return sorted(out, key=lambda t: (-t[0], t[1]))
+    ranked = [Strength(side, setup, *figures) for setup, figures in table.items()]
+    return sorted(ranked, key=Strength.rank_key)
 
 
 def _histogram(values: Sequence[int], bins: int = 8) -> list[str]:
@@ -58,118 +108,132 @@ def _histogram(values: Sequence[int], bins: int = 8) -> list[str]:
     return lines
 
 
-def report(records: Sequence[Record], found: Mapping[str, Any] | None, top: int = 5) -> str:
-    """The summary of an analysis as text (``found``: its parameters, as
-    :func:`~gyges.setups.results.read_results` gives them)."""
-    if not records:
-        return "no results"
-    records = sorted(records, key=lambda r: (r["south"], r["north"]))
-    depth = found["depth"] if found else records[0]["depth"]
-    n = len(records)
-    wins = [r for r in records if r["result"] == "win"]
-    losses = [r for r in records if r["result"] == "loss"]
-    souths = sorted({r["south"] for r in records})
-    norths = sorted({r["north"] for r in records})
+WIDTH = 92  #: the explanations are wrapped to this many columns
+
+
+def _explain(text: str) -> list[str]:
+    """A section's explanation: in parentheses, indented, wrapped."""
+    return textwrap.wrap(f"({text})", WIDTH, initial_indent="  ", subsequent_indent="   ")
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%"
+
+
+def _header(table: Sequence[Record], rows: Sequence[Record], canonical: bool, depth: int,
+            rules: str) -> list[str]:
+    sides = (f"{count(len({r['south'] for r in rows}), 'South setup')} x "
+             f"{count(len({r['north'] for r in rows}), 'North setup')}")
+    if not canonical:
+        return [f"{count(len(rows), 'setup pair')} ({sides}), depth {depth}, rules {rules}"]
+    return [f"{count(len(table), 'canonical pair')} ({len(rows):,} with mirrors: {sides}), "
+            f"depth {depth}, rules {rules}",
+            *_explain("each canonical pair stands for itself and its mirror, both rows "
+                      "reversed: the same verdict and figures; the counts below are over all "
+                      f"{len(rows):,} pairs")]
+
+
+def _results(rows: Sequence[Record], depth: int) -> list[str]:
+    n = len(rows)
+    wins = [r for r in rows if r["result"] == "win"]
+    losses = sum(r["result"] == "loss" for r in rows)
     lines = [
-        f"{n} setup pairs ({len(souths)} South setups x {len(norths)} North setups), "
-        f"depth {depth}, rules {found['rules'] if found else records[0]['rules']}",
-        f"South (moving first) forces a landing within {depth}: {len(wins)} pairs "
-        f"({100 * len(wins) / n:.1f}%)",
-        f"North forces a landing whatever South does: {len(losses)} pairs",
-        f"no forced result within {depth}: {n - len(wins) - len(losses)} pairs",
+        f"\nForced results within {depth}:",
+        *_explain(f"proven by the solver: a side lands on the goal within {depth} of its own "
+                  "moves, whatever the other side plays; South moves first"),
+        f"South (moving first) forces a landing within {depth}: {count(len(wins), 'pair')} "
+        f"({_percent(len(wins), n)})",
+        f"North forces a landing whatever South does: {count(losses, 'pair')} "
+        f"({_percent(losses, n)})",
+        f"no forced result within {depth}: {count(n - len(wins) - losses, 'pair')}",
     ]
     by_k: dict[int, int] = {}
     for r in wins:
         by_k[r["win_in"]] = by_k.get(r["win_in"], 0) + 1
-    for k in sorted(by_k):
-        lines.append(f"  win in {k}: {by_k[k]} pairs")
-    south_wins = sorted({r["south"] for r in wins})
-    lines.append(f"South setups with a forced win against some North setup: {len(south_wins)}")
+    lines += [f"  win in {k}: {count(by_k[k], 'pair')}" for k in sorted(by_k)]
+    winners = len({r["south"] for r in wins})
+    lines.append(f"South setups with a forced win against some North setup: {winners} of "
+                 f"{len({r['south'] for r in rows})}")
+    return lines
+
+
+def _rankings(rows: Sequence[Record], top: int) -> list[str]:
+    if top <= 0:
+        return []
+    lines = ["\nSetups ranked:",
+             *_explain("South wins, North wins: the setup's pairs in which that side forces a "
+                       "landing; score: those its side wins less those it loses, per pair, "
+                       "from -1 to +1; equal scores are ranked by South's landing threats a "
+                       "pair, more being better for South and fewer for North")]
     for side in (Side.SOUTH, Side.NORTH):
-        ranked = _strength(records, side)
-        lines.append(f"\nstrongest {side.title} setups (share of pairs, South's landing "
-                     "threats as tie-break):")
-        for score, setup, w, lost, m in ranked[:top]:
-            lines.append(f"  {setup}  South wins {w}/{m}, North wins {lost}/{m}, "
-                         f"score {round(score, 4) + 0.0:+.4f}")
-        lines.append(f"weakest {side.title} setups:")
-        for score, setup, w, lost, m in ranked[-top:][::-1]:
-            lines.append(f"  {setup}  South wins {w}/{m}, North wins {lost}/{m}, "
-                         f"score {round(score, 4) + 0.0:+.4f}")
-    narrow = sorted((r for r in records if r.get("defence") and "threat" in r["defence"]),
+        ranked = strengths(rows, side)
+        if len(ranked) < 2 * top:   # two lists would repeat each other: one, in full
+            lines.append(f"{side.title} setups, strongest first (all "
+                         f"{count(len(ranked), 'setup')}):")
+            lines += [f"  {s}" for s in ranked]
+            continue
+        lines.append(f"strongest {side.title} setups (of {len(ranked)}):")
+        lines += [f"  {s}" for s in ranked[:top]]
+        lines.append(f"weakest {side.title} setups, weakest first:")
+        lines += [f"  {s}" for s in ranked[::-1][:top]]
+    return lines
+
+
+def _defences(table: Sequence[Record], canonical: bool, top: int) -> list[str]:
+    narrow = sorted((r for r in table if r.get("defence") and "threat" in r["defence"]),
                     key=lambda r: (r["defence"]["replies"], r["south"], r["north"]))
-    if narrow:
-        lines.append("\nnarrowest defences (South's landing threat that the fewest North "
-                     "replies stop):")
-        for r in narrow[:top]:
-            d = r["defence"]
-            lines.append(f"  S {r['south']} N {r['north']}: {d['threat']}, stopped by "
-                         f"{d['replies']} replies, e.g. {d['reply']}")
-    for key, title in (
-        ("south_moves", "South's first moves"), ("north_moves", "North's moves (if to move)"),
-        ("landing_threats", "South's landing threats"), ("blunders", "South's blunders"),
-        ("replace_threats", "replace threats"),
-    ):
-        values = [r[key] for r in records]
+    if not narrow or top <= 0:
+        return []
+    lines = ["\nnarrowest defences:",
+             *_explain("South's first move threatening to land next move that the fewest "
+                       "North replies stop, by landing first or by leaving South no landing; "
+                       "one of those replies is shown"
+                       + ("; a pair and its mirror are listed once" if canonical else ""))]
+    for r in narrow[:top]:
+        d = r["defence"]
+        lines.append(f"  S {r['south']} N {r['north']}: {d['threat']}, stopped by "
+                     f"{count(d['replies'], 'reply', 'replies')}, "
+                     f"e.g. {d['reply']}")
+    return lines
+
+
+_DISTRIBUTIONS = (
+    ("south_moves", "South's first moves", "South's distinct legal moves in the start position"),
+    ("north_moves", "North's moves (if to move)",
+     "North's distinct legal moves, were it to move first"),
+    ("landing_threats", "South's landing threats",
+     "South's first moves after which South could land next move if North did nothing"),
+    ("blunders", "South's blunders", "South's first moves that let North land at once"),
+    ("replace_threats", "replace threats",
+     "South's first moves North can answer by replacing the ring just moved"),
+)
+
+
+def _distributions(rows: Sequence[Record]) -> list[str]:
+    n = len(rows)
+    lines = ["\nDistributions:",
+             *_explain("over the pairs; each line is a range of values, how many pairs fall "
+                       "in it, and a bar")]
+    for key, title, meaning in _DISTRIBUTIONS:
+        values = [r[key] for r in rows]
         lines.append(f"\n{title}: min {min(values)}, mean {sum(values) / n:.1f}, "
                      f"max {max(values)}")
+        lines += _explain(meaning)
         lines.extend(_histogram(values))
-    return "\n".join(lines)
+    return lines
 
 
-def heatmap_svg(records: Sequence[Record], cell: int = 6, value: str = "auto") -> str:
-    """A heat map, South setup (rows) by North setup (columns), as an SVG 1.1 document.
-
-    Each cell's colour shows the pair's result (a South win red, a North win blue); for
-    pairs without a forced result, a shade from white to green shows South's landing
-    threats (``value``: ``auto``, or any numeric record key).
-
-    >>> import xml.etree.ElementTree as ET
-    >>> from gyges.game.rules import PRESETS
-    >>> from gyges.setups.analysis import analyse_pair
-    >>> rec = analyse_pair("231123", "321123", PRESETS["pbmserv"], 1)
-    >>> ET.fromstring(heatmap_svg([rec])).tag
-    '{http://www.w3.org/2000/svg}svg'
-    """
-    souths = sorted({r["south"] for r in records})
-    norths = sorted({r["north"] for r in records})
-    key = "landing_threats" if value == "auto" else value
-    values = [r[key] for r in records] or [0]
-    hi = max(max(values), 1)
-    margin = 60
-    w = margin + cell * len(norths) + 10
-    h = margin + cell * len(souths) + 30
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{w}" height="{h}" '
-        f'viewBox="0 0 {w} {h}">',
-        f"<title>Gyges setup pairs: South (rows) by North (columns), {escape(key)}</title>",
-        f'<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>',
-        f'<text x="{margin}" y="14" font-family="sans-serif" font-size="11">North setup '
-        "&#8594;</text>",
-        f'<text x="12" y="{margin}" font-family="sans-serif" font-size="11" '
-        f'transform="rotate(90 12 {margin})">South setup &#8594;</text>',
-    ]
-    si = {s: i for i, s in enumerate(souths)}
-    ni = {s: i for i, s in enumerate(norths)}
-    for r in sorted(records, key=lambda r: (r["south"], r["north"])):
-        x = margin + cell * ni[r["north"]]
-        y = margin + cell * si[r["south"]]
-        if r["result"] == "win":
-            colour = "#d62728"
-        elif r["result"] == "loss":
-            colour = "#1f77b4"
-        else:
-            level = 255 - round(200 * r[key] / hi)
-            colour = f"#{level:02x}{(level + 255) // 2:02x}{level:02x}"  # white to green
-        out.append(
-            f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{colour}">'
-            f"<title>S {r['south']} N {r['north']}: {escape(str(r['result']))}, "
-            f"{escape(key)} {r[key]}</title></rect>"
-        )
-    out.append(
-        f'<text x="{margin}" y="{h - 10}" font-family="sans-serif" font-size="10">red: South '
-        f"forces a landing; blue: North does; white to green: {escape(key)} (0 to {hi})</text>"
-    )
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+def report(records: Sequence[Record], found: Mapping[str, Any] | None, top: int = 5) -> str:
+    """The summary of an analysis as text (``found``: its parameters, as
+    :func:`~gyges.setups.results.read_results` gives them; ``top``: how many strongest and
+    weakest setups of each side to list, and narrowest defences)."""
+    if not records:
+        return "no results"
+    table = sorted(records, key=lambda r: (r["south"], r["north"]))
+    canonical = is_canonical(table)
+    rows = with_mirrors(table)
+    depth = found["depth"] if found else table[0]["depth"]
+    rules = found["rules"] if found else table[0]["rules"]
+    return "\n".join([*_header(table, rows, canonical, depth, rules), *_results(rows, depth),
+                      *_rankings(rows, top), *_defences(table, canonical, top),
+                      *_distributions(rows)])

@@ -1,10 +1,11 @@
 """The results file of a setup analysis: one JSON record per pair, checked as it is read.
 
-A record is one JSON object per line, keys sorted (:func:`dumps`), with the figures of
-one pair and the parameters of the analysis (``depth``, ``rules``, ``format``: one file
-holds one analysis). :class:`PairRecord` is a record as a typed value; :func:`read_results`
-reads a file, dropping (or, with ``repair``, cutting) a last line an interruption cut
-short.
+A record is one JSON object per line, keys sorted (:func:`gyges.parallel.dumps`), with the
+figures of one pair and the parameters of the analysis (``depth``, ``rules``, ``format``,
+and ``canonical: true`` in a table of canonical pairs only: one file holds one analysis).
+:class:`PairRecord` is a record as a typed value; :func:`results_file` says how the file
+is read (:class:`gyges.parallel.ResultsFile`, the reader every results file shares) and
+:func:`read_results` reads one, dropping a last line an interruption cut short.
 
 >>> from gyges.game.rules import PRESETS
 >>> from gyges.setups.analysis import analyse_pair
@@ -15,23 +16,26 @@ PairRecord(S 231123 N 321123, depth 1: none)
 (336, '321123/....../....../....../....../231123 S')
 >>> PairRecord.from_json(record.to_json()) == record
 True
+>>> describe_params(params(PRESETS["pbmserv"], 3, canonical=True))[:40]
+'depth 3, canonical pairs, rules taboo=co'
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gyges.formats.notation import parse_setup
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
+from gyges.parallel import ResultsFile
 from gyges.search.stipulation import RESULT_KINDS, ResultKind
+from gyges.setups.pairs import canonical_pair, mirror
 
 __all__ = [
-    "FORMAT", "RECORD_KEYS", "BatchError", "PairRecord", "ParametersError", "check_record",
-    "describe_params", "dumps", "params", "read_results",
+    "FORMAT", "RECORD_KEYS", "BatchError", "PairRecord", "check_record", "describe_params",
+    "is_canonical", "params", "params_of", "read_results", "results_file", "with_mirrors",
 ]
 
 FORMAT = 1  #: version of the JSONL record layout
@@ -47,36 +51,33 @@ _COUNTS = ("blunders", "landing_threats", "north_moves", "north_replaces", "repl
 
 
 class BatchError(ValueError):
-    """A results file that cannot be read or resumed, or a record that is not one."""
+    """A record that is not one of a setup analysis (a file's bad line is a
+    :class:`gyges.parallel.ResultsFileError` naming its file and line)."""
 
 
-class ParametersError(BatchError):
-    """A results file made with other parameters: ``path``, the parameters ``found`` in it
-    and those ``wanted`` (:func:`params`); ``problem`` says so, and the message adds what
-    else to do."""
-
-    def __init__(self, path: str, found: Mapping[str, Any], wanted: Mapping[str, Any]) -> None:
-        self.problem = (f"{path} holds an analysis made with {describe_params(found)}, not "
-                        f"{describe_params(wanted)}: rerun with those parameters to resume it")
-        super().__init__(f"{self.problem}, or write to another results file")
-        self.path = path
-        self.found = dict(found)
-        self.wanted = dict(wanted)
+def params(rules: RuleSet, depth: int, canonical: bool = False) -> dict[str, Any]:
+    """The parameters stored in every record: a resumed run must match them.
+    ``canonical``: the table holds canonical pairs only, each standing for its mirror too
+    (the key is left out of the records of other tables)."""
+    found: dict[str, Any] = {"depth": depth, "format": FORMAT, "rules": rules.describe()}
+    if canonical:
+        found["canonical"] = True
+    return found
 
 
-def params(rules: RuleSet, depth: int) -> dict[str, Any]:
-    """The parameters stored in every record: a resumed run must match them."""
-    return {"depth": depth, "format": FORMAT, "rules": rules.describe()}
+def params_of(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters a record was made with (:func:`params`)."""
+    found = {k: record[k] for k in _PARAMS}
+    if "canonical" in record:
+        found["canonical"] = record["canonical"]
+    return found
 
 
 def describe_params(p: Mapping[str, Any]) -> str:
-    """Parameters in words: ``depth 2, rules taboo=connection ...``."""
-    return f"depth {p['depth']}, rules {p['rules']}"
-
-
-def dumps(record: Mapping[str, Any]) -> str:
-    """One JSONL line (keys sorted, compact)."""
-    return json.dumps(record, sort_keys=True, separators=(",", ":"))
+    """Parameters in words: ``depth 2, rules taboo=connection ...`` (``depth 2, canonical
+    pairs, rules ...`` for a table of canonical pairs)."""
+    return f"depth {p['depth']}, {'canonical pairs, ' if p.get('canonical') else ''}" \
+           f"rules {p['rules']}"
 
 
 def check_record(rec: Mapping[str, Any]) -> None:
@@ -89,6 +90,8 @@ def check_record(rec: Mapping[str, Any]) -> None:
         raise ValueError(f"{', '.join(_COUNTS)} are whole numbers, 0 or more")
     if rec["result"] not in RESULT_KINDS or not isinstance(rec["keys"], list):
         raise ValueError("result is win, loss or none, and keys a list")
+    if "canonical" in rec and rec["canonical"] is not True:
+        raise ValueError("canonical is true when present")
     if (rec["result"] != "none") != (type(rec["win_in"]) is int):
         raise ValueError("win_in is the length of a forced result, else null")
     d = rec["defence"]
@@ -127,6 +130,7 @@ class PairRecord:
     depth: int
     rules: str  #: the rules as ``RuleSet.describe()``
     format: int = FORMAT
+    canonical: bool = False  #: a record of a table of canonical pairs (:func:`params`)
 
     @property
     def position(self) -> Position:
@@ -135,14 +139,17 @@ class PairRecord:
 
     @property
     def params(self) -> dict[str, Any]:
-        """The parameters of the analysis the record belongs to."""
-        return {"depth": self.depth, "format": self.format, "rules": self.rules}
+        """The parameters of the analysis the record belongs to (:func:`params`)."""
+        return params_of(self.to_json())
 
     def to_json(self) -> dict[str, Any]:
-        """The record as its JSON object (:func:`dumps` writes it as a line)."""
+        """The record as its JSON object (:func:`gyges.parallel.dumps` writes it as a
+        line); ``canonical`` only when true."""
         data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         data["keys"] = list(self.keys)
         data["defence"] = None if self.defence is None else dict(self.defence)
+        if not self.canonical:
+            del data["canonical"]
         return data
 
     @classmethod
@@ -168,61 +175,53 @@ class PairRecord:
         return f"PairRecord(S {self.south} N {self.north}, depth {self.depth}: {self.result})"
 
 
+def _pair(record: Mapping[str, Any]) -> tuple[str, str]:
+    return record["south"], record["north"]
+
+
+def results_file(path: str, wanted: Mapping[str, Any] | None = None) -> ResultsFile:
+    """The results file of an analysis: records keyed by ``(south, north)``, each checked
+    (:func:`check_record`); with ``wanted`` (:func:`params`) a record made with other
+    parameters is refused, without it every record must have those of the first."""
+    return ResultsFile(path, "a setup analysis record", key=_pair, check=check_record,
+                       params=None if wanted is None else dict(wanted), params_of=params_of,
+                       describe=describe_params)
+
+
 def read_results(path: str, repair: bool = False) -> tuple[dict[str, Any] | None, list[dict]]:
-    """The parameters and records of a results file, records sorted by (south, north).
+    """The parameters and records of a results file (none when it does not exist), records
+    sorted by (south, north).
 
     A last line cut short by an interruption is dropped (with ``repair``, also cut from the
-    file). Any other bad line, or records with different parameters, is a BatchError.
+    file). Any other bad line, or records with different parameters, is a
+    :class:`gyges.parallel.ResultsFileError` naming the file and the line.
     """
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        return None, []
-    except OSError as e:
-        raise BatchError(f"{path}: cannot read it: {e.strerror}") from None
-    lines = data.split(b"\n")
-    keep = len(data)
-    last = lines.pop()
-    if last.strip():  # no newline at the end: a complete record (kept) or a cut-short write
-        try:
-            complete = isinstance(json.loads(last), dict)
-        except ValueError:
-            complete = False
-        if complete:
-            lines.append(last)
-            keep = -1   # repair: add the newline
-        elif last.lstrip().startswith(b"{"):
-            keep = len(data) - len(last)
-        else:
-            lines.append(last)  # not a record at all: reported below
-    records: dict[tuple[str, str], dict] = {}
-    found: dict[str, Any] | None = None
-    for i, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            rec = json.loads(raw)
-            if not isinstance(rec, dict):
-                raise ValueError("not an object")
-            check_record(rec)
-        except KeyError as e:
-            raise BatchError(f"{path}, line {i}: {_not_a_record(f'no {e} key')}") from None
-        except ValueError as e:
-            raise BatchError(f"{path}, line {i}: {_not_a_record(str(e))}") from None
-        p = {k: rec[k] for k in _PARAMS}
-        if found is None:
-            found = p
-        elif p != found:
-            raise BatchError(
-                f"{path}, line {i}: made with {describe_params(p)}, but earlier lines with "
-                f"{describe_params(found)}: one file holds one analysis"
-            )
-        records[(rec["south"], rec["north"])] = rec
-    if repair and keep == -1:
-        with open(path, "ab") as f:
-            f.write(b"\n")
-    elif repair and keep != len(data):
-        with open(path, "r+b") as f:
-            f.truncate(keep)
-    return found, [records[k] for k in sorted(records)]
+    found = results_file(path).read(repair)
+    return found.params, sorted(found.by_key().values(), key=_pair)
+
+
+def is_canonical(records: Sequence[Mapping[str, Any]]) -> bool:
+    """Is this a table of canonical pairs (made by a run with ``canonical``), each record
+    standing for its mirror pair too? (One table has one set of parameters: the first
+    record says it.)"""
+    return bool(records) and records[0].get("canonical") is True
+
+
+def with_mirrors(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """What a report counts: the records and, for a table of canonical pairs, one row for
+    each mirror pair besides (its setups mirrored; the same figures and verdict, by the
+    mirror symmetry of the rules), sorted by pair. A mirror row has no ``keys`` and no
+    ``defence``: those name moves on the canonical pair's board.
+
+    >>> row = {"south": "231123", "north": "332211", "result": "none", "keys": [],
+    ...        "defence": None, "canonical": True}
+    >>> [(r["south"], r["north"], "keys" in r) for r in with_mirrors([row])]
+    [('231123', '332211', True), ('321132', '112233', False)]
+    """
+    rows = list(records)
+    if is_canonical(records):
+        rows += [{**{k: v for k, v in r.items() if k not in ("keys", "defence")},
+                  "south": mirror(r["south"]), "north": mirror(r["north"])}
+                 for r in records if canonical_pair(r["south"], r["north"]) == _pair(r)
+                 and (mirror(r["south"]), mirror(r["north"])) != _pair(r)]
+    return sorted(rows, key=_pair)
