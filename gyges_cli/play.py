@@ -84,7 +84,7 @@ def show(pos: str, rules: RuleSet, rules_given: RuleRequest) -> None:
         click.echo(f"previous: {pf.previous}")
     side = p.turn
     stuck_rows = sorted({row_of(m.start) for m in moves} - {p.shore(side)})
-    if not moves.blocked and stuck_rows and rules.blocked is Blocked.NEXT_ROW:
+    if not moves.blocked and stuck_rows and rules.blocked == Blocked.NEXT_ROW:
         click.echo(f"{side.title} to move: the shore rings have no legal move, so the rings of "
                    f"row {stuck_rows[0]} move ({len(moves)} legal moves)")
     elif not moves.blocked:

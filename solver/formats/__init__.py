@@ -21,7 +21,9 @@ from gyges.formats.inputs import (
 )
 from gyges.formats.movelist import move_list_from_json, move_list_to_json
 from gyges.formats.notation import (
+    MoveEnd,
     NotationError,
+    ParsedMove,
     format_move,
     format_turn,
     parse_move,
@@ -50,11 +52,12 @@ from gyges.formats.record import (
 from gyges.formats.svg import render_position
 
 __all__ = [
-    "MAX_INPUT_BYTES", "DiagramError", "Entry", "GameRecord", "InputError", "NotationError",
-    "PositionFile", "PositionFileError", "PositionListError", "RecordError", "RecordedTurn",
-    "Replay", "StartConflict", "dump_position_file", "format_diagram", "format_move",
-    "format_record", "format_turn", "load_game", "load_position", "load_position_file",
-    "move_list_from_json", "move_list_to_json", "parse_diagram", "parse_move",
-    "parse_position_file", "parse_position_list", "parse_record", "parse_setup", "parse_turn",
-    "read_move", "read_text_file", "record_from_moves", "render_position", "replay",
+    "MAX_INPUT_BYTES", "DiagramError", "Entry", "GameRecord", "InputError", "MoveEnd",
+    "NotationError", "ParsedMove", "PositionFile", "PositionFileError", "PositionListError",
+    "RecordError", "RecordedTurn", "Replay", "StartConflict",
+    "dump_position_file", "format_diagram", "format_move", "format_record", "format_turn",
+    "load_game", "load_position", "load_position_file", "move_list_from_json",
+    "move_list_to_json", "parse_diagram", "parse_move", "parse_position_file",
+    "parse_position_list", "parse_record", "parse_setup", "parse_turn", "read_move",
+    "read_text_file", "record_from_moves", "render_position", "replay",
 ]

@@ -46,7 +46,7 @@ from gyges.formats.notation import (
 )
 from gyges.game.moves import Game, Move, NotOneMove, landing_stands
 from gyges.game.position import Position, PositionError
-from gyges.game.rules import RuleSet, Side
+from gyges.game.rules import RuleSet, Side, Win
 
 HEADER = "South North"
 RESULTS = ("Resign",)
@@ -335,7 +335,7 @@ def replay(record: GameRecord, rules: RuleSet, start: Position | None = None) ->
         for i, move in enumerate(moves):
             if move.is_win:
                 winner = move.side
-                if rules.win == "unstoppable" and i == 0 and len(positions) >= 2:
+                if rules.win == Win.UNSTOPPABLE and i == 0 and len(positions) >= 2:
                     stoppable = _stoppable(position, positions[-2], rules, game.history)
                 break
             after = after.play(move)

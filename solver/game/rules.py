@@ -217,14 +217,14 @@ class RuleSet:
     def flags(self) -> int:
         """The options as the compiled core's bit flags (see ``_movegen.pxd``)."""
         return (
-            (1 if self.taboo is Taboo.ENTRY else 0)
-            | (2 if self.rebounce is Rebounce.ONCE else 0)
-            | (4 if self.replace is Replace.SHORE else 0)
-            | (8 if self.replace is Replace.ANYWHERE else 0)
-            | (16 if self.null_move is NullMove.ALLOWED else 0)
-            | (32 if self.blocked is Blocked.NEXT_ROW else 0)
-            | (64 if self.blocked is Blocked.DRAW else 0)
-            | (128 if self.repetition is Repetition.ALLOWED else 0)
+            (1 if self.taboo == Taboo.ENTRY else 0)
+            | (2 if self.rebounce == Rebounce.ONCE else 0)
+            | (4 if self.replace == Replace.SHORE else 0)
+            | (8 if self.replace == Replace.ANYWHERE else 0)
+            | (16 if self.null_move == NullMove.ALLOWED else 0)
+            | (32 if self.blocked == Blocked.NEXT_ROW else 0)
+            | (64 if self.blocked == Blocked.DRAW else 0)
+            | (128 if self.repetition == Repetition.ALLOWED else 0)
         )
 
     def to_json(self) -> dict[str, str]:
