@@ -1,4 +1,4 @@
-"""The README's exit-status table, command by command (issue 14).
+"""The README's exit-status table, command by command.
 
 Every command is run for each status it can give: 0 (done), 1 (a check failed: only the
 commands the README names), 2 (bad input: one line, no traceback) and 130 (interrupted:
@@ -46,7 +46,7 @@ def wrong(tmp: Path) -> str:   # the solver refutes it: North wins in 1, not 2
                                                      key="51-43-33-31-21-S"))
 
 
-def illegal(tmp: Path) -> str:  # issue 15.7: the key lands on North's own goal
+def illegal(tmp: Path) -> str:  # the key lands on North's own goal
     return catalogue(tmp, "illegal.yaml", ENTRY.format(id="b", pos=BOUNCING,
                                                        st="North wins in 1",
                                                        key="51-43-33-31-21-N"))
