@@ -12,8 +12,9 @@ Every command ends with one of four exit statuses (the README's table):
        was kept (:func:`interrupted`)
 =====  ==========================================================================
 
-A command ends early in one way: :func:`fail` with its status (and the line to print), or
-:func:`interrupted`; bad input found deep inside a command raises :class:`UserError`.
+The early ends are spelled here: :func:`fail` with a status (and the line to print),
+:func:`interrupted` for Ctrl-C, and :class:`UserError`, raised where bad input is found
+deep inside a command.
 """
 
 from __future__ import annotations
@@ -155,7 +156,8 @@ def rule_options(func: F | None = None, *, from_file: bool = True) -> Any:
     """``--rules PRESET`` and repeatable ``--rule key=value``.
 
     Passes ``rules`` (the RuleSet they give on their own, pbmserv by default) and
-    ``rules_given`` (a :class:`RuleRequest`, for :func:`combine_rules`). Used bare, or as
+    ``rules_given`` (a :class:`~gyges.game.rules.RuleRequest`, for
+    :func:`gyges.game.rules.combine_rules`). Used bare, or as
     ``@rule_options(from_file=False)`` by a command that reads no position file.
     """
     if func is None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from gyges.formats.diagram import format_diagram
 from gyges.formats.inputs import (
     MAX_INPUT_BYTES,
     InputError,
@@ -26,16 +27,7 @@ DATA = Path(__file__).parent / "data"
 POSITIONS = DATA / "positions"
 START_TEXT = "321123/....../....../....../....../231123 S"
 BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
-DIAGRAM = """1 2 3 4 5 6
-N
-. . . . . . 6
-3 . . . . . 5
-. . 1 . 1 . 4
-1 . 2 3 . 3 3
-3 . 2 2 . 1 2
-. . . . 2 . 1
-S
-"""
+DIAGRAM = format_diagram(Position.from_string(BOUNCING), turn=False) + "\n"
 
 
 def stderr_of(*args: str) -> str:
