@@ -12,6 +12,8 @@ def main() -> None:
     try:
         from gyges_cli.main import cli
     except KeyboardInterrupt:
+        # the one end not spelled with gyges_cli.common.interrupted: the import that was
+        # interrupted may be that module's own, so the same line is written here
         sys.stderr.write("gyges: interrupted\n")
         raise SystemExit(130) from None
     try:

@@ -11,12 +11,15 @@ Every command ends with one of four exit statuses (the README's table):
 130    interrupted (Ctrl-C or SIGTERM): one line ``gyges: interrupted...`` saying what
        was kept (:func:`interrupted`)
 =====  ==========================================================================
+
+The early ends are spelled here: :func:`fail` with a status (and the line to print),
+:func:`interrupted` for Ctrl-C, and :class:`UserError`, raised where bad input is found
+deep inside a command.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import re
 import signal
@@ -27,7 +30,9 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleSet, parse_override, rules_from
+from gyges.game import rules as game_rules
+from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleRequest, RuleSet
+from gyges.parallel import Interrupted
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -37,11 +42,18 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 
 
+def fail(status: int, message: str = "") -> NoReturn:
+    """End the command with exit ``status``, after the line ``gyges: message`` on stderr
+    when a message is given (what went wrong; what was printed before says the rest)."""
+    if message:
+        click.echo(f"gyges: {message}", err=True)
+    sys.exit(status)
+
+
 def interrupted(detail: str = "") -> NoReturn:
     """The common end of an interrupted command: ``gyges: interrupted[: detail]`` on
     stderr and exit status 130. ``detail`` says what was kept and how to resume."""
-    click.echo("gyges: interrupted" + (f": {detail}" if detail else ""), err=True)
-    sys.exit(EXIT_INTERRUPTED)
+    fail(EXIT_INTERRUPTED, "interrupted" + (f": {detail}" if detail else ""))
 
 
 class UserError(click.ClickException):
@@ -83,20 +95,6 @@ def ticking(status: Any, every: float = 1.0) -> Iterator[None]:
         thread.join()
 
 
-@dataclasses.dataclass(frozen=True)
-class RuleRequest:
-    """What the command line asked for: a preset and/or ``key=value`` overrides.
-
-    True when anything was asked; :func:`combine_rules` applies it over a file's rules.
-    """
-
-    preset: str | None = None
-    overrides: tuple[tuple[str, str], ...] = ()
-
-    def __bool__(self) -> bool:
-        return self.preset is not None or bool(self.overrides)
-
-
 class GygesGroup(click.Group):
     """The ``gyges`` command group: a usage error anywhere below it (a missing argument,
     a bad option value, an unknown command) is one line ``gyges: ...; see '<command>
@@ -116,8 +114,6 @@ class GygesGroup(click.Group):
             raise self._one_line(e) from None
 
     def invoke(self, ctx: click.Context) -> Any:
-        from gyges.parallel import Interrupted
-
         main = threading.current_thread() is threading.main_thread()
         old_term = signal.signal(signal.SIGTERM, _terminated) if main else None
         try:
@@ -160,7 +156,8 @@ def rule_options(func: F | None = None, *, from_file: bool = True) -> Any:
     """``--rules PRESET`` and repeatable ``--rule key=value``.
 
     Passes ``rules`` (the RuleSet they give on their own, pbmserv by default) and
-    ``rules_given`` (a :class:`RuleRequest`, for :func:`combine_rules`). Used bare, or as
+    ``rules_given`` (a :class:`~gyges.game.rules.RuleRequest`, for
+    :func:`gyges.game.rules.combine_rules`). Used bare, or as
     ``@rule_options(from_file=False)`` by a command that reads no position file.
     """
     if func is None:
@@ -189,12 +186,11 @@ def rule_options(func: F | None = None, *, from_file: bool = True) -> Any:
             raise UserError(f"an empty preset name: choose one of {', '.join(PRESETS)}",
                             "--rules")
         try:
-            rules = rules_from(preset_name or "pbmserv", overrides)
-            pairs = tuple(parse_override(o) for o in overrides)
+            request = RuleRequest.parse(preset_name, overrides)
         except RuleError as e:
             raise UserError(str(e), "--rules/--rule") from None
-        kwargs["rules"] = rules
-        kwargs["rules_given"] = RuleRequest(preset_name, pairs)
+        kwargs["rules"] = request.rules()
+        kwargs["rules_given"] = request
         return func(*args, **kwargs)
 
     return wrapper
@@ -203,21 +199,18 @@ def rule_options(func: F | None = None, *, from_file: bool = True) -> Any:
 def combine_rules(
     file_rules: RuleSet | None, cli_rules: RuleSet, cli_given: RuleRequest | bool
 ) -> RuleSet:
-    """The rules in force: ``--rules`` replaces a file's rules, ``--rule`` amends them.
+    """The rules in force: :func:`gyges.game.rules.combine_rules` for the request of
+    :func:`rule_options` (``cli_rules`` are the rules it gives alone; a bare ``True``
+    stands for a request whose rules are ``cli_rules``, ``False`` for none). Kept for the
+    commands that pass both; new code calls the library's ``combine_rules(file_rules,
+    request)``.
 
-    >>> from gyges.game.rules import PRESETS
     >>> dorbec = PRESETS["dorbec"]
-    >>> combine_rules(dorbec, PRESETS["pbmserv"], RuleRequest()) == dorbec
-    True
-    >>> combine_rules(dorbec, PRESETS["pbmserv"], RuleRequest(None, (("replace", "off"),))).name
-    'dorbec-beginner'
     >>> combine_rules(dorbec, PRESETS["bga"], RuleRequest("bga")).name
     'bga'
+    >>> combine_rules(dorbec, PRESETS["bga"], True).name, combine_rules(None, dorbec, False).name
+    ('bga', 'dorbec')
     """
-    if file_rules is None:
-        return cli_rules
-    if not cli_given:
-        return file_rules
-    if isinstance(cli_given, RuleRequest) and cli_given.preset is None:
-        return file_rules.with_options(dict(cli_given.overrides))
-    return cli_rules
+    if isinstance(cli_given, RuleRequest):
+        return game_rules.combine_rules(file_rules, cli_given)
+    return cli_rules if file_rules is None or cli_given else file_rules

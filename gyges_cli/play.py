@@ -4,37 +4,30 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 import click
 
 from gyges.formats.diagram import format_diagram
+from gyges.formats.movelist import move_list_to_json
 from gyges.formats.posfile import PositionFile
 from gyges.formats.record import RecordError
 from gyges.formats.record import replay as replay_record
+from gyges.game.movecount import Perft, perft_depth
 from gyges.game.moves import Move, MoveList, apply_move, can_land, legal_moves
-from gyges.game.moves import perft as count_sequences
 from gyges.game.position import Position
-from gyges.game.rules import RuleSet, Side
+from gyges.game.rules import Blocked, RuleRequest, RuleSet, Side, combine_rules
 from gyges.game.squares import row_of
 from gyges.parallel import StatusLine
-from gyges_cli.common import (
-    RuleRequest,
-    UserError,
-    combine_rules,
-    interrupted,
-    rule_options,
-    ticking,
-)
+from gyges_cli.common import EXIT_CHECK_FAILED, UserError, fail, interrupted, rule_options, ticking
 from gyges_cli.inputs import load_game, load_input
 
 
-def _rules_line(rules: RuleSet, given: RuleRequest | bool = False) -> str:
+def _rules_line(rules: RuleSet, given: RuleRequest | None = None) -> str:
     """The rules' name and options; what the user asked for first when that is a preset
     with overrides that happen to equal another preset (``dorbec`` with ``replace=off``)."""
     name = rules.name
-    if isinstance(given, RuleRequest) and given.preset and given.overrides \
+    if given is not None and given.preset and given.overrides \
             and name not in (given.preset, "custom"):
         asked = " ".join(f"{k}={v}" for k, v in given.overrides)
         name = f"{given.preset} with {asked} (= {name})"
@@ -63,7 +56,7 @@ def _result(move: Move, position: Position) -> Position | None:
 @click.command(short_help="Show a diagram, shores, side to move, threats.")
 @click.argument("pos", metavar="POS|FILE")
 @rule_options
-def show(pos: str, rules: RuleSet, rules_given: bool) -> None:
+def show(pos: str, rules: RuleSet, rules_given: RuleRequest) -> None:
     """Show a position: its diagram, both shores, whose move it is and what that side can do.
 
     POS|FILE is a position string (row 6 first, rows joined by '/', then S or N), a YAML
@@ -76,7 +69,7 @@ def show(pos: str, rules: RuleSet, rules_given: bool) -> None:
       gyges show tests/data/positions/bouncing.yaml --rules dorbec
     """
     pf = load_input(pos)
-    rules = combine_rules(pf.rules, rules, rules_given)
+    rules = combine_rules(pf.rules, rules_given)
     p = pf.position
     moves = _move_list(pf, rules)
     click.echo(format_diagram(p, coordinates=True, shores=True))
@@ -91,7 +84,7 @@ def show(pos: str, rules: RuleSet, rules_given: bool) -> None:
         click.echo(f"previous: {pf.previous}")
     side = p.turn
     stuck_rows = sorted({row_of(m.start) for m in moves} - {p.shore(side)})
-    if not moves.blocked and stuck_rows and rules.blocked == "next-row":
+    if not moves.blocked and stuck_rows and rules.blocked == Blocked.NEXT_ROW:
         click.echo(f"{side.title} to move: the shore rings have no legal move, so the rings of "
                    f"row {stuck_rows[0]} move ({len(moves)} legal moves)")
     elif not moves.blocked:
@@ -117,7 +110,7 @@ def show(pos: str, rules: RuleSet, rules_given: bool) -> None:
 @click.option("--json", "as_json", is_flag=True,
               help="Print JSON: {position, mover, blocked, moves: [{notation, result, win}]}.")
 @rule_options
-def moves(pos: str, as_json: bool, rules: RuleSet, rules_given: bool) -> None:
+def moves(pos: str, as_json: bool, rules: RuleSet, rules_given: RuleRequest) -> None:
     """List the legal moves of a position, one per distinct resulting position.
 
     Each move is given in pbmserv notation with the position it leads to (the other side
@@ -130,21 +123,11 @@ def moves(pos: str, as_json: bool, rules: RuleSet, rules_given: bool) -> None:
       gyges moves tests/data/positions/bouncing.yaml --json
     """
     pf = load_input(pos)
-    rules = combine_rules(pf.rules, rules, rules_given)
+    rules = combine_rules(pf.rules, rules_given)
     p = pf.position
     ml = _move_list(pf, rules)
     if as_json:
-        data = {
-            "position": str(p),
-            "mover": ml.mover.value,
-            "blocked": ml.blocked,
-            "moves": [
-                {"notation": str(m), "result": None if m.is_win else str(_result(m, p)),
-                 "win": m.is_win}
-                for m in ml
-            ],
-        }
-        click.echo(json.dumps(data, indent=1))
+        click.echo(json.dumps(move_list_to_json(ml), indent=1))
         return
     click.echo(f"position: {p}")
     click.echo(f"rules:    {_rules_line(rules, rules_given)}")
@@ -176,7 +159,7 @@ def moves(pos: str, as_json: bool, rules: RuleSet, rules_given: bool) -> None:
               help="Print JSON: {position, preset, rules: {option: value}, depths: [{depth, "
                    "nodes, seconds, nodes_per_second}]}.")
 @rule_options
-def perft(pos: str, depth: int, as_json: bool, rules: RuleSet, rules_given: bool) -> None:
+def perft(pos: str, depth: int, as_json: bool, rules: RuleSet, rules_given: RuleRequest) -> None:
     """Count the move sequences of each length from a position (a move generator test).
 
     At each node the moves are its distinct resulting positions, plus one goal landing per
@@ -191,7 +174,7 @@ def perft(pos: str, depth: int, as_json: bool, rules: RuleSet, rules_given: bool
       gyges perft tests/data/positions/bouncing.yaml -d 3 --rules dorbec --json
     """
     pf = load_input(pos)
-    rules = combine_rules(pf.rules, rules, rules_given)
+    rules = combine_rules(pf.rules, rules_given)
     p = pf.position
     rows = []
     if not as_json:
@@ -199,25 +182,21 @@ def perft(pos: str, depth: int, as_json: bool, rules: RuleSet, rules_given: bool
         click.echo(f"{'depth':>5} {'nodes':>16} {'seconds':>10} {'nodes/s':>14}")
     status = StatusLine(sys.stderr)
     for d in range(1, depth + 1):
-        t0 = time.perf_counter()
         status.show(f"perft: counting depth {d}")
         try:
             with ticking(status):
-                nodes, _lists = count_sequences(p, rules, d, pf.history)
+                row = perft_depth(p, rules, d, pf.history)
         except KeyboardInterrupt:
             status.clear()
             interrupted(f"depth {d} not finished")
         status.clear()
-        seconds = time.perf_counter() - t0
-        rate = nodes / seconds if seconds > 0 else None
-        rows.append({"depth": d, "nodes": nodes, "seconds": round(seconds, 6),
-                     "nodes_per_second": round(rate) if rate is not None else None})
+        rows.append(row)
         if not as_json:
+            rate = row.nodes_per_second
             shown = f"{rate:,.0f}" if rate is not None else "-"
-            click.echo(f"{d:>5} {nodes:>16,} {seconds:>10.3f} {shown:>14}")
+            click.echo(f"{d:>5} {row.nodes:>16,} {row.seconds:>10.3f} {shown:>14}")
     if as_json:
-        click.echo(json.dumps({"position": str(p), "preset": rules.name,
-                               "rules": rules.options(), "depths": rows}, indent=1))
+        click.echo(json.dumps(Perft(p, rules, tuple(rows)).to_json(), indent=1))
 
 
 # -- replay --------------------------------------------------------------------------------
@@ -230,7 +209,7 @@ def perft(pos: str, depth: int, as_json: bool, rules: RuleSet, rules_given: bool
               help="The start position, for a record without setups (entries 1 and 2).")
 @rule_options
 def replay(game_file: Path, quiet: bool, start_arg: str | None, rules: RuleSet,
-           rules_given: bool) -> None:
+           rules_given: RuleRequest) -> None:
     """Replay a game record, checking every move, and say who won.
 
     A record is written like seed 000's sample game: the header 'South North', then
@@ -274,7 +253,7 @@ def replay(game_file: Path, quiet: bool, start_arg: str | None, rules: RuleSet,
             click.echo(f"{n} move{'s' if n != 1 else ''} legal, then")
         reason = bad.reason.removeprefix(f"{bad.text}: ")
         click.echo(f"move {bad.number} ({bad.text}, line {bad.line}): {reason}")
-        raise SystemExit(1)
+        fail(EXIT_CHECK_FAILED)
     n = len(game.moves)
     click.echo(f"all {n} move{'s' if n != 1 else ''} legal")
     last = game.moves[-1][-1] if game.moves and game.moves[-1] else None

@@ -1,10 +1,28 @@
-"""gyges: the reference toolkit for the board game Gyges (Claude Leroy, 1985)."""
+"""gyges: the reference toolkit for the board game Gyges (Claude Leroy, 1985).
 
+The main names are here; each layer's package exports its own (:mod:`gyges.game`,
+:mod:`gyges.formats`, :mod:`gyges.search`, ...).
+
+>>> import gyges
+>>> pf = gyges.load_position("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+>>> rules = gyges.PRESETS["pbmserv"]
+>>> [gyges.format_move(m) for m in gyges.legal_moves(pf.position, rules).wins]
+['51-43-33-31-21-S']
+>>> gyges.solve(pf.position, rules).moves
+1
+"""
+
+from gyges.formats.inputs import InputError, load_position
+from gyges.formats.notation import NotationError, format_move, parse_move
+from gyges.formats.posfile import PositionFile
 from gyges.game.moves import Game, Move, MoveList, apply_move, can_land, legal_moves
 from gyges.game.position import START, Position, PositionError
 from gyges.game.rules import PRESETS, RuleError, RuleSet, Side, preset, rules_from
+from gyges.search import Solution, solve
 
 __all__ = [
-    "PRESETS", "START", "Game", "Move", "MoveList", "Position", "PositionError", "RuleError",
-    "RuleSet", "Side", "apply_move", "can_land", "legal_moves", "preset", "rules_from",
+    "PRESETS", "START", "Game", "InputError", "Move", "MoveList", "NotationError", "Position",
+    "PositionError", "PositionFile", "RuleError", "RuleSet", "Side", "Solution", "apply_move",
+    "can_land", "format_move", "legal_moves", "load_position", "parse_move", "preset",
+    "rules_from", "solve",
 ]

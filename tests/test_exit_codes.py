@@ -1,4 +1,4 @@
-"""The README's exit-status table, command by command (issue 14).
+"""The README's exit-status table, command by command.
 
 Every command is run for each status it can give: 0 (done), 1 (a check failed: only the
 commands the README names), 2 (bad input: one line, no traceback) and 130 (interrupted:
@@ -14,6 +14,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from gyges_cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_INTERRUPTED, fail
 from gyges_cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,7 +47,7 @@ def wrong(tmp: Path) -> str:   # the solver refutes it: North wins in 1, not 2
                                                      key="51-43-33-31-21-S"))
 
 
-def illegal(tmp: Path) -> str:  # issue 15.7: the key lands on North's own goal
+def illegal(tmp: Path) -> str:  # the key lands on North's own goal
     return catalogue(tmp, "illegal.yaml", ENTRY.format(id="b", pos=BOUNCING,
                                                        st="North wins in 1",
                                                        key="51-43-33-31-21-N"))
@@ -174,3 +175,19 @@ def test_ctrl_c_anywhere_is_exit_130_with_one_message(tmp_path, monkeypatch, nam
     assert r.exit_code == 130, r.output
     assert [ln for ln in r.output.splitlines() if "interrupted" in ln] == \
         ["gyges: interrupted"]
+
+
+@pytest.mark.parametrize(("status", "message"), [
+    (EXIT_CHECK_FAILED, ""), (EXIT_CHECK_FAILED, "only 2 of 3 found"),
+    (EXIT_BAD_INPUT, "a bad file"), (EXIT_INTERRUPTED, "interrupted: nothing kept"),
+])
+def test_fail_ends_a_command_with_its_status_and_one_line(status, message):
+    @click.command()
+    def command() -> None:
+        click.echo("printed first")
+        fail(status, message)
+
+    r = CliRunner().invoke(command, [])
+    assert r.exit_code == status and isinstance(r.exception, SystemExit)
+    assert r.stdout == "printed first\n"
+    assert r.stderr == (f"gyges: {message}\n" if message else "")

@@ -1,4 +1,4 @@
-"""The fuzz campaign (issue 14): random and mutated inputs through every reader and every
+"""The fuzz campaign: random and mutated inputs through every reader and every
 command, with click's test runner.
 
 Each run must end in exit status 0 with a correct result (a position read back the same,

@@ -93,7 +93,7 @@ def test_history_sides_default_to_alternating_backwards():
 def test_diagram_side_line_or_to_move():
     body = "diagram: |\n  321123\n  ......\n  ......\n  ......\n  ......\n  231123\n"
     with pytest.raises(PositionFileError, match="does not say who is to move"):
-        parse_position_file(body)     # issue 15.3: never a silent South to move
+        parse_position_file(body)     # never a silent South to move
     assert parse_position_file(body + "to-move: S\n").position == START
     assert parse_position_file(body + "to-move: north\n").position.turn is Side.NORTH
     with_line = body.replace("231123\n", "231123\n  North to move\n")
@@ -132,7 +132,7 @@ rule_sets = st.builds(
 @given(boards(), st.none() | rule_sets, st.lists(boards(), max_size=3), st.none() | boards(),
        st.none() | st.text(max_size=30), st.booleans())
 def test_round_trip(position, rules, history, previous, comment, diagram):
-    if previous is not None:  # the previous position is one move before (issue 15.9)
+    if previous is not None:  # the previous position is one move before
         moves = [m for m in legal_moves(previous, PRESETS["pbmserv"]) if not m.is_win]
         if moves:
             position = apply_move(previous, moves[len(history) % len(moves)])

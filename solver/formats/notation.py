@@ -46,13 +46,23 @@ from gyges.game.moves import (
     segments,
     taboo_clash,
 )
+from gyges.game.names import NameEnum
 from gyges.game.position import Position
-from gyges.game.rules import RuleSet, Side
+from gyges.game.rules import (
+    Blocked,
+    NullMove,
+    Rebounce,
+    Repetition,
+    Replace,
+    RuleSet,
+    Side,
+    Taboo,
+)
 from gyges.game.squares import NORTH_GOAL, SOUTH_GOAL, adjacent, column_of, row_of, slot_name
 
 __all__ = [
-    "NotationError", "ParsedMove", "format_move", "format_turn", "parse_move", "parse_setup",
-    "parse_turn", "read_move",
+    "MoveEnd", "NotationError", "ParsedMove", "format_move", "format_turn", "parse_move",
+    "parse_setup", "parse_turn", "read_move",
 ]
 
 RING_NAMES = {1: "single", 2: "double", 3: "triple"}
@@ -61,6 +71,15 @@ GOALS = (NORTH_GOAL, SOUTH_GOAL)
 
 class NotationError(ValueError):
     """A move, turn or setup text that cannot be read or fits no legal move."""
+
+
+class MoveEnd(NameEnum):
+    """How a written move ends: on an empty slot (``end``), on the opponent's goal
+    (``goal``) or on a ring it replaces (``land``)."""
+
+    END = "end"
+    GOAL = "goal"
+    LAND = "land"
 
 
 # -- writing -------------------------------------------------------------------------------
@@ -74,25 +93,33 @@ def format_turn(moves: Sequence[Move], long: bool = False) -> str:
 # -- reading -------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class ParsedMove:
     """A move text, read but not yet checked against a position.
 
     ``chain`` is the landing chain: start, every bounce, then the final slot (the end slot,
-    a goal, or the landing slot of a replace). ``kind`` is ``end``, ``goal`` or ``land``
+    a goal, or the landing slot of a replace). ``kind`` (a :class:`MoveEnd`) is ``end``,
+    ``goal`` or ``land``
     (a replace, with ``relocation``). ``groups[i]`` gives the intermediate steps between
     ``chain[i]`` and ``chain[i + 1]`` when the text gave them.
     """
 
     text: str
     chain: tuple[int, ...]
-    kind: str
+    kind: MoveEnd
     relocation: int | None = None
     groups: tuple[tuple[int, tuple[int, ...]], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, MoveEnd):
+            object.__setattr__(self, "kind", MoveEnd(self.kind))
 
     @property
     def start(self) -> int:
         return self.chain[0]
+
+    def __repr__(self) -> str:
+        return f"ParsedMove({self.text!r}, kind={self.kind!r})"
 
     def group(self, i: int) -> tuple[int, ...] | None:
         for j, steps in self.groups:
@@ -137,8 +164,8 @@ def read_move(text: str) -> ParsedMove:
 
     >>> read_move("24-(14-15-)25-(24-)34-44-(54-64-)N").chain
     (9, 10, 15, 21, 36)
-    >>> read_move("13x14=44").kind, read_move("13x14=44").relocation
-    ('land', 21)
+    >>> read_move("13x14=44"), read_move("13x14=44").relocation
+    (ParsedMove('13x14=44', kind='land'), 21)
     """
     toks = _tokens(text)
     shown = text.strip()
@@ -152,7 +179,7 @@ def read_move(text: str) -> ParsedMove:
         raise fail("it must begin with the start slot")
     chain = [_slot(toks[0][1], text)]
     groups: list[tuple[int, tuple[int, ...]]] = []
-    kind = "end"
+    kind = MoveEnd.END
     relocation = None
     i = 1
     done = False
@@ -190,7 +217,7 @@ def read_move(text: str) -> ParsedMove:
             i += 1
         elif t == "goal":
             chain.append(NORTH_GOAL if v.upper() == "N" else SOUTH_GOAL)
-            kind = "goal"
+            kind = MoveEnd.GOAL
             done = True
             i += 1
         elif t == "x":
@@ -198,7 +225,7 @@ def read_move(text: str) -> ParsedMove:
                 raise fail("a replace is written xLANDING=TARGET, like 13x14=44")
             chain.append(_slot(toks[i + 1][1], text))
             relocation = _slot(toks[i + 3][1], text)
-            kind = "land"
+            kind = MoveEnd.LAND
             done = True
             i += 4
         else:
@@ -297,7 +324,7 @@ def _refusal(parsed: ParsedMove, position: Position, rules: RuleSet, history: li
     side = legal.mover
     if not position.board[parsed.start]:
         return f"no ring on {slot_name(parsed.start)}"
-    if parsed.kind == "land" and rules.replace == "off":
+    if parsed.kind is MoveEnd.LAND and rules.replace == Replace.OFF:
         return f"relocation needs replace, which these rules ({rules.name}) do not allow"
     if not legal:
         return _no_moves(position, rules)
@@ -328,9 +355,9 @@ def _refusal(parsed: ParsedMove, position: Position, rules: RuleSet, history: li
 
 def _no_moves(position: Position, rules: RuleSet) -> str:
     side = position.turn
-    if rules.blocked == "draw":
+    if rules.blocked == Blocked.DRAW:
         return f"{side.title} has no legal move: under blocked=draw the game is drawn"
-    if rules.blocked == "next-row":
+    if rules.blocked == Blocked.NEXT_ROW:
         return f"{side.title} cannot move a ring from any row: the game is drawn"
     return "neither side has a legal move: the game is drawn"
 
@@ -360,10 +387,10 @@ def _explain_result(position: Position, rules: RuleSet, history: list, move: Mov
         return "that goal landing is not legal here"
     after = apply_move(position, move).key
     if after == position.key:
-        if rules.null_move == "forbidden":
+        if rules.null_move == NullMove.FORBIDDEN:
             return "the move leaves the board as it was, which null-move=forbidden does not allow"
         return "the move reproduces an earlier position (Renop law)"
-    if rules.repetition == "forbidden" and after in _history_boards(history):
+    if rules.repetition == Repetition.FORBIDDEN and after in _history_boards(history):
         return "the move reproduces an earlier position (Renop law)"
     return "the compiled rules engine finds no such legal move"
 
@@ -395,9 +422,9 @@ def _direction(a: int, b: int) -> str:
     return "the north"
 
 
-def _clash_wording(step: tuple[int, int], taboo: str) -> str:
+def _clash_wording(step: tuple[int, int], taboo: Taboo) -> str:
     """The taboo the core found broken at ``step``, in words."""
-    if taboo == "connection":
+    if taboo == Taboo.CONNECTION:
         return f"connection {'-'.join(slot_name(s) for s in sorted(step))} used twice"
     return f"slot {slot_name(step[1])} entered twice from {_direction(*step)}"
 
@@ -428,16 +455,16 @@ def _why_no_path(parsed: ParsedMove, position: Position, side: Side, rules: Rule
             return f"{side.title} cannot enter its own goal ({slot_name(b)})"
         if b in GOALS:
             pass
-        elif not last or parsed.kind == "land":
+        elif not last or parsed.kind is MoveEnd.LAND:
             if not board[b]:
                 what = "to bounce on" if not last else "to replace"
                 return f"no ring on {slot_name(b)} {what}"
-            if rules.rebounce == "once" and b in seen_landings:
+            if rules.rebounce == Rebounce.ONCE and b in seen_landings:
                 return (f"the move lands twice on the ring at {slot_name(b)}, which "
                         "rebounce=once does not allow")
             seen_landings.append(b)
         elif board[b]:
-            follow = " or replace it" if rules.replace != "off" else ""
+            follow = " or replace it" if rules.replace != Replace.OFF else ""
             return (f"the move cannot end on {slot_name(b)}: it holds a ring (bounce on"
                     f"{follow})")
         steps = parsed.group(i)

@@ -60,8 +60,13 @@ The other keys:
 Every error names the file and the line, says what is wrong and what would be right:
 
 >>> text = "position: 321123/....../....../....../....../231123 S\\nrule: {taboo: entry}"
->>> parse_position_file(text).rules.taboo
-'entry'
+>>> pf = parse_position_file(text)
+>>> pf.rules.taboo, pf.rules
+('entry', RuleSet('pbmserv', taboo='entry'))
+>>> pf  # doctest: +ELLIPSIS
+<PositionFile <position file>: 321123/.../231123 S, rules RuleSet('pbmserv', taboo='entry')>
+>>> parse_position_file(dump_position_file(pf)) == pf == PositionFile.from_json(pf.to_json())
+True
 >>> typo = "positon: 321123/....../....../....../....../231123 S"
 >>> parse_position_file(typo, "p.yaml")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
@@ -72,16 +77,18 @@ gyges.formats.posfile.PositionFileError: p.yaml:1: unknown key 'positon': did yo
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from gyges.formats import yamlnodes
 from gyges.formats.diagram import DiagramError, format_diagram, parse_diagram
 from gyges.formats.yamlnodes import Fail, compose, is_null, kind, mapping, scalar, suggest
+from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position, PositionError, ring_count_problem
-from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleSet, Side
+from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleSet, Side, closest_preset
 from gyges.game.squares import parse_slot, slot_name
 
 __all__ = [
@@ -117,9 +124,16 @@ class PositionFileError(PositionError):
         super().__init__(f"{where}: {problem}")
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class PositionFile:
-    """What a position file holds. ``rules`` is None when the file names no rules."""
+    """What a position file holds. ``rules`` is None when the file names no rules.
+
+    Its JSON form (:meth:`to_json`)::
+
+        {"position": "<position string>", "rules": {"<option>": "<value>", ...} | null,
+         "history": ["<position string>", ...], "previous": "<position string>" | null,
+         "comment": "<text>" | null}
+    """
 
     position: Position
     rules: RuleSet | None = None
@@ -127,6 +141,54 @@ class PositionFile:
     previous: Position | None = None
     source: str = dataclasses.field(default="<position>", compare=False)
     comment: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": self.position.to_json(),
+            "rules": self.rules.to_json() if self.rules is not None else None,
+            "history": [p.to_json() for p in self.history],
+            "previous": self.previous.to_json() if self.previous is not None else None,
+            "comment": self.comment,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], source: str = "<position>") -> PositionFile:
+        """What its JSON form holds; :class:`PositionFileError` says what is wrong (the
+        same checks as a position file's: ``previous`` one move before the position)."""
+        if not isinstance(data, Mapping):
+            raise PositionFileError(f"a position file's JSON form is an object, not {data!r}",
+                                    source)
+        try:
+            position = Position.from_json(data.get("position"))
+            rules = data.get("rules")
+            history = data.get("history") or []
+            if not isinstance(history, list):
+                raise PositionError(f"history is a list of position strings, not {history!r}")
+            previous = data.get("previous")
+            comment = data.get("comment")
+            if comment is not None and not isinstance(comment, str):
+                raise PositionError(f"comment is text, not {comment!r}")
+            pf = cls(position, RuleSet.from_json(rules) if rules is not None else None,
+                     tuple(Position.from_json(h) for h in history),
+                     Position.from_json(previous) if previous is not None else None,
+                     source, comment)
+        except (PositionError, RuleError) as e:
+            raise PositionFileError(str(e), source) from None
+        if pf.previous is not None and not _one_move_before(pf.previous, position, pf.history):
+            raise PositionFileError(_NOT_ONE_MOVE_BEFORE.format(side=position.turn.other.title),
+                                    source)
+        return pf
+
+    def __repr__(self) -> str:
+        parts = [f"<PositionFile {self.source}: {self.position}"]
+        if self.rules is not None:
+            parts.append(f"rules {self.rules!r}")
+        if self.history:
+            n = len(self.history)
+            parts.append(f"{n} earlier position{'s' if n != 1 else ''}")
+        if self.previous is not None:
+            parts.append(f"previous {self.previous}")
+        return ", ".join(parts) + ">"
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -224,9 +286,8 @@ def position_from_node(root: yaml.Node, source: str, extra: Iterable[str] = ()) 
         previous = read_position(entries["previous"][1], fail, "previous",
                              default_turn=position.turn.other)
         if not _one_move_before(previous, position, history):
-            raise fail(f"previous is not one move before the position: no legal move of "
-                       f"{position.turn.other.title} leads from it to the position (under "
-                       "any preset)", entries["previous"][1])
+            raise fail(_NOT_ONE_MOVE_BEFORE.format(side=position.turn.other.title),
+                       entries["previous"][1])
 
     comment = None
     if "comment" in entries:
@@ -235,12 +296,14 @@ def position_from_node(root: yaml.Node, source: str, extra: Iterable[str] = ()) 
     return PositionFile(position, rules, history, previous, source, comment)
 
 
+_NOT_ONE_MOVE_BEFORE = ("previous is not one move before the position: no legal move of "
+                        "{side} leads from it to the position (under any preset)")
+
+
 def _one_move_before(previous: Position, position: Position,
                      history: tuple[Position, ...]) -> bool:
     """Does one move of the other side lead from ``previous`` to ``position``, under some
-    preset (the rules in force may still change on the command line)?"""
-    from gyges.game.moves import apply_move, legal_moves
-
+    preset (the rules in force may be changed when the file is used)?"""
     prior = list(history)
     if prior and prior[-1] == previous:
         prior = prior[:-1]
@@ -416,15 +479,7 @@ def read_rules(entries: dict, fail: Fail) -> RuleSet | None:
 # -- writing -------------------------------------------------------------------------------
 
 
-def _closest_preset(rules: RuleSet) -> tuple[str, dict[str, str]]:
-    """The preset differing from ``rules`` in the fewest options, and those options."""
-    best: tuple[str, dict[str, str]] | None = None
-    for name, preset in PRESETS.items():
-        diff = {k: v for k, v in rules.options().items() if preset.options()[k] != v}
-        if best is None or len(diff) < len(best[1]):
-            best = (name, diff)
-    assert best is not None
-    return best
+_closest_preset = closest_preset  # the former name, still imported by the puzzles layer
 
 
 def _quote(text: str) -> str:
@@ -468,7 +523,7 @@ def dump_position_file(
     else:
         lines.append(f"position: {_quote(str(position))}")
     if rules is not None:
-        name, diff = _closest_preset(rules)
+        name, diff = closest_preset(rules)
         lines.append(f"rules: {name}")
         if diff:
             lines.append("rule:")

@@ -16,17 +16,26 @@ moves with ``; ``::
 [(3, 'S', '16-35'), (4, 'N', '61-53')]
 >>> record.result
 'Resign'
+>>> record
+<GameRecord <record>: 1 231123 2 321123 3 16-35 4 61-53 5 Resign>
+>>> parse_record(format_record(record)) == record
+True
+>>> GameRecord.from_json(record.to_json()) == record
+True
 >>> from gyges.game.rules import PRESETS
 >>> game = replay(record, PRESETS["pbmserv"])
 >>> str(game.positions[-1]), game.winner, game.error
 ('.21123/..3.../....../....3./....../23112. S', <Side.NORTH: 'N'>, None)
+>>> game
+<Replay of <record>: 2 turns legal, North wins>
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from gyges.formats.notation import (
     NotationError,
@@ -37,7 +46,7 @@ from gyges.formats.notation import (
 )
 from gyges.game.moves import Game, Move, NotOneMove, landing_stands
 from gyges.game.position import Position, PositionError
-from gyges.game.rules import RuleSet, Side
+from gyges.game.rules import RuleSet, Side, Win
 
 HEADER = "South North"
 RESULTS = ("Resign",)
@@ -47,19 +56,31 @@ class RecordError(ValueError):
     """A game record that cannot be read; the message starts with ``source:line``."""
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class RecordedTurn:
-    """One numbered entry of a record: the text of one side's turn."""
+    """One numbered entry of a record: the text of one side's turn (``line``: where the
+    entry starts in its file, 0 when it was not read from one)."""
 
     number: int
     side: Side
     text: str
-    line: int
+    line: int = 0
+
+    def __repr__(self) -> str:
+        return f"RecordedTurn({self.number}, Side.{self.side.name}, {self.text!r})"
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class GameRecord:
-    """A game as written: both setups (six digits, or None), the turns and any result."""
+    """A game as written: both setups (six digits, or None), the turns and any result.
+
+    Its JSON form (:meth:`to_json`)::
+
+        {"source": "<file name>", "south_setup": "231123" | null,
+         "north_setup": "321123" | null,
+         "turns": [{"number": 3, "side": "S", "text": "16-35", "line": 3}, ...],
+         "result": "Resign" | null}
+    """
 
     south_setup: str | None
     north_setup: str | None
@@ -71,6 +92,37 @@ class GameRecord:
     def first_number(self) -> int:
         """The number of the first turn (3 when the setups are entries 1 and 2)."""
         return self.turns[0].number if self.turns else (3 if self.south_setup else 1)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source, "south_setup": self.south_setup,
+            "north_setup": self.north_setup,
+            "turns": [{"number": t.number, "side": t.side.value, "text": t.text,
+                       "line": t.line} for t in self.turns],
+            "result": self.result,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
+        """The record of its JSON form, checked as :func:`parse_record` checks a record's
+        text (RecordError says what is wrong)."""
+        source = data.get("source", "<record>") if isinstance(data, Mapping) else "<record>"
+        try:
+            turns = tuple(RecordedTurn(int(t["number"]), Side(t["side"]), str(t["text"]),
+                                       int(t.get("line", 0))) for t in data["turns"])
+            record = cls(data.get("south_setup"), data.get("north_setup"), turns,
+                         data.get("result"), str(source))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise RecordError(f"{source}: a game record is an object with south_setup, "
+                              "north_setup, turns ({number, side, text}) and result") from None
+        again = parse_record(format_record(record), record.source)
+        if [(t.number, t.side) for t in again.turns] != [(t.number, t.side) for t in turns]:
+            raise RecordError(f"{source}: the turns' sides do not follow their numbers")
+        return record
+
+    def __repr__(self) -> str:
+        text = " ".join(format_record(self).splitlines()[1:])
+        return f"<GameRecord {self.source}: {text}>"
 
 
 def _side_of(number: int) -> Side:
@@ -209,7 +261,7 @@ class ReplayError:
         return f"line {self.line}: entry {self.number} ({self.text}): {self.reason}"
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Replay:
     """A replayed record: the position after the setups and after each legal turn, the
     moves of each turn, the first illegal entry (or None) and the winner (or None).
@@ -225,6 +277,14 @@ class Replay:
     error: ReplayError | None
     winner: Side | None
     stoppable: bool | None = None
+
+    def __repr__(self) -> str:
+        n = len(self.moves)
+        legal = f"{n} turn{'s' if n != 1 else ''} legal"
+        if self.error is not None:
+            return f"<Replay of {self.record.source}: {legal}, then {self.error}>"
+        end = f"{self.winner.title} wins" if self.winner is not None else "no result"
+        return f"<Replay of {self.record.source}: {legal}, {end}>"
 
 
 def replay(record: GameRecord, rules: RuleSet, start: Position | None = None) -> Replay:
@@ -275,7 +335,7 @@ def replay(record: GameRecord, rules: RuleSet, start: Position | None = None) ->
         for i, move in enumerate(moves):
             if move.is_win:
                 winner = move.side
-                if rules.win == "unstoppable" and i == 0 and len(positions) >= 2:
+                if rules.win == Win.UNSTOPPABLE and i == 0 and len(positions) >= 2:
                     stoppable = _stoppable(position, positions[-2], rules, game.history)
                 break
             after = after.play(move)

@@ -1,8 +1,9 @@
 """Reading YAML files node by node, so that every error can name its line.
 
-The position files (``solver/posfile.py``) and the puzzle catalogue (``solver/catalogue.py``)
-read YAML as nodes (``yaml.compose``) rather than plain data: a node knows where it stands
-in the file. ``fail`` arguments are callables ``fail(problem, node) -> Exception`` that a
+The position files (:mod:`gyges.formats.posfile`), the position lists
+(:mod:`gyges.formats.poslist`) and the puzzle catalogue (:mod:`gyges.puzzles`) read YAML
+as nodes (``yaml.compose``) rather than plain data: a node knows where it stands in the
+file. ``fail`` arguments are callables ``fail(problem, node) -> Exception`` that a
 reader builds for its own error type and file.
 """
 

@@ -12,8 +12,10 @@ relocation targets and perft.
 >>> from gyges.game.rules import PRESETS
 >>> moves = legal_moves(Position.from_string("321123/....../....../....../....../231123 S"),
 ...                     PRESETS["pbmserv"])
->>> moves.blocked, len(moves), str(moves[0])
-(False, 336, '11-22')
+>>> moves.blocked, len(moves), moves[0]
+(False, 336, Move('11-22', Side.SOUTH))
+>>> moves
+<MoveList of South in 321123/....../....../....../....../231123 S: 336 moves, 11-22, 11-31, ...>
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def result_of(board: Sequence[int], start: int, end: int,
     return ("board", board_after(board, start, end, relocation))
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Move:
     """One move: the ring on ``start`` travels ``path`` and stops on ``end``.
 
@@ -81,6 +83,9 @@ class Move:
     def __str__(self) -> str:
         """The pbmserv notation: start, each bounce, the end (``x``landing``=``target)."""
         return format_move(self)
+
+    def __repr__(self) -> str:
+        return f"Move({format_move(self)!r}, Side.{self.side.name})"
 
 
 def _segments(move: Move) -> list[tuple[int, ...]] | None:
@@ -155,27 +160,47 @@ def apply_move(position: Position, move: Move) -> Position:
                                           move.relocation), move.side.other)
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class MoveList(Sequence[Move]):
     """The legal moves of a position, one per distinct result.
 
     ``blocked`` tells that the side to move has no legal move. Under ``blocked=pass`` the
     opponent then moves again from the same board: ``mover`` is that side and ``moves``
     are its moves. Under ``blocked=draw`` (or when neither side can move) ``moves`` is
-    empty: the game is drawn.
+    empty: the game is drawn. ``wins`` holds the moves that land on the goal (kept when
+    the list is made). The JSON form is :func:`gyges.formats.movelist.move_list_to_json`.
     """
 
     position: Position
     mover: Side
     moves: tuple[Move, ...]
+    wins: tuple[Move, ...] = dataclasses.field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "wins", tuple(m for m in self.moves if m.is_win))
+
+    @classmethod
+    def _made(cls, position: Position, mover: Side, moves: tuple[Move, ...],
+              wins: tuple[Move, ...]) -> MoveList:
+        """A list whose ``wins`` are known (the core's output, sorted as it came)."""
+        made = object.__new__(cls)
+        d = made.__dict__
+        d["position"] = position
+        d["mover"] = mover
+        d["moves"] = moves
+        d["wins"] = wins
+        return made
 
     @property
     def blocked(self) -> bool:
         return self.mover is not self.position.turn or not self.moves
 
-    @property
-    def wins(self) -> tuple[Move, ...]:
-        return tuple(m for m in self.moves if m.is_win)
+    def __repr__(self) -> str:
+        shown = ", ".join(format_move(m) for m in self.moves[:2])
+        more = ", ..." if len(self.moves) > 2 else ""
+        count = f"{len(self.moves)} move{'s' if len(self.moves) != 1 else ''}"
+        return (f"<MoveList of {self.mover.title} in {self.position}: {count}"
+                f"{', ' + shown if shown else ''}{more}>")
 
     def find(self, move: Move) -> Move | None:
         """The listed move with the result of ``move`` (:data:`MoveResult`), or None.
@@ -220,7 +245,8 @@ def legal_moves(
         position.key, position.turn.index, rules.flags(), _history_keys(position, history), paths
     )
     side = Side.SOUTH if mover == 0 else Side.NORTH
-    return MoveList(position, side, _moves_of(raw, side))
+    moves, wins = _moves_of(raw, side)
+    return MoveList._made(position, side, moves, wins)
 
 
 def landing_moves(position: Position, rules: RuleSet,
@@ -239,15 +265,18 @@ def landing_moves(position: Position, rules: RuleSet,
     )
     if mover != position.turn.index:
         return ()       # blocked: the opponent moves, and cannot land on this side's goal
-    return _moves_of([r for r in raw if r[1] in (NORTH_GOAL, SOUTH_GOAL)], position.turn)
+    return _moves_of([r for r in raw if r[1] in (NORTH_GOAL, SOUTH_GOAL)], position.turn)[1]
 
 
-def _moves_of(raw: list[tuple[Any, ...]], side: Side) -> tuple[Move, ...]:
-    """The :class:`Move` of each of the core's raw moves, built without the frozen
-    dataclass's ``__init__`` (six ``object.__setattr__`` calls: six times slower, and most
-    of the cost of a move list where many are made, as in puzzle generation)."""
+def _moves_of(raw: list[tuple[Any, ...]],
+              side: Side) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+    """The :class:`Move` of each of the core's raw moves, and those that land on a goal,
+    built without the frozen dataclass's ``__init__`` (six ``object.__setattr__`` calls:
+    six times slower, and most of the cost of a move list where many are made, as in
+    puzzle generation)."""
     new = object.__new__
     out = []
+    wins = []
     for start, end, relocation, path, landings in raw:
         m = new(Move)
         d = m.__dict__
@@ -258,7 +287,9 @@ def _moves_of(raw: list[tuple[Any, ...]], side: Side) -> tuple[Move, ...]:
         d["landings"] = landings or ()
         d["side"] = side
         out.append(m)
-    return tuple(out)
+        if end >= NORTH_GOAL:
+            wins.append(m)
+    return tuple(out), tuple(wins)
 
 
 def can_land(position: Position, rules: RuleSet, history: Iterable[Position | bytes] = ()) -> bool:
@@ -292,7 +323,7 @@ def landing_stands(position: Position, previous: Position, rules: RuleSet,
     return all(can_land(r, rules, [*prior, previous]) for r in results)
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Game:
     """A position with the earlier positions of its game, oldest first: the one place a
     move is played and the position it leaves is recorded (for the Renop law).
@@ -302,10 +333,16 @@ class Game:
     >>> game = Game(START).play(legal_moves(START, PRESETS["pbmserv"])[0])
     >>> game.history == (START,), game.position.turn.title
     (True, 'North')
+    >>> game
+    <Game at 321123/....../....../....../.2..../.31123 N after 1 earlier position>
     """
 
     position: Position
     history: tuple[Position | bytes, ...] = ()
+
+    def __repr__(self) -> str:
+        n = len(self.history)
+        return f"<Game at {self.position} after {n} earlier position{'s' if n != 1 else ''}>"
 
     def play(self, move: Move) -> Game:
         """The game after a (non-winning) move: the position it leaves joins the history."""

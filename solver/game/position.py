@@ -10,7 +10,11 @@ side to move.
 (1, 6)
 >>> str(p)
 '321123/....../....../....../....../231123 S'
->>> Position.from_string("321123/....../....../....../....../231123 S") == p
+>>> Position.from_string(str(p)) == p
+True
+>>> p
+Position('321123/....../....../....../....../231123 S')
+>>> Position.from_json(p.to_json()) == p
 True
 """
 
@@ -32,6 +36,9 @@ SIZE_NAMES = {1: "singles", 2: "doubles", 3: "triples"}
 ALL_SETUPS: tuple[str, ...] = tuple(sorted({"".join(p) for p in itertools.permutations("112233")}))
 
 
+_EXAMPLE = "321123/....../....../....../....../231123 S"
+
+
 class PositionError(ValueError):
     """A position that cannot be read or does not respect the ring counts."""
 
@@ -51,9 +58,10 @@ def ring_count_problem(size: int, count: int, where: str = "") -> str | None:
             "each size")
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Position:
-    """Ring sizes on slots 0..35 (0 = empty) and the side to move."""
+    """Ring sizes on slots 0..35 (0 = empty) and the side to move; shown as its position
+    string."""
 
     board: tuple[int, ...]
     turn: Side = Side.SOUTH
@@ -83,7 +91,7 @@ class Position:
         if len(parts) != 2:
             raise PositionError(
                 f"{text!r} is not a position string: expected six rows joined by '/', a space "
-                "and the side to move, like 321123/....../....../....../....../231123 S"
+                f"and the side to move, like {_EXAMPLE}"
             )
         rows = parts[0].split("/")
         if len(rows) != 6:
@@ -120,6 +128,22 @@ class Position:
 
     def __str__(self) -> str:
         return f"{self.board_string()} {self.turn.value}"
+
+    def __repr__(self) -> str:
+        return f"Position({str(self)!r})"
+
+    def to_json(self) -> str:
+        """The JSON form: the position string."""
+        return str(self)
+
+    @classmethod
+    def from_json(cls, data: object) -> Position:
+        """The position of its JSON form (a position string); PositionError says what is
+        wrong."""
+        if not isinstance(data, str):
+            raise PositionError(f"a position is a position string, like {_EXAMPLE}, "
+                                f"not {data!r}")
+        return cls.from_string(data)
 
     @classmethod
     def setup(cls, south: str, north: str, turn: Side = Side.SOUTH) -> Position:

@@ -3,11 +3,22 @@
 The seeds (the published texts) disagree on details; each disagreement is an option of
 :class:`RuleSet`, and each source is a preset. docs/rules.md quotes the sentence each
 option value comes from. How the options act on movement is implemented, once, in the
-compiled core (``solver/_movegen.pyx``); this module only names and validates them.
+compiled core (``solver/game/_movegen.pyx``); this module names and validates them, and
+says which rules are in force when a file's rules meet the ones asked for
+(:func:`combine_rules`).
+
+Each option's values are an enum (:class:`Taboo`, :class:`Replace`, ...) whose members
+read, compare and print as their names:
 
 >>> RuleSet().describe().split()[:4]
 ['taboo=connection', 'rebounce=allowed', 'replace=shore', 'blocked=pass']
 >>> rules_from("dorbec", ["replace=off"]) == PRESETS["dorbec-beginner"]
+True
+>>> PRESETS["dorbec"].replace, PRESETS["dorbec"].replace is Replace.ANYWHERE
+('anywhere', True)
+>>> RuleSet(taboo="entry")
+RuleSet('pbmserv', taboo='entry')
+>>> RuleSet.from_json(PRESETS["bga"].to_json()) == PRESETS["bga"]
 True
 """
 
@@ -16,10 +27,23 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from enum import Enum
+from typing import Any
+
+from gyges.game.names import NameEnum
+
+__all__ = [
+    "OPTIONS", "OPTION_TYPES", "PRESETS", "PRESET_SOURCES", "Blocked", "NullMove", "Rebounce",
+    "Repetition", "Replace", "RuleError", "RuleRequest", "RuleSet", "Setup", "Side", "Taboo",
+    "Win", "closest_preset", "combine_rules", "parse_override", "preset", "rules_from",
+]
 
 
 class Side(Enum):
-    """A player. South moves first and wins on North's goal."""
+    """A player. South moves first and wins on North's goal.
+
+    >>> Side.parse("north"), Side.SOUTH.other.title
+    (<Side.NORTH: 'N'>, 'North')
+    """
 
     SOUTH = "S"
     NORTH = "N"
@@ -47,16 +71,87 @@ class Side(Enum):
         raise ValueError(f"{text!r} is not a side: use S (South) or N (North)")
 
 
+# -- the options: one enum each, the first member being the pbmserv value ---------------------
+
+
+class Taboo(NameEnum):
+    """What a move may not repeat: a connection (``connection``) or the entry into a slot
+    from the same direction (``entry``)."""
+
+    CONNECTION = "connection"
+    ENTRY = "entry"
+
+
+class Rebounce(NameEnum):
+    """Whether a move may bounce on the same ring again (``allowed``) or not (``once``)."""
+
+    ALLOWED = "allowed"
+    ONCE = "once"
+
+
+class Replace(NameEnum):
+    """Where a ring landed on may be relocated: nowhere (``off``), within the mover's
+    shore rule (``shore``) or on any empty slot (``anywhere``)."""
+
+    SHORE = "shore"
+    OFF = "off"
+    ANYWHERE = "anywhere"
+
+
+class Blocked(NameEnum):
+    """A side with no legal move: the opponent moves again (``pass``), the side moves
+    from the next row (``next-row``) or the game is drawn (``draw``)."""
+
+    PASS = "pass"
+    NEXT_ROW = "next-row"
+    DRAW = "draw"
+
+
+class Repetition(NameEnum):
+    """The Renop law: a move may not reproduce an earlier position (``forbidden``)."""
+
+    FORBIDDEN = "forbidden"
+    ALLOWED = "allowed"
+
+
+class NullMove(NameEnum):
+    """Whether a move may leave the board as it was."""
+
+    FORBIDDEN = "forbidden"
+    ALLOWED = "allowed"
+
+
+class Win(NameEnum):
+    """A landing on the goal wins (``goal``), or only one the loser could not have
+    avoided with its last move (``unstoppable``)."""
+
+    GOAL = "goal"
+    UNSTOPPABLE = "unstoppable"
+
+
+class Setup(NameEnum):
+    """The order of the setups: South then North (``south-first``) or ring by ring in
+    turn (``alternate``)."""
+
+    SOUTH_FIRST = "south-first"
+    ALTERNATE = "alternate"
+
+
+#: option key -> the enum of its values (the first member is the pbmserv value).
+OPTION_TYPES: dict[str, type[NameEnum]] = {
+    "taboo": Taboo,
+    "rebounce": Rebounce,
+    "replace": Replace,
+    "blocked": Blocked,
+    "repetition": Repetition,
+    "null-move": NullMove,
+    "win": Win,
+    "setup": Setup,
+}
+
 #: option key -> allowed values, the first being the pbmserv value.
 OPTIONS: dict[str, tuple[str, ...]] = {
-    "taboo": ("connection", "entry"),
-    "rebounce": ("allowed", "once"),
-    "replace": ("shore", "off", "anywhere"),
-    "blocked": ("pass", "next-row", "draw"),
-    "repetition": ("forbidden", "allowed"),
-    "null-move": ("forbidden", "allowed"),
-    "win": ("goal", "unstoppable"),
-    "setup": ("south-first", "alternate"),
+    key: tuple(member.value for member in kind) for key, kind in OPTION_TYPES.items()
 }
 
 
@@ -64,33 +159,44 @@ class RuleError(ValueError):
     """An unknown preset, option key or option value."""
 
 
-@dataclasses.dataclass(frozen=True)
-class RuleSet:
-    """One reading of the rules. Field names are the option keys with ``_`` for ``-``."""
+def _bad_value(key: str, value: object) -> RuleError:
+    return RuleError(f"rule {key} cannot be {value!r}: use one of {', '.join(OPTIONS[key])}")
 
-    taboo: str = "connection"
-    rebounce: str = "allowed"
-    replace: str = "shore"
-    blocked: str = "pass"
-    repetition: str = "forbidden"
-    null_move: str = "forbidden"
-    win: str = "goal"
-    setup: str = "south-first"
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class RuleSet:
+    """One reading of the rules. Field names are the option keys with ``_`` for ``-``;
+    each field holds its option's enum member (a plain string is read into it)."""
+
+    taboo: Taboo = Taboo.CONNECTION
+    rebounce: Rebounce = Rebounce.ALLOWED
+    replace: Replace = Replace.SHORE
+    blocked: Blocked = Blocked.PASS
+    repetition: Repetition = Repetition.FORBIDDEN
+    null_move: NullMove = NullMove.FORBIDDEN
+    win: Win = Win.GOAL
+    setup: Setup = Setup.SOUTH_FIRST
 
     def __post_init__(self) -> None:
-        for key, value in self.options().items():
-            if value not in OPTIONS[key]:
-                raise RuleError(
-                    f"rule {key} cannot be {value!r}: use one of {', '.join(OPTIONS[key])}"
-                )
+        for field in dataclasses.fields(self):
+            key = field.name.replace("_", "-")
+            kind = OPTION_TYPES[key]
+            value = getattr(self, field.name)
+            if not isinstance(value, kind):
+                try:
+                    object.__setattr__(self, field.name, kind(value))
+                except ValueError:
+                    raise _bad_value(key, value) from None
 
     def options(self) -> dict[str, str]:
-        """The options as ``{key: value}`` with the documented keys (``null-move``)."""
-        return {f.name.replace("_", "-"): getattr(self, f.name) for f in dataclasses.fields(self)}
+        """The options as ``{key: value}`` with the documented keys (``null-move``) and
+        plain string values."""
+        return {f.name.replace("_", "-"): getattr(self, f.name).value
+                for f in dataclasses.fields(self)}
 
     def with_options(self, overrides: Mapping[str, str]) -> RuleSet:
         """A copy with some options changed (keys as documented: ``null-move``)."""
-        changes = {}
+        changes: dict[str, Any] = {}
         for key, value in overrides.items():
             if key not in OPTIONS:
                 raise RuleError(f"unknown rule {key!r}: the rules are {', '.join(OPTIONS)}")
@@ -111,15 +217,37 @@ class RuleSet:
     def flags(self) -> int:
         """The options as the compiled core's bit flags (see ``_movegen.pxd``)."""
         return (
-            (1 if self.taboo == "entry" else 0)
-            | (2 if self.rebounce == "once" else 0)
-            | (4 if self.replace == "shore" else 0)
-            | (8 if self.replace == "anywhere" else 0)
-            | (16 if self.null_move == "allowed" else 0)
-            | (32 if self.blocked == "next-row" else 0)
-            | (64 if self.blocked == "draw" else 0)
-            | (128 if self.repetition == "allowed" else 0)
+            (1 if self.taboo == Taboo.ENTRY else 0)
+            | (2 if self.rebounce == Rebounce.ONCE else 0)
+            | (4 if self.replace == Replace.SHORE else 0)
+            | (8 if self.replace == Replace.ANYWHERE else 0)
+            | (16 if self.null_move == NullMove.ALLOWED else 0)
+            | (32 if self.blocked == Blocked.NEXT_ROW else 0)
+            | (64 if self.blocked == Blocked.DRAW else 0)
+            | (128 if self.repetition == Repetition.ALLOWED else 0)
         )
+
+    def to_json(self) -> dict[str, str]:
+        """The JSON form: :meth:`options`, ``{"taboo": "connection", ...}`` with every key."""
+        return self.options()
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RuleSet:
+        """The rules of a JSON object of options (:meth:`to_json`); an option left out
+        takes its pbmserv value. RuleError names an unknown key or value."""
+        if not isinstance(data, Mapping):
+            raise RuleError(f"rules are an object of options like {{\"taboo\": \"entry\"}}, "
+                            f"not {data!r}")
+        for key, value in data.items():
+            if key in OPTIONS and not isinstance(value, str):
+                raise _bad_value(key, value)
+        return cls().with_options(data)
+
+    def __repr__(self) -> str:
+        """The closest preset and the options that differ from it."""
+        name, diff = closest_preset(self)
+        changes = "".join(f", {key.replace('-', '_')}={value!r}" for key, value in diff.items())
+        return f"RuleSet({name!r}{changes})"
 
 
 #: One preset per source (docs/rules.md). ``pbmserv`` is the default.
@@ -128,20 +256,21 @@ PRESETS: dict[str, RuleSet] = {
     "pbmserv": RuleSet(),
     # 001: the rules summary ("a win must be unstoppable", next row when stuck).
     "summary": RuleSet(
-        blocked="next-row", repetition="allowed", null_move="allowed", win="unstoppable",
-        setup="alternate",
+        blocked=Blocked.NEXT_ROW, repetition=Repetition.ALLOWED, null_move=NullMove.ALLOWED,
+        win=Win.UNSTOPPABLE, setup=Setup.ALTERNATE,
     ),
     # 003: the Board Game Arena summary (silent on a side with no move: drawn).
-    "bga": RuleSet(blocked="draw", repetition="allowed", null_move="allowed", setup="alternate"),
+    "bga": RuleSet(blocked=Blocked.DRAW, repetition=Repetition.ALLOWED,
+                   null_move=NullMove.ALLOWED, setup=Setup.ALTERNATE),
     # 004: Paul Dorbec's French rules, advanced replace rule.
     "dorbec": RuleSet(
-        taboo="entry", replace="anywhere", blocked="next-row", repetition="allowed",
-        null_move="allowed", setup="alternate",
+        taboo=Taboo.ENTRY, replace=Replace.ANYWHERE, blocked=Blocked.NEXT_ROW,
+        repetition=Repetition.ALLOWED, null_move=NullMove.ALLOWED, setup=Setup.ALTERNATE,
     ),
     # 004: the same rules for beginners: no replace.
     "dorbec-beginner": RuleSet(
-        taboo="entry", replace="off", blocked="next-row", repetition="allowed",
-        null_move="allowed", setup="alternate",
+        taboo=Taboo.ENTRY, replace=Replace.OFF, blocked=Blocked.NEXT_ROW,
+        repetition=Repetition.ALLOWED, null_move=NullMove.ALLOWED, setup=Setup.ALTERNATE,
     ),
 }
 
@@ -162,6 +291,23 @@ def preset(name: str) -> RuleSet:
         raise RuleError(f"unknown rule preset {name!r}: use one of {', '.join(PRESETS)}") from None
 
 
+def closest_preset(rules: RuleSet) -> tuple[str, dict[str, str]]:
+    """The preset differing from ``rules`` in the fewest options, and those options
+    (the first such preset in :data:`PRESETS` order).
+
+    >>> closest_preset(PRESETS["dorbec"].with_options({"replace": "shore"}))
+    ('dorbec', {'replace': 'shore'})
+    """
+    best: tuple[str, dict[str, str]] | None = None
+    options = rules.options()
+    for name, candidate in PRESETS.items():
+        diff = {k: v for k, v in options.items() if candidate.options()[k] != v}
+        if best is None or len(diff) < len(best[1]):
+            best = (name, diff)
+    assert best is not None
+    return best
+
+
 def parse_override(text: str) -> tuple[str, str]:
     """``"key=value"`` -> ``(key, value)``, checked against the known options."""
     key, sep, value = text.partition("=")
@@ -171,10 +317,70 @@ def parse_override(text: str) -> tuple[str, str]:
     if key not in OPTIONS:
         raise RuleError(f"unknown rule {key!r}: the rules are {', '.join(OPTIONS)}")
     if value not in OPTIONS[key]:
-        raise RuleError(f"rule {key} cannot be {value!r}: use one of {', '.join(OPTIONS[key])}")
+        raise _bad_value(key, value)
     return key, value
 
 
 def rules_from(preset_name: str = "pbmserv", overrides: Iterable[str] = ()) -> RuleSet:
     """A preset with ``key=value`` overrides applied, as given on the command line."""
     return preset(preset_name).with_options(dict(parse_override(o) for o in overrides))
+
+
+# -- which rules are in force ----------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class RuleRequest:
+    """Rules asked for on top of a file's: a preset, which replaces the file's rules, and
+    ``key=value`` settings, which amend them (the command line's ``--rules`` and
+    ``--rule``). True when anything is asked.
+
+    >>> request = RuleRequest.parse("dorbec", ["replace=off"])
+    >>> request, bool(RuleRequest())
+    (RuleRequest(preset='dorbec', overrides=(('replace', 'off'),)), False)
+    >>> request.rules().name
+    'dorbec-beginner'
+    """
+
+    preset: str | None = None
+    overrides: tuple[tuple[str, str], ...] = ()
+
+    def __bool__(self) -> bool:
+        return self.preset is not None or bool(self.overrides)
+
+    @classmethod
+    def parse(cls, preset_name: str | None = None, settings: Iterable[str] = ()) -> RuleRequest:
+        """The request for a preset name (or None) and ``key=value`` settings, checked:
+        RuleError names an unknown preset or a bad setting (the preset first)."""
+        if preset_name is not None:
+            preset(preset_name)
+        return cls(preset_name, tuple(parse_override(s) for s in settings))
+
+    def rules(self) -> RuleSet:
+        """The rules asked for on their own: the preset (pbmserv when none is named) with
+        the settings applied."""
+        return preset(self.preset or "pbmserv").with_options(dict(self.overrides))
+
+
+def combine_rules(file_rules: RuleSet | None, request: RuleRequest) -> RuleSet:
+    """The rules in force for a file read with ``file_rules`` (None: it names none) when
+    ``request`` is asked for: a requested preset replaces the file's rules, requested
+    settings alone amend them, and a file without rules takes the request's rules.
+
+    >>> dorbec = PRESETS["dorbec"]
+    >>> combine_rules(dorbec, RuleRequest()) == dorbec
+    True
+    >>> combine_rules(dorbec, RuleRequest(None, (("replace", "off"),))).name
+    'dorbec-beginner'
+    >>> combine_rules(dorbec, RuleRequest("bga")).name
+    'bga'
+    >>> combine_rules(None, RuleRequest()).name
+    'pbmserv'
+    """
+    if file_rules is None:
+        return request.rules()
+    if not request:
+        return file_rules
+    if request.preset is None:
+        return file_rules.with_options(dict(request.overrides))
+    return request.rules()

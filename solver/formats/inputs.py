@@ -1,0 +1,206 @@
+"""Reading a position or a game from what a user gives: a position string or a file.
+
+:func:`load_position` takes a position string, a YAML position file
+(:mod:`gyges.formats.posfile`) or a seed-000 text diagram (:mod:`gyges.formats.diagram`):
+a name of an existing file is read as a file, a ``.yaml``/``.yml`` one as YAML and any
+other by its content (a file that begins like YAML is YAML, one that holds just a
+position string is that position, anything else a diagram, which must say who is to
+move); anything else is read as a position string. :func:`load_game` reads a game record
+(:mod:`gyges.formats.record`) and, for a record without setups, its start position.
+
+Files larger than :data:`MAX_INPUT_BYTES` are refused before they are read whole
+(position files, diagrams and records are a few hundred bytes). Every problem is one
+:class:`InputError` whose message names the file and line and quotes at most a short
+excerpt of the input.
+
+>>> load_position("321123/....../....../....../....../231123 S").position
+Position('321123/....../....../....../....../231123 S')
+>>> load_position("nope.yaml")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+gyges.formats.inputs.InputError: no such file 'nope.yaml' and not a position string (a ...
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from gyges.formats.diagram import looks_like_diagram, parse_diagram
+from gyges.formats.posfile import KEYS, PositionFile, parse_position_file
+from gyges.formats.record import GameRecord, RecordError, parse_record
+from gyges.game.position import Position, PositionError
+
+__all__ = [
+    "MAX_INPUT_BYTES", "InputError", "StartConflict", "excerpt", "load_game", "load_position",
+    "read_text_file",
+]
+
+MAX_INPUT_BYTES = 16 << 20  #: the largest input file read (16 MiB)
+
+_EXAMPLE = "321123/....../....../....../....../231123 S"
+_POSITION_SHAPE = (
+    "a position string is six rows of six slots joined by '/', a space and the side to "
+    f"move, like {_EXAMPLE}"
+)
+_YAML_KEY = re.compile(r"^([A-Za-z][A-Za-z_-]*)\s*:")
+
+
+class InputError(ValueError):
+    """An input that cannot be read: ``str()`` is one line saying where (``file:line``,
+    when the input is a file) and what is wrong. ``source`` and ``line`` locate it when
+    known."""
+
+    def __init__(self, message: str, source: str | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.source = source
+        self.line = line
+
+
+class StartConflict(InputError):
+    """A start position given for a game record that starts from its own setups."""
+
+    problem = "the record gives its own setups (entries 1 and 2), so it starts from them"
+
+    def __init__(self, start: str) -> None:
+        super().__init__(f"{start}: {self.problem}: a start position is for a record "
+                         "without setups", start)
+
+
+def excerpt(text: str, width: int = 60) -> str:
+    """At most ``width`` characters of ``text`` (its first line), for an error message.
+
+    >>> excerpt("321123/" * 20)
+    '321123/321123/321123/321123/321123/321123/321123/321123/3... (140 characters)'
+    """
+    first = text.splitlines()[0] if text.splitlines() else text
+    if len(first) <= width and first == text:
+        return text
+    return f"{first[: width - 3]}... ({len(text)} characters)"
+
+
+def read_text_file(path: str | os.PathLike[str], what: str = "file",
+                   limit: int = MAX_INPUT_BYTES) -> str:
+    """The text of a file, or an InputError saying why it cannot be read as a ``what``
+    (a file larger than ``limit`` bytes is refused without reading it whole: /dev/zero
+    ends too)."""
+    source = str(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+        if len(data) > limit:
+            raise InputError(f"{source}: larger than {limit >> 20} MiB: not a {what}",
+                             source) from None
+        return data.decode("utf-8")
+    except IsADirectoryError:
+        raise InputError(f"{source} is a directory, not a {what}", source) from None
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(f"{source}:{line}: not a text file (it is not UTF-8)", source,
+                         line) from None
+    except OSError as e:
+        raise InputError(f"{source}: cannot read the file: {e.strerror or e}", source) \
+            from None
+
+
+def load_position(arg: str | os.PathLike[str]) -> PositionFile:
+    """The position (and rules, history...) that ``arg`` gives: a position string, or the
+    name of a position file or diagram (a path object is always a file name)."""
+    if isinstance(arg, os.PathLike):
+        path = Path(arg)
+        if not path.exists():
+            raise InputError(f"no such file {str(path)!r}", str(path))
+        return _read_file(path)
+    if not arg.strip():
+        raise InputError(f"an empty argument: give a position string ({_POSITION_SHAPE}) "
+                         "or a position file")
+    path = Path(arg)
+    if path.exists():
+        return _read_file(path)
+    if _looks_like_position_string(arg):
+        try:
+            return PositionFile(Position.from_string(arg), source="<command line>")
+        except PositionError as e:
+            raise InputError(f"bad position string: {_cut(str(e), arg)}") from None
+    try:
+        return PositionFile(Position.from_string(arg), source="<command line>")
+    except PositionError:
+        raise InputError(f"no such file {excerpt(arg)!r} and not a position string "
+                         f"({_POSITION_SHAPE})") from None
+
+
+def load_game(
+    path: str | os.PathLike[str], start: str | os.PathLike[str] | None = None
+) -> tuple[GameRecord, PositionFile | None]:
+    """A game record and, when ``start`` is given (as :func:`load_position` reads it), the
+    position it starts from: ``(record, start_file)``. A missing or unreadable file, a
+    record that cannot be read, or a start for a record that gives its own setups
+    (:class:`StartConflict`) raise InputError."""
+    source = str(path)
+    if not Path(path).exists():
+        raise InputError(f"no such file {source!r}", source)
+    text = read_text_file(path, "game record")
+    start_file = load_position(start) if start is not None else None
+    try:
+        record = parse_record(text, source)
+    except RecordError as e:
+        raise InputError(str(e), source) from None
+    if start_file is not None and record.south_setup is not None:
+        raise StartConflict(str(start))
+    return record, start_file
+
+
+# -- telling the inputs apart ----------------------------------------------------------------
+
+
+def _looks_like_position_string(text: str) -> bool:
+    """Was this argument meant as a position string (rather than a file name)?"""
+    return text.count("/") >= 3 or re.search(r"/.*\s[SsNn][A-Za-z]*\s*$", text) is not None
+
+
+def _first_content_line(text: str) -> str:
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return stripped
+    return ""
+
+
+def _read_file(path: Path) -> PositionFile:
+    text = read_text_file(path, "position file")
+    source = str(path)
+    try:
+        if path.suffix.lower() in (".yaml", ".yml"):
+            return parse_position_file(text, source)
+        first = _first_content_line(text)
+        m = _YAML_KEY.match(first)
+        if m and m.group(1).lower() in KEYS or first in ("---", "{"):
+            return parse_position_file(text, source)
+        lines = [ln.strip() for ln in text.splitlines()
+                 if ln.strip() and not ln.strip().startswith("#")]
+        if len(lines) == 1 and "/" in lines[0] and not looks_like_diagram(text):
+            number = _line_of(text, lines[0])
+            try:
+                return PositionFile(Position.from_string(lines[0]), source=source)
+            except PositionError as e:
+                raise InputError(f"{source}:{number}: {_cut(str(e), lines[0])}", source,
+                                 number) from None
+        return PositionFile(parse_diagram(text, source, turn_required=True), source=source)
+    except PositionError as e:  # PositionFileError, DiagramError: already 'file:line: ...'
+        raise InputError(str(e), source, getattr(e, "line", None)) from None
+
+
+def _line_of(text: str, wanted: str) -> int:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip() == wanted:
+            return number
+    return 1
+
+
+def _cut(message: str, quoted: str) -> str:
+    """``message`` with any long quote of the input replaced by an excerpt."""
+    if len(quoted) > 60:
+        message = message.replace(repr(quoted), repr(excerpt(quoted)))
+        message = message.replace(quoted, excerpt(quoted))
+    return message
