@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from gyges.game.moves import Game, MoveList, apply_move, can_land
+from gyges.game.moves import Game, Move, MoveList, apply_move, can_land
 from gyges.game.position import ALL_SETUPS, Position
 from gyges.game.rules import RuleSet
 from gyges.puzzles.soundness import plausible_moves
@@ -167,5 +167,5 @@ def _moves_that_win(position: Position, played: Position, prover: Prover, moves:
     where asking them in turn disproves every move met before it (a win in 5's cook took
     80 s that way)."""
     threats = plausible_moves(position, prover.rules)
-    asked = [played, *(threats[:threats_asked] if moves < 5 else threats)]
+    asked: list[Move | Position] = [played, *(threats[:threats_asked] if moves < 5 else threats)]
     return len(prover.winners_among(position, moves, asked, limit=2))
