@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from gyges.search.names import NameEnum
+from gyges.game.names import NameEnum
 
 __all__ = ["DFPN_FROM", "PROVERS", "ProverKind", "SolveError", "pick", "table_bits"]
 

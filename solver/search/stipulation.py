@@ -26,8 +26,8 @@ import dataclasses
 import re
 from typing import Literal
 
+from gyges.game.names import NameEnum
 from gyges.game.rules import Side
-from gyges.search.names import NameEnum
 
 __all__ = ["RESULT_KINDS", "ResultKind", "ResultName", "Stipulation"]
 
