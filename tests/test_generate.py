@@ -54,7 +54,7 @@ def test_an_interrupted_run_resumes(tmp_path):
     with open(state, "a") as f:
         f.write('{"index": 99, "half a li')                    # killed mid-write
     second = run(PLAY, part, 3, jobs=2)
-    assert second.resumed == 4
+    assert second.run.resumed == 4
     assert part.read_text() == whole.read_text()
     with pytest.raises(ValueError, match="other parameters"):
         run(dataclasses.replace(PLAY, seed=12), part, 3)
@@ -75,7 +75,7 @@ def test_a_resumed_state_with_a_gap_is_judged_again_first(tmp_path):
             if json.loads(ln)["index"] != first_sound]
     state.write_text("\n".join(kept) + "\n")
     again = run(PLAY, tmp_path / "gap.yaml", 2, jobs=1)
-    assert again.candidates == 1                            # only the missing one
+    assert again.run.done == 1                              # only the missing one
     assert (tmp_path / "gap.yaml").read_text() == whole.read_text()
 
 
