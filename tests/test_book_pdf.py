@@ -213,7 +213,9 @@ def test_bad_source_date_epoch_is_one_line(tmp_path):
 
 @pytest.mark.slow
 def test_whole_catalogue_book(tmp_path):
-    puzzles, errors = load_all([ROOT / "puzzles"])
+    """The book of every puzzle under puzzles/ (what the command exports by default), the
+    deep ones included."""
+    puzzles, errors = load_all([ROOT / "puzzles"], recursive=True)
     assert not errors
     path, _ = export(tmp_path)
     check_book(path, make_book(puzzles))

@@ -11,6 +11,7 @@ from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
 from gyges.puzzles.catalogue import (
     CatalogueError,
+    add_entry,
     Stipulation,
     check_puzzle,
     load_all,
@@ -45,6 +46,17 @@ puzzles:
     main-line: ["51-43-33-31-21-(11-12-)S"]
   themes: [bounce chain 4]
   difficulty: 1
+"""
+
+TABOO = """\
+schema: 1
+puzzles:
+- id: taboo
+  position: "....../1...../3.23../3.211./2.132./...... S"
+  stipulation: South wins in 1
+  solution:
+    key: 24-25-34-44-N
+    main-line: ["24-25-34-44-N"]
 """
 
 STALEMATE = """\
@@ -293,6 +305,32 @@ def test_check_catalogue_counts_as_the_command_reports(tmp_path):
     assert [p.puzzle for p in report.problems] == ["stalemate"]
     assert [(s.index, s.done) for s in steps] == [(1, False), (1, True), (2, False),
                                                  (2, True), (3, False), (3, True)]
+
+
+def test_the_commands_take_every_file_under_puzzles(tmp_path, monkeypatch):
+    """With no arguments, check, list and export read every catalogue file under
+    puzzles/, those in subdirectories too; check's progress names each entry's file."""
+    deep = tmp_path / "puzzles" / "deep" / "deeper"
+    deep.mkdir(parents=True)
+    (tmp_path / "puzzles" / "top.yaml").write_text(BOUNCING)
+    (tmp_path / "puzzles" / "deep" / "inner.yaml").write_text(
+        TABOO.replace("id: taboo", "id: inner"))
+    add_entry(deep / "innermost.yml", "innermost",
+              Position.from_string("321..2/1...../....../2....2/...3../.331.1 S"), PBM,
+              max_moves=2, title="Innermost")
+    monkeypatch.chdir(tmp_path)
+    assert load_all(["puzzles"])[0] == load_all(["puzzles/top.yaml"])[0]
+    puzzles, errors = load_all(["puzzles"], recursive=True)
+    assert [p.id for p in puzzles] == ["innermost", "inner", "bouncing"] and not errors
+    checked = run("catalogue", "check")
+    assert "3 puzzles checked: 3 proven, 0 wrong" in checked.output, checked.output
+    assert "] inner (puzzles/deep/inner.yaml:3): South wins in 1 ... ok" in checked.output
+    listed = run("catalogue", "list")
+    assert {"inner", "innermost", "bouncing"} <= set(listed.output.split())
+    exported = run("export", "--format", "text", "--out", "book", "-q")
+    assert exported.exit_code == 0, exported.output
+    text = (tmp_path / "book" / "puzzles.txt").read_text()
+    assert all(title in text for title in ("Bouncing", "Innermost", "inner"))
 
 
 def test_check_command_on_a_missing_path():
