@@ -17,6 +17,7 @@ from gyges.game.rules import PRESETS, Side
 from gyges.puzzles.catalogue import load_all, load_catalogue
 from gyges.puzzles.checking import check_catalogue as checked
 from gyges.puzzles.generate import Params, canonical, collect, read_state, run
+from gyges.puzzles.rating import rate
 from gyges_cli.main import cli
 
 RULES = PRESETS["pbmserv"]
@@ -41,7 +42,7 @@ def test_same_puzzles_whatever_jobs_and_accepted_by_the_checker(tmp_path):
     assert len(puzzles) == 3 and problems == []
     for p in puzzles:
         assert p.credit.startswith("composed by gyges generate, seed 11")
-        assert p.difficulty is not None and p.key
+        assert p.difficulty == rate(p.position, p.rules, p.stipulation, p.key).difficulty
 
 
 def test_an_interrupted_run_resumes(tmp_path):

@@ -28,8 +28,7 @@ hold them (:mod:`~gyges.puzzles.params` for the run's parameters).
 >>> p = Position.from_string("3....3/13..2./2...../1..31./....22/.1.... N")
 >>> canonical(p) == canonical(p.mirrored()) == canonical(flipped(p))
 True
->>> rating(Features(moves=2, single_tries=0, defences=5, key_bounces=0, quiet=False,
-...                 nodes=100)).difficulty
+>>> rating(Features(moves=2, single_tries=0, defences=5, key_bounces=0, quiet=False)).difficulty
 1
 """
 

@@ -28,7 +28,7 @@ from gyges.search.stipulation import Stipulation
 __all__ = ["FORMAT", "MOVES", "SOURCES", "GenerateError", "Params", "ParamsError", "Source",
            "generated_moves", "parse_themes"]
 
-FORMAT = 1  #: version of the state file's record layout
+FORMAT = 2  #: version of the state file's record layout: records of another are not resumed
 MOVES = range(2, 6)  #: the stipulations the generator makes: wins in 2 to 5
 
 
