@@ -268,18 +268,24 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
     options = BookOptions(title, Chapters(chapters), Paper(paper), Arrows(arrows), coordinates,
                           monochrome, size)
 
+    # on a terminal: what the export is doing (re-proving, the solver's commentary,
+    # typesetting) and for how long
+    status = StatusLine(sys.stderr)
+    tell = None if quiet else status.show
+
     def show(step: CheckStep) -> None:
-        if quiet:
-            return
-        if not step.done:
-            click.echo(f"\r[{step.index}/{step.total}] checking {step.puzzle.id} ...".ljust(60),
-                       err=True, nl=False)
-        elif step.index == step.total:
-            click.echo("\r" + " " * 60 + "\r", err=True, nl=False)
+        if tell is not None and not step.done:
+            p = step.puzzle
+            tell(f"checking {step.index}/{step.total}: {p.id} ({p.file}:{p.line})")
 
     try:
-        published = publish_book(puzzles, out, fmt, options, selection=selection,
-                                 check=check_first, force=force, progress=show)
+        try:
+            with ticking(status):
+                published = publish_book(puzzles, out, fmt, options, selection=selection,
+                                         check=check_first, force=force, progress=show,
+                                         status=tell)
+        finally:
+            status.clear()
     except NothingSelected as e:
         raise UserError(f"no puzzle matches --select {e.selection}") from None
     except EngineRefused as e:
