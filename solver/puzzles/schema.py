@@ -505,19 +505,29 @@ def load_catalogue(path: str | Path) -> Catalogue:
 
 def catalogue_files(paths: Iterable[str | Path], *, recursive: bool = False) -> list[Path]:
     """The ``*.yaml`` files named, or found in the named directories (sorted; with
-    ``recursive``, in their subdirectories too)."""
+    ``recursive``, then those of their subdirectories, each sorted the same way)."""
     out: list[Path] = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            find = path.rglob if recursive else path.glob
-            out.extend(sorted(f for pattern in ("*.yaml", "*.yml") for f in find(pattern)
-                              if f.is_file()))
+            out.extend(_directory_files(path, recursive))
         elif path.exists():
             out.append(path)
         else:
             raise CatalogueError("no such file or directory", str(path))
     return out
+
+def _directory_files(directory: Path, recursive: bool) -> list[Path]:
+    """The catalogue files of a directory, sorted, then (``recursive``) those of each
+    subdirectory in turn."""
+    entries = sorted(directory.iterdir())
+    out = [f for f in entries if f.suffix in (".yaml", ".yml") and f.is_file()]
+    if recursive:
+        for d in entries:
+            if d.is_dir():
+                out.extend(_directory_files(d, recursive))
+    return out
+
 
 def load_all(paths: Iterable[str | Path], *, recursive: bool = False
              ) -> tuple[list[Puzzle], list[CatalogueError]]:
