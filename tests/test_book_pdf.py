@@ -25,7 +25,7 @@ from test_book_browser import decode_png
 
 from gyges.puzzles.book import credit_line
 from gyges.puzzles.catalogue import load_all
-from gyges.puzzles.export import Selection, make_book, select_puzzles
+from gyges.puzzles.export import Selection, make_book, publish_book, select_puzzles
 from gyges_cli.main import cli
 
 pypdf = pytest.importorskip("pypdf")
@@ -243,6 +243,23 @@ def test_the_rings_read_at_screen_resolution(subset_pdf, subset_book, tmp_path):
                 assert shown == size, (page, caption[4], slot, size, shown)
                 seen.add(size)
     assert seen == {1, 2, 3}
+
+
+def test_the_export_says_what_it_is_doing(tmp_path):
+    """What a terminal shows while the book is made (the command's status line hears the
+    same words): the solver's commentary puzzle by puzzle, then WeasyPrint's two steps."""
+    weasyprint_or_skip()
+    puzzles = subset_puzzles()[:2]
+    heard: list[str] = []
+    out = tmp_path / "b.pdf"
+    publish_book(puzzles, out, "pdf", check=False, status=heard.append,
+                 created=dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc))
+    pages = len(pypdf.PdfReader(str(out)).pages)
+    assert heard == [*(f"the solver's commentary {i}/2: {p.id} ({p.file}:{p.line})"
+                       for i, p in enumerate(puzzles, 1)),
+                     "writing the pdf book",
+                     "typesetting the PDF (WeasyPrint): laying out the pages",
+                     f"typesetting the PDF (WeasyPrint): writing {pages} pages"]
 
 
 def test_reproducible_with_source_date_epoch(tmp_path):
