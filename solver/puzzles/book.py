@@ -332,15 +332,16 @@ def rules_note(puzzle: Puzzle) -> str:
     return f"Rules: {name if name != 'custom' else puzzle.rules.describe()}"
 
 
-#: The first words of a credit that says what it credits ("translated by ...", "found by
-#: gyges review"); any other credit is a bare name, printed as "Composed by NAME".
+#: Words by which a credit says what it credits ("translated by ...", "analysed with the
+#: solver", "found by gyges review"); a credit with none of them is a bare name, printed
+#: as "Composed by NAME".
 CREDIT_VERBS = ("adapted", "after", "analysed", "analyzed", "by", "composed", "corrected",
                 "found", "from", "translated")
 
 
 def credit_line(p: Puzzle) -> str:
-    """The puzzle's credit as a book prints it: a phrase that says what it credits, with a
-    capital; a bare name as "Composed by NAME"; empty without a credit.
+    """The puzzle's credit as a book prints it: a credit that says what it credits as
+    written, with a capital; a bare name as "Composed by NAME"; empty without a credit.
 
     >>> from gyges.game.position import START
     >>> from gyges.game.rules import PRESETS
@@ -352,8 +353,7 @@ def credit_line(p: Puzzle) -> str:
     credit = p.credit.strip()
     if not credit:
         return ""
-    first = re.split(r"[\s,;:]", credit, maxsplit=1)[0].lower()
-    if first in CREDIT_VERBS:
+    if set(re.findall(r"[a-z]+", credit.lower())) & set(CREDIT_VERBS):
         return credit[0].upper() + credit[1:]
     return f"Composed by {credit}"
 
