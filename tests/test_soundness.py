@@ -7,10 +7,10 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from gyges.formats.notation import parse_move
 from gyges.game.moves import apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
-from gyges.formats.notation import parse_move
 from gyges.puzzles.lines import play_line
 from gyges.puzzles.soundness import (
     Assessment,
