@@ -13,6 +13,12 @@ smaller set, ``--deep`` the deep stipulations (pbmserv with ``repetition=allowed
 ``--walk`` makes the play candidates of a few lines of play (one seed, the first indices)
 with each cap on the threats the walk asks (:data:`gyges.puzzles.play.WALK_THREATS`: 3, 6,
 every threat): the candidates found and the time they took, the two sides of the cap.
+
+``--share`` judges the first candidates of each source alone (wins in 2 and 3, a few
+seeds): the CPU seconds a candidate takes and the sound puzzles per candidate, the cost of
+a constructed candidate in play candidates, and what a run of both sources costs against
+play alone at the construction's share (:data:`gyges.puzzles.params.COMPOSE_EVERY`), the
+two sides of that share.
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ import time
 from pathlib import Path
 
 from gyges.game.rules import PRESETS, RuleSet
-from gyges.puzzles.generate import Params, candidate_seed, run
+from gyges.puzzles.generate import Params, candidate_seed, evaluate, run
+from gyges.puzzles.params import COMPOSE_EVERY
 from gyges.puzzles.play import WALK_THREATS, play_candidate
 
 #: (moves, sources, count, candidate limit, jobs)
@@ -48,6 +55,8 @@ DEEP_RULES = PRESETS["pbmserv"].with_options({"repetition": "allowed"})
 WALKS = [(3, PRESETS["pbmserv"], 2026, 30), (4, DEEP_RULES, 42, 8)]
 #: the caps ``--walk`` compares (None: every threat)
 WALK_CAPS = (3, WALK_THREATS, None)
+#: (moves, seeds, play candidates, constructed candidates per seed): the runs of ``--share``
+SHARES = [(2, (2026, 1, 3), 100, 8), (3, (2026, 1, 3), 100, 8)]
 
 
 def _cpu() -> float:
@@ -91,6 +100,47 @@ def main_walk() -> None:
                   f"{r['found']:.0f} | {r['seconds']:.1f} |", flush=True)
 
 
+def measure_source(moves: int, source: str, seed: int, candidates: int
+                   ) -> tuple[float, int, int]:
+    """The first ``candidates`` candidates of one source, judged in this process: (CPU
+    seconds, sound ones, CP-SAT solves)."""
+    params = Params(moves, PRESETS["pbmserv"], seed=seed, sources=(source,))
+    sound = solves = 0
+    c0 = time.process_time()
+    for index in range(candidates):
+        rec = evaluate(index, params)
+        sound += rec["sound"]
+        model = rec["design"].get("model", {})
+        solves += model.get("proposals", 0) + model.get("infeasible", 0)
+    return time.process_time() - c0, sound, solves
+
+
+def main_share() -> None:
+    """Each source alone, then a run of both at the construction's share, predicted."""
+    print(f"construction: one candidate in {COMPOSE_EVERY} (COMPOSE_EVERY)")
+    print("| stipulation | source | candidates | CPU s each | sound each | CP-SAT solves each |")
+    print("|---|---|---|---|---|---|")
+    for moves, seeds, plays, builds in SHARES:
+        found = {}
+        for source, n in (("play", plays), ("compose", builds)):
+            cpu = sound = solves = 0.0
+            for seed in seeds:
+                c, s, k = measure_source(moves, source, seed, n)
+                cpu, sound, solves = cpu + c, sound + s, solves + k
+            total = n * len(seeds)
+            found[source] = (cpu / total, sound / total)
+            print(f"| win in {moves} | {source} | {total} | {cpu / total:.3f} | "
+                  f"{sound / total:.3f} | {solves / total:.1f} |", flush=True)
+        (tp, yp), (tc, yc) = found["play"], found["compose"]
+        cost = tc / tp if tp else float("nan")
+        # per block of COMPOSE_EVERY candidates: one constructed, the rest from play;
+        # against play alone for as many sound puzzles
+        both = (COMPOSE_EVERY - 1) * tp + tc
+        alone = ((COMPOSE_EVERY - 1) * yp + yc) / yp * tp if yp else float("nan")
+        print(f"win in {moves}: a constructed candidate costs {cost:.0f} play candidates; "
+              f"both sources take {both / alone:.2f} times play alone", flush=True)
+
+
 def main(quick: bool = False, deep: bool = False) -> None:
     try:
         load = os.getloadavg()[0]
@@ -114,5 +164,7 @@ def main(quick: bool = False, deep: bool = False) -> None:
 if __name__ == "__main__":
     if "--walk" in sys.argv[1:]:
         main_walk()
+    elif "--share" in sys.argv[1:]:
+        main_share()
     else:
         main(quick="--quick" in sys.argv[1:], deep="--deep" in sys.argv[1:])

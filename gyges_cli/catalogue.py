@@ -51,13 +51,15 @@ EXIT_MALFORMED = 2
 
 
 def _load_all(paths: tuple[str, ...]) -> tuple[list[Puzzle], list[CatalogueError]]:
-    """Every puzzle of the files; unreadable files are returned as errors."""
+    """Every puzzle of the files, those under a directory's subdirectories included;
+    unreadable files are returned as errors."""
     where = ", ".join(paths or (DEFAULT_DIR,))
     try:
-        puzzles, errors = load_all(paths or (DEFAULT_DIR,))
+        puzzles, errors = load_all(paths or (DEFAULT_DIR,), recursive=True)
     except CatalogueError as e:
         raise UserError(e.problem, e.source) from None
-    if not puzzles and not errors and not catalogue_files(paths or (DEFAULT_DIR,)):
+    if not puzzles and not errors and not catalogue_files(paths or (DEFAULT_DIR,),
+                                                          recursive=True):
         raise UserError("no catalogue files (*.yaml) found", where)
     return puzzles, errors
 
@@ -80,7 +82,8 @@ def catalogue_group() -> None:
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def check(paths: tuple[str, ...], quiet: bool) -> None:
-    """Re-prove every puzzle of PATHS (files or directories; default: puzzles/).
+    """Re-prove every puzzle of PATHS (files or directories, their subdirectories
+    included; default: puzzles/).
 
     Each stipulation must be exact (no quicker win, the same k), every key but the declared
     one listed under 'cooks', the main line legal, starting with the key and ending on the
@@ -101,8 +104,8 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
         p = step.puzzle
         if not step.done:
             if not quiet:
-                click.echo(f"[{step.index}/{step.total}] {p.id}: {p.stipulation} ...", err=True,
-                           nl=False)
+                click.echo(f"[{step.index}/{step.total}] {p.id} ({p.file}:{p.line}): "
+                           f"{p.stipulation} ...", err=True, nl=False)
             return
         if not quiet:
             click.echo(f" {'WRONG' if step.problems else 'ok'} ({step.seconds:.2f} s)",
@@ -125,8 +128,8 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
 )
 @click.argument("paths", nargs=-1, type=click.Path())
 def list_(paths: tuple[str, ...]) -> None:
-    """A table of the puzzles of PATHS (default: puzzles/): id, stipulation, themes,
-    difficulty.
+    """A table of the puzzles of PATHS (files or directories, their subdirectories
+    included; default: puzzles/): id, stipulation, themes, difficulty.
 
     \b
     Example:
@@ -238,8 +241,9 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
            select: tuple[str, ...], chapters: str, paper: str, arrows: str, coordinates: bool,
            size: int, monochrome: bool, check_first: bool | None, quiet: bool,
            force: bool) -> None:
-    """Export the puzzles of PATHS (default: puzzles/) as text, SVG diagrams, or a book in
-    HTML or PDF: title page, contents, chapters, solutions at the back, index of themes.
+    """Export the puzzles of PATHS (files or directories, their subdirectories included;
+    default: puzzles/) as text, SVG diagrams, or a book in HTML or PDF: title page,
+    contents, chapters, solutions at the back, index of themes.
 
     Each entry's key and main line are replayed by the engine first (cheap; --check and
     'catalogue check' re-prove them): an illegal one stops the export with exit status 1.
@@ -264,18 +268,24 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
     options = BookOptions(title, Chapters(chapters), Paper(paper), Arrows(arrows), coordinates,
                           monochrome, size)
 
+    # on a terminal: what the export is doing (re-proving, the solver's commentary,
+    # typesetting) and for how long
+    status = StatusLine(sys.stderr)
+    tell = None if quiet else status.show
+
     def show(step: CheckStep) -> None:
-        if quiet:
-            return
-        if not step.done:
-            click.echo(f"\r[{step.index}/{step.total}] checking {step.puzzle.id} ...".ljust(60),
-                       err=True, nl=False)
-        elif step.index == step.total:
-            click.echo("\r" + " " * 60 + "\r", err=True, nl=False)
+        if tell is not None and not step.done:
+            p = step.puzzle
+            tell(f"checking {step.index}/{step.total}: {p.id} ({p.file}:{p.line})")
 
     try:
-        published = publish_book(puzzles, out, fmt, options, selection=selection,
-                                 check=check_first, force=force, progress=show)
+        try:
+            with ticking(status):
+                published = publish_book(puzzles, out, fmt, options, selection=selection,
+                                         check=check_first, force=force, progress=show,
+                                         status=tell)
+        finally:
+            status.clear()
     except NothingSelected as e:
         raise UserError(f"no puzzle matches --select {e.selection}") from None
     except EngineRefused as e:

@@ -8,7 +8,7 @@ import sys
 import click
 
 from gyges.game.rules import RuleSet
-from gyges.parallel import ExecutorError
+from gyges.output import OutputError, check_output, distinct
 from gyges.puzzles.generate import (
     GenerateError,
     KnownCatalogueError,
@@ -20,8 +20,9 @@ from gyges.puzzles.generate import (
     generated_moves,
     parse_themes,
     run,
+    state_path,
 )
-from gyges_cli.batch import scheduler_option
+from gyges_cli.batch import run_errors, scheduler_option
 from gyges_cli.common import EXIT_CHECK_FAILED, UserError, check_jobs, interrupted, rule_options
 
 
@@ -103,22 +104,27 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
     params = Params(moves, rules, seed, sources, wanted, no_duals, min_tries)
     if not against and os.path.isdir("puzzles"):
         against = ("puzzles",)
+    try:   # the output policy, worded with the options that name the files
+        distinct(("--out", out), ("--state", state or state_path(out)))
+        check_output(out, force=True)
+        check_output(state or state_path(out), force=True, option="--state")
+    except OutputError as e:
+        raise UserError(str(e)) from None
     try:
-        summary = run(params, out, count, jobs=jobs, state=state,
-                      max_candidates=max_candidates, against=against,
-                      progress=None if quiet else sys.stderr, log=log, force=force,
-                      scheduler=scheduler)
+        with run_errors("--state"):
+            summary = run(params, out, count, jobs=jobs, state=state,
+                          max_candidates=max_candidates, against=against,
+                          progress=None if quiet else sys.stderr, log=log, force=force,
+                          scheduler=scheduler)
     except GenerateError as e:
         raise UserError(_worded(e)) from None
-    except ExecutorError as e:
-        raise UserError(str(e), "--scheduler") from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or out) from None
     what = (f"{summary.found} puzzle{'s' if summary.found != 1 else ''} written to "
             f"{out} ({summary.tried} candidates judged, {summary.sound} sound")
-    if summary.resumed:
-        what += f", {summary.resumed} of them from an earlier run"
-    if summary.interrupted:
+    if summary.run.resumed:
+        what += f", {summary.run.resumed} of them from an earlier run"
+    if summary.run.interrupted:
         interrupted(what + "); run the same command again to resume")
     click.echo(what + ")")
     if summary.found < count:

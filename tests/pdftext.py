@@ -70,3 +70,11 @@ def first_pages_png(pdf: Path, out_dir: Path, pages: int = 2, dpi: int = 40) -> 
     subprocess.run(["pdftoppm", "-png", "-r", str(dpi), "-f", "1", "-l", str(pages),
                     str(pdf), str(out_dir / "page")], check=True, capture_output=True)
     return sorted(out_dir.glob("page-*.png"))
+
+
+def page_png(pdf: Path, page: int, out_dir: Path, dpi: int) -> Path:
+    """Page ``page`` (1-based) as a PNG file at ``dpi`` (``pdftoppm``)."""
+    stem = out_dir / f"page{page}-{dpi}"
+    subprocess.run(["pdftoppm", "-png", "-r", str(dpi), "-f", str(page), "-l", str(page),
+                    "-singlefile", str(pdf), str(stem)], check=True, capture_output=True)
+    return stem.with_suffix(".png")

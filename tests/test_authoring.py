@@ -10,7 +10,7 @@ import pytest
 
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
-from gyges.puzzles.authoring import add_entry, difficulty_of, findings
+from gyges.puzzles.authoring import add_entry, findings
 from gyges.puzzles.catalogue import CatalogueError, check_puzzle, load_all, parse_catalogue
 from gyges.search import Stipulation, solve
 
@@ -63,12 +63,14 @@ def test_authored_entries_of_the_seed_positions_are_proven():
         found = findings(p.position, p.rules, sol, p.history)
         assert found.stipulation.kind == sol.result
         text = found.entry(f"again-{p.id}", p.position, p.rules,
-                           difficulty=difficulty_of(found.stipulation, found.themes),
+                           difficulty=found.rating(p.position, p.rules, p.history).difficulty,
                            history=p.history)
         back = parse_catalogue("schema: 1\npuzzles:\n" + text).puzzles[0]
         assert (back.key, back.main_line, back.themes) == (
             found.key, found.main_line, found.themes)
         assert check_puzzle(back) == [], p.id
+        if back.key == p.key:     # rated on the one scale, as the seed file is
+            assert back.difficulty == p.difficulty, p.id
 
 
 def test_add_entry_appends_what_it_authored(tmp_path):

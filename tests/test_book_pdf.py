@@ -17,13 +17,15 @@ from pdftext import (
     first_pages_png,
     need_poppler,
     overlapping_words,
+    page_png,
     page_texts,
     page_words,
 )
 from test_book_browser import decode_png
 
+from gyges.puzzles.book import credit_line
 from gyges.puzzles.catalogue import load_all
-from gyges.puzzles.export import Selection, make_book, select_puzzles
+from gyges.puzzles.export import Selection, make_book, publish_book, select_puzzles
 from gyges_cli.main import cli
 
 pypdf = pytest.importorskip("pypdf")
@@ -113,6 +115,19 @@ def check_book(pdf: Path, book) -> None:
         # The solution refers back to the same page.
         assert re.search(rf"{e.number}\. {re.escape(e.title)} \(problem, p\. {page}\)",
                          answers), e.number
+    # Every contents entry has its page: the chapters, the solutions, the index.
+    headings = [(f"{i}. {c.title}", chapter_pages[i - 1])
+             for i, c in enumerate(book.chapters, 1)]
+    for title, page in [*headings, ("Solutions", solutions), ("Index of themes", index)]:
+        row = re.search(rf"^\s*{re.escape(title)}\s+(\d+)\s*$", listing, flags=re.M)
+        assert row and int(row.group(1)) == page + 1, (title, row and row.group(0))
+    # A credit says what it credits: a bare name is "Composed by NAME", never a lone line.
+    for e in book.entries:
+        if e.puzzle.credit:
+            said = " ".join(credit_line(e.puzzle).split()[:3])
+            assert said in " ".join(problems.split()), e.puzzle.id
+            assert said in " ".join(answers.split()), e.puzzle.id
+    assert not re.search(r"(?m)^\s*composed by", problems + answers)
     for i, words in enumerate(page_words(pdf)):
         assert not overlapping_words(words), f"text drawn over text on page {i + 1}"
 
@@ -159,6 +174,92 @@ def test_first_pages_are_not_blank(subset_pdf, tmp_path):
         assert 0.001 < dark < 0.5, f"{png.name}: {dark:.3%} of the page is ink"
         inked_rows = sum(1 for row in rows if min(row) < 110)
         assert inked_rows > height // 10, f"{png.name}: ink on {inked_rows} rows only"
+
+
+#: A screen's resolution, at which the diagrams must still read.
+SCREEN_DPI = 96
+#: Where the diagram's slots and goals are (gyges.formats.svg's layout, in its units): the
+#: distance from the centre of North's goal to South's, from North's goal to the centre of
+#: row 6, and between two slots; and a ring's outer radius with its stroke.
+GOAL_TO_GOAL, GOAL_TO_ROW_6, CELL, RING = 430.4, 65.2, 60.0, 25.6
+
+
+def ring_circles(row: list[int], x: float, reach: float) -> int:
+    """The circles a ring shows on one row of pixels, from its centre ``x`` out to
+    ``reach`` pixels, to the left or to the right (the better of the two: the pixel grid
+    falls differently on each side): runs of ink (darker than 128) parted by paper
+    (lighter than 210; the grey of a disc, 200, is not paper)."""
+    def runs(step: int) -> int:
+        count, inked = 0, False
+        for d in range(int(reach) + 1):
+            value = row[round(x + step * d)]
+            if value < 128 and not inked:
+                count, inked = count + 1, True
+            elif value > 210:
+                inked = False
+        return count
+
+    return max(runs(-1), runs(1))
+
+
+def test_the_rings_read_at_screen_resolution(subset_pdf, subset_book, tmp_path):
+    """Each page of problems at 96 dpi: every ring of the side to move (the marked ones)
+    shows as many circles as its size, each parted from the next by white, so that a
+    double and a triple are told apart at a glance. The diagrams are found by their goals'
+    letters; the problem under each one by its caption's number."""
+    need_poppler()
+    texts = page_texts(subset_pdf)
+    first = next(i for i, t in enumerate(texts) if re.match(r"\s*1\. [A-Z]", t.strip()))
+    solutions = sections(texts)[1]
+    positions = {e.number: e.puzzle.position for e in subset_book.entries}
+    k = SCREEN_DPI / 72
+    seen = set()
+    for page in range(first + 1, solutions + 1):
+        words = page_words(subset_pdf)[page - 1]
+        width, _, rows = decode_png(page_png(subset_pdf, page, tmp_path, SCREEN_DPI)
+                                    .read_bytes())
+        middle = width / 2    # the two columns of diagrams
+
+        def centre(w: tuple) -> tuple[float, float]:
+            return (w[0] + w[2]) / 2 * k, (w[1] + w[3]) / 2 * k
+
+        for north in (w for w in words if w[4] == "N"):
+            nx, ny = centre(north)
+            south = min((w for w in words if w[4] == "S" and abs(centre(w)[0] - nx) < 3
+                         and w[1] > north[1]), key=lambda w: w[1])
+            unit = (centre(south)[1] - ny) / GOAL_TO_GOAL
+            caption = min((w for w in words if re.fullmatch(r"\d+\.", w[4])
+                            and w[1] > south[1] and (centre(w)[0] < middle) == (nx < middle)),
+                           key=lambda w: w[1])
+            pos = positions[int(caption[4][:-1])]
+            shore = pos.shore()
+            for slot, size in enumerate(pos.board):
+                row, col = slot // 6 + 1, slot % 6 + 1
+                if not size or row != shore:
+                    continue
+                x = nx + (col - 3.5) * CELL * unit
+                y = ny + (GOAL_TO_ROW_6 + (6 - row) * CELL) * unit
+                shown = ring_circles(rows[round(y)], x, RING * unit)
+                assert shown == size, (page, caption[4], slot, size, shown)
+                seen.add(size)
+    assert seen == {1, 2, 3}
+
+
+def test_the_export_says_what_it_is_doing(tmp_path):
+    """What a terminal shows while the book is made (the command's status line hears the
+    same words): the solver's commentary puzzle by puzzle, then WeasyPrint's two steps."""
+    weasyprint_or_skip()
+    puzzles = subset_puzzles()[:2]
+    heard: list[str] = []
+    out = tmp_path / "b.pdf"
+    publish_book(puzzles, out, "pdf", check=False, status=heard.append,
+                 created=dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc))
+    pages = len(pypdf.PdfReader(str(out)).pages)
+    assert heard == [*(f"the solver's commentary {i}/2: {p.id} ({p.file}:{p.line})"
+                       for i, p in enumerate(puzzles, 1)),
+                     "writing the pdf book",
+                     "typesetting the PDF (WeasyPrint): laying out the pages",
+                     f"typesetting the PDF (WeasyPrint): writing {pages} pages"]
 
 
 def test_reproducible_with_source_date_epoch(tmp_path):
@@ -213,7 +314,9 @@ def test_bad_source_date_epoch_is_one_line(tmp_path):
 
 @pytest.mark.slow
 def test_whole_catalogue_book(tmp_path):
-    puzzles, errors = load_all([ROOT / "puzzles"])
+    """The book of every puzzle under puzzles/ (what the command exports by default), the
+    deep ones included."""
+    puzzles, errors = load_all([ROOT / "puzzles"], recursive=True)
     assert not errors
     path, _ = export(tmp_path)
     check_book(path, make_book(puzzles))

@@ -5,6 +5,7 @@ test_book_pdf.py.)"""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import xml.etree.ElementTree as ET
 from importlib import resources
@@ -75,3 +76,26 @@ def test_the_print_css_is_package_data_filled_in_for_the_paper():
 
 def test_the_title_page_dates_the_game():
     assert "Claude Leroy (1985)" in export_html(seed_puzzles())
+
+
+def test_a_credit_says_what_it_credits():
+    """A bare name is printed "Composed by NAME" under the diagram and with the solution;
+    a credit that says what it credits keeps its words, with a capital."""
+    bouncing, taboo = seed_puzzles()[:2]
+    named = dataclasses.replace(bouncing, credit="Jane Doe", source="")
+    found = dataclasses.replace(taboo, credit="found by gyges review", source="")
+    html = export_html([named, found])
+    assert html.count("Composed by Jane Doe") == 2
+    assert html.count("Found by gyges review") == 2
+    assert ">Jane Doe" not in html and "found by gyges review" not in html
+
+
+def test_the_contents_give_every_entry_its_page():
+    """Each chapter, the solutions and the index have their page in the contents (filled
+    in by WeasyPrint), like each problem."""
+    book = make_book(seed_puzzles())
+    contents = export_html(book).split('<section class="contents">')[1].split("</section>")[0]
+    anchors = [f"chapter-{i}" for i in range(1, len(book.chapters) + 1)]
+    anchors += [e.anchor for e in book.entries] + ["solutions", "index"]
+    for anchor in anchors:
+        assert contents.count(f'class="pageref" href="#{anchor}"') == 1, anchor

@@ -12,6 +12,8 @@ from gyges.game.rules import PRESETS, Side
 from gyges.puzzles.catalogue import (
     CatalogueError,
     Stipulation,
+    add_entry,
+    catalogue_files,
     check_puzzle,
     load_all,
     load_catalogue,
@@ -45,6 +47,17 @@ puzzles:
     main-line: ["51-43-33-31-21-(11-12-)S"]
   themes: [bounce chain 4]
   difficulty: 1
+"""
+
+TABOO = """\
+schema: 1
+puzzles:
+- id: taboo
+  position: "....../1...../3.23../3.211./2.132./...... S"
+  stipulation: South wins in 1
+  solution:
+    key: 24-25-34-44-N
+    main-line: ["24-25-34-44-N"]
 """
 
 STALEMATE = """\
@@ -240,6 +253,17 @@ def test_the_catalogue_in_the_repository_is_proven():
             assert [str(e) for e in check_puzzle(p)] == [], p.id
 
 
+@pytest.mark.slow
+def test_the_deep_catalogue_in_the_repository_is_proven():
+    """The files under puzzles/'s subdirectories (wins in 5: minutes each), which
+    ``catalogue check`` with no arguments proves too."""
+    deep = [f for f in catalogue_files([PUZZLES], recursive=True) if f.parent != PUZZLES]
+    assert deep
+    for path in deep:
+        for p in load_catalogue(path).puzzles:
+            assert [str(e) for e in check_puzzle(p)] == [], p.id
+
+
 def test_seed_entries_credit_the_seed():
     cat = load_catalogue(PUZZLES / "seed000.yaml")
     ids = {p.id for p in cat.puzzles}
@@ -293,6 +317,32 @@ def test_check_catalogue_counts_as_the_command_reports(tmp_path):
     assert [p.puzzle for p in report.problems] == ["stalemate"]
     assert [(s.index, s.done) for s in steps] == [(1, False), (1, True), (2, False),
                                                  (2, True), (3, False), (3, True)]
+
+
+def test_the_commands_take_every_file_under_puzzles(tmp_path, monkeypatch):
+    """With no arguments, check, list and export read every catalogue file under
+    puzzles/, those in subdirectories too; check's progress names each entry's file."""
+    deep = tmp_path / "puzzles" / "deep" / "deeper"
+    deep.mkdir(parents=True)
+    (tmp_path / "puzzles" / "top.yaml").write_text(BOUNCING)
+    (tmp_path / "puzzles" / "deep" / "inner.yaml").write_text(
+        TABOO.replace("id: taboo", "id: inner"))
+    add_entry(deep / "innermost.yml", "innermost",
+              Position.from_string("321..2/1...../....../2....2/...3../.331.1 S"), PBM,
+              max_moves=2, title="Innermost")
+    monkeypatch.chdir(tmp_path)
+    assert load_all(["puzzles"])[0] == load_all(["puzzles/top.yaml"])[0]
+    puzzles, errors = load_all(["puzzles"], recursive=True)
+    assert [p.id for p in puzzles] == ["bouncing", "inner", "innermost"] and not errors
+    checked = run("catalogue", "check")
+    assert "3 puzzles checked: 3 proven, 0 wrong" in checked.output, checked.output
+    assert "] inner (puzzles/deep/inner.yaml:3): South wins in 1 ... ok" in checked.output
+    listed = run("catalogue", "list")
+    assert {"inner", "innermost", "bouncing"} <= set(listed.output.split())
+    exported = run("export", "--format", "text", "--out", "book", "-q")
+    assert exported.exit_code == 0, exported.output
+    text = (tmp_path / "book" / "puzzles.txt").read_text()
+    assert all(title in text for title in ("Bouncing", "Innermost", "inner"))
 
 
 def test_check_command_on_a_missing_path():

@@ -17,6 +17,7 @@ from gyges.game.rules import PRESETS, Side
 from gyges.puzzles.catalogue import load_all, load_catalogue
 from gyges.puzzles.checking import check_catalogue as checked
 from gyges.puzzles.generate import Params, canonical, collect, read_state, run
+from gyges.puzzles.rating import rate
 from gyges_cli.main import cli
 
 RULES = PRESETS["pbmserv"]
@@ -41,7 +42,7 @@ def test_same_puzzles_whatever_jobs_and_accepted_by_the_checker(tmp_path):
     assert len(puzzles) == 3 and problems == []
     for p in puzzles:
         assert p.credit.startswith("composed by gyges generate, seed 11")
-        assert p.difficulty is not None and p.key
+        assert p.difficulty == rate(p.position, p.rules, p.stipulation, p.key).difficulty
 
 
 def test_an_interrupted_run_resumes(tmp_path):
@@ -54,7 +55,7 @@ def test_an_interrupted_run_resumes(tmp_path):
     with open(state, "a") as f:
         f.write('{"index": 99, "half a li')                    # killed mid-write
     second = run(PLAY, part, 3, jobs=2)
-    assert second.resumed == 4
+    assert second.run.resumed == 4
     assert part.read_text() == whole.read_text()
     with pytest.raises(ValueError, match="other parameters"):
         run(dataclasses.replace(PLAY, seed=12), part, 3)
@@ -75,7 +76,7 @@ def test_a_resumed_state_with_a_gap_is_judged_again_first(tmp_path):
             if json.loads(ln)["index"] != first_sound]
     state.write_text("\n".join(kept) + "\n")
     again = run(PLAY, tmp_path / "gap.yaml", 2, jobs=1)
-    assert again.candidates == 1                            # only the missing one
+    assert again.run.done == 1                              # only the missing one
     assert (tmp_path / "gap.yaml").read_text() == whole.read_text()
 
 

@@ -23,6 +23,12 @@ def test_candidates_depend_only_on_seed_and_index():
     assert candidate(5, PLAY)[1] != candidate(6, PLAY)[1]
 
 
+def test_a_candidate_comes_from_the_source_its_index_is_given():
+    both = Params(2, RULES, seed=11)
+    assert [candidate(i, both)[0] for i in (0, 1, 2)] == [both.source_of(i) for i in (0, 1, 2)]
+    assert candidate(both.compose_every - 1, both)[0] == "compose"
+
+
 @pytest.mark.parametrize("index, position", [
     (4, "2..2../..1..3/.....2/....31/1...31/2....3 S"),
     (13, "....13/....3./.2.2../....../3..123/..2.11 S"),

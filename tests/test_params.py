@@ -10,6 +10,7 @@ import pytest
 
 from gyges.game.rules import PRESETS
 from gyges.puzzles.params import (
+    MOVES,
     SOURCES,
     Params,
     ParamsError,
@@ -43,6 +44,33 @@ def test_sources_are_an_enum_written_as_words():
         Params(2, RULES, sources=("dream",))
     with pytest.raises(ValueError, match="format"):
         Params.from_json({**p.to_json(), "format": 0})
+
+
+#: A constructed candidate costs up to this many play candidates (CPU time, wins in 2 and
+#: 3: ``python -m bench.bench_generate --share``) for about as many sound puzzles.
+CONSTRUCTION_COST = 70
+
+
+@pytest.mark.parametrize("moves", MOVES)
+def test_the_construction_has_a_bounded_share_of_a_default_run(moves):
+    """Counted in candidates, each constructed one as many play candidates as it costs:
+    the construction takes at most a third of a default run's work (both sources then take
+    at most 1.5 times play alone for the same puzzles), and still some of it in a long
+    run. With themes asked for (which the construction builds to order) it makes every
+    other candidate."""
+    default = Params(moves, RULES)
+    assert default.sources == SOURCES
+    for judged in (10, 57, 256, 1000, 10_000):
+        built = sum(default.source_of(i) is Source.COMPOSE for i in range(judged))
+        work = CONSTRUCTION_COST * built + (judged - built)
+        assert 3 * CONSTRUCTION_COST * built <= work
+        assert built >= judged // 300
+    themed = Params(moves, RULES, themes=("relocation",))
+    assert [themed.source_of(i) for i in range(4)] == [Source.PLAY, Source.COMPOSE] * 2
+    alone = Params(moves, RULES, sources=("compose",))
+    assert {alone.source_of(i) for i in range(300)} == {Source.COMPOSE}
+    assert default.to_json()["compose_every"] != themed.to_json()["compose_every"]
+    assert "compose_every" not in alone.to_json()
 
 
 def test_the_command_and_the_repr_say_the_run():

@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from catalogues import ROOT, run
+from catalogues import ROOT, run, seed_puzzles
 from reference_solver import reference_solve
 
 from gyges.formats.notation import format_move, parse_move
@@ -16,6 +16,8 @@ from gyges.formats.record import parse_record
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
+from gyges.puzzles.catalogue import load_catalogue
+from gyges.puzzles.rating import rate
 from gyges.puzzles.review import GameReview, Kind, Mark, _classify, review_game
 
 GAME = ROOT / "tests" / "data" / "sample_game.txt"
@@ -180,6 +182,13 @@ def test_puzzles_are_catalogue_entries_that_check(tmp_path, sample, sample2):
     assert f"{n} puzzle{'s' if n != 1 else ''} checked: {n} proven" in checked.output
     listed = run("catalogue", "list", str(out)).output
     assert "South wins in 2" in listed  # the resignation position
+    # rated on the catalogue's one scale: the resignation as seed 000's file rates it
+    found = {str(p.position): p for p in load_catalogue(out).puzzles}
+    (seed,) = [p for p in seed_puzzles() if p.id == "seed000-resignation"]
+    assert found[str(seed.position)].difficulty == seed.difficulty
+    for p in found.values():
+        assert p.difficulty == rate(p.position, p.rules, p.stipulation, p.key,
+                                    history=p.history).difficulty
     # A second run adds nothing and says so.
     again = run("review", str(GAME), "--puzzles", str(out), "--max-moves", "2")
     assert again.exit_code == 2 and "already there" in again.output

@@ -7,10 +7,19 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from gyges.formats.notation import parse_move
 from gyges.game.moves import apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
-from gyges.puzzles.soundness import Assessment, assess, plausible_moves, theme_matches
+from gyges.puzzles.lines import play_line
+from gyges.puzzles.soundness import (
+    Assessment,
+    assess,
+    dual_notes,
+    plausible_moves,
+    theme_matches,
+)
+from gyges.search.prover import solve
 from gyges.search.tree import node_from_json
 
 RULES = PRESETS["pbmserv"]
@@ -95,6 +104,37 @@ def test_duals_are_a_flaw_unless_refused():
     assert kept.sound and kept.duals
     refused = assess(pos, RULES, 2, solve=dual_solve, no_duals=True)
     assert not refused.sound and refused.reasons[0].startswith("duals")
+
+
+def test_a_dual_note_names_each_defence_once_and_gives_its_line():
+    """North's win in 4 (seed 3's candidate 16): the defence 26x36=12 allows duals at two
+    points of the tree. Each note gives the line from the key down to its point, numbered
+    by the winner's moves; no two notes name the same point, and each line replays, after
+    it each move named wins in the moves left (and nothing quicker)."""
+    pos = Position.from_string(".1..../323132/.3...2/.....2/...1.1/...... N")
+    sol = solve(pos, RULES, max_moves=4, tree=True, max_keys=2)
+    notes = dual_notes(sol.tree, shown=5)
+    assert len(notes) == 3
+    lines = [n.split(": ")[0] for n in notes]
+    assert len(set(lines)) == len(lines)
+    assert sum(" 26x36=12 " in line for line in lines) == 2
+    for note in notes:
+        line, moves = note.removeprefix("after ").split(": ")
+        numbers = [t for t in line.split() if t.endswith(".") and t != "..."]
+        assert numbers == [f"{i}." for i in range(1, len(numbers) + 1)]
+        assert line.startswith("1. 62x52=21 ") and line.endswith(f"{numbers[-1]} ...")
+        played = play_line(pos, RULES, [t for t in line.split()
+                                        if not t.endswith(".") and t != "..."])
+        at = played.end
+        assert at is not None and at.turn is Side.NORTH
+        history = [*played.positions, at]
+        named = moves.split(" (and ")[0].split(" or ")
+        assert len(named) == len(set(named)) >= 2
+        left = 4 - len(numbers)      # North's moves after the one named
+        for text in named:
+            child = apply_move(at, parse_move(text, at, RULES, history[:-1]))
+            answer = solve(child, RULES, max_moves=left, history=history, tree=False)
+            assert answer.result == "loss" and answer.moves <= left, (note, text)
 
 
 def test_the_threats_are_the_plausible_tries():

@@ -54,13 +54,13 @@ from gyges.puzzles.export import (
     puzzle_svgs,
     solver_commentary,
 )
-from gyges.puzzles.generate import Params, RunSummary, assess
+from gyges.puzzles.generate import Generated, Params, assess
 from gyges.puzzles.generate import run as generate_puzzles
 from gyges.puzzles.review import GameReview, review_game
 
 __all__ = [
     "Book", "BookFormat", "BookOptions", "Catalogue", "CatalogueError", "CheckReport",
-    "GameReview", "Params", "Puzzle", "RunSummary", "Selection", "add_entry",
+    "GameReview", "Generated", "Params", "Puzzle", "Selection", "add_entry",
     "append_entries", "assess", "check_catalogue", "check_puzzle", "export_html",
     "export_pdf", "export_text", "format_entry", "generate_puzzles", "load_all",
     "load_catalogue", "make_book", "parse_catalogue", "publish_book", "puzzle_svgs",

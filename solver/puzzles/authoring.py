@@ -22,13 +22,13 @@ from gyges.formats.notation import format_move, format_turn
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 from gyges.puzzles.lines import SolveFn, line_themes, play_line, principal_line, renop_matters
+from gyges.puzzles.rating import Rating, rate
 from gyges.puzzles.writing import append_entries, format_entry
 from gyges.search.prover import solve as search_solve
 from gyges.search.solution import Solution
 from gyges.search.stipulation import Stipulation
 
-__all__ = ["AuthoringError", "Findings", "add_entry", "difficulty_of", "findings",
-           "proof_note"]
+__all__ = ["AuthoringError", "Findings", "add_entry", "findings", "proof_note"]
 
 
 class AuthoringError(ValueError):
@@ -60,6 +60,13 @@ class Findings:
             difficulty=difficulty, title=title, source=source, credit=credit, notes=notes,
             history=history,
         )
+
+    def rating(self, position: Position, rules: RuleSet, history: Sequence[Position] = (),
+               solve: SolveFn | None = None) -> Rating:
+        """The entry's difficulty on the catalogue's one scale
+        (:func:`gyges.puzzles.rating.rate`: its stipulation, key, defences and tries)."""
+        return rate(position, rules, self.stipulation, self.key, history=history,
+                    solve=solve)
 
 
 def findings(position: Position, rules: RuleSet, solution: Solution,
@@ -99,23 +106,6 @@ def proof_note(stipulation: Stipulation, keys: int) -> str:
     return stipulation.proof_note(unique)
 
 
-def difficulty_of(stipulation: Stipulation, themes: Sequence[str]) -> int:
-    """A rough 1..5 rating: longer solutions and subtler themes are harder.
-
-    >>> difficulty_of(Stipulation("win", 1), ["bounce chain 1"])
-    1
-    >>> difficulty_of(Stipulation("win", 2), ["bounce chain 4", "relocation"])
-    4
-    """
-    score = stipulation.moves
-    for t in themes:
-        if t.startswith("bounce chain") and int(t.split()[-1]) >= 3:
-            score += 1
-        elif t in ("relocation", "stalemate chain", "taboo", "Renop"):
-            score += 1
-    return max(1, min(5, score - (1 if len(themes) > 2 else 0)))
-
-
 def add_entry(path: str | Path, puzzle_id: str, position: Position, rules: RuleSet, *,
               max_moves: int, history: Sequence[Position] = (), title: str = "",
               source: str = "", credit: str = "", notes: str = "",
@@ -128,7 +118,8 @@ def add_entry(path: str | Path, puzzle_id: str, position: Position, rules: RuleS
     solution = solve(position, rules, max_moves=max_moves, history=history)
     found = findings(position, rules, solution, history, solve)
     text = found.entry(
-        puzzle_id, position, rules, difficulty=difficulty_of(found.stipulation, found.themes),
+        puzzle_id, position, rules,
+        difficulty=found.rating(position, rules, history, solve).difficulty,
         title=title, source=source, credit=credit,
         notes=notes or proof_note(found.stipulation, len(solution.keys)), history=history,
     )

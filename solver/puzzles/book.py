@@ -27,9 +27,10 @@ from gyges.puzzles.schema import Puzzle
 from gyges.search.stipulation import Stipulation
 
 __all__ = [
-    "BOOK_TITLE", "DIFFICULTY_NAMES", "THEME_CHAPTERS", "THEME_ORDER", "Book", "Chapter",
-    "Chapters", "Entry", "as_book", "book_phrase", "credit_text", "is_classic", "make_book",
-    "numbered_line", "rules_note", "solution_phrase", "variation_text",
+    "BOOK_TITLE", "CREDIT_VERBS", "DIFFICULTY_NAMES", "THEME_CHAPTERS", "THEME_ORDER", "Book",
+    "Chapter", "Chapters", "Entry", "as_book", "book_phrase", "credit_line", "credit_text",
+    "is_classic", "make_book", "numbered_line", "rules_note", "solution_phrase",
+    "variation_text",
 ]
 
 BOOK_TITLE = "Gygès puzzles"
@@ -331,9 +332,38 @@ def rules_note(puzzle: Puzzle) -> str:
     return f"Rules: {name if name != 'custom' else puzzle.rules.describe()}"
 
 
+#: Words by which a credit says what it credits ("translated by ...", "analysed with the
+#: solver", "found by gyges review"); a credit with none of them is a bare name, printed
+#: as "Composed by NAME".
+CREDIT_VERBS = ("adapted", "after", "analysed", "analyzed", "by", "composed", "corrected",
+                "found", "from", "translated")
+
+
+def credit_line(p: Puzzle) -> str:
+    """The puzzle's credit as a book prints it: a credit that says what it credits as
+    written, with a capital; a bare name as "Composed by NAME"; empty without a credit.
+
+    >>> from gyges.game.position import START
+    >>> from gyges.game.rules import PRESETS
+    >>> def credited(credit):
+    ...     return Puzzle("x", START, PRESETS["pbmserv"], Stipulation("none", 1), credit=credit)
+    >>> credit_line(credited("Jane Doe")), credit_line(credited("found by gyges review"))
+    ('Composed by Jane Doe', 'Found by gyges review')
+    """
+    credit = p.credit.strip()
+    if not credit:
+        return ""
+    if set(re.findall(r"[a-z]+", credit.lower())) & set(CREDIT_VERBS):
+        return credit[0].upper() + credit[1:]
+    return f"Composed by {credit}"
+
+
 def credit_text(p: Puzzle) -> str:
-    """Source and credit as sentences ("... a short forced result. Composed with ...")."""
-    return " ".join(x.rstrip(".") + "." for x in (p.source, p.credit) if x)
+    """Source and credit as sentences ("Random play from random setups. Composed by gyges
+    generate, seed 7 (candidate 19).")."""
+    source = p.source.strip()
+    parts = [source[0].upper() + source[1:] if source else "", credit_line(p)]
+    return " ".join(x.rstrip(".") + "." for x in parts if x)
 
 
 def variation_text(v: Variation, number: int) -> str:

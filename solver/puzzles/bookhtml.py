@@ -12,19 +12,21 @@ from __future__ import annotations
 
 import enum
 import html
+import re
 import string
 from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
 from gyges.formats.svg import RING_RADII, RING_STROKE, render_position
-from gyges.game.position import START
+from gyges.game.position import START, Position
 from gyges.puzzles.book import (
     Book,
     Chapter,
     Entry,
     as_book,
     book_phrase,
+    credit_line,
     credit_text,
     numbered_line,
     rules_note,
@@ -51,11 +53,28 @@ class Paper(str, enum.Enum):
 PAPERS = {Paper.A4: ("A4", 210.0, 297.0), Paper.LETTER: ("letter", 215.9, 279.4)}
 
 
+#: The diagrams' own style sheet (package data), its comments left out.
+_DIAGRAM_CSS = " ".join(re.sub(r"/\*.*?\*/", "", resources.files("gyges.puzzles")
+                               .joinpath("diagram.css").read_text(encoding="utf-8"),
+                               flags=re.S).split())
+
+
 def _css(paper: Paper) -> str:
     """The book's print CSS (``book.css``) for ``paper``."""
     page, width, _ = PAPERS[paper]
     text = resources.files("gyges.puzzles").joinpath("book.css").read_text(encoding="utf-8")
     return string.Template(text).substitute(page=f"{page} portrait", width=f"{width:g}")
+
+
+def _diagram(position: Position, *, monochrome: bool = False, **options: Any) -> str:
+    """A diagram of the book (:func:`~gyges.formats.svg.render_position`, filling its box),
+    in colour with the book's style for the side to move's rings (``diagram.css``, held
+    inside the SVG, where WeasyPrint applies it)."""
+    svg = render_position(position, size=None, monochrome=monochrome, **options)
+    if monochrome:
+        return svg
+    head, sep, rest = svg.partition(">")
+    return f"{head}{sep}<style>{_DIAGRAM_CSS}</style>{rest}"
 
 
 def _e(text: object) -> str:
@@ -103,7 +122,7 @@ def export_html(book: Book | Sequence[Puzzle], title: str | None = None, *,
 
 def _title_page(book: Book, draw: dict[str, Any]) -> str:
     frontispiece = (
-        f'<div class="frontispiece">{render_position(START, size=None, title="Start", **draw)}'
+        f'<div class="frontispiece">{_diagram(START, title="Start", **draw)}'
         "<div>The opening position of seed 000's sample game: both shores shaded, South "
         "to move (its rings marked).</div></div>"
     )
@@ -135,9 +154,10 @@ def _title_page(book: Book, draw: dict[str, Any]) -> str:
 
 
 def _contents(book: Book) -> str:
+    """Every chapter, problem, the solutions and the index, each with its page."""
     parts = ['<section class="contents"><h2>Contents</h2>']
     for i, chapter in enumerate(book.chapters, 1):
-        parts.append(f'<h3><a href="#chapter-{i}">{i}. {_e(chapter.title)}</a></h3><table>')
+        parts.append(_contents_heading(f"chapter-{i}", f"{i}. {chapter.title}") + "<table>")
         parts += [
             f'<tr><td class="n">{e.number}</td><td><a href="#{e.anchor}">{_e(e.title)}</a></td>'
             f'<td class="st">{_e(book_phrase(e.puzzle.stipulation, e.puzzle.position.turn.title))}'
@@ -145,9 +165,15 @@ def _contents(book: Book) -> str:
             for e in chapter.entries
         ]
         parts.append("</table>")
-    parts.append('<h3><a href="#solutions">Solutions</a> · <a href="#index">Index of themes'
-                 "</a></h3></section>")
+    parts += [_contents_heading("solutions", "Solutions"),
+              _contents_heading("index", "Index of themes"), "</section>"]
     return "".join(parts)
+
+
+def _contents_heading(anchor: str, title: str) -> str:
+    """A heading of the contents, with its page at the right."""
+    return (f'<h3><a href="#{anchor}">{_e(title)}</a>'
+            f'<a class="pageref" href="#{anchor}"></a></h3>')
 
 
 def _chapter(book: Book, i: int, chapter: Chapter, draw: dict[str, Any]) -> str:
@@ -163,8 +189,8 @@ def _puzzle_cell(e: Entry, draw: dict[str, Any]) -> str:
     p = e.puzzle
     meta = [x for x in (rules_note(p), f"difficulty {p.difficulty}/5" if p.difficulty else "")
             if x]
-    svg = render_position(p.position, size=None, title=f"Problem {e.number}: {e.title}", **draw)
-    credit = p.credit or p.source
+    svg = _diagram(p.position, title=f"Problem {e.number}: {e.title}", **draw)
+    credit = credit_line(p) or p.source
     return (
         f'<div class="puzzle" id="{e.anchor}">{svg}<div class="caption">'
         f'<span class="num">{e.number}.</span> {_e(e.title)}<br/>'
@@ -187,8 +213,8 @@ def _solutions(book: Book, arrows: Arrows | str, draw: dict[str, Any]) -> str:
 def _solution(e: Entry, arrows: Arrows | str, draw: dict[str, Any]) -> str:
     p = e.puzzle
     drawn = solution_drawing(p, arrows)
-    svg = render_position(p.position, size=None, coordinates=False,
-                          title=f"Solution {e.number}", **drawn, **draw) if drawn else ""
+    svg = _diagram(p.position, coordinates=False, title=f"Solution {e.number}", **drawn,
+                   **draw) if drawn else ""
     parts = [f'<div class="head">{e.number}. {_e(e.title)} '
              f'<a class="ref" href="#{e.anchor}">(problem, p.&#160;'
              f'<span class="pageref" href="#{e.anchor}"></span>)</a></div>',

@@ -28,7 +28,6 @@ from gyges.puzzles.authoring import (
     AuthoringError,
     Findings,
     add_entry,
-    difficulty_of,
     findings,
     proof_note,
 )
@@ -75,7 +74,7 @@ __all__ = [
     "Appended", "AuthoringError", "Catalogue", "CatalogueError", "DuplicateEntry",
     "Duplicates", "FileForm", "Findings", "Line", "Puzzle", "SolveFn", "Stipulation",
     "add_entry", "append_entries", "appended_text", "canonical", "catalogue_files",
-    "check_puzzle", "difficulty_of", "findings", "format_entry", "identity", "line_themes",
+    "check_puzzle", "findings", "format_entry", "identity", "line_themes",
     "load_all", "load_catalogue", "parse_catalogue", "play_line", "principal_line",
     "proof_note", "renop_matters", "theme_problem", "try_play_line",
 ]

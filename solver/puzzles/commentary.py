@@ -11,7 +11,7 @@ Commentary(threats=['16-36-N'], variations=1, defences=12)
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Sequence
 
 from gyges.formats.notation import format_move
 from gyges.game.moves import apply_move, legal_moves
@@ -88,6 +88,14 @@ def commentary(p: Puzzle) -> Commentary:
     return Commentary(threats, variations, len(replies))
 
 
-def solver_commentary(puzzles: Iterable[Puzzle]) -> dict[str, Commentary]:
-    """The commentary of every puzzle, by id (:func:`commentary`)."""
-    return {p.id: commentary(p) for p in puzzles}
+def solver_commentary(puzzles: Sequence[Puzzle],
+                      progress: Callable[[int, int, Puzzle], None] | None = None
+                      ) -> dict[str, Commentary]:
+    """The commentary of every puzzle, by id (:func:`commentary`); ``progress(i, n,
+    puzzle)`` is told before puzzle ``i`` of ``n``."""
+    out = {}
+    for i, p in enumerate(puzzles, 1):
+        if progress is not None:
+            progress(i, len(puzzles), p)
+        out[p.id] = commentary(p)
+    return out

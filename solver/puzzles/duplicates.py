@@ -32,13 +32,14 @@ class KnownCatalogueError(GenerateError):
 
 def known_positions(paths: Iterable[str | Path], rules: RuleSet | None = None,
                     exclude: str | Path | None = None) -> set[str]:
-    """The canonical positions of the puzzles of the catalogue files (under ``rules`` when
-    given), but the file ``exclude``. A missing or unreadable file is a
+    """The canonical positions of the puzzles of the catalogue files, those in the
+    directories' subdirectories included (under ``rules`` when given), but the file
+    ``exclude``. A missing or unreadable file is a
     :class:`KnownCatalogueError` (a file that silently counted for nothing would let
     duplicates through)."""
     out: set[str] = set()
     try:
-        files = catalogue_files(paths)
+        files = catalogue_files(paths, recursive=True)
     except CatalogueError as e:
         raise KnownCatalogueError(e, missing=True) from None
     skip = Path(exclude).resolve() if exclude is not None else None

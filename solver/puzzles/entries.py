@@ -34,7 +34,7 @@ from gyges.puzzles.writing import Duplicates, append_entries
 from gyges.search.stipulation import Stipulation
 
 __all__ = ["OutputNotCatalogue", "catalogue_entries", "catalogue_text", "check_catalogue_out",
-           "current_themes", "entry_id", "entry_text", "write_catalogue"]
+           "current_themes", "entry_id", "entry_text", "proof_notes", "write_catalogue"]
 
 LOG = logging.getLogger("gyges.generate")
 
@@ -70,12 +70,7 @@ def entry_text(rec: dict[str, Any], params: Params) -> str:
     rec = {**rec, "themes": current_themes(rec, params)}
     f = rec["features"]
     rated = rating(Features.from_json(f))  # the current formula, also for records of older runs
-    # the rating's figures stay in the state file: the book shows what a solver reads
-    notes = (st.proof_note("the only key" + (", a quiet one" if f["quiet"] else "")))
-    if rec["duals"]:
-        n = len(rec["duals"])
-        notes += (f" Flaw: duals after {n} defence{'s' if n != 1 else ''}, e.g. "
-                  + "; ".join(rec["duals"][:2]) + ".")
+    notes = proof_notes(st, f["quiet"], rec["duals"])
     source = "random play from random setups"
     if rec["source"] == Source.COMPOSE:
         d = rec["design"]
@@ -91,6 +86,25 @@ def entry_text(rec: dict[str, Any], params: Params) -> str:
         credit=f"composed by gyges generate, seed {params.seed} (candidate {rec['index']})",
         notes=notes,
     )
+
+
+def proof_notes(stipulation: Stipulation, quiet: bool, duals: Sequence[str]) -> str:
+    """The notes of a generated entry: what was proven, and its duals as a flaw (the first
+    two, each with its line: :func:`~gyges.puzzles.soundness.dual_notes`). The rating's
+    figures stay in the state file: the book shows what a solver reads.
+
+    >>> from gyges.game.rules import Side
+    >>> print(proof_notes(Stipulation("win", 3, Side.SOUTH), False,
+    ...                   ["after 1. 15x12=36 26x36=12 2. ...: 52-42x32=22 or 53-32-22"]))
+    Proven by the solver: South wins in 3 and no sooner; the only key. Flaw: duals after 1 \
+defence, e.g. after 1. 15x12=36 26x36=12 2. ...: 52-42x32=22 or 53-32-22.
+    """
+    notes = stipulation.proof_note("the only key" + (", a quiet one" if quiet else ""))
+    if duals:
+        n = len(duals)
+        notes += (f" Flaw: duals after {n} defence{'s' if n != 1 else ''}, e.g. "
+                  + "; ".join(duals[:2]) + ".")
+    return notes
 
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")

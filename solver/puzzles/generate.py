@@ -16,9 +16,10 @@ Every candidate (:mod:`gyges.puzzles.judging`) goes to the solver
 trivial. Sound puzzles are rated (:mod:`gyges.puzzles.rating`), their themes tagged from
 the main line the catalogue checker replays, and duplicates removed up to the board's
 symmetries (:mod:`gyges.puzzles.symmetry`, :mod:`gyges.puzzles.duplicates`). :func:`run`
-drives the candidates through a process pool, records each one in the run's state file
-(:mod:`gyges.puzzles.state`, resumable) and writes the catalogue file
-(:mod:`gyges.puzzles.entries`); :func:`collect` makes one catalogue of several runs.
+drives the candidates through the shared resumable run (:func:`gyges.parallel.run`), each
+one's record kept in the run's state file (:mod:`gyges.puzzles.state`), and writes the
+catalogue file (:mod:`gyges.puzzles.entries`); :func:`collect` makes one catalogue of
+several runs.
 
 This module holds the run and gathers the generator's public names from the modules that
 hold them (:mod:`~gyges.puzzles.params` for the run's parameters).
@@ -27,8 +28,7 @@ hold them (:mod:`~gyges.puzzles.params` for the run's parameters).
 >>> p = Position.from_string("3....3/13..2./2...../1..31./....22/.1.... N")
 >>> canonical(p) == canonical(p.mirrored()) == canonical(flipped(p))
 True
->>> rating(Features(moves=2, single_tries=0, defences=5, key_bounces=0, quiet=False,
-...                 nodes=100)).difficulty
+>>> rating(Features(moves=2, single_tries=0, defences=5, key_bounces=0, quiet=False)).difficulty
 1
 """
 
@@ -36,16 +36,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import logging
 import os
-import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from gyges.output import OutputError, check_output, distinct
-from gyges.parallel import Interrupted, Progress, log_to, open_executor
+from gyges.parallel import Progress, RunEvent, RunSummary
+from gyges.parallel import run as parallel_run
 from gyges.puzzles.duplicates import KnownCatalogueError, known_positions
 from gyges.puzzles.entries import (
     OutputNotCatalogue,
@@ -66,47 +65,70 @@ from gyges.puzzles.params import (
 )
 from gyges.puzzles.rating import Features, Rating, rating
 from gyges.puzzles.soundness import Assessment, assess, theme_matches
-from gyges.puzzles.state import StateError, StateMismatch, read_state, repair, select
+from gyges.puzzles.state import (
+    StateError,
+    StateMismatch,
+    read_state,
+    select,
+    state_errors,
+    state_file,
+    state_path,
+)
 from gyges.puzzles.symmetry import canonical, flipped
 
 __all__ = [
-    "SOURCES", "Assessment", "Features", "GenerateError", "KnownCatalogueError",
-    "OutputNotCatalogue", "Params", "ParamsError", "Rating", "RunSummary", "Source",
+    "SOURCES", "Assessment", "Features", "GenerateError", "Generated", "KnownCatalogueError",
+    "OutputNotCatalogue", "OutputPathError", "Params", "ParamsError", "Rating", "Source",
     "StateError", "StateMismatch", "assess", "canonical", "candidate", "candidate_seed",
     "catalogue_text", "collect", "entry_text", "evaluate", "flipped", "generated_moves",
-    "known_positions", "parse_themes", "rating", "read_state", "run", "select",
+    "known_positions", "parse_themes", "rating", "read_state", "run", "select", "state_path",
     "theme_matches", "write_catalogue",
 ]
 
 LOG = logging.getLogger("gyges.generate")
 
+Record = dict[str, Any]
+
 
 @dataclasses.dataclass(frozen=True)
-class RunSummary:
-    """What a run did: ``found`` puzzles written (of the ``count`` asked), ``tried``
-    candidates judged in all, ``sound`` of them sound, ``resumed`` read from the state
-    file, ``candidates`` judged by this run, ``interrupted`` (Ctrl-C or SIGTERM),
-    ``limit`` (the most candidates it would judge) and the wall ``seconds``."""
+class Generated:
+    """What a generation run did: ``found`` puzzles written (of the ``count`` asked),
+    ``limit`` (the most candidates it would judge) and ``run``, the resumable run's summary
+    (:class:`gyges.parallel.RunSummary`: the candidates judged by this run, ``done``;
+    those read from the state file, ``resumed``; ``interrupted``; the wall ``seconds``;
+    every candidate's record, ``records``)."""
 
     found: int
-    tried: int
-    sound: int
-    resumed: int
-    candidates: int
-    interrupted: bool
+    count: int
     limit: int
-    seconds: float
+    run: RunSummary
+
+    @property
+    def tried(self) -> int:
+        """Candidates judged in all, by this run and earlier ones."""
+        return len(self.run.records)
+
+    @property
+    def sound(self) -> int:
+        """Sound candidates among them."""
+        return sum(1 for r in self.run.records.values() if r["sound"])
+
+
+class OutputPathError(GenerateError):
+    """An output path that cannot be written (:mod:`gyges.output`'s policy; its words name
+    no option)."""
 
 
 def check_outputs(out: Path, state: Path, force: bool = False) -> None:
-    """Before a run: refuse the same file for both, and an ``out`` that is neither a
-    catalogue of ours nor one the new puzzles can be added to (unless ``force``)."""
+    """Before a run: refuse the same file for both, a path that cannot be a file
+    (:class:`OutputPathError`), and an ``out`` that is neither a catalogue of ours nor one
+    the new puzzles can be added to (:class:`OutputNotCatalogue`, unless ``force``)."""
     try:
-        distinct(("--out", out), ("--state", state))
-        check_output(out, force=True)
-        check_output(state, force=True, option="--state")
+        distinct(("the catalogue", out), ("the state file", state))
+        check_output(out, force=True, option=None)
+        check_output(state, force=True, option=None)
     except OutputError as e:
-        raise GenerateError(str(e)) from None
+        raise OutputPathError(str(e)) from None
     check_catalogue_out(out, force)
 
 
@@ -128,88 +150,78 @@ def collect(out: str | Path, runs: Sequence[tuple[Params, str | Path, int]],
 # -- the run -------------------------------------------------------------------------------
 
 
-class _Enough(Exception):
-    """The puzzles are settled: stop judging (the workers are terminated)."""
-
-
-def _settled(records: dict[int, dict[str, Any]], count: int, known: Iterable[str]) -> bool:
-    """Are the run's puzzles known: ``count`` sound new ones, every lower index judged?"""
+def _settled(records: Mapping[Any, Record], count: int, known: frozenset[str]) -> bool:
+    """Are the run's puzzles known: ``count`` sound new ones, every lower index judged? (The
+    candidates still being judged cannot change them.)"""
     chosen = select(records, count, known)
     return len(chosen) == count and all(i in records for i in range(chosen[-1]["index"]))
 
 
-def _work(index: int, params: Params) -> dict[str, Any]:
+def _work(index: int, params: Params) -> Record:
     rec = evaluate(index, params)
     LOG.info("pid %d: candidate %d (%s): %s", os.getpid(), index, rec["source"],
              "sound" if rec["sound"] else "; ".join(rec["reasons"]))
     return rec
 
 
+def _candidate_text(record: Record) -> str:
+    return f"candidate {record['index']}"
+
+
 def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
         state: str | Path | None = None, max_candidates: int | None = None,
         against: Sequence[str | Path] = (), progress: TextIO | None = None,
         log: str | None = None, force: bool = False,
-        scheduler: str | None = None) -> RunSummary:
+        scheduler: str | None = None) -> Generated:
     """Generate until ``count`` sound, new puzzles are found (or ``max_candidates`` were
     tried), write them to the catalogue file ``out`` and say what was done.
 
-    Candidates are handed to the workers in index order; each candidate's record goes to the
-    ``state`` file (default ``out`` + ``.jsonl``) as it arrives, and a rerun skips the
-    indices there. The puzzles kept are the first ``count`` sound ones by index, whatever
+    The candidates (their indices) go through the resumable run (:func:`gyges.parallel.run`:
+    the local pool of ``jobs`` workers, or Dask with ``scheduler``) in index order; each
+    candidate's record goes to the ``state`` file (default :func:`state_path`) as it
+    arrives, and a rerun skips the indices there. The run stops once the puzzles are
+    settled: the first ``count`` sound ones by index, every lower index judged, whatever
     ``jobs`` and however often the run was interrupted. An existing ``out`` that the user
-    wrote or edited keeps its text and gains the new puzzles (``force``: replaced). The
-    candidates are judged on :func:`gyges.parallel.open_executor` (``scheduler``: the local
-    pool, or Dask).
+    wrote or edited keeps its text and gains the new puzzles (``force``: replaced). Raises
+    :class:`GenerateError` (:class:`OutputPathError`, :class:`OutputNotCatalogue`,
+    :class:`StateError`, :class:`KnownCatalogueError`) before any candidate is judged, and
+    :class:`gyges.parallel.ExecutorError` for an executor it cannot open.
     """
     out = Path(out)
-    state = Path(state) if state is not None else out.with_name(out.name + ".jsonl")
+    state = Path(state) if state is not None else state_path(out)
     if count < 1:
         raise GenerateError(f"count {count}: ask for at least 1 puzzle")
     if max_candidates is not None and max_candidates < 1:
         raise GenerateError(f"max_candidates {max_candidates}: give at least 1")
     max_candidates = max_candidates or 200 * count + 200
     check_outputs(out, state, force)
-    records = read_state(state, params)
-    known = known_positions(against, params.rules, exclude=out)
-    repair(state)
-    state.parent.mkdir(parents=True, exist_ok=True)
-    resumed, judged, interrupted = len(records), 0, False
+    known = frozenset(known_positions(against, params.rules, exclude=out))
+    judged = 0
     bar = None
     if progress is not None:
         bar = Progress(count, progress, unit="puzzles", per_minute=True,
                        extra=lambda: f"{judged} candidates")
-        bar.resume(len(select(records, count, known)))
-    t0 = time.perf_counter()
+
+    def show(event: RunEvent) -> None:
+        nonlocal judged
+        judged = event.done
+        if bar is not None:
+            found = len(select(event.records, count, known))
+            if event.record is None:
+                bar.resume(found)
+            else:
+                bar.set(found)
+
     try:
-        with log_to(log, LOG), open_executor(scheduler, jobs) as pool, \
-                open(state, "a", encoding="utf-8") as f:
-            if not _settled(records, count, known):
-                work = functools.partial(_work, params=params)
-                todo = [i for i in range(max_candidates) if i not in records]
-                # one stream of candidates in index order, no batches: a worker that is
-                # done takes the next index at once instead of waiting for the slowest of
-                # its batch; once the puzzles are settled the few still being judged are
-                # stopped
-                for rec in pool.map_unordered(work, todo):
-                    f.write(json.dumps(rec, sort_keys=True, separators=(",", ":")) + "\n")
-                    f.flush()
-                    records[rec["index"]] = rec
-                    judged += 1
-                    if bar is not None:
-                        bar.set(len(select(records, count, known)))
-                    if _settled(records, count, known):
-                        raise _Enough   # the candidates still out cannot change the puzzles
-    except _Enough:
-        pass
-    except Interrupted:
-        interrupted = True
-        LOG.info("interrupted after %d new candidates", judged)
+        with state_errors():
+            summary = parallel_run(
+                functools.partial(_work, params=params), range(max_candidates),
+                results=state_file(state, params), scheduler=scheduler, jobs=jobs,
+                watch=show, stop=functools.partial(_settled, count=count, known=known),
+                log=log, logger=LOG, describe=_candidate_text)
     finally:
         if bar is not None:
             bar.close()
-    chosen = select(records, count, known)
+    chosen = select(summary.records, count, known)
     write_catalogue(out, [(params, chosen)], force=force)
-    return RunSummary(found=len(chosen), tried=len(records),
-                      sound=sum(1 for r in records.values() if r["sound"]), resumed=resumed,
-                      candidates=judged, interrupted=interrupted, limit=max_candidates,
-                      seconds=round(time.perf_counter() - t0, 2))
+    return Generated(len(chosen), count, max_candidates, summary)

@@ -38,7 +38,7 @@ def candidate_seed(seed: int, index: int) -> int:
 def candidate(index: int, params: Params) -> tuple[Source, Position | None, dict[str, Any]]:
     """Candidate ``index`` of a run: (source, position or None, what the source says)."""
     rng = random.Random(candidate_seed(params.seed, index))
-    source = params.sources[index % len(params.sources)]
+    source = params.source_of(index)
     if source is Source.PLAY:
         return source, play_candidate(rng, params.rules, params.moves), {}
     pos, design = compose_candidate(rng, params.rules, params.moves, params.themes)

@@ -25,10 +25,10 @@ from gyges.puzzles.play import PLAY_WAY
 from gyges.puzzles.schema import theme_problem
 from gyges.search.stipulation import Stipulation
 
-__all__ = ["FORMAT", "MOVES", "SOURCES", "GenerateError", "Params", "ParamsError", "Source",
-           "generated_moves", "parse_themes"]
+__all__ = ["COMPOSE_EVERY", "COMPOSE_EVERY_THEMED", "FORMAT", "MOVES", "SOURCES",
+           "GenerateError", "Params", "ParamsError", "Source", "generated_moves", "parse_themes"]
 
-FORMAT = 1  #: version of the state file's record layout
+FORMAT = 2  #: version of the state file's record layout: records of another are not resumed
 MOVES = range(2, 6)  #: the stipulations the generator makes: wins in 2 to 5
 
 
@@ -58,6 +58,21 @@ class Source(str, enum.Enum):
 
 SOURCES: tuple[Source, ...] = (Source.PLAY, Source.COMPOSE)
 
+#: In a run of both sources, one candidate in this many is constructed (the last of each
+#: block: candidates COMPOSE_EVERY - 1, 2 * COMPOSE_EVERY - 1, ...), the others come from
+#: play. What it trades: a constructed candidate takes the time of 30 to 70 play
+#: candidates (CP-SAT solves and a quick proof for each of its twenty-odd proposals,
+#: against one line of play) for about as many sound puzzles, so each one makes a run
+#: slower; its puzzles are of other kinds (designed keys and landings), which is why it has
+#: a share at all. At one in 256 it takes about a fifth of a run's time, and ``--source
+#: both`` at most 1.5 times ``--source play`` for the same puzzles; runs of fewer than 256
+#: candidates (ten wins in 2, 3 or 4) construct none.
+#: ``python -m bench.bench_generate --share`` measures both sources' cost and yield.
+COMPOSE_EVERY = 256
+#: With themes asked for, every other candidate is constructed: the construction builds
+#: the themes to order, where play meets them by chance.
+COMPOSE_EVERY_THEMED = 2
+
 
 @dataclasses.dataclass(frozen=True)
 class Params:
@@ -83,6 +98,29 @@ class Params:
                 value = tuple(str(v) for v in value) if f.name == "sources" else value
                 shown.append(f"{f.name}={value!r}")
         return f"Params({', '.join(shown)})"
+
+    @property
+    def compose_every(self) -> int | None:
+        """In a run of both sources, one candidate in this many is constructed
+        (:data:`COMPOSE_EVERY`, :data:`COMPOSE_EVERY_THEMED` with themes); None for one
+        source."""
+        if len(set(self.sources)) < 2:
+            return None
+        return COMPOSE_EVERY_THEMED if self.themes else COMPOSE_EVERY
+
+    def source_of(self, index: int) -> Source:
+        """Where candidate ``index`` comes from: the last of every :attr:`compose_every`
+        is constructed, the others come from play.
+
+        >>> from gyges.game.rules import PRESETS
+        >>> p = Params(2, PRESETS["pbmserv"])
+        >>> [i for i in range(600) if p.source_of(i) is Source.COMPOSE]
+        [255, 511]
+        """
+        every = self.compose_every
+        if every is None:
+            return self.sources[0]
+        return Source.COMPOSE if index % every == every - 1 else Source.PLAY
 
     @property
     def stipulation(self) -> Stipulation:
@@ -115,6 +153,8 @@ class Params:
             # the way play candidates are made (:data:`~gyges.puzzles.play.PLAY_WAY`): a
             # state file of another way is not resumed
             d["play"] = PLAY_WAY
+        if self.compose_every is not None:
+            d["compose_every"] = self.compose_every   # which candidates are constructed
         return d
 
     @classmethod

@@ -15,7 +15,7 @@ import contextlib
 import datetime as _dt
 import io
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from gyges.puzzles.book import Book
 from gyges.puzzles.bookhtml import Paper, export_html
@@ -63,11 +63,17 @@ def _font_dates(created: _dt.datetime | None) -> Iterator[None]:
             os.environ["SOURCE_DATE_EPOCH"] = old
 
 
-def html_to_pdf(html: str, *, created: _dt.datetime | None = None) -> bytes:
+def html_to_pdf(html: str, *, created: _dt.datetime | None = None,
+                status: Callable[[str], None] | None = None) -> bytes:
     """Typeset an HTML document with WeasyPrint; ``created`` becomes the PDF's creation
-    and modification date (None: no date in the file at all)."""
+    and modification date (None: no date in the file at all). ``status`` is told what
+    WeasyPrint is doing (laying out the pages, then writing them)."""
     weasyprint = _weasyprint()
+    if status is not None:
+        status("typesetting the PDF (WeasyPrint): laying out the pages")
     document = weasyprint.HTML(string=html).render()
+    if status is not None:
+        status(f"typesetting the PDF (WeasyPrint): writing {len(document.pages)} pages")
     metadata = document.metadata
     if created is not None:
         stamp = created.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -82,11 +88,13 @@ def html_to_pdf(html: str, *, created: _dt.datetime | None = None) -> bytes:
 def export_pdf(book: Book | Sequence[Puzzle], *, title: str | None = None,
                paper: Paper | str = Paper.A4, arrows: Arrows | str = Arrows.KEY,
                monochrome: bool = False, coordinates: bool = True,
-               created: _dt.datetime | None = None) -> bytes:
-    """The book as PDF bytes (options as for :func:`~gyges.puzzles.bookhtml.export_html`)."""
+               created: _dt.datetime | None = None,
+               status: Callable[[str], None] | None = None) -> bytes:
+    """The book as PDF bytes (options as for :func:`~gyges.puzzles.bookhtml.export_html`;
+    ``status`` as for :func:`html_to_pdf`)."""
     return html_to_pdf(export_html(book, title, paper=paper, arrows=arrows,
                                    monochrome=monochrome, coordinates=coordinates),
-                       created=created)
+                       created=created, status=status)
 
 
 def source_date(epoch: str | None) -> _dt.datetime | None:

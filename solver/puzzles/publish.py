@@ -140,14 +140,17 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
                  options: BookOptions = BookOptions(), *,
                  selection: Selection | None = None, check: bool | None = None,
                  force: bool = False, created: _dt.datetime | None = None,
-                 progress: Callable[[CheckStep], None] | None = None) -> Published:
+                 progress: Callable[[CheckStep], None] | None = None,
+                 status: Callable[[str], None] | None = None) -> Published:
     """Write the book of ``puzzles`` (or its SVG diagrams) to ``out``: the steps of the
     module's docstring. ``selection``: the puzzles to publish (default: all);
     ``check``: re-prove every puzzle first (default: for a PDF);
     ``progress`` hears of each re-proof
-    (:func:`~gyges.puzzles.checking.check_catalogue`). Raises :class:`PublishError` (its
-    kinds say which step refused), :class:`~gyges.output.OutputError` (a file not to
-    replace) or :class:`~gyges.puzzles.pdf.PdfError` (no WeasyPrint)."""
+    (:func:`~gyges.puzzles.checking.check_catalogue`); ``status`` is told, in words, what
+    the later steps are doing (the solver's commentary puzzle by puzzle, the rendering,
+    WeasyPrint's typesetting). Raises :class:`PublishError` (its kinds say which step
+    refused), :class:`~gyges.output.OutputError` (a file not to replace) or
+    :class:`~gyges.puzzles.pdf.PdfError` (no WeasyPrint)."""
     fmt = BookFormat(fmt)
     selection = selection or Selection()
     chosen = select_puzzles(puzzles, selection)
@@ -163,9 +166,15 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
     target = _target(Path(out), fmt)
     if fmt is BookFormat.SVG:
         return Published(tuple(_write_svgs(target, chosen, force, options)), target)
+
+    def commenting(i: int, n: int, p: Puzzle) -> None:
+        if status is not None:
+            status(f"the solver's commentary {i}/{n}: {p.id} ({p.file}:{p.line})")
+
+    said = solver_commentary(chosen, progress=commenting)
     book = make_book(chosen, title=options.title or BOOK_TITLE, chapters=options.chapters,
-                     file_titles=_file_titles(chosen), commentary=solver_commentary(chosen))
-    _write(target, _book_bytes(book, fmt, options, target, force, created))
+                     file_titles=_file_titles(chosen), commentary=said)
+    _write(target, _book_bytes(book, fmt, options, target, force, created, status))
     return Published((target,), target.parent)
 
 
@@ -212,9 +221,12 @@ def _write_svgs(directory: Path, puzzles: Sequence[Puzzle], force: bool,
 
 
 def _book_bytes(book: Book, fmt: BookFormat, options: BookOptions, target: Path, force: bool,
-                created: _dt.datetime | None) -> bytes:
+                created: _dt.datetime | None,
+                status: Callable[[str], None] | None = None) -> bytes:
     """The book rendered, once ``target`` may be written."""
     _may_write(target, force)
+    if status is not None:
+        status(f"writing the {fmt} book")
     if fmt is BookFormat.TEXT:
         return signed(export_text(book), "#").encode("utf-8")
     if fmt is BookFormat.HTML:
@@ -229,7 +241,7 @@ def _book_bytes(book: Book, fmt: BookFormat, options: BookOptions, target: Path,
             raise PublishError(str(e)) from None
     return export_pdf(book, paper=options.paper, arrows=options.arrows,
                       monochrome=options.monochrome, coordinates=options.coordinates,
-                      created=created)
+                      created=created, status=status)
 
 
 def _may_write(target: Path, force: bool) -> None:

@@ -39,7 +39,7 @@ from gyges.formats.record import GameRecord, RecordedTurn, Replay, format_record
 from gyges.game.moves import Move, apply_move
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, RuleSet, Side
-from gyges.puzzles.catalogue import difficulty_of, findings
+from gyges.puzzles.catalogue import findings
 from gyges.search.prover import solve as search_solve
 
 __all__ = ["GameReview", "Kind", "Mark", "MoveReview", "Verdict", "review_game"]
@@ -283,7 +283,7 @@ class GameReview:
                      f"game {m.side.title} {in_game} ({m.comment}).")
             entries.append(found.entry(
                 f"{stem}-{m.number}", m.position, self.rules,
-                difficulty=difficulty_of(found.stipulation, found.themes),
+                difficulty=found.rating(m.position, self.rules, m.history, solve).difficulty,
                 title=f"{name}, entry {m.number}",
                 source=f"the game {self.record.source}, before entry {m.number}",
                 credit="found by gyges review", notes=notes, history=m.history))

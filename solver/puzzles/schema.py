@@ -503,27 +503,42 @@ def load_catalogue(path: str | Path) -> Catalogue:
     return parse_catalogue(text, source)
 
 
-def catalogue_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The ``*.yaml`` files named or found (sorted) in the named directories."""
+def catalogue_files(paths: Iterable[str | Path], *, recursive: bool = False) -> list[Path]:
+    """The ``*.yaml`` files named, or found in the named directories (sorted; with
+    ``recursive``, then those of their subdirectories, each sorted the same way)."""
     out: list[Path] = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            out.extend(sorted([*path.glob("*.yaml"), *path.glob("*.yml")]))
+            out.extend(_directory_files(path, recursive))
         elif path.exists():
             out.append(path)
         else:
             raise CatalogueError("no such file or directory", str(path))
     return out
 
-def load_all(paths: Iterable[str | Path]) -> tuple[list[Puzzle], list[CatalogueError]]:
-    """Every puzzle of the files named or found in the directories, and the problems of the
-    files that cannot be read (reported, not raised; a repeated id is one of them)."""
+def _directory_files(directory: Path, recursive: bool) -> list[Path]:
+    """The catalogue files of a directory, sorted, then (``recursive``) those of each
+    subdirectory in turn."""
+    entries = sorted(directory.iterdir())
+    out = [f for f in entries if f.suffix in (".yaml", ".yml") and f.is_file()]
+    if recursive:
+        for d in entries:
+            if d.is_dir():
+                out.extend(_directory_files(d, recursive))
+    return out
+
+
+def load_all(paths: Iterable[str | Path], *, recursive: bool = False
+             ) -> tuple[list[Puzzle], list[CatalogueError]]:
+    """Every puzzle of the files named or found in the directories (:func:`catalogue_files`;
+    ``recursive``: their subdirectories too), and the problems of the files that cannot be
+    read (reported, not raised; a repeated id is one of them)."""
     puzzles: list[Puzzle] = []
     errors: list[CatalogueError] = []
     seen: dict[str, Puzzle] = {}
     places: dict[tuple, Puzzle] = {}
-    for f in catalogue_files(paths):
+    for f in catalogue_files(paths, recursive=recursive):
         source = str(f)
         try:
             text = yamlnodes.read_file(f, functools.partial(CatalogueError, source=source))

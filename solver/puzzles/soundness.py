@@ -23,11 +23,12 @@ from gyges.game.moves import Move, apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet, Side
 from gyges.puzzles.authoring import AuthoringError, findings
-from gyges.puzzles.rating import CAPS, Features, Rating, rating
+from gyges.puzzles.rating import CAPS, TRIES_UP_TO, Features, Rating, measure, rating, threatens
 from gyges.search.prover import solve as search_solve
-from gyges.search.tree import Node, WinnerNode, walk
+from gyges.search.stipulation import Stipulation
+from gyges.search.tree import Node, Step, WinnerNode, walk
 
-__all__ = ["TRIES_UP_TO", "Assessment", "assess", "plausible_moves", "theme_matches",
+__all__ = ["TRIES_UP_TO", "Assessment", "assess", "dual_notes", "plausible_moves", "theme_matches",
            "threatens"]
 
 
@@ -72,11 +73,6 @@ class Assessment:
         return f"Assessment({self.position}: {verdict})"
 
 
-def threatens(before: Position, after: Position, side: Side, rules: RuleSet) -> bool:
-    """Could ``side`` land at once from ``after`` if it were to move again?"""
-    return can_land(after.with_turn(side), rules, [before])
-
-
 def plausible_moves(position: Position, rules: RuleSet) -> list[Move]:
     """The first moves a solver would look at first: those that threaten to land next move
     (if the opponent did nothing) without letting the opponent land at once."""
@@ -93,23 +89,54 @@ def plausible_moves(position: Position, rules: RuleSet) -> list[Move]:
     return out
 
 
-def _duals(tree: Node | None) -> list[str]:
-    """Defences after which the winner has several winning continuations before the last
-    move (a dual); several rings landing on the goal at the end is not counted."""
+def dual_notes(tree: Node | None, shown: int = 3) -> list[str]:
+    """The duals of a solution tree, each where it arises once: the points where the winner
+    has several winning continuations before its last move, each as the line from the key
+    down to that point, numbered by the winner's moves, and the moves that win there (the
+    first ``shown`` of them). Several rings that can land on the goal on the last move are
+    not a dual.
+
+    >>> from gyges.search.tree import Defence, LoserNode
+    >>> two = WinnerNode(Side.SOUTH, 2, moves=("52-42x32=22", "53-32-22"), dual=True)
+    >>> one = WinnerNode(Side.SOUTH, 2, moves=("52-42-32-22",), dual=False)
+    >>> after = LoserNode(Side.NORTH, 3, defences=(Defence("26x36=12", two),
+    ...                                            Defence("26-36", one)))
+    >>> dual_notes(WinnerNode(Side.SOUTH, 3, moves=("15x12=36",), dual=False, after=after))
+    ['after 1. 15x12=36 26x36=12 2. ...: 52-42x32=22 or 53-32-22']
+    """
+    if tree is None:
+        return []
+    winner = tree.to_move
     out = []
     for path, node in walk(tree):
         if path and isinstance(node, WinnerNode) and node.moves_left >= 2 and node.dual:
-            defence = next((s.move for s in reversed(path) if s.defence), None)
-            out.append(f"after {defence}: {', '.join(node.moves[:3])}")
+            more = len(node.moves) - shown
+            moves = " or ".join(node.moves[:shown]) + (f" (and {more} more)" if more > 0
+                                                       else "")
+            out.append(f"after {_line_to(path, winner)}: {moves}")
     return out
 
 
-#: Tries (the rating's single-refutation tries) are looked for up to a win in this many
-#: moves. What it trades: each try of a win in N costs a proof that a second defence holds
-#: ("no win in N - 1") for every first move, hundreds of them, and that proof grows fast
-#: with N; against a rating that needs no tries for a win in 5, whose length alone scores
-#: 8 of the 8.5 of difficulty 5 and whose proof (thousands of nodes) the rest.
-TRIES_UP_TO = 4
+def _line_to(path: Sequence[Step], winner: Side) -> str:
+    """The moves of ``path`` numbered by the winner's moves, as problem books print a line,
+    up to the winner's next move (``1. 15x12=36 26x36=12 2. ...``); a side's consecutive
+    moves (its opponent blocked) are joined by ``;``."""
+    groups: list[str] = []
+    count, last = 0, None
+    for step in path:
+        if step.move is None:
+            continue
+        if step.side is winner:
+            count += 1
+            if last is winner:
+                groups[-1] += ";"
+            groups.append(f"{count}. {step.move}")
+        elif last is step.side:
+            groups[-1] += f"; {step.move}"
+        else:
+            groups[-1] += f" {step.move}"
+        last = step.side
+    return " ".join([*groups, f"{count + 1}. ..."])
 
 
 def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = False,
@@ -161,9 +188,9 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
         reasons.append(f"{len(others)} plausible tries (at least {min_tries} wanted)")
     if reasons:
         return Assessment(position, False, tuple(reasons), key=format_move(key))
-    duals = _duals(sol.tree)
-    if duals and no_duals:
-        return Assessment(position, False, ("duals: " + "; ".join(duals),),
+    found_duals = dual_notes(sol.tree)
+    if found_duals and no_duals:
+        return Assessment(position, False, ("duals: " + "; ".join(found_duals),),
                           key=format_move(key))
     try:
         found = findings(position, rules, sol, (), quick)
@@ -171,21 +198,12 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
         # the catalogue checker replays the main line: an entry it cannot replay is no use
         return Assessment(position, False, (f"the main line cannot be replayed: {e.reason}",),
                           key=format_move(key))
-    after = apply_move(position, key)
-    defences = legal_moves(after, rules, [position])
-    quiet = not key.is_replace and not threatens(position, after, me, rules)
-    features = Features(
-        moves=moves,
-        single_tries=len(sol.tries),
-        defences=len(defences.moves) if defences.mover is after.turn else 0,
-        key_bounces=key.bounces,
-        quiet=quiet,
-        nodes=sol.stats.proof_nodes,
-    )
+    features = measure(position, rules, Stipulation("win", moves, me), key,
+                       tries=len(sol.tries))
     return Assessment(
         position, True, (), key=format_move(key), main_line=found.main_line,
         themes=found.themes, features=features, rating=rating(features),
-        tries=tuple(str(t.move) for t in sol.tries), duals=tuple(duals),
+        tries=tuple(str(t.move) for t in sol.tries), duals=tuple(found_duals),
         threats=len(others),
     )
 

@@ -1,6 +1,8 @@
 """The state file of a generation run: one JSON line per judged candidate (its record, from
-:func:`~gyges.puzzles.judging.evaluate`, with the run's parameters), read back to resume
-(:func:`read_state`), and the puzzles a run keeps from its records (:func:`select`).
+:func:`~gyges.puzzles.judging.evaluate`, with the run's parameters), the results file of
+the shared resumable run (:func:`state_file`, a :class:`gyges.parallel.ResultsFile`), read
+back to resume (:func:`read_state`); and the puzzles a run keeps from its records
+(:func:`select`).
 
 >>> select({0: {"index": 0, "sound": True, "canonical": "a"},
 ...         1: {"index": 1, "sound": False},
@@ -11,18 +13,23 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from gyges.parallel import ParametersError, ResultsFile, ResultsFileError
 from gyges.puzzles.params import GenerateError, Params
 
-__all__ = ["SOUND_KEYS", "StateError", "StateMismatch", "read_state", "repair", "select"]
+__all__ = ["SOUND_KEYS", "StateError", "StateMismatch", "read_state", "select", "state_errors",
+           "state_file", "state_path"]
 
 #: The keys every sound record has (what its catalogue entry is written from).
 SOUND_KEYS = ("canonical", "position", "key", "main_line", "features", "themes", "duals",
               "source")
+
+Record = dict[str, Any]
 
 
 class StateError(GenerateError):
@@ -39,49 +46,70 @@ class StateMismatch(StateError):
         self.found = found
 
 
-def read_state(path: str | Path, params: Params) -> dict[int, dict[str, Any]]:
+def state_path(out: str | Path) -> Path:
+    """The state file of a run writing the catalogue ``out``, unless told otherwise:
+    ``OUT.jsonl``.
+
+    >>> str(state_path("my/puzzles.yaml"))
+    'my/puzzles.yaml.jsonl'
+    """
+    out = Path(out)
+    return out.with_name(out.name + ".jsonl")
+
+
+def _check(record: Record) -> None:
+    """A candidate's record: its index, and for a sound one what its entry is written from
+    (ValueError if not)."""
+    if type(record.get("index")) is not int or (
+            record.get("sound") and not all(k in record for k in SOUND_KEYS)):
+        raise ValueError("a JSON object with its index: a state file of 'gyges generate'?")
+
+
+def _index(record: Record) -> Hashable:
+    return record["index"]
+
+
+def _params_of(record: Record) -> Any:
+    return record.get("params")
+
+
+def _as_json(params: Any) -> str:
+    """Parameters as JSON text (read back by :func:`state_errors`)."""
+    return json.dumps(params, sort_keys=True)
+
+
+def state_file(path: str | Path, params: Params) -> ResultsFile:
+    """The state file of a run with ``params``: its candidates' records by index, every one
+    made with those parameters."""
+    return ResultsFile(str(path), "a candidate's record", key=_index, check=_check,
+                       params=params.to_json(), params_of=_params_of, describe=_as_json)
+
+
+@contextlib.contextmanager
+def state_errors() -> Iterator[None]:
+    """The results file's errors inside the block as the state file's: a record made with
+    other parameters is :class:`StateMismatch`, any other line that is not a candidate's
+    record :class:`StateError`."""
+    try:
+        yield
+    except ParametersError as e:
+        raise StateMismatch(Path(e.path), e.line or 0, json.loads(e.found)) from None
+    except ResultsFileError as e:
+        raise StateError(str(e)) from None
+
+
+def read_state(path: str | Path, params: Params) -> dict[int, Record]:
     """The records of an earlier run (by index); a truncated last line (an interrupted
     write) is dropped. A file made with other parameters is refused
-    (:class:`StateMismatch`)."""
-    path = Path(path)
-    if not path.exists():
-        return {}
-    out: dict[int, dict[str, Any]] = {}
-    wanted = params.to_json()
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError:
-        raise StateError(f"{path}: not a state file of 'gyges generate' (not UTF-8 "
-                         "text)") from None
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-            if not isinstance(rec, dict) or type(rec.get("index")) is not int or (
-                    rec.get("sound") and not all(k in rec for k in SOUND_KEYS)):
-                raise ValueError("not a candidate's record")
-        except ValueError:   # JSONDecodeError too
-            if n == len(lines) and not line.endswith("}"):
-                continue     # cut short by an interruption
-            raise StateError(f"{path}:{n}: not a candidate's record (a JSON object with "
-                             "its index): a state file of 'gyges generate'?") from None
-        if rec.get("params") != wanted:
-            raise StateMismatch(path, n, rec.get("params"))
-        out[rec["index"]] = rec
-    return out
+    (:class:`StateMismatch`), as is a line that is not a candidate's record
+    (:class:`StateError`). The file is not changed."""
+    with state_errors():
+        return {line.record["index"]: line.record
+                for line in state_file(path, params).read().lines}
 
 
-def repair(path: Path) -> None:
-    """Cut a half-written last line so appending starts on a fresh line."""
-    if path.exists():
-        data = path.read_bytes()
-        if data and not data.endswith(b"\n"):
-            path.write_bytes(data[: data.rfind(b"\n") + 1])
-
-
-def select(records: dict[int, dict[str, Any]], count: int,
-           known: Iterable[str] = frozenset()) -> list[dict[str, Any]]:
+def select(records: Mapping[Any, Record], count: int,
+           known: Iterable[str] = frozenset()) -> list[Record]:
     """The first ``count`` sound records by index, each position once up to symmetry and
     none already in ``known``."""
     seen = set(known)
