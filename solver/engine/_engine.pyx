@@ -63,7 +63,7 @@ cdef enum:
     MAX_HIST = MAX_GAME + MAX_PLY + 8
     HIST_SIZE = 36 * 38 * 37
     CHECK_EVERY = 1023     # nodes between looks at the clock, the node limit and signals
-    LAND_BITS = 16         # entries of the landing cache: 2^16
+    LAND_BITS = 13         # entries of the landing cache: 2^13 (192 KiB: in the L2 cache)
     BUCKET = 4             # table entries per bucket (one cache line)
     NFEATURES = 24
 
@@ -125,6 +125,11 @@ ctypedef struct Witness:
     uint64_t sup           # a goal path that stands on the parent board, or 0
     int far                # 1: the goal is out of the side's reach on the parent board
     uint64_t region        # ... an answer resting on these slots
+
+ctypedef struct Reach:
+    # each side's goal out of reach (the core's quick test) and what that answer rests on
+    int far[2]
+    uint64_t region[2]
 
 ctypedef struct S:
     int rules
@@ -244,27 +249,34 @@ cdef inline uint64_t _relevant(S* s, const Board* b, int plies) noexcept nogil:
 
 # -- landings --------------------------------------------------------------------------------
 
-cdef inline uint64_t _land(S* s, const Board* b, int side) noexcept nogil:
-    """The core's ``land_support`` (0: ``side`` cannot land on ``b``), cached by board and
-    side (not under ``blocked=next-row``, where the answer depends on the history)."""
-    cdef History h
+cdef inline uint64_t _land_near(S* s, const Board* b, int side) noexcept nogil:
+    """``_land`` once the core's quick test has not ruled the goal out: its exact search,
+    cached by board and side."""
     cdef uint64_t hi, sup, region
     cdef LandEntry* e
-    if s.rules & R_BLOCK_NEXTROW:
-        _hview(s, &h)
-        return land_support(b, side, s.rules, &h)
     hi = b.khi | (<uint64_t>side << 63) | (1ULL << 62)
     e = &s.lc[_mix(b.klo ^ (hi * 0x9E3779B97F4A7C15ULL)) & ((1ULL << LAND_BITS) - 1)]
     if e.klo == b.klo and e.khi == hi:
         return e.sup
-    if goal_out_of_reach_in(b, side, s.rules, &region):
-        sup = 0
-    else:
-        sup = land_search(b, side, s.rules, NULL, &region)
+    sup = land_search(b, side, s.rules, NULL, &region)
     e.klo = b.klo
     e.khi = hi
     e.sup = sup
     return sup
+
+
+cdef inline uint64_t _land(S* s, const Board* b, int side) noexcept nogil:
+    """The core's ``land_support`` (0: ``side`` cannot land on ``b``): its quick test,
+    then its exact search through a cache (not under ``blocked=next-row``, where the
+    answer depends on the history)."""
+    cdef History h
+    cdef uint64_t region
+    if s.rules & R_BLOCK_NEXTROW:
+        _hview(s, &h)
+        return land_support(b, side, s.rules, &h)
+    if goal_out_of_reach_in(b, side, s.rules, &region):
+        return 0
+    return _land_near(s, b, side)
 
 
 cdef inline void _witness(S* s, Witness* w, const Board* b, int side) noexcept nogil:
@@ -379,24 +391,32 @@ cdef inline int _out(S* s) noexcept nogil:
 
 # -- the evaluation ------------------------------------------------------------------------------
 
-cdef void _features(S* s, const Board* b, int x, int threat, double* f) noexcept nogil:
-    """The features of ``b`` with ``x`` to move (``threat``: its opponent could land)."""
-    cdef int y = 1 - x, rx = shore_row(b, x), ry = shore_row(b, y), i, lo, hi, r
-    cdef uint64_t rowx, rowy, region, occ = b.occ
-    cdef CMove buf[256]
+cdef void _reach(S* s, const Board* b, Reach* r) noexcept nogil:
     cdef int side
+    for side in range(2):
+        r.far[side] = goal_out_of_reach_in(b, side, s.rules, &r.region[side])
+
+
+cdef void _features(S* s, const Board* b, int x, int threat, Reach* reach,
+                    double* f) noexcept nogil:
+    """The features of ``b`` with ``x`` to move (``threat``: its opponent could land;
+    ``reach``: both sides' quick goal tests)."""
+    cdef int y = 1 - x, rx = shore_row(b, x), ry = shore_row(b, y), i, lo, hi, r, side
+    cdef uint64_t rowx, rowy, occ = b.occ
+    cdef CMove buf[256]
     cdef History h
     _hview(s, &h)
     memset(f, 0, NFEATURES * sizeof(double))
     f[0] = 1.0
     f[1] = 1.0 if threat else 0.0
-    for side in range(2):
-        if goal_out_of_reach_in(b, x if side == 0 else y, s.rules, &region):
-            f[16 + side] = _popcount(region & ~b.occ) / 8.0
+    for i in range(2):
+        side = x if i == 0 else y
+        if reach.far[side]:
+            f[16 + i] = _popcount(reach.region[side] & ~occ) / 8.0
         else:
-            f[2 + side] = 1.0
-            f[16 + side] = 36 / 8.0
-        f[4 + side] = simple_moves(b, x if side == 0 else y, s.rules, &h, buf, 256) / 8.0
+            f[2 + i] = 1.0
+            f[16 + i] = 36 / 8.0
+        f[4 + i] = simple_moves(b, side, s.rules, &h, buf, 256) / 8.0
     f[6] = rx if x == SOUTH else 5 - rx
     f[7] = ry if y == SOUTH else 5 - ry
     rowx = (occ >> (6 * rx)) & 63
@@ -419,11 +439,11 @@ cdef void _features(S* s, const Board* b, int x, int threat, double* f) noexcept
     f[23] = 1.0 if _popcount(rowy) == 1 else 0.0
 
 
-cdef int _evaluate(S* s, const Board* b, int x, int threat) noexcept nogil:
+cdef int _evaluate(S* s, const Board* b, int x, int threat, Reach* reach) noexcept nogil:
     cdef double f[NFEATURES]
     cdef double v = 0.0
     cdef int i
-    _features(s, b, x, threat, f)
+    _features(s, b, x, threat, reach, f)
     for i in range(NFEATURES):
         v += s.w[i] * f[i]
     v *= 100.0
@@ -477,23 +497,43 @@ cdef int _parry(S* s, const Board* b, int x, uint64_t threat) noexcept nogil:
     return 0
 
 
+cdef uint64_t _threat(S* s, const Board* b, int y, Reach* reach) noexcept nogil:
+    """Can ``y`` land on ``b`` (were it to move)? Its goal path, or 0."""
+    cdef History h
+    if s.rules & R_BLOCK_NEXTROW:
+        _hview(s, &h)
+        return land_support(b, y, s.rules, &h)
+    if reach.far[y]:
+        return 0
+    return _land_near(s, b, y)
+
+
 cdef int _leaf(S* s, const Board* b, int x, int ply) noexcept nogil:
     """The value of the horizon node ``b`` (X to move, known not to be able to land)."""
-    cdef uint64_t threat = _land(s, b, 1 - x)
+    cdef Reach reach
+    cdef uint64_t threat
     cdef int r
+    _reach(s, b, &reach)
+    threat = _threat(s, b, 1 - x, &reach)
     if threat:
         r = _parry(s, b, x, threat)
         if r == 0:
             return -(MATE - (ply + 2))
         if r < 0:
             return 0
-    return _evaluate(s, b, x, threat != 0)
+    return _evaluate(s, b, x, threat != 0, &reach)
 
 
 # -- the search ----------------------------------------------------------------------------------
 
 cdef enum:
     LAZY_PICKS = 3         # moves picked one by one before the rest are sorted
+    # late move reductions: from this depth, after this many moves, a quiet move (no
+    # threat, the side not facing one) is searched a ply shallower first (two plies
+    # after LMR_MORE moves), and again at full depth only if it beats alpha
+    LMR_DEPTH = 3
+    LMR_AFTER = 3
+    LMR_MORE = 12
 
 
 cdef inline int _next(int* idx, int32_t* key, int j, int n) noexcept nogil:
@@ -538,18 +578,62 @@ cdef inline void _pv_set(S* s, int ply, CMove m) noexcept nogil:
     s.pvlen[ply] = n + 1
 
 
+cdef inline int _find(const CMove* moves, int n, CMove m) noexcept nogil:
+    cdef int i
+    if m.start == NO_SLOT:
+        return -1
+    for i in range(n):
+        if _same(moves[i], m):
+            return i
+    return -1
+
+
+cdef int _child(S* s, const Board* b, int side, CMove m, int depth, int alpha, int beta,
+                int ply, int first, int pv_node) noexcept nogil:
+    """The value of move ``m`` (its child searched with the opponent to move, known not
+    to be able to land): the first move with the full window, the others with a null
+    window first (principal variation search)."""
+    cdef Board child
+    cdef int score
+    memcpy(&child, b, sizeof(Board))
+    board_make(&child, m)
+    if first:
+        return -_search(s, &child, 1 - side, depth - 1, -beta, -alpha, ply + 1, pv_node, 1)
+    score = -_search(s, &child, 1 - side, depth - 1, -alpha - 1, -alpha, ply + 1, 0, 1)
+    if score > alpha and score < beta and not s.aborted:
+        score = -_search(s, &child, 1 - side, depth - 1, -beta, -alpha, ply + 1, 1, 1)
+    return score
+
+
+cdef inline void _good(S* s, CMove m, int ply, int depth) noexcept nogil:
+    """A move that cut: a killer of its ply, and credit in the history table."""
+    cdef int k
+    if not _same(m, s.killer[ply][0]):
+        s.killer[ply][1] = s.killer[ply][0]
+        s.killer[ply][0] = m
+    s.hist[_mi(m)] += depth * depth
+    if s.hist[_mi(m)] > (1 << 26):
+        for k in range(HIST_SIZE):
+            s.hist[k] >>= 1
+
+
 cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta, int ply,
                  int pv_node, int no_land) noexcept nogil:
     """Negamax with principal variation search. ``no_land``: the side to move is known
-    not to be able to land (its parent looked)."""
-    cdef int opp = 1 - side, n, i, j, mover, score, best, bound, alpha0 = alpha, nlive
-    cdef int lost_at, legal, k
-    cdef uint64_t key, sup
+    not to be able to land (its parent looked).
+
+    The moves are tried in stages: the table's move and the killers first, each checked
+    on its own (a cut there spares the rest of the node's work); then every other move,
+    those after which the opponent lands dropped (lost), threats (moves after which the
+    side could land) first, the rest by the history table."""
+    cdef int opp = 1 - side, n, i, j, mover, score, best, bound, nlive, k, nearly, tried, cut
+    cdef uint64_t key
     cdef TTEntry* e
     cdef CMove tt_move, m
     cdef CMove moves[MAX_MOVES]
     cdef int32_t order[MAX_MOVES]
     cdef int idx[MAX_MOVES]
+    cdef int early[3]
     cdef Board child
     cdef History h
     cdef Witness w
@@ -558,8 +642,6 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
         return 0
     if ply > s.seldepth:
         s.seldepth = ply
-    if s.repeat_draw and ply > 0 and _repeated(s, zobrist(b, side)):
-        return 0
     # no side lands before ply + 1, or loses before ply + 2
     if alpha < -(MATE - (ply + 2)):
         alpha = -(MATE - (ply + 2))
@@ -571,6 +653,8 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
         return MATE - (ply + 1)
     if depth <= 0 or ply >= MAX_PLY - 2:
         return _leaf(s, b, side, ply)
+    if s.repeat_draw and _repeated(s, zobrist(b, side)):
+        return 0
     key = zobrist(b, side) ^ _relevant(s, b, depth + 2)
     e = _probe(s, key)
     tt_move.start = NO_SLOT
@@ -592,78 +676,102 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
         return 0                               # nobody can move: a draw
     if mover != side:
         # blocked and passed over: the opponent moves again (a ply of this side)
-        score = -_search(s, b, opp, depth, -beta, -alpha, ply + 1, pv_node, 0)
-        s.pvlen[ply] = 0
-        return score
-    # which moves let the opponent land at once (lost), and the order of the others
+        return -_search(s, b, opp, depth, -beta, -alpha, ply + 1, pv_node, 0)
+    for i in range(n):
+        if moves[i].to >= 36:                  # a landing (not seen by the parent's look)
+            return MATE - (ply + 1)
     _push(s, b, side)
     _witness(s, &w, b, opp)
-    nlive = 0
-    for i in range(n):
+    best = -MATE
+    bound = B_UPPER
+    tried = 0
+    nearly = 0
+    # stage 1: the table's move, then the killers
+    early[0] = _find(moves, n, tt_move)
+    early[1] = _find(moves, n, s.killer[ply][0])
+    early[2] = _find(moves, n, s.killer[ply][1])
+    for j in range(3):
+        i = early[j]
+        if i < 0 or (j >= 1 and i == early[0]) or (j == 2 and i == early[1]):
+            early[j] = -1
+            continue
         m = moves[i]
-        if m.to >= 36:                         # a landing (can_land said no: not reached)
-            _pop(s)
-            return MATE - (ply + 1)
         memcpy(&child, b, sizeof(Board))
         board_make(&child, m)
         if _lands_after(s, &w, &child, m):
-            continue
-        moves[nlive] = m
-        if _same(m, tt_move):
-            k = 1 << 30
-        elif _same(m, s.killer[ply][0]):
-            k = 1 << 28
-        elif _same(m, s.killer[ply][1]):
-            k = (1 << 28) - 1
-        else:
-            k = s.hist[_mi(m)]
-            if depth >= 2 and _land(s, &child, side):
-                k += 1 << 27                   # a threat: the opponent must answer it
-        order[nlive] = k
-        idx[nlive] = nlive
-        nlive += 1
-    if nlive == 0:
-        _pop(s)
-        s.pvlen[ply] = 0
-        return -(MATE - (ply + 2))             # every move lets the opponent land
-    best = -MATE
-    bound = B_UPPER
-    for j in range(nlive):
-        i = _next(idx, order, j, nlive)
-        m = moves[i]
-        memcpy(&child, b, sizeof(Board))
-        board_make(&child, m)
-        if j == 0:
-            score = -_search(s, &child, opp, depth - 1, -beta, -alpha, ply + 1, pv_node, 1)
-        else:
-            score = -_search(s, &child, opp, depth - 1, -alpha - 1, -alpha, ply + 1, 0, 1)
-            if score > alpha and score < beta and not s.aborted:
-                score = -_search(s, &child, opp, depth - 1, -beta, -alpha, ply + 1, 1, 1)
+            continue                           # lost: the opponent lands
+        score = _child(s, b, side, m, depth, alpha, beta, ply, tried == 0, pv_node)
+        tried += 1
         if s.aborted:
             _pop(s)
             return 0
         if score > best:
             best = score
+            tt_move = m
             if score > alpha:
                 alpha = score
                 bound = B_EXACT
                 _pv_set(s, ply, m)
                 if score >= beta:
                     bound = B_LOWER
-                    if not _same(m, s.killer[ply][0]):
-                        s.killer[ply][1] = s.killer[ply][0]
-                        s.killer[ply][0] = m
-                    s.hist[_mi(m)] += depth * depth
-                    if s.hist[_mi(m)] > (1 << 26):
-                        for k in range(HIST_SIZE):
-                            s.hist[k] >>= 1
-                    tt_move = m
+                    _good(s, m, ply, depth)
+                    _pop(s)
+                    _store(s, key, depth, best, bound, m, ply)
+                    return best
+    # stage 2: the other moves, in order
+    nlive = 0
+    for i in range(n):
+        if i == early[0] or i == early[1] or i == early[2]:
+            continue
+        m = moves[i]
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, m)
+        if _lands_after(s, &w, &child, m):
+            continue
+        moves[nlive] = m
+        k = s.hist[_mi(m)]
+        if depth >= 2 and _land(s, &child, side):
+            k += 1 << 27                       # a threat: the opponent must answer it
+        order[nlive] = k
+        idx[nlive] = nlive
+        nlive += 1
+    for j in range(nlive):
+        i = _next(idx, order, j, nlive)
+        m = moves[i]
+        cut = 0
+        if (depth >= LMR_DEPTH and tried >= LMR_AFTER and not w.sup
+                and order[i] < (1 << 27)):
+            cut = 1 if tried < LMR_MORE else 2
+            if depth - 1 - cut < 1:
+                cut = depth - 2
+        if cut > 0:
+            # a late quiet move: searched shallower first, fully only if it beats alpha
+            memcpy(&child, b, sizeof(Board))
+            board_make(&child, m)
+            score = -_search(s, &child, opp, depth - 1 - cut, -alpha - 1, -alpha, ply + 1, 0, 1)
+            if score > alpha and not s.aborted:
+                score = _child(s, b, side, m, depth, alpha, beta, ply, 0, pv_node)
+        else:
+            score = _child(s, b, side, m, depth, alpha, beta, ply, tried == 0, pv_node)
+        tried += 1
+        if s.aborted:
+            _pop(s)
+            return 0
+        if score > best:
+            best = score
+            tt_move = m
+            if score > alpha:
+                alpha = score
+                bound = B_EXACT
+                _pv_set(s, ply, m)
+                if score >= beta:
+                    bound = B_LOWER
+                    _good(s, m, ply, depth)
                     break
-            if j == 0:
-                tt_move = m
     _pop(s)
-    if bound == B_EXACT:
-        tt_move = s.pv[ply][0]
+    if tried == 0:
+        s.pvlen[ply] = 0
+        return -(MATE - (ply + 2))             # every move lets the opponent land
     _store(s, key, depth, best, bound, tt_move, ply)
     return best
 
@@ -943,6 +1051,7 @@ cdef class Search:
         cdef double f[NFEATURES]
         cdef uint64_t threat
         cdef int r
+        cdef Reach reach
         self._load(board, side, history, &b)
         if _land(&self.s, &b, side):
             return MATE - 1, None
@@ -951,8 +1060,10 @@ cdef class Search:
             r = _parry(&self.s, &b, side, threat)
             if r <= 0:
                 return (-(MATE - 2) if r == 0 else 0), None
-        _features(&self.s, &b, side, threat != 0, f)
-        return _evaluate(&self.s, &b, side, threat != 0), tuple([f[i] for i in range(NFEATURES)])
+        _reach(&self.s, &b, &reach)
+        _features(&self.s, &b, side, threat != 0, &reach, f)
+        return (_evaluate(&self.s, &b, side, threat != 0, &reach),
+                tuple([f[i] for i in range(NFEATURES)]))
 
     @property
     def nodes(self):

@@ -187,8 +187,9 @@ class UgiEngine:
         pv: list[Move] = []
         if move is not None:
             pv.append(move)
+        searched = _float(fields.get("time"))
         return Analysis(position, move, score, tuple(pv), _int(fields.get("ply")),
-                        _int(fields.get("nodes")), seconds)
+                        _int(fields.get("nodes")), seconds, search_time=searched)
 
     def close(self) -> None:
         """Send ``quit``; kill the program if it has not exited after a few seconds."""
@@ -228,11 +229,15 @@ def _fields(words: list[str]) -> dict[str, str]:
             if k in ("ply", "score", "nodes", "nps", "time", "bestmove")}
 
 
-def _int(text: str | None) -> int:
+def _float(text: str | None) -> float:
     try:
-        return int(float(text)) if text is not None else 0
+        return float(text) if text is not None else 0.0
     except ValueError:
-        return 0
+        return 0.0
+
+
+def _int(text: str | None) -> int:
+    return int(_float(text))
 
 
 def _score(text: str | None) -> Score:
