@@ -531,6 +531,7 @@ cdef enum:
     # late move reductions: from this depth, after this many moves, a quiet move (no
     # threat, the side not facing one) is searched a ply shallower first (two plies
     # after LMR_MORE moves), and again at full depth only if it beats alpha
+    THREAT_ORDER = 1       # from this depth, threats are tried before quiet moves
     LMR_DEPTH = 3
     LMR_AFTER = 3
     LMR_MORE = 12
@@ -730,7 +731,7 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
             continue
         moves[nlive] = m
         k = s.hist[_mi(m)]
-        if depth >= 2 and _land(s, &child, side):
+        if depth >= THREAT_ORDER and _land(s, &child, side):
             k += 1 << 27                       # a threat: the opponent must answer it
         order[nlive] = k
         idx[nlive] = nlive

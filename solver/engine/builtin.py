@@ -34,11 +34,12 @@ __all__ = ["Analysis", "Engine", "EngineError", "Limit", "Options", "PlayResult"
            "SearchInterrupted", "analyse", "play"]
 
 #: Shares of a move's time (``Limit.time``): the deeper win question, and what the search
-#: may use of what is left (the rest is kept for checking the move chosen). Each question
-#: usually takes far less than its share (wins in 4 on positions from games: 0.2 s on
-#: average, a few seconds at most), and a share not used goes to the search.
+#: may use of what is left (the rest is kept for checking the move chosen, to one move
+#: beyond the horizon). A question often takes far less than its share (wins in 4 on
+#: positions from games: 0.2 s on average, a few seconds at most), and a share not used
+#: goes to the search.
 DEEP_SHARE = 0.25
-SEARCH_SHARE = 0.85
+SEARCH_SHARE = 0.7
 #: Below this many seconds a move, the deeper win question is not asked.
 DEEP_FROM = 0.2
 
@@ -279,8 +280,7 @@ class _Run:
         k = engine.options.prove
         if k >= 2 and not engine._stopped:
             win = proofs.forced_win(p, rules, k, self.history, self.budget(1.0))
-            if win is None and self.limit.time is not None and self.limit.time >= DEEP_FROM \
-                    and not engine._stopped:
+            if win is None and self.deep() and not engine._stopped:
                 win = proofs.forced_win(p, rules, k + 1, self.history, self.budget(DEEP_SHARE))
             if win is not None:
                 key = legal_moves(p, rules, self.history).find(win.key) or win.key
@@ -292,19 +292,32 @@ class _Run:
             if a is None or a.move is None:
                 return lost or self.analysis(None, Eval(0), (), 0)
             self.best = a
-            if engine._stopped or k < 2 or a.score.is_proven or a.score < Eval(-20000):
+            if engine._stopped or k < 2 or a.score.is_proven:
                 return a
-            left = self.left()
-            if left is not None and left <= 0:
+            within = self.loses(a.move, k)
+            if within is None:
                 return a
-            if not proofs.loses_after(p, a.move, rules, k, self.history,
-                                      None if left is None else left):
-                return a
-            # the move chosen leaves a forced win within k: search again without it
-            lost = lost or dataclasses.replace(a, score=Loss(k))
+            # the move chosen leaves a forced win: search again without it
+            lost = lost or dataclasses.replace(a, score=Loss(within))
             excluded.append((a.move.start, a.move.end, a.move.relocation))
             if len(excluded) >= len(self.moves):
                 return lost
+
+    def deep(self) -> bool:
+        """Is there time to ask the prover one move beyond its horizon?"""
+        return self.limit.time is not None and self.limit.time >= DEEP_FROM
+
+    def loses(self, move: Move, k: int) -> int | None:
+        """Within how many moves ``move`` leaves the opponent a forced win: ``k`` (always
+        asked, within the time left), ``k + 1`` (asked when there is time), or None."""
+        p, rules = self.position, self.engine.rules
+        for within in (k, k + 1) if self.deep() else (k,):
+            left = self.left()
+            if left is not None and left <= 0:
+                return None
+            if proofs.loses_after(p, move, rules, within, self.history, left):
+                return within
+        return None
 
     def search(self, excluded: list[tuple[int, int, int | None]]) -> Analysis | None:
         engine, limit = self.engine, self.limit
