@@ -65,7 +65,7 @@ cdef enum:
     CHECK_EVERY = 1023     # nodes between looks at the clock, the node limit and signals
     LAND_BITS = 13         # entries of the landing cache: 2^13 (192 KiB: in the L2 cache)
     BUCKET = 4             # table entries per bucket (one cache line)
-    NFEATURES = 24
+    NFEATURES = 30
 
 # bounds of a table entry
 cdef enum:
@@ -100,6 +100,12 @@ FEATURES = (
     "surely_y",
     "lone_x",          # X's shore row holds a single ring
     "lone_y",
+    "moves_x",         # X's legal moves / 50 (0 when X is blocked)
+    "moves_y",
+    "rings_x",         # rings X can land on with a move (replace moves' landing slots)
+    "rings_y",
+    "ends_x",          # empty slots X's moves can end on / 4
+    "ends_y",
 )
 assert len(FEATURES) == NFEATURES
 
@@ -437,6 +443,30 @@ cdef void _features(S* s, const Board* b, int x, int threat, Reach* reach,
     f[21] = 1.0 if surely_moves(b, y, s.rules, &h) else 0.0
     f[22] = 1.0 if _popcount(rowx) == 1 else 0.0
     f[23] = 1.0 if _popcount(rowy) == 1 else 0.0
+    _mobility(s, b, x, &h, &f[24])
+    _mobility(s, b, y, &h, &f[25])
+
+
+cdef void _mobility(S* s, const Board* b, int side, const History* h,
+                    double* f) noexcept nogil:
+    """The side's legal moves (``f[0]``), the rings it can land on (``f[2]``) and the
+    empty slots its moves end on (``f[4]``), from the core's move list."""
+    cdef CMove moves[MAX_MOVES]
+    cdef int n, mover, i
+    cdef uint64_t rings = 0, ends = 0
+    n = gen_moves(b, side, s.rules, h, moves, &mover)
+    if mover != side:
+        return
+    for i in range(n):
+        if moves[i].to >= 36:
+            continue
+        if moves[i].reloc != NO_SLOT:
+            rings |= 1ULL << moves[i].to
+        else:
+            ends |= 1ULL << moves[i].to
+    f[0] = n / 50.0
+    f[2] = _popcount(rings)
+    f[4] = _popcount(ends) / 4.0
 
 
 cdef int _evaluate(S* s, const Board* b, int x, int threat, Reach* reach) noexcept nogil:
