@@ -126,7 +126,7 @@ SAMPLE = _sample_positions()
 def test_the_engine_plays_every_proven_win_within_its_horizon(k):
     engine = Engine(PBM, Options(prove=k))
     seen = 0
-    for p, history in SAMPLE:
+    for p, history in SAMPLE[:: k - 1]:
         truth = solve(p, PBM, k, history, tree=False)
         a = engine.analyse(p, Limit(depth=1), history)
         if truth.result == "win":

@@ -26,7 +26,7 @@ from typing import Any
 
 from gyges.engine.builtin import Analysis, Limit, PlayResult
 from gyges.engine.score import MATE, Eval, Score
-from gyges.engine.ugi import UgiError, board_to_ugi, move_from_ugi
+from gyges.engine.ugi import NO_LIMIT, UgiError, board_to_ugi, move_from_ugi
 from gyges.game.moves import Move
 from gyges.game.position import Position
 
@@ -215,11 +215,11 @@ class UgiEngine:
 
 
 def _limit_options(limit: Limit) -> dict[str, Any]:
-    """The protocol's options for ``limit`` (the others set out of the way)."""
+    """The protocol's options for ``limit`` (the others at :data:`NO_LIMIT`)."""
     return {
-        "maxTime": limit.time if limit.time is not None else 1e6,
-        "maxPly": limit.depth if limit.depth is not None else 99,
-        "maxNodes": limit.nodes if limit.nodes is not None else 10 ** 15,
+        "maxTime": limit.time if limit.time is not None else NO_LIMIT["maxTime"],
+        "maxPly": limit.depth if limit.depth is not None else int(NO_LIMIT["maxPly"]),
+        "maxNodes": limit.nodes if limit.nodes is not None else int(NO_LIMIT["maxNodes"]),
     }
 
 

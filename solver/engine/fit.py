@@ -43,7 +43,8 @@ __all__ = ["START", "Settings", "fit", "main", "self_play", "training_set"]
 #: The first round's weights, by hand: a threat to parry is bad, a goal within reach and
 #: room to move are good.
 START = {"threat": -0.5, "reach_x": 0.3, "reach_y": -0.3, "mobility_x": 0.1,
-         "mobility_y": -0.1, "area_x": 0.05, "area_y": -0.05}
+         "mobility_y": -0.1, "area_x": 0.05, "area_y": -0.05, "moves_x": 0.1,
+         "moves_y": -0.1, "rings_x": 0.1, "rings_y": -0.1, "ends_x": 0.05, "ends_y": -0.1}
 
 RULE_SETS = (("pbmserv", PRESETS["pbmserv"]), ("peer", rules_from("pbmserv", PEER_RULES)))
 
@@ -54,8 +55,8 @@ class Settings:
     ``random_plies`` random first moves, games drawn after ``max_plies``; ``ridge`` the
     penalty on the standardised weights; ``seed`` for the openings and random moves."""
 
-    rounds: int = 2
-    games: int = 600
+    rounds: int = 3
+    games: int = 800
     nodes: int = 3000
     random_plies: int = 4
     max_plies: int = 160

@@ -8,7 +8,8 @@ during a search), ``setoption NAME VALUE`` (or ``setoption name NAME value VALUE
 the best move so far), ``quit``. A search sends an ``info`` line per depth (``ply``,
 ``bestmove``, ``score``, ``nodes``, ``nps``, ``time``, ``pv``) and ends with ``bestmove
 MOVE score S time T`` (``bestmove null`` when the side to move has no move). A search
-with no limit set runs until ``stop``. Anything else gets one ``info string`` line saying
+with no limit set (or each at :data:`~gyges.engine.ugi.NO_LIMIT`, the values that mean
+none) runs until ``stop``. Anything else gets one ``info string`` line saying
 what is wrong.
 
 Scores are the search's integers: hundredths of the evaluation's logit, and ``32000 -
@@ -27,7 +28,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from gyges.engine.builtin import Analysis, Engine, EngineError, Limit, Options
-from gyges.engine.ugi import UgiError, board_from_ugi, move_to_ugi
+from gyges.engine.ugi import NO_LIMIT, UgiError, board_from_ugi, move_to_ugi
 from gyges.game.moves import Move
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
@@ -41,9 +42,9 @@ COMMANDS = ("ugi", "isready", "setoption", "setpos", "go", "stop", "quit")
 
 #: The options ``setoption`` takes: name -> (kind, lowest, highest, what it sets).
 OPTIONS: dict[str, tuple[type, float, float, str]] = {
-    "maxTime": (float, 0.001, 1e6, "seconds a move"),
-    "maxPly": (int, 1, 90, "plies a move"),
-    "maxNodes": (int, 1, 10 ** 15, "nodes a move"),
+    "maxTime": (float, 0.001, 1e9, "seconds a move"),
+    "maxPly": (int, 1, 127, "plies a move"),
+    "maxNodes": (int, 1, 10 ** 18, "nodes a move"),
     "prove": (int, 0, 6, "the proof horizon, in moves of the winner"),
     "hash": (int, 10, 28, "the table's size, 2 ** hash entries"),
 }
@@ -160,9 +161,15 @@ class _Server:
                               f"{' '.join(args)[:60]!r}")
 
     def limit(self) -> Limit:
-        seconds = self.limits.get("maxTime")
-        depth = self.limits.get("maxPly")
-        nodes = self.limits.get("maxNodes")
+        """The options as a limit: a value at :data:`NO_LIMIT` or beyond (a depth from
+        90 plies) sets none."""
+        seconds, depth, nodes = (self.limits.get(name) for name in NO_LIMIT)
+        if seconds is not None and seconds >= NO_LIMIT["maxTime"]:
+            seconds = None
+        if depth is not None and depth >= 90:
+            depth = None
+        if nodes is not None and nodes >= NO_LIMIT["maxNodes"]:
+            nodes = None
         if seconds is None and depth is None and nodes is None:
             return Limit(depth=90)                 # until stop
         return Limit(time=seconds, depth=None if depth is None else int(depth),

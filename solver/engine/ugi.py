@@ -31,11 +31,15 @@ from gyges.game.position import Position, PositionError
 from gyges.game.rules import Side
 from gyges.game.squares import NORTH_GOAL, SOUTH_GOAL
 
-__all__ = ["OWN_GOAL", "TARGET_GOAL", "UgiError", "board_from_ugi", "board_to_ugi",
+__all__ = ["NO_LIMIT", "OWN_GOAL", "TARGET_GOAL", "UgiError", "board_from_ugi", "board_to_ugi",
            "move_from_ugi", "move_to_ugi", "slot_of_square", "square_of_slot"]
 
 TARGET_GOAL = 37  #: the UGI square of the goal the side to move lands on
 OWN_GOAL = 36     #: the UGI square of the goal behind the side to move
+
+#: The option values that mean "no such limit": the protocol cannot unset an option, so
+#: a client sends these (far beyond any search, and within the peer engine's ranges).
+NO_LIMIT: dict[str, float] = {"maxTime": 1e6, "maxPly": 99, "maxNodes": 1e15}
 
 _SLASHED = re.compile(r"[0-3]{6}(/[0-3]{6}){5}")
 _BARE = re.compile(r"[0-3]{36}(00)?")
