@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from gyges import PRESETS, Position
 from gyges.engine.builtin import Engine, EngineError, Limit, Options, analyse
-from gyges.engine.fit import fit
+from gyges.engine.fit import fit, main
 from gyges.engine.match import play_game, replay_moves
 from gyges.engine.players import open_player
 from gyges.engine.score import Eval, Loss, Score, ScoreError, Win
@@ -204,3 +204,16 @@ def test_the_fit_recovers_known_weights():
     w, quality = fit(x, y, ridge=0.0)
     assert np.allclose(w, truth, atol=0.15) and w[3] == 0.0
     assert 0 < quality["log_loss"] < 0.7
+
+
+def test_the_fit_is_the_same_on_every_run_whatever_the_jobs(tmp_path):
+    """make weights writes the same bytes on the same machine: the games are seeded and
+    searched to a node count, and their order does not depend on the workers."""
+    args = ["--rounds", "1", "--games", "6", "--nodes", "300", "--max-plies", "30"]
+    main([*args, "--jobs", "1", "--out", str(tmp_path / "one.json")])
+    main([*args, "--jobs", "2", "--out", str(tmp_path / "two.json")])
+    text = (tmp_path / "one.json").read_text()
+    assert text == (tmp_path / "two.json").read_text()
+    fitted = Weights.load(tmp_path / "one.json")
+    assert fitted.fit["games"] == 6 and fitted.fit["positions"] > 20
+    assert any(v != 0 for v in fitted.values)

@@ -648,6 +648,32 @@ cdef inline void _good(S* s, CMove m, int ply, int depth) noexcept nogil:
             s.hist[k] >>= 1
 
 
+cdef int _order_rest(S* s, const Board* b, int side, int depth, CMove* moves, int n,
+                     const int* early, int32_t* order, int* idx, Witness* w) noexcept nogil:
+    """The moves not tried early, compacted at the front of ``moves``: those after which
+    the opponent lands dropped (lost), each keyed by the history table, threats (moves
+    after which the side could land) first. Returns how many."""
+    cdef int i, k, live = 0
+    cdef CMove m
+    cdef Board child
+    for i in range(n):
+        if i == early[0] or i == early[1] or i == early[2]:
+            continue
+        m = moves[i]
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, m)
+        if _lands_after(s, w, &child, m):
+            continue
+        moves[live] = m
+        k = s.hist[_mi(m)]
+        if depth >= THREAT_ORDER and _land(s, &child, side):
+            k += 1 << 27                       # a threat: the opponent must answer it
+        order[live] = k
+        idx[live] = live
+        live += 1
+    return live
+
+
 cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta, int ply,
                  int pv_node, int no_land) noexcept nogil:
     """Negamax with principal variation search. ``no_land``: the side to move is known
@@ -657,7 +683,7 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
     on its own (a cut there spares the rest of the node's work); then every other move,
     those after which the opponent lands dropped (lost), threats (moves after which the
     side could land) first, the rest by the history table."""
-    cdef int opp = 1 - side, n, i, j, mover, score, best, bound, nlive, k, nearly, tried, cut
+    cdef int opp = 1 - side, n, i, j, mover, score, best, bound, nlive, tried, cut
     cdef uint64_t key
     cdef TTEntry* e
     cdef CMove tt_move, m
@@ -716,65 +742,41 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
     best = -MATE
     bound = B_UPPER
     tried = 0
-    nearly = 0
-    # stage 1: the table's move, then the killers
+    # the table's move and the killers first, each checked on its own; then the others
     early[0] = _find(moves, n, tt_move)
     early[1] = _find(moves, n, s.killer[ply][0])
     early[2] = _find(moves, n, s.killer[ply][1])
-    for j in range(3):
-        i = early[j]
-        if i < 0 or (j >= 1 and i == early[0]) or (j == 2 and i == early[1]):
-            early[j] = -1
-            continue
-        m = moves[i]
-        memcpy(&child, b, sizeof(Board))
-        board_make(&child, m)
-        if _lands_after(s, &w, &child, m):
-            continue                           # lost: the opponent lands
-        score = _child(s, b, side, m, depth, alpha, beta, ply, tried == 0, pv_node)
-        tried += 1
-        if s.aborted:
-            _pop(s)
-            return 0
-        if score > best:
-            best = score
-            tt_move = m
-            if score > alpha:
-                alpha = score
-                bound = B_EXACT
-                _pv_set(s, ply, m)
-                if score >= beta:
-                    bound = B_LOWER
-                    _good(s, m, ply, depth)
-                    _pop(s)
-                    _store(s, key, depth, best, bound, m, ply)
-                    return best
-    # stage 2: the other moves, in order
-    nlive = 0
-    for i in range(n):
-        if i == early[0] or i == early[1] or i == early[2]:
-            continue
-        m = moves[i]
-        memcpy(&child, b, sizeof(Board))
-        board_make(&child, m)
-        if _lands_after(s, &w, &child, m):
-            continue
-        moves[nlive] = m
-        k = s.hist[_mi(m)]
-        if depth >= THREAT_ORDER and _land(s, &child, side):
-            k += 1 << 27                       # a threat: the opponent must answer it
-        order[nlive] = k
-        idx[nlive] = nlive
-        nlive += 1
-    for j in range(nlive):
-        i = _next(idx, order, j, nlive)
-        m = moves[i]
+    if early[1] == early[0]:
+        early[1] = -1
+    if early[2] == early[0] or early[2] == early[1]:
+        early[2] = -1
+    j = 0                                      # moves taken: the 3 early places, then the rest
+    nlive = -1                                 # how many others, once ordered
+    while True:
         cut = 0
-        if (depth >= LMR_DEPTH and tried >= LMR_AFTER and not w.sup
-                and order[i] < (1 << 27)):
-            cut = 1 if tried < LMR_MORE else 2
-            if depth - 1 - cut < 1:
-                cut = depth - 2
+        if j < 3:
+            i = early[j]
+            j += 1
+            if i < 0:
+                continue
+            m = moves[i]
+            memcpy(&child, b, sizeof(Board))
+            board_make(&child, m)
+            if _lands_after(s, &w, &child, m):
+                continue                       # lost: the opponent lands
+        else:
+            if nlive < 0:
+                nlive = _order_rest(s, b, side, depth, moves, n, early, order, idx, &w)
+            if j - 3 >= nlive:
+                break
+            i = _next(idx, order, j - 3, nlive)
+            j += 1
+            m = moves[i]
+            if (depth >= LMR_DEPTH and tried >= LMR_AFTER and not w.sup
+                    and order[i] < (1 << 27)):
+                cut = 1 if tried < LMR_MORE else 2
+                if depth - 1 - cut < 1:
+                    cut = depth - 2
         if cut > 0:
             # a late quiet move: searched shallower first, fully only if it beats alpha
             memcpy(&child, b, sizeof(Board))
