@@ -28,7 +28,7 @@ from gyges.engine.score import Eval, Loss, Score, Win
 from gyges.engine.weights import Weights
 from gyges.game.moves import Move, MoveList, apply_move, legal_moves
 from gyges.game.position import Position
-from gyges.game.rules import RuleSet, Side
+from gyges.game.rules import RuleSet
 
 __all__ = ["Analysis", "Engine", "EngineError", "Limit", "Options", "PlayResult",
            "SearchInterrupted", "analyse", "play"]
@@ -262,9 +262,9 @@ class _Run:
     def budget(self, share: float) -> float | None:
         """Seconds for a prover question: None without a time limit (no budget)."""
         left = self.left()
-        if left is None:
+        if left is None or self.limit.time is None:
             return None
-        return max(0.0, min(left, share * self.limit.time)) if self.limit.time else 0.0
+        return max(0.0, min(left, share * self.limit.time))
 
     def analysis(self, move: Move | None, score: Score, pv: Sequence[Move], depth: int,
                  seldepth: int = 0) -> Analysis:
@@ -367,7 +367,3 @@ def play(position: Position, rules: RuleSet, limit: Limit, history: Sequence[Pos
          options: Options | None = None) -> PlayResult:
     """The builtin engine's move in ``position`` (a fresh engine; see :class:`Engine`)."""
     return Engine(rules, options).play(position, limit, history)
-
-
-def side_name(side: Side) -> str:
-    return side.title
