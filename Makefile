@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: install test test-all bench lint
+.PHONY: install test test-all bench lint weights
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -21,3 +21,8 @@ lint:
 	$(PYTHON) -m ruff check solver gyges_cli tests bench
 	$(PYTHON) -c "from importlinter.cli import lint_imports_command; lint_imports_command()"
 	$(PYTHON) -m mypy
+
+# The engine's evaluation weights, fitted from seeded self-play (solver/engine/fit.py):
+# rewrites solver/engine/weights.json, the same bytes on the same kind of machine.
+weights:
+	$(PYTHON) -m gyges.engine.fit --jobs 2 --out solver/engine/weights.json

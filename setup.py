@@ -21,7 +21,7 @@ PACKAGE = "gyges"       # the import name
 # compiler calls a library routine for each count (2-3 % of a proof's time).
 FLAGS = ["-O3"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else [])
 
-COMPILED = ["game/_movegen", "search/_search", "search/_dfpn"]
+COMPILED = ["game/_movegen", "search/_search", "search/_dfpn", "engine/_engine"]
 
 
 def _pxd_root() -> str:

@@ -1,0 +1,133 @@
+"""``gyges analyse`` (the engine's best move, score and line for a position) and ``gyges
+ugi`` (the engine over the UGI protocol): docs/engine.md."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from gyges.engine.builtin import Analysis, EngineError, Limit, Options, SearchInterrupted
+from gyges.engine.builtin import analyse as run_analyse
+from gyges.engine.score import Loss, Win
+from gyges.engine.server import serve
+from gyges.engine.weights import Weights, WeightsError
+from gyges.game.rules import RuleSet
+from gyges.parallel import StatusLine
+from gyges_cli.common import RuleRequest, UserError, combine_rules, interrupted, rule_options
+from gyges_cli.inputs import load_input
+
+#: ``analyse`` without --time, --depth or --nodes: this many seconds.
+DEFAULT_SECONDS = 2.0
+
+
+def _options(prove: int, weights: str | None) -> Options:
+    try:
+        return Options(prove=prove, weights=Weights.load(weights) if weights else None)
+    except (WeightsError, EngineError) as e:
+        raise UserError(str(e)) from None
+
+
+def score_text(a: Analysis) -> str:
+    """``wins in 2 (proven)``, ``loses in 3 (proven)``, or the evaluation with its win
+    probability."""
+    if isinstance(a.score, Win):
+        return f"wins in {a.score.moves} (proven)"
+    if isinstance(a.score, Loss):
+        return f"loses in {a.score.moves} (proven)"
+    return f"{a.score} (win probability {100 * a.win_probability:.1f}%)"
+
+
+def _report(a: Analysis) -> str:
+    if a.move is None:
+        return "no move: nobody can move, the game is drawn\n"
+    lines = []
+    if a.move.side is not a.position.turn:
+        lines.append(f"{a.position.turn.title} is blocked: {a.move.side.title} moves again")
+    lines += [f"best move  {a.move}", f"score      {score_text(a)}",
+              f"line       {' '.join(str(m) for m in a.pv)}",
+              f"search     depth {a.depth}, {a.nodes} nodes in {a.time:.2f} s "
+              f"({a.nps} nodes/s)"]
+    return "\n".join(lines) + "\n"
+
+
+@click.command("analyse", short_help="The engine's best move, score and line for a position.")
+@click.argument("source", metavar="POS|FILE")
+@click.option("--time", "seconds", type=float, default=None,
+              help=f"Seconds to search (default {DEFAULT_SECONDS:g} when no limit is given).")
+@click.option("--depth", type=click.IntRange(1, 90), default=None,
+              help="Plies to search (deterministic).")
+@click.option("--nodes", type=click.IntRange(1, None), default=None,
+              help="Nodes to search (deterministic).")
+@click.option("--prove", type=click.IntRange(0, 6), default=3, show_default=True,
+              help="Ask the prover for forced wins and losses within this many moves of "
+                   "the winner (0: no proofs).")
+@click.option("--weights", default=None, metavar="FILE",
+              help="The evaluation's weights (default: the shipped ones).")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@rule_options
+def analyse(source: str, seconds: float | None, depth: int | None, nodes: int | None,
+            prove: int, weights: str | None, as_json: bool, rules: RuleSet,
+            rules_given: RuleRequest) -> None:
+    """Search a position with the engine: best move, score (the evaluation and its win
+    probability, or "wins in k (proven)"), principal variation in pbmserv notation.
+
+    Iterative deepening alpha-beta with the fitted evaluation, backed by the df-pn prover
+    (forced wins and losses within --prove moves are exact). A terminal shows each depth
+    as it is done; Ctrl-C prints the best found so far.
+
+    \b
+    Example:
+      gyges analyse "321123/....../....../....../....../231123 S" --time 1
+      gyges analyse "....../3...../..1.1./1.23.3/3.22.1/....2. N" --depth 3 --json
+    """
+    if seconds is not None and not seconds > 0:
+        raise UserError(f"{seconds}: the time must be positive", "--time")
+    loaded = load_input(source)
+    rules = combine_rules(loaded.rules, rules, rules_given)
+    limit = Limit(time=DEFAULT_SECONDS if seconds is None and depth is None and nodes is None
+                  else seconds, depth=depth, nodes=nodes)
+    status = StatusLine()
+
+    def progress(a: Analysis) -> None:
+        pv = " ".join(str(m) for m in a.pv[:6])
+        status.show(f"depth {a.depth}: {a.score} {pv}")
+
+    try:
+        result = run_analyse(loaded.position, rules, limit, loaded.history,
+                             _options(prove, weights), progress)
+    except SearchInterrupted as e:
+        status.clear()
+        if e.analysis is not None and e.analysis.move is not None:
+            click.echo(json.dumps(e.analysis.to_json()) if as_json else _report(e.analysis),
+                       nl=not as_json)
+            interrupted("the best found so far is printed above")
+        interrupted("no depth was completed")
+    status.clear()
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=1))
+    else:
+        click.echo(_report(result), nl=False)
+
+
+@click.command("ugi", short_help="The engine over the UGI protocol (standard input/output).")
+@click.option("--prove", type=click.IntRange(0, 6), default=3, show_default=True,
+              help="The proof horizon, in moves of the winner (0: no proofs).")
+@click.option("--weights", default=None, metavar="FILE",
+              help="The evaluation's weights (default: the shipped ones).")
+@rule_options(from_file=False)
+def ugi(prove: int, weights: str | None, rules: RuleSet, rules_given: RuleRequest) -> None:
+    """Speak the Universal Gyges Interface of Beck-Bjella/Gyges on standard input and
+    output, for a GUI or a match runner: ugi, isready, setoption (maxTime, maxPly,
+    maxNodes, prove, hash), setpos start|data BOARD, go, stop, quit. Boards and moves in
+    that protocol's numbering (from the side to move); docs/engine.md.
+
+    \b
+    Example:
+      printf 'ugi\\nsetoption maxTime 1\\nsetpos start\\ngo\\nquit\\n' | gyges ugi
+    """
+    serve(rules, sys.stdin, sys.stdout, _options(prove, weights))
+
+
+COMMANDS = [analyse, ugi]

@@ -1,0 +1,42 @@
+"""The playing engine: best moves past the proof horizon (docs/engine.md).
+
+A layer between the search (the provers) and the analyses: iterative deepening
+alpha-beta over the compiled core (:mod:`gyges.engine._engine`) with an evaluation fitted
+from self-play (:mod:`gyges.engine.weights`, :mod:`gyges.engine.fit`), backed by the
+df-pn prover (:mod:`gyges.engine.proofs`); scores on one order with proven results
+(:mod:`gyges.engine.score`); the UGI protocol both ways (:mod:`gyges.engine.ugi`,
+:mod:`gyges.engine.server`, :mod:`gyges.engine.client`); games between engines and
+their statistics (:mod:`gyges.engine.match`, :mod:`gyges.engine.stats`,
+:mod:`gyges.engine.openings`).
+
+>>> from gyges import PRESETS, Position
+>>> p = Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S")
+>>> a = analyse(p, PRESETS["pbmserv"], Limit(depth=3))
+>>> str(a.score), a.proven
+('win in 2', True)
+"""
+
+from gyges.engine.builtin import (
+    Analysis,
+    Engine,
+    EngineError,
+    Limit,
+    Options,
+    PlayResult,
+    SearchInterrupted,
+    analyse,
+    play,
+)
+from gyges.engine.client import EngineFailure, UgiEngine, popen_ugi
+from gyges.engine.match import PEER_RULES, PlayedGame, play_game
+from gyges.engine.openings import openings
+from gyges.engine.players import EngineSpec, Player, open_player
+from gyges.engine.score import Eval, Loss, Score, Win
+from gyges.engine.stats import Sprt, Tally
+
+__all__ = [
+    "PEER_RULES", "Analysis", "Engine", "EngineError", "EngineFailure", "EngineSpec", "Eval",
+    "Limit", "Loss", "Options", "PlayResult", "PlayedGame", "Player", "Score",
+    "SearchInterrupted", "Sprt", "Tally", "UgiEngine", "Win", "analyse", "open_player",
+    "openings", "play", "play_game", "popen_ugi",
+]

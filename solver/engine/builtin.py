@@ -1,0 +1,369 @@
+"""The builtin engine: the compiled search (:mod:`gyges.engine._engine`) behind a python-chess
+like face: :func:`analyse` and :func:`play` with a :class:`Limit`, giving an
+:class:`Analysis` (best move, :class:`~gyges.engine.score.Score`, win probability,
+principal variation as :class:`~gyges.game.moves.Move` values, depth, nodes, speed).
+
+Proof-backed: before searching, the df-pn prover is asked for a forced win within
+``prove`` moves (:mod:`gyges.engine.proofs`), and the move chosen is checked for a forced
+loss within ``prove`` moves (then the search runs again without it). Under a time limit
+the prover is also asked one move deeper, within a share of the time.
+
+>>> from gyges import PRESETS, Position
+>>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+>>> a = analyse(p, PRESETS["pbmserv"], Limit(depth=2))
+>>> str(a.move), str(a.score), a.score.is_proven
+('51-43-33-31-21-S', 'win in 1', True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from gyges.engine import proofs
+from gyges.engine._engine import Search
+from gyges.engine.score import Eval, Loss, Score, Win
+from gyges.engine.weights import Weights
+from gyges.game.moves import Move, MoveList, apply_move, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet
+
+__all__ = ["Analysis", "Engine", "EngineError", "Limit", "Options", "PlayResult",
+           "SearchInterrupted", "analyse", "play"]
+
+#: Shares of a move's time (``Limit.time``): the deeper win question, and what the search
+#: may use of what is left (the rest is kept for checking the move chosen, to one move
+#: beyond the horizon). A question often takes far less than its share (wins in 4 on
+#: positions from games: 0.2 s on average, a few seconds at most), and a share not used
+#: goes to the search.
+DEEP_SHARE = 0.25
+SEARCH_SHARE = 0.7
+#: Below this many seconds a move, the deeper win question is not asked.
+DEEP_FROM = 0.2
+
+
+class EngineError(ValueError):
+    """Engine settings that cannot be used."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Limit:
+    """When a search stops: after ``time`` seconds, ``depth`` plies or ``nodes`` nodes,
+    whichever comes first (None: no such limit; at least one is needed). A search limited
+    by depth or nodes only is deterministic."""
+
+    time: float | None = None
+    depth: int | None = None
+    nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.time is None and self.depth is None and self.nodes is None:
+            raise EngineError("a limit needs a time, a depth or a node count")
+        if self.time is not None and not self.time > 0:
+            raise EngineError(f"the time limit must be positive, not {self.time}")
+        if self.depth is not None and not 1 <= self.depth <= 90:
+            raise EngineError(f"the depth limit must be 1..90 plies, not {self.depth}")
+        if self.nodes is not None and self.nodes < 1:
+            raise EngineError(f"the node limit must be at least 1, not {self.nodes}")
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """The builtin engine's settings: ``prove``, the proof horizon in moves of the
+    winner; ``hash_bits``, its transposition table's size (2 ** bits entries of 16
+    bytes); ``weights``, the evaluation's (None: the shipped ones)."""
+
+    prove: int = 3
+    hash_bits: int = 20
+    weights: Weights | None = None
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.prove <= 6:
+            raise EngineError(f"the proof horizon must be 0..6 moves, not {self.prove}")
+        if not 10 <= self.hash_bits <= 28:
+            raise EngineError(f"the table size must be 10..28 bits, not {self.hash_bits}")
+
+
+@dataclasses.dataclass(frozen=True)
+class Analysis:
+    """What a search found: the best ``move`` (None when the side to move cannot move:
+    a draw), its ``score`` for the side to move, the principal variation ``pv`` (the
+    move first; its moves are of the side that moves, which differs from the turn when a
+    side is blocked), the ``depth`` completed (plies), the ``nodes`` searched and the
+    ``time`` taken. A Win or Loss score is proven (by the prover, or by the search from
+    landings the core found and every move of the losing side)."""
+
+    position: Position
+    move: Move | None
+    score: Score
+    pv: tuple[Move, ...]
+    depth: int
+    nodes: int
+    time: float
+    seldepth: int = 0
+    search_time: float = 0.0
+
+    @property
+    def proven(self) -> bool:
+        return self.score.is_proven
+
+    @property
+    def win_probability(self) -> float:
+        return self.score.win_probability
+
+    @property
+    def nps(self) -> int:
+        """Nodes a second of the search (the prover's time left out: ``search_time``)."""
+        return int(self.nodes / self.search_time) if self.search_time > 0 else 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": str(self.position), "move": None if self.move is None else str(self.move),
+            "score": self.score.to_json(), "score_text": str(self.score),
+            "win_probability": round(self.win_probability, 4), "proven": self.proven,
+            "pv": [str(m) for m in self.pv], "depth": self.depth, "seldepth": self.seldepth,
+            "nodes": self.nodes, "nps": self.nps, "time": round(self.time, 4),
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayResult:
+    """The move to play (None: the side to move cannot move, a draw) and the analysis
+    behind it."""
+
+    move: Move | None
+    analysis: Analysis
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) during a search: ``analysis`` holds the best found so far
+    (None when nothing was searched yet)."""
+
+    def __init__(self, analysis: Analysis | None):
+        super().__init__()
+        self.analysis = analysis
+
+
+def line_moves(position: Position, rules: RuleSet, history: Sequence[Position],
+               triples: Sequence[tuple[int, int, int | None]]) -> tuple[Move, ...]:
+    """The moves of a line of ``(start, to, relocation)`` triples, with their paths (for
+    pbmserv notation), played from ``position``: as far as each is legal."""
+    out: list[Move] = []
+    hist = list(history)
+    p = position
+    for start, to, reloc in triples:
+        moves = legal_moves(p, rules, hist)
+        m = moves.find(Move(start, to, reloc, side=moves.mover))
+        if m is None:
+            break
+        out.append(m)
+        if m.is_win:
+            break
+        hist.append(p.with_turn(moves.mover))
+        p = apply_move(p.with_turn(moves.mover), m)
+    return tuple(out)
+
+
+class Engine:
+    """The builtin engine for one rule set: :meth:`analyse` and :meth:`play` keep one
+    search state (its transposition table) from call to call, as in a game; :meth:`stop`
+    (from another thread) ends a running search with its best so far."""
+
+    def __init__(self, rules: RuleSet, options: Options | None = None):
+        self.rules = rules
+        self.options = options or Options()
+        weights = self.options.weights or Weights.load()
+        self._search = Search(rules.flags(), weights.values, self.options.hash_bits)
+        self._stopped = False
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Nothing to release (the tables go with the object); for the protocol."""
+
+    def stop(self) -> None:
+        """End a running search (from another thread) with its best so far; searches
+        started later stop at once too, until :meth:`resume`."""
+        self._stopped = True
+        self._search.stop()
+
+    def resume(self) -> None:
+        """Let searches run again after :meth:`stop`."""
+        self._stopped = False
+        self._search.resume()
+
+    def play(self, position: Position, limit: Limit,
+             history: Sequence[Position] = ()) -> PlayResult:
+        a = self.analyse(position, limit, history)
+        return PlayResult(a.move, a)
+
+    def analyse(self, position: Position, limit: Limit, history: Sequence[Position] = (),
+                info: Callable[[Analysis], None] | None = None) -> Analysis:
+        """Search ``position`` (``history``: the game's earlier positions, oldest first,
+        for the Renop law and repetitions) within ``limit``. ``info`` receives the
+        analysis of each depth completed. Ctrl-C raises :class:`SearchInterrupted` with
+        the best so far."""
+        start = time.perf_counter()
+        history = tuple(history)
+        moves = legal_moves(position, self.rules, history, paths=False)
+        if not moves.moves:
+            return Analysis(position, None, Eval(0), (), 0, 0, 0.0)
+        if moves.mover is not position.turn:
+            # blocked: the opponent moves again; its score, seen from the side passed over
+            a = self.analyse(position.with_turn(moves.mover), limit, history, info)
+            return dataclasses.replace(a, position=position, score=_passed(a.score))
+        run = _Run(self, position, history, moves, limit, start, info)
+        try:
+            return run.result()
+        except KeyboardInterrupt as e:
+            if isinstance(e, SearchInterrupted):
+                raise
+            raise SearchInterrupted(run.best) from e
+
+
+def _passed(score: Score) -> Score:
+    """The score of the side passed over, from the one that moves instead."""
+    if isinstance(score, Win):
+        return Loss(score.moves)
+    if isinstance(score, Loss):
+        return Win(score.moves)
+    return -score
+
+
+class _Run:
+    """One call of :meth:`Engine.analyse`: the prover's questions and the searches, in
+    the time the limit gives."""
+
+    def __init__(self, engine: Engine, position: Position, history: tuple[Position, ...],
+                 moves: MoveList, limit: Limit, start: float,
+                 info: Callable[[Analysis], None] | None):
+        self.engine = engine
+        self.position = position
+        self.history = history
+        self.moves = moves
+        self.limit = limit
+        self.start = start
+        self.info = info
+        self.nodes = 0
+        self.searched = 0.0          # seconds spent in the search (not the prover)
+        self.best: Analysis | None = None
+
+    def left(self) -> float | None:
+        if self.limit.time is None:
+            return None
+        return self.limit.time - (time.perf_counter() - self.start)
+
+    def budget(self, share: float) -> float | None:
+        """Seconds for a prover question: None without a time limit (no budget)."""
+        left = self.left()
+        if left is None or self.limit.time is None:
+            return None
+        return max(0.0, min(left, share * self.limit.time))
+
+    def analysis(self, move: Move | None, score: Score, pv: Sequence[Move], depth: int,
+                 seldepth: int = 0) -> Analysis:
+        return Analysis(self.position, move, score, tuple(pv), depth, self.nodes,
+                        time.perf_counter() - self.start, seldepth, self.searched)
+
+    def result(self) -> Analysis:
+        engine, p, rules = self.engine, self.position, self.engine.rules
+        for m in self.moves:
+            if m.is_win:
+                full = legal_moves(p, rules, self.history).find(m) or m
+                return self.analysis(full, Win(1), (full,), 1)
+        k = engine.options.prove
+        if k >= 2 and not engine._stopped:
+            win = proofs.forced_win(p, rules, k, self.history, self.budget(1.0))
+            if win is None and self.deep() and not engine._stopped:
+                win = proofs.forced_win(p, rules, k + 1, self.history, self.budget(DEEP_SHARE))
+            if win is not None:
+                key = legal_moves(p, rules, self.history).find(win.key) or win.key
+                return self.analysis(key, Win(win.moves), (key,), 2 * win.moves - 1)
+        excluded: list[tuple[int, int, int | None]] = []
+        lost: Analysis | None = None
+        while True:
+            a = self.search(excluded)
+            if a is None or a.move is None:
+                return lost or self.analysis(None, Eval(0), (), 0)
+            self.best = a
+            if engine._stopped or k < 2 or a.score.is_proven:
+                return a
+            within = self.loses(a.move, k)
+            if within is None:
+                return a
+            # the move chosen leaves a forced win: search again without it
+            lost = lost or dataclasses.replace(a, score=Loss(within))
+            excluded.append((a.move.start, a.move.end, a.move.relocation))
+            if len(excluded) >= len(self.moves):
+                return lost
+
+    def deep(self) -> bool:
+        """Is there time to ask the prover one move beyond its horizon?"""
+        return self.limit.time is not None and self.limit.time >= DEEP_FROM
+
+    def loses(self, move: Move, k: int) -> int | None:
+        """Within how many moves ``move`` leaves the opponent a forced win: ``k`` (always
+        asked, within the time left), ``k + 1`` (asked when there is time), or None."""
+        p, rules = self.position, self.engine.rules
+        for within in (k, k + 1) if self.deep() else (k,):
+            left = self.left()
+            if left is not None and left <= 0:
+                return None
+            if proofs.loses_after(p, move, rules, within, self.history, left):
+                return within
+        return None
+
+    def search(self, excluded: list[tuple[int, int, int | None]]) -> Analysis | None:
+        engine, limit = self.engine, self.limit
+        seconds = 0.0
+        if limit.time is not None:
+            left = self.left() or 0.0
+            seconds = max(0.005, left * SEARCH_SHARE if left > 0.02 else left)
+        nodes0, searched0, began = self.nodes, self.searched, time.perf_counter()
+
+        def info(depth: int, score: int, pv: list, nodes: int, seldepth: int) -> None:
+            self.nodes = nodes0 + nodes
+            self.searched = searched0 + time.perf_counter() - began
+            line = line_moves(self.position, engine.rules, self.history, pv)
+            if line:
+                self.best = self.analysis(line[0], Score.from_int(score), line, depth,
+                                          seldepth)
+                if self.info is not None:
+                    self.info(self.best)
+
+        score, pv, depth, nodes, interrupted = engine._search.go(
+            self.position.key, self.position.turn.index, [h.key for h in self.history],
+            limit.depth or 0, limit.nodes or 0, seconds, excluded, info)
+        self.nodes = nodes0 + nodes
+        self.searched = searched0 + time.perf_counter() - began
+        if interrupted is not None:
+            if pv and score is not None:
+                line = line_moves(self.position, engine.rules, self.history, pv)
+                if line:
+                    self.best = self.analysis(line[0], Score.from_int(score), line, depth)
+            raise interrupted
+        if score is None:
+            return None
+        line = line_moves(self.position, engine.rules, self.history, pv)
+        if not line:
+            return None
+        return self.analysis(line[0], Score.from_int(score), line, depth)
+
+
+def analyse(position: Position, rules: RuleSet, limit: Limit, history: Sequence[Position] = (),
+            options: Options | None = None,
+            info: Callable[[Analysis], None] | None = None) -> Analysis:
+    """Analyse ``position`` with a fresh builtin engine (see :meth:`Engine.analyse`)."""
+    return Engine(rules, options).analyse(position, limit, history, info)
+
+
+def play(position: Position, rules: RuleSet, limit: Limit, history: Sequence[Position] = (),
+         options: Options | None = None) -> PlayResult:
+    """The builtin engine's move in ``position`` (a fresh engine; see :class:`Engine`)."""
+    return Engine(rules, options).play(position, limit, history)

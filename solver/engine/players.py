@@ -1,0 +1,152 @@
+"""Engines as players: the :class:`Player` protocol (the builtin engine and a UGI program
+answer the same calls), and an engine given as text, the form ``gyges match`` takes:
+``builtin[:option=value,...]`` (the builtin engine at some settings) or ``ugi:COMMAND``
+(any UGI program, started as a subprocess).
+
+>>> spec = EngineSpec.parse("builtin:depth=3,prove=2")
+>>> spec.kind, spec.options, str(spec)
+('builtin', (('depth', '3'), ('prove', '2')), 'builtin:depth=3,prove=2')
+>>> EngineSpec.parse("ugi:/tmp/engine --quiet").command
+('/tmp/engine', '--quiet')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+from collections.abc import Sequence
+from typing import Protocol
+
+from gyges.engine.builtin import Analysis, Engine, EngineError, Limit, Options, PlayResult
+from gyges.engine.client import popen_ugi
+from gyges.engine.weights import Weights, WeightsError
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet
+
+__all__ = ["BUILTIN_OPTIONS", "EngineSpec", "Player", "open_player"]
+
+
+class Player(Protocol):
+    """What a game between engines asks of each engine."""
+
+    def play(self, position: Position, limit: Limit,
+             history: Sequence[Position] = ()) -> PlayResult: ...
+
+    def analyse(self, position: Position, limit: Limit,
+                history: Sequence[Position] = ()) -> Analysis: ...
+
+    def close(self) -> None: ...
+
+
+#: The builtin engine's options in an engine text: what each sets.
+BUILTIN_OPTIONS = {
+    "depth": "plies per move (replaces the match's time)",
+    "nodes": "nodes per move (replaces the match's time)",
+    "time": "seconds per move (replaces the match's time)",
+    "prove": "the proof horizon, in moves of the winner (0 turns the prover off)",
+    "hash": "the transposition table's size, 2 ** hash entries of 16 bytes",
+    "weights": "a weights file for the evaluation (default: the shipped one)",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class EngineSpec:
+    """An engine as text: ``builtin[:option=value,...]`` or ``ugi:COMMAND``."""
+
+    kind: str
+    options: tuple[tuple[str, str], ...] = ()
+    command: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> EngineSpec:
+        t = text.strip()
+        kind, sep, rest = t.partition(":")
+        if kind == "ugi" and sep:
+            try:
+                command = tuple(shlex.split(rest))
+            except ValueError as e:
+                raise EngineError(f"{t!r}: the command cannot be read: {e}") from None
+            if not command:
+                raise EngineError(f"{t!r}: give the UGI program's command after 'ugi:'")
+            return cls("ugi", command=command)
+        if kind == "builtin":
+            options = []
+            for item in rest.split(",") if sep else ():
+                key, eq, value = item.partition("=")
+                key, value = key.strip(), value.strip()
+                if key not in BUILTIN_OPTIONS or not eq or not value:
+                    raise EngineError(
+                        f"{t!r}: {item.strip()!r} is not a builtin option: write "
+                        f"option=value with one of {', '.join(BUILTIN_OPTIONS)}")
+                options.append((key, value))
+            spec = cls("builtin", tuple(options))
+            spec.limit(Limit(time=1.0))      # the values are checked here
+            spec.engine_options()
+            return spec
+        raise EngineError(f"{t!r} is not an engine: write builtin[:option=value,...] (options "
+                          f"{', '.join(BUILTIN_OPTIONS)}) or ugi:COMMAND")
+
+    def __str__(self) -> str:
+        if self.kind == "ugi":
+            return "ugi:" + shlex.join(self.command)
+        return "builtin" + (":" + ",".join(f"{k}={v}" for k, v in self.options)
+                            if self.options else "")
+
+    def _number(self, key: str, kind: type) -> float | int | None:
+        value = dict(self.options).get(key)
+        if value is None:
+            return None
+        try:
+            return kind(value)
+        except ValueError:
+            what = "an integer" if kind is int else "a number"
+            raise EngineError(f"{self}: {key}={value}: not {what}") from None
+
+    def limit(self, given: Limit) -> Limit:
+        """The limit this engine plays with: its own depth, nodes or time if it has
+        any, else ``given``."""
+        depth, nodes, seconds = (self._number("depth", int), self._number("nodes", int),
+                                 self._number("time", float))
+        if depth is None and nodes is None and seconds is None:
+            return given
+        return Limit(time=seconds, depth=depth, nodes=nodes)  # type: ignore[arg-type]
+
+    def engine_options(self) -> Options:
+        """The builtin engine's settings (defaults where not given)."""
+        prove, bits = self._number("prove", int), self._number("hash", int)
+        path = dict(self.options).get("weights")
+        try:
+            weights = Weights.load(path) if path else None
+        except WeightsError as e:
+            raise EngineError(str(e)) from None
+        return Options(prove=3 if prove is None else int(prove),
+                       hash_bits=20 if bits is None else int(bits), weights=weights)
+
+
+class _Builtin:
+    """The builtin engine as a player, with the limit its text may fix."""
+
+    def __init__(self, spec: EngineSpec, rules: RuleSet):
+        self.spec = spec
+        self.engine = Engine(rules, spec.engine_options())
+
+    def play(self, position: Position, limit: Limit,
+             history: Sequence[Position] = ()) -> PlayResult:
+        return self.engine.play(position, self.spec.limit(limit), history)
+
+    def analyse(self, position: Position, limit: Limit,
+                history: Sequence[Position] = ()) -> Analysis:
+        return self.engine.analyse(position, self.spec.limit(limit), history)
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+def open_player(spec: EngineSpec | str, rules: RuleSet) -> Player:
+    """The engine an :class:`EngineSpec` (or its text) names, ready to play under
+    ``rules`` (a UGI program plays by its own rules: ``rules`` are the referee's)."""
+    if isinstance(spec, str):
+        spec = EngineSpec.parse(spec)
+    if spec.kind == "ugi":
+        return popen_ugi(list(spec.command))
+    return _Builtin(spec, rules)

@@ -1,0 +1,219 @@
+"""The playing engine (gyges.engine): scores, limits, determinism, proof-backing, the
+catalogue's keys at fixed depth, the weights file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gyges import PRESETS, Position
+from gyges.engine.builtin import Engine, EngineError, Limit, Options, analyse
+from gyges.engine.fit import fit, main
+from gyges.engine.match import play_game, replay_moves
+from gyges.engine.players import open_player
+from gyges.engine.score import Eval, Loss, Score, ScoreError, Win
+from gyges.engine.weights import FEATURES, Weights, WeightsError
+from gyges.game.moves import apply_move, legal_moves
+from gyges.puzzles.catalogue import load_catalogue
+from gyges.search import solve, win_in
+
+ROOT = Path(__file__).resolve().parent.parent
+PBM = PRESETS["pbmserv"]
+START = Position.from_string("321123/....../....../....../....../231123 S")
+RUST = Position.from_string("030100/000200/002000/021100/300300/002130 S")
+
+scores = st.one_of(st.integers(1, 60).map(Win), st.integers(1, 60).map(Loss),
+                   st.integers(-29999, 29999).map(Eval))
+
+
+@given(scores)
+def test_a_score_round_trips_through_text_json_and_the_search_integer(s: Score):
+    assert Score.parse(str(s)) == s
+    assert Score.from_json(json.loads(json.dumps(s.to_json()))) == s
+    assert Score.from_int(s.to_int()) == s
+    assert (-s).__neg__() == s
+
+
+@given(scores, scores)
+def test_scores_order_as_the_search_integers_do(a: Score, b: Score):
+    assert (a < b) == (a.to_int() < b.to_int())
+    assert (a == b) == (a.to_int() == b.to_int())
+    assert (-a < -b) == (b < a)
+
+
+def test_score_order_and_probabilities():
+    assert Loss(1) < Loss(5) < Eval(-29999) < Eval(0) < Eval(29999) < Win(5) < Win(1)
+    assert Win(2).win_probability == 1.0 and Loss(2).win_probability == 0.0
+    assert Eval(0).win_probability == 0.5
+    assert Eval(-100).win_probability == pytest.approx(1 - Eval(100).win_probability)
+    for bad in ("win in 0", "draw", "+1.5", ""):
+        with pytest.raises(ScoreError):
+            Score.parse(bad)
+    with pytest.raises(ScoreError):
+        Score.from_json({"win": 0})
+
+
+def test_a_limit_needs_something_and_sane_values():
+    for bad in ({}, {"time": 0}, {"depth": 0}, {"nodes": 0}, {"depth": 500}):
+        with pytest.raises(EngineError):
+            Limit(**bad)
+
+
+def _same(a, b):
+    return (str(a.move), a.score, [str(m) for m in a.pv], a.depth, a.nodes) == \
+        (str(b.move), b.score, [str(m) for m in b.pv], b.depth, b.nodes)
+
+
+@pytest.mark.parametrize("limit", [Limit(depth=3), Limit(nodes=20000)])
+def test_fixed_depth_and_node_searches_are_deterministic(limit):
+    for p in (START, RUST):
+        first = analyse(p, PBM, limit, options=Options(prove=0))
+        assert first.move is not None and first.nodes > 0
+        assert _same(first, analyse(p, PBM, limit, options=Options(prove=0)))
+    if limit.nodes:
+        assert first.nodes <= limit.nodes
+
+
+def test_the_principal_variation_is_legal_and_starts_with_the_move():
+    a = analyse(RUST, PBM, Limit(depth=4), options=Options(prove=0))
+    assert a.pv[0] == a.move and len(a.pv) >= 2
+    p, history = RUST, []
+    for m in a.pv:
+        moves = legal_moves(p, PBM, history)
+        assert moves.find(m) == m and m.side is moves.mover
+        history.append(p)
+        p = apply_move(p.with_turn(m.side), m)
+
+
+def test_a_landing_is_played_at_once_and_proven():
+    p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+    a = analyse(p, PBM, Limit(depth=5))
+    assert (str(a.move), a.score, a.proven) == ("51-43-33-31-21-S", Win(1), True)
+
+
+def test_nobody_to_move_is_a_draw_and_a_blocked_side_passes():
+    # seed 000's stalemate after 34-44-43: North is blocked
+    stuck = Position.from_string(".3.3.3/112232/..11../.....2/....../...... N")
+    a = analyse(stuck, PRESETS["pbmserv"].with_options({"blocked": "draw"}), Limit(depth=2))
+    assert a.move is None and a.score == Eval(0) and a.pv == ()
+    truth = solve(stuck, PBM, 3)           # blocked=pass: South moves again, and wins
+    assert (truth.result, truth.moves) == ("loss", 2)
+    for options in (Options(), Options(prove=0)):
+        a = analyse(stuck, PBM, Limit(depth=4), options=options)
+        assert a.score == Loss(2) and a.move.side.value == "S"
+        after = apply_move(stuck.with_turn(a.move.side), a.move)
+        assert win_in(after.with_turn(a.move.side), PBM, 1, [stuck])
+
+
+def _sample_positions() -> list[tuple[Position, tuple[Position, ...]]]:
+    """Positions of two short games between engines at depth 1 (no proofs)."""
+    engine = open_player("builtin:depth=1,prove=0", PBM)
+    out = []
+    for opening in (("231123", "321123"), ("123321", "213312")):
+        game = play_game(engine, engine, opening, PBM, max_plies=40)
+        out += replay_moves(game, PBM)
+    return out
+
+
+SAMPLE = _sample_positions()
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_the_engine_plays_every_proven_win_within_its_horizon(k):
+    engine = Engine(PBM, Options(prove=k))
+    seen = 0
+    for p, history in SAMPLE[:: k - 1]:
+        truth = solve(p, PBM, k, history, tree=False)
+        a = engine.analyse(p, Limit(depth=1), history)
+        if truth.result == "win":
+            seen += 1
+            assert a.score == Win(truth.moves), str(p)
+            assert a.move.result_key(p) in {key.result_key(p) for key in truth.keys}
+        else:
+            assert not (isinstance(a.score, Win) and a.score.moves <= k), str(p)
+    assert seen >= 2
+
+
+def test_the_engine_avoids_a_proven_loss_that_another_move_avoids():
+    engine = Engine(PBM, Options(prove=2))
+    checked = 0
+    for p, history in SAMPLE:
+        if solve(p, PBM, 2, history, tree=False).result == "loss":
+            continue                     # every move loses: nothing to avoid
+        a = engine.analyse(p, Limit(depth=1), history)
+        if a.move is None or a.move.is_win:
+            continue
+        assert not win_in(apply_move(p, a.move), PBM, 2, [*history, p]), str(p)
+        checked += 1
+    assert checked >= 10
+
+
+def _catalogue_sample():
+    out = []
+    for name in ("seed000.yaml", "solver-composed.yaml", "generated.yaml"):
+        for puzzle in load_catalogue(ROOT / "puzzles" / name).puzzles:
+            stip = puzzle.stipulation
+            if stip.kind == "win" and stip.moves <= 3 and puzzle.key:
+                out.append(puzzle)
+    return out[::3]
+
+
+@pytest.mark.parametrize("puzzle", _catalogue_sample(), ids=lambda p: p.id)
+def test_the_search_alone_finds_catalogue_keys_at_fixed_depth(puzzle):
+    """No prover: the alpha-beta search at depth 2k - 1 sees every win in k."""
+    k = puzzle.stipulation.moves
+    a = analyse(puzzle.position, puzzle.rules, Limit(depth=2 * k - 1), puzzle.history,
+                Options(prove=0))
+    assert a.score == Win(k)
+    truth = solve(puzzle.position, puzzle.rules, k, puzzle.history, tree=False)
+    assert a.move.result_key(puzzle.position) in {
+        key.result_key(puzzle.position) for key in truth.keys}
+
+
+def test_shipped_weights_and_bad_files(tmp_path):
+    w = Weights.load()
+    assert len(w.values) == len(FEATURES) and w.fit
+    good = tmp_path / "w.json"
+    good.write_text(w.dumps())
+    assert Weights.load(good) == w
+    data = w.to_json()
+    del data["features"]["threat"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(WeightsError, match="missing threat"):
+        Weights.load(bad)
+    bad.write_text("{\n  \"features\": [1,\n")
+    with pytest.raises(WeightsError, match=r"bad.json:\d+: not JSON"):
+        Weights.load(bad)
+    with pytest.raises(WeightsError, match="cannot read"):
+        Weights.load(tmp_path / "missing.json")
+
+
+def test_the_fit_recovers_known_weights():
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    x = np.column_stack([np.ones(4000), rng.normal(size=4000), rng.normal(size=4000),
+                         np.zeros(4000)])
+    truth = np.array([0.3, 1.5, -0.8, 0.0])
+    y = (rng.random(4000) < 1 / (1 + np.exp(-(x @ truth)))).astype(float)
+    w, quality = fit(x, y, ridge=0.0)
+    assert np.allclose(w, truth, atol=0.15) and w[3] == 0.0
+    assert 0 < quality["log_loss"] < 0.7
+
+
+def test_the_fit_is_the_same_on_every_run_whatever_the_jobs(tmp_path):
+    """make weights writes the same bytes on the same machine: the games are seeded and
+    searched to a node count, and their order does not depend on the workers."""
+    args = ["--rounds", "1", "--games", "6", "--nodes", "300", "--max-plies", "30"]
+    main([*args, "--jobs", "1", "--out", str(tmp_path / "one.json")])
+    main([*args, "--jobs", "2", "--out", str(tmp_path / "two.json")])
+    text = (tmp_path / "one.json").read_text()
+    assert text == (tmp_path / "two.json").read_text()
+    fitted = Weights.load(tmp_path / "one.json")
+    assert fitted.fit["games"] == 6 and fitted.fit["positions"] > 20
+    assert any(v != 0 for v in fitted.values)

@@ -1,0 +1,68 @@
+"""``gyges analyse``: text and JSON, bad input (exit 2), Ctrl-C (exit 130 with the best
+move found so far)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from click.testing import CliRunner
+
+from gyges_cli.main import cli
+
+GYGES = [sys.executable, "-c", "from gyges_cli.main import cli; cli()"]
+START = "321123/....../....../....../....../231123 S"
+BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_analyse_prints_the_move_score_and_line():
+    r = invoke("analyse", START, "--depth", "2", "--prove", "0")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert [ln.split()[0] for ln in lines] == ["best", "score", "line", "search"]
+    assert "win probability" in lines[1] and "depth 2" in lines[3]
+    r = invoke("analyse", BOUNCING, "--depth", "3")
+    assert "best move  51-43-33-31-21-S" in r.output
+    assert "score      wins in 1 (proven)" in r.output
+
+
+def test_analyse_json_and_rules():
+    r = invoke("analyse", ".3.3.3/112232/...1.2/...1../....../...... S", "--depth", "3",
+               "--json", "--rules", "pbmserv")
+    data = json.loads(r.output)
+    assert data["score"] == {"win": 2} and data["proven"] is True
+    assert data["move"] == data["pv"][0]
+    r = invoke("analyse", START, "--nodes", "3000", "--json", "--rule", "taboo=entry")
+    data = json.loads(r.output)
+    assert data["nodes"] <= 3000 and 0 < data["win_probability"] < 1
+
+
+def test_analyse_bad_input_is_one_line():
+    for args in (["analyse", "nonsense"], ["analyse", START, "--time", "0"],
+                 ["analyse", START, "--depth", "0"], ["analyse", START, "--rule", "x=y"],
+                 ["analyse", START, "--weights", "/nonexistent.json"]):
+        r = subprocess.run([*GYGES, *args], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2, (args, r.stderr)
+        assert r.stderr.count("\n") == 1 and r.stderr.startswith("gyges: "), r.stderr
+        assert "Traceback" not in r.stderr
+
+
+def test_analyse_ctrl_c_prints_the_best_so_far():
+    p = subprocess.Popen([*GYGES, "analyse", START, "--depth", "30", "--prove", "0"],
+                         start_new_session=True, text=True, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    time.sleep(4.0)
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=20)
+    assert p.returncode == 130, err
+    assert err.strip().splitlines() == ["gyges: interrupted: the best found so far is "
+                                        "printed above"]
+    assert out.startswith("best move  ") and "line " in out

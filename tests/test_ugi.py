@@ -1,0 +1,232 @@
+"""The UGI protocol: conversions (property-based), a real conversation with ``gyges ugi``
+as a subprocess, the client against ``gyges ugi`` and against the peer engine Helios (when
+it is built), and games between engines over UGI."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gyges import PRESETS, Position, Side
+from gyges.engine.builtin import Limit
+from gyges.engine.client import EngineFailure, popen_ugi
+from gyges.engine.match import PEER_RULES, play_game
+from gyges.engine.players import open_player
+from gyges.engine.ugi import (
+    UgiError,
+    board_from_ugi,
+    board_to_ugi,
+    move_from_ugi,
+    move_to_ugi,
+)
+from gyges.game.moves import apply_move, legal_moves
+from gyges.game.rules import rules_from
+
+PBM = PRESETS["pbmserv"]
+PEER = rules_from("pbmserv", PEER_RULES)
+GYGES_UGI = [sys.executable, "-c", "from gyges_cli.main import cli; cli()", "ugi"]
+HELIOS = Path("/tmp/peer/ugi/target/release/gyges_engine")
+
+
+@st.composite
+def positions(draw) -> Position:
+    sizes = draw(st.lists(st.sampled_from([1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]), min_size=1,
+                          max_size=12, unique_by=None))
+    counts = {1: 0, 2: 0, 3: 0}
+    rings = []
+    for s in sizes:
+        if counts[s] < 4:
+            counts[s] += 1
+            rings.append(s)
+    slots = draw(st.permutations(range(36)))[: len(rings)]
+    board = [0] * 36
+    for slot, size in zip(slots, rings, strict=True):
+        board[slot] = size
+    return Position(tuple(board), draw(st.sampled_from([Side.SOUTH, Side.NORTH])))
+
+
+@given(positions(), st.booleans())
+def test_boards_round_trip(p: Position, bare: bool):
+    text = board_to_ugi(p, bare=bare)
+    back = board_from_ugi(text)
+    assert back == (p if p.turn is Side.SOUTH else p.flipped())
+    assert board_to_ugi(back, bare=bare) == text
+
+
+@settings(max_examples=40, deadline=None)
+@given(positions())
+def test_moves_round_trip_and_mean_the_same_on_the_ugi_board(p: Position):
+    """Every legal move, written in UGI and read back, is the same move; read on the
+    board as UGI sees it (South to move), it is a legal move with the same result."""
+    seen = board_from_ugi(board_to_ugi(p))
+    moves = legal_moves(p, PBM, paths=False)
+    if moves.mover is not p.turn:
+        return
+    there = legal_moves(seen, PBM, paths=False)
+    assert len(there) == len(moves)
+    for m in moves:
+        text = move_to_ugi(m.start, m.end, m.relocation, p.turn)
+        assert move_from_ugi(text, p.turn) == (m.start, m.end, m.relocation)
+        start, end, reloc = move_from_ugi(text, Side.SOUTH)
+        found = there.find(type(m)(start, end, reloc, side=Side.SOUTH))
+        assert found is not None
+        if not m.is_win:
+            after = apply_move(p, m)
+            mine = apply_move(seen, found)
+            assert mine == (after if p.turn is Side.SOUTH else after.flipped())
+
+
+def test_bad_boards_and_moves_say_what_is_wrong():
+    for bad in ("123", "321123/000000", "421123/000000/000000/000000/000000/321123",
+                "0" * 37, "0" * 36 + "01", "000000/" * 5 + "000000"):
+        with pytest.raises(UgiError):
+            board_from_ugi(bad)
+    for bad in ("1", "1|2|3|4", "a|b", "37|1", "1|2|36", "40|1"):
+        with pytest.raises(UgiError):
+            move_from_ugi(bad, Side.SOUTH)
+
+
+class Conversation:
+    """``gyges ugi`` as a subprocess, spoken to line by line."""
+
+    def __init__(self, *args: str):
+        self.proc = subprocess.Popen([*GYGES_UGI, *args], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, bufsize=1)
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def until(self, word: str) -> list[str]:
+        assert self.proc.stdout is not None
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            assert line, f"the engine ended before {word!r}: {lines}"
+            lines.append(line.strip())
+            if line.split()[:1] == [word]:
+                return lines
+
+    def close(self) -> int:
+        try:
+            self.send("quit")
+        except (BrokenPipeError, OSError):
+            pass
+        try:
+            return self.proc.wait(10)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+
+
+def test_a_conversation_with_gyges_ugi():
+    c = Conversation("--rules", "pbmserv")
+    try:
+        c.send("ugi")
+        lines = c.until("ugiok")
+        assert lines[0] == "id name gyges" and "option maxTime" in lines
+        c.send("isready")
+        assert c.until("readyok") == ["readyok"]
+        # bad commands: one info string line each, and the engine goes on
+        for bad in ("bogus", "setoption maxPly x", "setoption nothing 3", "setpos data 123",
+                    "setpos", "go now please" * 0 + "setpos data 421123/000000"):
+            c.send(bad)
+            c.send("isready")
+            lines = c.until("readyok")
+            assert len(lines) == 2 and lines[0].startswith("info string "), (bad, lines)
+        # the seed's bouncing example, North to move, as UGI sees it: it lands at once
+        c.send("setoption maxPly 3")
+        c.send("setpos data 000000/300000/001010/102303/302201/000020")
+        c.send("go")
+        assert c.until("bestmove")[-1].split()[1] == "6|37"
+        # a search with infos, and a legal move
+        c.send("setoption name maxPly value 2")
+        c.send("setpos start")
+        c.send("go")
+        lines = c.until("bestmove")
+        assert [ln.split()[:3] for ln in lines[:-1]] == [["info", "ply", "1"],
+                                                          ["info", "ply", "2"]]
+        move = move_from_ugi(lines[-1].split()[1], Side.SOUTH)
+        start = Position.setup("321123", "321123")
+        assert legal_moves(start, PBM).find(type(legal_moves(start, PBM)[0])(*move)) is not None
+        # no limit: the search runs until stop, and answers with its best so far
+        c.send("setoption maxPly 90")
+        c.send("setoption maxTime 1000000")
+        c.send("setoption maxNodes 1000000000000000")
+        c.send("setoption prove 0")
+        c.send("setpos data 23112300000000000000000000000032112300")
+        c.send("go")
+        time.sleep(1.0)
+        c.send("isready")
+        assert c.until("readyok")[-1] == "readyok"    # answered during the search
+        t = time.monotonic()
+        c.send("stop")
+        lines = c.until("bestmove")
+        assert time.monotonic() - t < 3.0
+        assert lines[-1].split()[1] != "null"
+    finally:
+        assert c.close() == 0
+
+
+def test_gyges_ugi_exits_at_the_end_of_its_input():
+    proc = subprocess.run([*GYGES_UGI], input="ugi\nsetoption maxPly 1\ngo\n", text=True,
+                          capture_output=True, timeout=60)
+    assert proc.returncode == 0
+    assert proc.stdout.splitlines()[-1].startswith("bestmove ")
+
+
+def test_the_client_plays_against_gyges_ugi():
+    with popen_ugi(GYGES_UGI) as engine:
+        assert engine.name == "gyges" and "maxPly" in engine.options
+        p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+        r = engine.play(p, Limit(depth=2))
+        assert legal_moves(p, PBM).find(r.move).is_win
+        a = engine.analyse(Position.setup("231123", "321123"), Limit(depth=2))
+        assert a.move is not None and legal_moves(a.position, PBM).find(a.move) is not None
+        assert a.depth == 2 and a.nodes > 0
+
+
+def test_the_client_fails_cleanly():
+    with pytest.raises(EngineFailure, match="cannot start"):
+        popen_ugi(["/nonexistent/engine"])
+    with pytest.raises(EngineFailure):
+        popen_ugi([sys.executable, "-c", "print('hello')"])
+
+
+def test_a_game_between_the_builtin_engine_and_itself_over_ugi():
+    ugi = open_player("ugi:" + shlex.join(GYGES_UGI), PBM)
+    builtin = open_player("builtin:depth=1", PBM)
+    try:
+        game = play_game(builtin, ugi, ("231123", "321123"), PBM, Limit(depth=1),
+                         max_plies=8, names=("builtin:depth=1", "ugi:gyges ugi"))
+    finally:
+        ugi.close()
+    assert game.result in ("south", "north", "draw") and game.moves
+    assert "illegal" not in game.reason and "failed" not in game.reason
+
+
+@pytest.mark.skipif(not HELIOS.exists(), reason="Helios is not built (see docs/engine.md)")
+def test_the_client_plays_against_helios():
+    helios = popen_ugi([str(HELIOS)])
+    try:
+        assert helios.name == "Helios"
+        p = Position.from_string("030100/000200/002000/021100/300300/002130 S")
+        for position in (p, p.flipped()):
+            r = helios.play(position, Limit(time=0.2))
+            assert legal_moves(position, PEER).find(r.move) is not None
+        builtin = open_player("builtin:depth=1,prove=0", PEER)
+        game = play_game(builtin, helios, ("231123", "321123"), PEER, Limit(time=0.1),
+                         max_plies=6)
+        assert "illegal" not in game.reason and "failed" not in game.reason
+    finally:
+        helios.close()
+    assert helios._proc.poll() is not None
