@@ -73,7 +73,7 @@ def time_move_lists(positions: list[Position], repeat: int = 5) -> dict[str, flo
             "inner": inner, "inner_lists": lists}
 
 
-#: The published Rust engine's rules (issue 2 quotes its perft 4: 26 s, 1.5 us per list).
+#: The peer engine's rules (Helios; `python -m bench peer` times its perft beside ours).
 RUST_RULES = PRESETS["pbmserv"].with_options(
     {"rebounce": "once", "null-move": "allowed", "blocked": "draw", "repetition": "allowed"}
 )
