@@ -3,15 +3,11 @@ and the ``gyges`` command run in-process."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from click.testing import CliRunner, Result
+from click.testing import Result
+from common import PUZZLES, run_gyges
 
 from gyges.puzzles.catalogue import Puzzle, load_all, load_catalogue
-from gyges_cli.main import cli
 
-ROOT = Path(__file__).resolve().parent.parent
-PUZZLES = ROOT / "puzzles"
 SEEDS = PUZZLES / "seed000.yaml"
 
 
@@ -38,4 +34,4 @@ def every_puzzle() -> list[Puzzle]:
 def run(*args: object) -> Result:
     """``gyges ARGS`` in this process; an exception the command does not turn into an exit
     status is raised, not kept in the result."""
-    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+    return run_gyges(*args, catch_exceptions=False)

@@ -8,9 +8,9 @@ import importlib
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from common import BOUNCING, DATA
 
 import gyges
 from gyges.formats.notation import read_move
@@ -20,9 +20,6 @@ from gyges.game.movecount import perft_table
 from gyges.game.moves import Game, Move, MoveList, legal_moves, perft
 from gyges.game.position import START, Position
 from gyges.game.rules import PRESETS, Side
-
-DATA = Path(__file__).parent / "data"
-BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
 
 
 @pytest.mark.parametrize("package", ["gyges", "gyges.game", "gyges.formats"])

@@ -8,9 +8,9 @@ import ast
 import doctest
 from pathlib import Path
 
-from gyges.game import _movegen
+from common import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
+from gyges.game import _movegen
 
 #: The modules that may call the compiled core directly: the game layer (its public face
 #: is ``gyges.game.moves``), and the setups analysis, which takes the core's raw tuples

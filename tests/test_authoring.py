@@ -4,9 +4,10 @@ phrasing, and the solver's tree stored in a catalogue entry."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from common import BOUNCING as BOUNCING_TEXT
+from common import ROOT
 
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
@@ -14,9 +15,8 @@ from gyges.puzzles.authoring import add_entry, findings
 from gyges.puzzles.catalogue import CatalogueError, check_puzzle, load_all, parse_catalogue
 from gyges.search import Stipulation, solve
 
-ROOT = Path(__file__).resolve().parent.parent
 PBM = PRESETS["pbmserv"]
-BOUNCING = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+BOUNCING = Position.from_string(BOUNCING_TEXT)
 
 
 def test_stipulations_read_back_what_they_write():

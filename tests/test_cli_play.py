@@ -9,22 +9,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from common import DATA, POSITIONS, run_gyges
+from common import START as START_TEXT
 
 from gyges.formats.diagram import parse_diagram
 from gyges.formats.posfile import load_position_file
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import START, Position
 from gyges.game.rules import PRESETS, Side
-from gyges_cli.main import cli
 
-DATA = Path(__file__).parent / "data"
-POSITIONS = DATA / "positions"
-START_TEXT = "321123/....../....../....../....../231123 S"
-
-
-def run(*args: str):
-    return CliRunner().invoke(cli, [str(a) for a in args])
+run = run_gyges
 
 
 def ok(*args: str):

@@ -7,10 +7,9 @@ from __future__ import annotations
 import copy
 import json
 import random
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from common import DATA, POSITIONS, run_gyges
 from positions import random_playout, sparse_position
 
 from gyges.formats.movelist import move_list_from_json, move_list_to_json
@@ -20,10 +19,6 @@ from gyges.game.movecount import Perft, PerftDepth, perft_table
 from gyges.game.moves import apply_move, legal_moves, perft
 from gyges.game.position import START, Position, PositionError
 from gyges.game.rules import PRESETS
-from gyges_cli.main import cli
-
-DATA = Path(__file__).parent / "data"
-POSITIONS = DATA / "positions"
 
 
 def cases() -> list[tuple[Position, str]]:
@@ -78,7 +73,7 @@ def test_a_changed_move_list_is_refused(change, message):
 
 def test_moves_json_is_the_library_form():
     text = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
-    result = CliRunner().invoke(cli, ["moves", text, "--json", "--rules", "dorbec"])
+    result = run_gyges("moves", text, "--json", "--rules", "dorbec")
     assert result.exit_code == 0
     listed = legal_moves(Position.from_string(text), PRESETS["dorbec"])
     assert result.stdout == json.dumps(move_list_to_json(listed), indent=1) + "\n"
@@ -101,8 +96,7 @@ def test_perft_counts_round_trip():
 
 
 def test_perft_json_is_the_library_form():
-    result = CliRunner().invoke(cli, ["perft", str(POSITIONS / "bouncing.yaml"), "-d", "2",
-                                      "--json"])
+    result = run_gyges("perft", POSITIONS / "bouncing.yaml", "-d", "2", "--json")
     assert result.exit_code == 0
     printed = Perft.from_json(json.loads(result.stdout))
     pf = load_position_file(POSITIONS / "bouncing.yaml")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from common import BOUNCING as BOUNCING_TEXT
 
 from gyges.formats.notation import (
     NotationError,
@@ -24,7 +25,7 @@ from gyges.game.rules import PRESETS, Side, rules_from
 from gyges.game.squares import NORTH_GOAL, SOUTH_GOAL, parse_slot
 
 PBM = PRESETS["pbmserv"]
-BOUNCING = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+BOUNCING = Position.from_string(BOUNCING_TEXT)
 
 
 def slots(*names: str) -> tuple[int, ...]:

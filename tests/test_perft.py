@@ -22,12 +22,13 @@ import time
 from pathlib import Path
 
 import pytest
+from common import DATA
 
 from gyges.game import _movegen
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet, rules_from
 
-DATA = Path(__file__).parent / "data" / "perft.txt"
+PERFT_FILE = DATA / "perft.txt"
 
 #: Counts above this many leaves are checked only in the slow run.
 FAST_LEAVES = 600_000
@@ -45,7 +46,7 @@ class PerftEntry:
         return rules_from(preset, overrides)
 
 
-def read_perft(path: Path = DATA) -> list[PerftEntry]:
+def read_perft(path: Path = PERFT_FILE) -> list[PerftEntry]:
     """The entries of a perft file; ValueError names the line of anything malformed."""
     entries: list[PerftEntry] = []
     fields: dict[str, str] = {}

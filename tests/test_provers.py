@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from click.testing import CliRunner
+from common import run_gyges
 from positions import random_playout
 
 from gyges.formats.notation import parse_move
@@ -19,7 +19,6 @@ from gyges.game.rules import PRESETS, rules_from
 from gyges.search import PROVERS, SolveError, solve
 from gyges.search._dfpn import DfpnSearcher
 from gyges.search._search import Searcher
-from gyges_cli.main import cli
 from tests.test_parallel_solve import CASES, PBM, same
 
 RUST = "030100/000200/002000/021100/300300/002130 S"
@@ -59,11 +58,11 @@ def test_an_unknown_prover_is_refused():
 def test_cli_prover_option():
     outs = []
     for name in PROVERS:
-        r = CliRunner().invoke(cli, ["solve", CASES[2][0], "-n", "2", "--prover", name])
+        r = run_gyges("solve", CASES[2][0], "-n", "2", "--prover", name)
         assert r.exit_code == 0, r.output
         outs.append(r.output.rsplit("stats:", 1)[0])
     assert len(set(outs)) == 1
-    r = CliRunner().invoke(cli, ["solve", CASES[2][0], "--prover", "mcts"])
+    r = run_gyges("solve", CASES[2][0], "--prover", "mcts")
     assert r.exit_code == 2 and "mcts" in r.output
 
 

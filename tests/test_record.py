@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from common import DATA
 
 from gyges.formats.notation import format_move
 from gyges.formats.record import (
@@ -22,7 +22,6 @@ from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
 
 PBM = PRESETS["pbmserv"]
-DATA = Path(__file__).parent / "data"
 
 
 def test_sample_game_reads_and_round_trips():

@@ -13,9 +13,8 @@ errata section of docs/rules.md):
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from common import BOUNCING, DATA
 
 from gyges.formats.notation import NotationError, format_move, parse_move, parse_turn
 from gyges.formats.record import parse_record, replay
@@ -26,7 +25,6 @@ from gyges.game.rules import PRESETS, Side
 from gyges.game.squares import SOUTH_GOAL, parse_slot
 
 PBM = PRESETS["pbmserv"]
-DATA = Path(__file__).parent / "data"
 
 
 def pos(text: str) -> Position:
@@ -54,7 +52,6 @@ def test_recognizing_rings_shores_move_after_16_46_and_62_41():
 
 # -- Bouncing ---------------------------------------------------------------------------------
 
-BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
 
 
 @pytest.mark.parametrize("text", ["51-43-33-31-21-(11-12-)S", "51-43-33-31-21-S"])

@@ -7,6 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from common import BOUNCING as BOUNCING_TEXT
 
 from gyges.formats.notation import parse_move
 from gyges.formats.svg import render_position
@@ -17,7 +18,7 @@ from gyges.game.squares import NORTH_GOAL, SOUTH_GOAL, column_of, row_of
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 PBM = PRESETS["pbmserv"]
-BOUNCING = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+BOUNCING = Position.from_string(BOUNCING_TEXT)
 RELOCATION = Position.from_string("213132/....../....../....../....../113223 S")
 
 
