@@ -276,7 +276,8 @@ class GameReview:
         forced = self.forced_from
         if self.stopped_at is not None:
             out.append(f"The review stopped before entry {self.stopped_at} (interrupted): "
-                       f"{len(self.moves)} of the game's entries reviewed.")
+                       f"{len(self.moves)} of the game's {len(self.record.turns)} moves "
+                       "reviewed.")
         elif forced is None:
             out.append(f"The result never became forced within {self.max_moves} moves.")
         else:
