@@ -15,6 +15,11 @@ It also finds the ply where the result became forced for good, and can turn the 
 it found (wins missed, and the position where the result became forced) into catalogue
 entries (:meth:`GameReview.puzzle_entries`) that ``gyges catalogue check`` accepts.
 
+The playing engine judges every turn too (:mod:`gyges.puzzles.judgement`): the mover's win
+probability before and after it, the best move when it played another, and the marks
+``(?!)``, ``(?)``, ``(??)`` for an inaccuracy, a mistake, a blunder; a proven mark
+outranks the engine's (:attr:`MoveReview.sign`).
+
 >>> from gyges.formats.record import parse_record
 >>> from gyges.game.rules import PRESETS
 >>> record = parse_record("South North\\n1 231123 2 321123\\n3 16-35 4 61-53\\n")
