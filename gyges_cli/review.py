@@ -1,4 +1,5 @@
-"""``gyges review``: what the solver proves at every move of a game (docs/review.md)."""
+"""``gyges review``: what the solver proves at every move of a game, and the engine's
+judgement of it (docs/review.md)."""
 
 from __future__ import annotations
 
@@ -8,17 +9,45 @@ from pathlib import Path
 
 import click
 
-from gyges.formats.record import RecordError
+from gyges.engine import EngineError, Limit
+from gyges.formats.record import RecordedTurn, RecordError
 from gyges.game.rules import RuleSet
-from gyges.parallel import Interrupted
+from gyges.parallel import Interrupted, StatusLine
 from gyges.puzzles.catalogue import AppendError, CatalogueError, DuplicateEntry, append_entries
-from gyges.puzzles.review import review_game
+from gyges.puzzles.judgement import BLUNDER, DEFAULT_LIMIT, INACCURACY, MISTAKE
+from gyges.puzzles.review import GameReview, ReviewInterrupted, review_game
 from gyges_cli.catalogue import appending_error
-from gyges_cli.common import UserError, interrupted, rule_options
+from gyges_cli.common import UserError, interrupted, rule_options, ticking
 from gyges_cli.inputs import load_game
 
 
-@click.command("review", short_help="Annotate a game: wins kept, missed, thrown away.")
+def _limit(seconds: float | None, depth: int | None, nodes: int | None,
+           no_engine: bool) -> Limit | None:
+    """The engine's search of each position (None: no engine)."""
+    if no_engine:
+        if seconds is not None or depth is not None or nodes is not None:
+            raise UserError("--no-engine takes no --time, --depth or --nodes")
+        return None
+    if seconds is None and depth is None and nodes is None:
+        return DEFAULT_LIMIT
+    try:
+        return Limit(time=seconds, depth=depth, nodes=nodes)
+    except EngineError as e:
+        raise UserError(str(e), "--time") from None
+
+
+def _show(result: GameReview, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=1))
+    else:
+        click.echo(result.text(), nl=False)
+
+
+@click.command("review", short_help="Annotate a game: proven wins kept, missed, thrown away; "
+               "the engine's blunders.",
+               epilog=f"The engine's marks: the mover's win probability falls by at least "
+               f"{100 * INACCURACY:g} points (?!), {100 * MISTAKE:g} (?) or {100 * BLUNDER:g} "
+               "(??) from before the move to after it (docs/review.md).")
 @click.argument("game_file", metavar="GAME-FILE", type=click.Path(path_type=Path))
 @click.option("--max-moves", "-n", default=3, show_default=True, type=click.IntRange(1, 30),
               help="Proofs within this many moves of the winner, at every move.")
@@ -29,28 +58,71 @@ from gyges_cli.inputs import load_game
               "became forced) to this catalogue file as new entries.")
 @click.option("--start", "start_arg", metavar="POS|FILE", default=None,
               help="The start position, for a record without setups (entries 1 and 2).")
+@click.option("--time", "seconds", type=float, default=None,
+              help="The engine's seconds a position.")
+@click.option("--depth", type=click.IntRange(1, 90), default=None,
+              help="The engine's plies a position (deterministic).")
+@click.option("--nodes", type=click.IntRange(1, None), default=None,
+              help=f"The engine's nodes a position (deterministic; default "
+                   f"{DEFAULT_LIMIT.nodes} when no limit is given).")
+@click.option("--no-engine", is_flag=True,
+              help="Proofs only: no engine judgement (win probabilities, best moves, "
+                   "inaccuracies, mistakes, blunders).")
 @rule_options
 def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | None,
-           start_arg: str | None, rules: RuleSet, rules_given: bool) -> None:
+           start_arg: str | None, seconds: float | None, depth: int | None,
+           nodes: int | None, no_engine: bool, rules: RuleSet, rules_given: bool) -> None:
     """Replay GAME-FILE (a record like seed 000's sample game) and annotate every move
     with what the solver proves within --max-moves: a forced win kept (!), thrown away
     (?, naming the winning move missed), a move that walks into a forced loss (??), a
     resignation in a won position (??), and the ply where the result became forced.
 
+    The engine judges every move too (one search a position, --nodes, --depth or
+    --time): the mover's win probability before and after it, the best move when it
+    played another, and its marks for a fall in win probability: (?!) inaccuracy,
+    (?) mistake, (??) blunder. A proven mark outranks the engine's on the same move.
+
+    A terminal shows the move under review; Ctrl-C prints the moves reviewed so far
+    (exit status 130; nothing is added to the --puzzles file).
+
     \b
     Example:
       gyges review tests/data/sample_game.txt
       gyges review game.txt --max-moves 2 --json
+      gyges review game.txt --depth 4
       gyges review tests/data/sample_game.txt --puzzles found.yaml
     """
+    limit = _limit(seconds, depth, nodes, no_engine)
     record, start, rules = load_game(game_file, start_arg, rules, rules_given)
+    status = StatusLine()
+
+    def progress(k: int, n: int, turn: RecordedTurn) -> None:
+        status.show(f"reviewing {turn.number} {turn.text} ({k} of {n} moves)")
+
+    result: GameReview | None = None
     try:
-        result = review_game(record, rules, max_moves=max_moves, start=start)
-        entries = result.puzzle_entries() if puzzles_out is not None else []
+        with ticking(status):
+            result = review_game(record, rules, max_moves=max_moves, start=start,
+                                 limit=limit, progress=progress)
+            if puzzles_out is not None:
+                status.show("making the puzzles")
+            entries = result.puzzle_entries() if puzzles_out is not None else []
     except RecordError as e:
         raise UserError(str(e)) from None
+    except ReviewInterrupted as e:
+        status.clear()
+        _show(e.review, as_json)
+        kept = f"; nothing added to {puzzles_out}" if puzzles_out is not None else ""
+        interrupted(f"the {len(e.review.moves)} moves reviewed before entry "
+                    f"{e.review.stopped_at} are printed above{kept}")
     except (KeyboardInterrupt, Interrupted):
-        interrupted("no review")
+        status.clear()
+        if result is None:
+            interrupted("no review")
+        _show(result, as_json)
+        interrupted(f"the review is printed above; nothing added to {puzzles_out}")
+    finally:
+        status.clear()
     if puzzles_out is not None:
         try:
             append_entries(puzzles_out, entries, title=f"Positions from {game_file.name}")

@@ -15,6 +15,11 @@ It also finds the ply where the result became forced for good, and can turn the 
 it found (wins missed, and the position where the result became forced) into catalogue
 entries (:meth:`GameReview.puzzle_entries`) that ``gyges catalogue check`` accepts.
 
+The playing engine judges every turn too (:mod:`gyges.puzzles.judgement`): the mover's win
+probability before and after it, the best move when it played another, and the marks
+``(?!)``, ``(?)``, ``(??)`` for an inaccuracy, a mistake, a blunder; a proven mark
+outranks the engine's (:attr:`MoveReview.sign`).
+
 >>> from gyges.formats.record import parse_record
 >>> from gyges.game.rules import PRESETS
 >>> record = parse_record("South North\\n1 231123 2 321123\\n3 16-35 4 61-53\\n")
@@ -34,17 +39,35 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from gyges.engine import Analysis, Engine, Limit, Options
+from gyges.engine.score import Loss, Score, Win
 from gyges.formats.notation import format_move, parse_move, parse_turn
 from gyges.formats.record import GameRecord, RecordedTurn, Replay, format_record, replay
 from gyges.game.moves import Move, apply_move
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, RuleSet, Side
 from gyges.puzzles.catalogue import findings
+from gyges.puzzles.judgement import (
+    BLUNDER,
+    DEFAULT_LIMIT,
+    INACCURACY,
+    MISTAKE,
+    Assessment,
+    Judgement,
+    assess,
+    judge,
+    limit_from_json,
+    limit_text,
+    limit_to_json,
+)
 from gyges.search.prover import solve as search_solve
 
-__all__ = ["GameReview", "Kind", "Mark", "MoveReview", "Verdict", "review_game"]
+__all__ = ["GameReview", "Kind", "Mark", "MoveReview", "ReviewInterrupted", "Verdict",
+           "review_game"]
 
 SolveFn = Callable[..., Any]
+#: ``progress(k, n, turn)``: the review starts on the k-th of the game's n turns.
+Progress = Callable[[int, int, RecordedTurn], None]
 
 
 class Kind(str, enum.Enum):
@@ -94,6 +117,12 @@ class Verdict:
             return f"no forced result within {bound}"
         return f"{self.winner.title} wins in {self.moves}"
 
+    def score(self, side: Side) -> Score | None:
+        """The proven result for ``side`` as an engine score (None: nothing forced)."""
+        if self.winner is None or self.moves is None:
+            return None
+        return Win(self.moves) if self.winner is side else Loss(self.moves)
+
     def keys_text(self, shown: int = 3) -> str:
         names = [format_move(k) for k in self.keys[:shown]]
         more = len(self.keys) - shown
@@ -141,6 +170,15 @@ class MoveReview:
     mark: Mark
     comment: str
     became_forced: bool = False  #: the result is forced from here to the end of the game
+    judgement: Judgement | None = None  #: the engine's (None: reviewed without it)
+
+    @property
+    def sign(self) -> str:
+        """The sign in the annotated record: the proven mark, else the engine's in
+        brackets (``(?!)``, ``(?)``, ``(??)``), else nothing."""
+        if self.mark or self.judgement is None:
+            return self.mark.value
+        return self.judgement.mark.sign
 
     def __repr__(self) -> str:
         return (f"MoveReview({self.number}, {self.side.title}, {self.text!r}, "
@@ -151,7 +189,8 @@ class MoveReview:
                 "mark": self.mark, "kind": self.kind, "comment": self.comment,
                 "position": str(self.position), "before": self.before.to_json(),
                 "after": self.after.to_json() if self.after else None,
-                "became_forced": self.became_forced}
+                "became_forced": self.became_forced,
+                "engine": self.judgement.to_json() if self.judgement else None}
 
     @classmethod
     def from_json(cls, d: dict[str, Any], rules: RuleSet,
@@ -162,6 +201,9 @@ class MoveReview:
         position = Position.from_string(d["position"])
         before = Verdict.from_json(d["before"], position, rules, history)
         after = None
+        judgement = None
+        if d.get("engine") is not None:
+            judgement = Judgement.from_json(d["engine"], position, rules, history)
         if d["after"] is not None:
             pos, hist = position, [*history]
             for m in parse_turn(d["move"], position, rules, history):
@@ -169,12 +211,16 @@ class MoveReview:
                 pos = apply_move(pos, m)
             after = Verdict.from_json(d["after"], pos, rules, hist)
         return cls(d["number"], Side(d["side"]), d["move"], position, tuple(history), before,
-                   after, Kind(d["kind"]), Mark(d["mark"]), d["comment"], d["became_forced"])
+                   after, Kind(d["kind"]), Mark(d["mark"]), d["comment"], d["became_forced"],
+                   judgement)
 
 
 @dataclasses.dataclass(frozen=True)
 class GameReview:
-    """A reviewed game: every turn's review, and where the result became forced."""
+    """A reviewed game: every turn's review, and where the result became forced.
+    ``limit`` is the engine's search of each position (None: reviewed without the
+    engine); ``stopped_at`` the entry where an interrupted review stopped (its ``moves``
+    are the turns before it)."""
 
     record: GameRecord
     rules: RuleSet
@@ -182,6 +228,8 @@ class GameReview:
     moves: tuple[MoveReview, ...]
     winner: Side | None
     error: str | None = None  #: the first illegal entry, when the review stopped there
+    limit: Limit | None = None
+    stopped_at: int | None = None
 
     def __repr__(self) -> str:
         forced = self.forced_from
@@ -196,30 +244,46 @@ class GameReview:
         return next((m for m in self.moves if m.became_forced), None)
 
     def annotated_record(self) -> str:
-        """The record in its own notation with the marks (``!``, ``?``, ``??``)."""
-        turns = tuple(RecordedTurn(m.number, m.side, m.text + m.mark, 0)
+        """The record in its own notation with the marks (``!``, ``?``, ``??`` proven;
+        the engine's ``(?!)``, ``(?)``, ``(??)``), up to where the review stopped."""
+        turns = tuple(RecordedTurn(m.number, m.side, m.text + m.sign, 0)
                       for m in self.moves if m.text != "Resign")
         resign = next((m for m in self.moves if m.text == "Resign"), None)
-        result = self.record.result
+        result = self.record.result if self.stopped_at is None else None
         if resign is not None:
-            result = "Resign" + resign.mark
+            result = "Resign" + resign.sign
         return format_record(dataclasses.replace(self.record, turns=turns, result=result))
 
-    def text(self) -> str:
-        """The annotated record, one line per turn saying what the solver proves, and the
-        ply where the result became forced."""
+    def _header(self) -> list[str]:
+        bound = f"{self.max_moves} move{'s' if self.max_moves != 1 else ''}"
         out = [f"Review of {self.record.source}: rules {self.rules.name}, proofs within "
-               f"{self.max_moves} move{'s' if self.max_moves != 1 else ''}.",
+               f"{bound}" + ("." if self.limit is None else
+                             f", the engine at {limit_text(self.limit)} a position."),
                "Marks: ! keeps or forces a win, ? throws a forced win away, ?? walks into a "
-               "forced loss.", "",
-               self.annotated_record().rstrip(), ""]
-        width = max((len(f"{m.number} {m.text}{m.mark}") for m in self.moves), default=0)
+               f"forced loss (proven within {bound})."]
+        if self.limit is not None:
+            out.append(f"The engine's: (?!) inaccuracy, (?) mistake, (??) blunder: the "
+                       f"mover's win probability falls by {round(100 * INACCURACY)}, "
+                       f"{round(100 * MISTAKE)}, {round(100 * BLUNDER)} points or more "
+                       "(shown before -> after the move).")
+        return out
+
+    def text(self) -> str:
+        """The annotated record, one line per turn saying what the solver proves (and
+        the engine's judgement), and the ply where the result became forced."""
+        out = [*self._header(), "", self.annotated_record().rstrip(), ""]
+        width = max((len(f"{m.number} {m.text}{m.sign}") for m in self.moves), default=0)
         for m in self.moves:
-            out.append(f"{m.number} {m.text}{m.mark}".ljust(width) + f"  {m.side.title}: "
-                       f"{m.comment}")
+            engine = f"; engine {m.judgement.text()}" if m.judgement is not None else ""
+            out.append(f"{m.number} {m.text}{m.sign}".ljust(width) + f"  {m.side.title}: "
+                       f"{m.comment}{engine}")
         out.append("")
         forced = self.forced_from
-        if forced is None:
+        if self.stopped_at is not None:
+            out.append(f"The review stopped before entry {self.stopped_at} (interrupted): "
+                       f"{len(self.moves)} of the game's {len(self.record.turns)} moves "
+                       "reviewed.")
+        elif forced is None:
             out.append(f"The result never became forced within {self.max_moves} moves.")
         else:
             who = forced.after.text(self.max_moves) if forced.after else forced.comment
@@ -231,10 +295,17 @@ class GameReview:
 
     def to_json(self) -> dict[str, Any]:
         forced = self.forced_from
+        engine = None
+        if self.limit is not None:
+            engine = {"limit": limit_to_json(self.limit),
+                      "marks": {"inaccuracy": INACCURACY, "mistake": MISTAKE,
+                                "blunder": BLUNDER}}
         return {"game": self.record.source, "rules": self.rules.options(),
-                "max_moves": self.max_moves, "moves": [m.to_json() for m in self.moves],
+                "max_moves": self.max_moves, "engine": engine,
+                "moves": [m.to_json() for m in self.moves],
                 "forced_from": forced.number if forced else None,
-                "winner": self.winner.value if self.winner else None, "error": self.error}
+                "winner": self.winner.value if self.winner else None, "error": self.error,
+                "stopped_at": self.stopped_at}
 
     @classmethod
     def from_json(cls, d: dict[str, Any], record: GameRecord,
@@ -246,7 +317,10 @@ class GameReview:
         moves = tuple(MoveReview.from_json(m, rules, states[min(i, len(states) - 1)][1])
                       for i, m in enumerate(d["moves"]))
         winner = Side(d["winner"]) if d["winner"] is not None else None
-        return cls(record, rules, d["max_moves"], moves, winner, d["error"])
+        engine = d.get("engine")
+        limit = limit_from_json(engine["limit"]) if engine is not None else None
+        return cls(record, rules, d["max_moves"], moves, winner, d["error"], limit,
+                   d.get("stopped_at"))
 
     def puzzle_positions(self) -> list[MoveReview]:
         """The turns whose starting position makes a puzzle: the side to move had a forced
@@ -353,45 +427,115 @@ def _positions_and_history(game: Replay) -> list[tuple[Position, tuple[Position,
     return out
 
 
+class ReviewInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) during :func:`review_game`: ``review`` holds the turns reviewed
+    so far, and its ``stopped_at`` the entry where the review stopped."""
+
+    def __init__(self, review: GameReview):
+        super().__init__()
+        self.review = review
+
+
+class _Positions:
+    """The proven verdict and the engine's assessment of each position of a game, each
+    computed once, when first asked for: one engine (one transposition table) for the
+    whole game, with the game's history for the Renop law."""
+
+    def __init__(self, states: list[tuple[Position, tuple[Position, ...]]], rules: RuleSet,
+                 max_moves: int, solve: SolveFn, limit: Limit | None,
+                 options: Options | None):
+        self.states, self.rules, self.max_moves, self.solve = states, rules, max_moves, solve
+        self.limit = limit
+        self.engine = Engine(rules, options) if limit is not None else None
+        self.known: dict[int, tuple[Verdict, Assessment | None]] = {}
+
+    def __getitem__(self, i: int) -> tuple[Verdict, Assessment | None]:
+        if i not in self.known:
+            pos, hist = self.states[i]
+            v = _verdict(pos, self.rules, hist, self.max_moves, self.solve)
+            a = None
+            if self.engine is not None and self.limit is not None:
+                depths: list[Analysis] = []
+                analysis = self.engine.analyse(pos, self.limit, hist, depths.append)
+                if analysis.move is not None:  # the path its notation reads as (JSON)
+                    analysis = dataclasses.replace(analysis, move=parse_move(
+                        str(analysis.move), pos, self.rules, hist))
+                a = assess(analysis, depths, v.score(pos.turn),
+                           v.keys if v.winner is pos.turn else ())
+            self.known[i] = (v, a)
+        return self.known[i]
+
+
 def review_game(record: GameRecord, rules: RuleSet, *, max_moves: int = 3,
-                start: Position | None = None, solve: SolveFn | None = None) -> GameReview:
+                start: Position | None = None, solve: SolveFn | None = None,
+                limit: Limit | None = DEFAULT_LIMIT, options: Options | None = None,
+                progress: Progress | None = None) -> GameReview:
     """Review every turn of ``record`` (and its resignation) under ``rules``, with proofs
-    within ``max_moves`` moves of the winner. A record with an illegal entry is reviewed
-    up to it (``error`` says which)."""
-    solve = solve or search_solve
+    within ``max_moves`` moves of the winner and the engine's judgement of every move,
+    each position searched within ``limit`` (None: no engine; ``options``: the engine's
+    settings). A record with an illegal entry is reviewed up to it (``error`` says
+    which). ``progress(k, n, turn)`` is called as the k-th of the n turns begins; Ctrl-C
+    raises :class:`ReviewInterrupted` with the turns reviewed so far."""
     game = replay(record, rules, start)
     states = _positions_and_history(game)
-    verdicts = [_verdict(p, rules, h, max_moves, solve) for p, h in states]
+    known = _Positions(states, rules, max_moves, solve or search_solve, limit, options)
     reviews: list[MoveReview] = []
-    for i, moves in enumerate(game.moves):
-        turn = record.turns[i]
-        pos, hist = states[i]
-        ended = bool(moves) and moves[-1].is_win
-        after = None if ended else verdicts[i + 1]
-        made = sum(1 for m in moves if m.side is turn.side)
-        kind, mark, comment = _classify(turn.side, made, verdicts[i], after, max_moves)
-        reviews.append(MoveReview(turn.number, turn.side, turn.text, pos, hist, verdicts[i],
-                                  after, kind, mark, comment))
     last_ended = bool(game.moves) and bool(game.moves[-1]) and game.moves[-1][-1].is_win
-    if record.result == "Resign" and game.error is None and not last_ended:
-        pos, hist = states[-1]
-        v = verdicts[-1]
-        number = record.turns[-1].number + 1 if record.turns else record.first_number
-        if v.winner is pos.turn:
-            kind, mark = Kind.RESIGNED_WON, Mark.BLUNDER
-            comment = (f"resigns a won position: {v.keys_text()} "
-                       f"win{'s' if len(v.keys) == 1 else ''} in {v.moves}")
-        elif v.winner is not None:
-            kind, mark = Kind.RESIGNED_LOST, Mark.NONE
-            comment = f"resigns a lost position: {v.winner.title} wins in {v.moves}"
-        else:
-            kind, mark = Kind.RESIGNED, Mark.NONE
-            comment = f"resigns with no forced result within {max_moves}"
-        reviews.append(MoveReview(number, pos.turn, "Resign", pos, hist, v, None, kind, mark,
-                                  comment))
-    reviews = _mark_forced(reviews)
+    resigned = record.result == "Resign" and game.error is None and not last_ended
+    resign_number = record.turns[-1].number + 1 if record.turns else record.first_number
     error = str(game.error) if game.error is not None else None
-    return GameReview(record, rules, max_moves, tuple(reviews), game.winner, error)
+    try:
+        for i, moves in enumerate(game.moves):
+            turn = record.turns[i]
+            if progress is not None:
+                progress(i + 1, len(game.moves), turn)
+            reviews.append(_review_turn(turn, moves, i, states, known, max_moves))
+        if resigned:
+            pos, hist = states[-1]
+            v, a = known[len(states) - 1]
+            kind, mark, comment = _resignation(v, pos.turn, max_moves)
+            reviews.append(MoveReview(resign_number, pos.turn, "Resign", pos, hist, v, None,
+                                      kind, mark, comment, judgement=_judge(a, None, None)))
+    except KeyboardInterrupt:
+        stopped = record.turns[len(reviews)].number if len(reviews) < len(game.moves) \
+            else resign_number
+        raise ReviewInterrupted(GameReview(record, rules, max_moves, tuple(reviews),
+                                           game.winner, error, limit, stopped)) from None
+    return GameReview(record, rules, max_moves, tuple(_mark_forced(reviews)), game.winner,
+                      error, limit)
+
+
+def _review_turn(turn: RecordedTurn, moves: Sequence[Move], i: int,
+                 states: list[tuple[Position, tuple[Position, ...]]], known: _Positions,
+                 max_moves: int) -> MoveReview:
+    """The review of the ``i``-th turn, which played ``moves``."""
+    pos, hist = states[i]
+    before, a_before = known[i]
+    ended = bool(moves) and moves[-1].is_win
+    after, a_after = (None, None) if ended else known[i + 1]
+    made = sum(1 for m in moves if m.side is turn.side)
+    kind, mark, comment = _classify(turn.side, made, before, after, max_moves)
+    judgement = _judge(a_before, moves[0], a_after) if moves else None
+    return MoveReview(turn.number, turn.side, turn.text, pos, hist, before, after, kind, mark,
+                      comment, judgement=judgement)
+
+
+def _judge(before: Assessment | None, played: Move | None,
+           after: Assessment | None) -> Judgement | None:
+    return judge(before, played, after) if before is not None else None
+
+
+def _resignation(v: Verdict, side: Side, max_moves: int) -> tuple[Kind, Mark, str]:
+    """``(kind, mark, comment)`` of a resignation of ``side`` in a position with the
+    verdict ``v``."""
+    if v.winner is side:
+        return Kind.RESIGNED_WON, Mark.BLUNDER, (
+            f"resigns a won position: {v.keys_text()} "
+            f"win{'s' if len(v.keys) == 1 else ''} in {v.moves}")
+    if v.winner is not None:
+        return Kind.RESIGNED_LOST, Mark.NONE, \
+            f"resigns a lost position: {v.winner.title} wins in {v.moves}"
+    return Kind.RESIGNED, Mark.NONE, f"resigns with no forced result within {max_moves}"
 
 
 def _mark_forced(reviews: list[MoveReview]) -> list[MoveReview]:
