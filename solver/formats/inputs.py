@@ -29,6 +29,7 @@ from pathlib import Path
 
 from gyges.formats.diagram import looks_like_diagram, parse_diagram
 from gyges.formats.posfile import KEYS, PositionFile, parse_position_file
+from gyges.formats.quoting import excerpt
 from gyges.formats.record import GameRecord, RecordError, parse_record
 from gyges.game.position import Position, PositionError
 
@@ -66,18 +67,6 @@ class StartConflict(InputError):
     def __init__(self, start: str) -> None:
         super().__init__(f"{start}: {self.problem}: a start position is for a record "
                          "without setups", start)
-
-
-def excerpt(text: str, width: int = 60) -> str:
-    """At most ``width`` characters of ``text`` (its first line), for an error message.
-
-    >>> excerpt("321123/" * 20)
-    '321123/321123/321123/321123/321123/321123/321123/321123/3... (140 characters)'
-    """
-    first = text.splitlines()[0] if text.splitlines() else text
-    if len(first) <= width and first == text:
-        return text
-    return f"{first[: width - 3]}... ({len(text)} characters)"
 
 
 def read_text_file(path: str | os.PathLike[str], what: str = "file",

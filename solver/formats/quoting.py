@@ -1,0 +1,33 @@
+"""Quoting what a user gave in an error message: a short excerpt, never the whole input
+(a 20 MB line or a 1 MB YAML value is not echoed back).
+
+>>> excerpt("321123/" * 20)
+'321123/321123/321123/321123/321123/321123/321123/321123/3... (140 characters)'
+>>> quoted("x" * 100, 10)
+"'xxxxxxx... (100 characters)'"
+>>> quoted("taboo")
+"'taboo'"
+"""
+
+from __future__ import annotations
+
+__all__ = ["EXCERPT_WIDTH", "excerpt", "quoted"]
+
+#: the most of an input an error message quotes: a position string (43 characters) or a
+#: move with its bounces fits whole; a longer text is cut, with its length said
+EXCERPT_WIDTH = 60
+
+
+def excerpt(text: str, width: int = EXCERPT_WIDTH) -> str:
+    """At most ``width`` characters of ``text`` (its first line), with the length of the
+    whole when it is cut."""
+    lines = text.splitlines()
+    first = lines[0] if lines else text
+    if len(first) <= width and first == text:
+        return text
+    return f"{first[: width - 3]}... ({len(text)} characters)"
+
+
+def quoted(text: str, width: int = EXCERPT_WIDTH) -> str:
+    """``repr`` of the :func:`excerpt` of ``text``: a value quoted in a message."""
+    return repr(excerpt(text, width))
