@@ -106,10 +106,13 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
         against = ("puzzles",)
     try:   # the output policy, worded with the options that name the files
         distinct(("--out", out), ("--state", state or state_path(out)))
-        check_output(out, force=True)
-        check_output(state or state_path(out), force=True, option="--state")
     except OutputError as e:
         raise UserError(str(e)) from None
+    for option, path in (("--out", out), ("--state", state or state_path(out))):
+        try:
+            check_output(path, force=True)
+        except OutputError as e:
+            raise UserError(f"{e} ({option})") from None
     try:
         with run_errors("--state"):
             summary = run(params, out, count, jobs=jobs, state=state,

@@ -11,7 +11,13 @@ import click
 from gyges.formats.record import RecordError
 from gyges.game.rules import RuleSet
 from gyges.parallel import Interrupted
-from gyges.puzzles.catalogue import AppendError, CatalogueError, DuplicateEntry, append_entries
+from gyges.puzzles.catalogue import (
+    AppendError,
+    CatalogueError,
+    DuplicateEntry,
+    append_entries,
+    check_target,
+)
 from gyges.puzzles.review import review_game
 from gyges_cli.catalogue import appending_error
 from gyges_cli.common import UserError, interrupted, rule_options
@@ -44,6 +50,11 @@ def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | N
       gyges review tests/data/sample_game.txt --puzzles found.yaml
     """
     record, start, rules = load_game(game_file, start_arg, rules, rules_given)
+    if puzzles_out is not None:
+        try:
+            check_target(puzzles_out)   # before the review's work
+        except CatalogueError as e:
+            raise UserError(f"{e} (--puzzles)") from None
     try:
         result = review_game(record, rules, max_moves=max_moves, start=start)
         entries = result.puzzle_entries() if puzzles_out is not None else []

@@ -268,9 +268,12 @@ def report_command(results: str, svg_out: str | None, top: int, force: bool) -> 
         raise UserError("is a directory, not a results file", results)
     try:
         if svg_out is not None:
-            check_output(svg_out, force=force, option="--svg")
+            check_output(svg_out, force=force)
+    except OutputError as e:
+        raise UserError(f"{e} (--svg)") from None
+    try:
         found, records = read_results(results)
-    except (ResultsFileError, OutputError) as e:
+    except ResultsFileError as e:
         raise UserError(str(e)) from None
     if not records:
         raise UserError("holds no setup analysis records (made by 'gyges setups analyze')",
@@ -280,8 +283,8 @@ def report_command(results: str, svg_out: str | None, top: int, force: bool) -> 
         try:
             with open_atomic(svg_out) as f:
                 f.write(signed(heatmap_svg(records), "<!--", "-->"))
-        except OSError as e:
-            raise UserError(e.strerror or str(e), svg_out) from None
+        except OutputError as e:
+            raise UserError(str(e)) from None
         click.echo(f"heat map written to {svg_out}", err=True)
 
 

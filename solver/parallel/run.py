@@ -327,7 +327,7 @@ class Batch:
             if results.key is None:
                 raise ValueError(f"{results.path}: a run's results file says which item "
                                  "each record answers (ResultsFile.key)")
-            check_output(results.path, replaceable=True, option=None)
+            check_output(results.path, replaceable=True)
             read = results.read(repair=True)
             f = self._files[results.path] = _File(results, read.by_key())
         return f

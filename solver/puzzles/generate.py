@@ -125,8 +125,8 @@ def check_outputs(out: Path, state: Path, force: bool = False) -> None:
     the new puzzles can be added to (:class:`OutputNotCatalogue`, unless ``force``)."""
     try:
         distinct(("the catalogue", out), ("the state file", state))
-        check_output(out, force=True, option=None)
-        check_output(state, force=True, option=None)
+        check_output(out, force=True)
+        check_output(state, force=True)
     except OutputError as e:
         raise OutputPathError(str(e)) from None
     check_catalogue_out(out, force)
