@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import re
 import signal
 import sys
@@ -138,8 +139,6 @@ def _terminated(signum: int, frame: Any) -> None:
 def check_jobs(jobs: int | None, option: str = "--jobs") -> int:
     """The worker count to use: ``jobs`` (default: every core), at least 1, and no more
     than the cores (more only slows a run down: capped, with a note on stderr)."""
-    import os
-
     cores = os.cpu_count() or 1
     if jobs is None:
         return cores
@@ -150,6 +149,22 @@ def check_jobs(jobs: int | None, option: str = "--jobs") -> int:
                    f"{'s' if cores != 1 else ''}; using {cores}", err=True)
         return cores
     return jobs
+
+
+JOBS_HELP = ("Worker processes: 1 up to the machine's cores (more is capped at the cores, "
+             "with a note; less than 1 is refused).")
+
+
+def jobs_option(default: str = "every core", what: str = "") -> Callable[[F], F]:
+    """``--jobs/-j N``, one rule for every command (:func:`check_jobs`, applied as the
+    option is read): passes ``jobs``, None when not given (the command's ``default``,
+    said in the help). ``what`` says what the workers share, when it is not obvious."""
+    def checked(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+        return None if value is None else check_jobs(value)
+
+    help_text = (what + " " if what else "") + JOBS_HELP + f"  [default: {default}]"
+    return click.option("--jobs", "-j", type=int, default=None, metavar="N",
+                        callback=checked, help=help_text)
 
 
 def rule_options(func: F | None = None, *, from_file: bool = True) -> Any:

@@ -33,7 +33,14 @@ from gyges.setups import (
     select_pairs,
 )
 from gyges_cli.batch import run_errors, scheduler_option
-from gyges_cli.common import UserError, check_jobs, interrupted, rule_options, ticking
+from gyges_cli.common import (
+    UserError,
+    check_jobs,
+    interrupted,
+    jobs_option,
+    rule_options,
+    ticking,
+)
 from gyges_cli.inputs import read_text_file
 
 
@@ -158,8 +165,7 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
                    "for all 8,100; 'setups report' counts each for its mirror too.")
 @click.option("--depth", type=click.IntRange(1, 30), default=2, show_default=True,
               help="Prove forced wins within this many of South's moves (1..30).")
-@click.option("--jobs", "-j", type=int, default=None,
-              help="Worker processes (default: every core).")
+@jobs_option()
 @scheduler_option
 @click.option("--split/--no-split", default=None,
               help="Split each pair's work per group of South's first moves (default: from "

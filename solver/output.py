@@ -42,7 +42,7 @@ from typing import IO, TextIO
 from gyges.signals import deferred
 
 __all__ = ["OutputError", "check_output", "distinct", "is_signed", "open_append",
-           "open_atomic", "signed", "write_atomic"]
+           "open_atomic", "signature_removed", "signed", "write_atomic"]
 
 _SIGNATURE = re.compile(r"(?m)^(.*) written by gyges; checksum ([0-9a-f]{16})(.*)\n?\Z")
 
@@ -74,6 +74,16 @@ def is_signed(text: str) -> bool:
     file gyges wrote and nobody changed since)?"""
     m = _SIGNATURE.search(text)
     return m is not None and _checksum(text[: m.start()]) == m.group(2)
+
+
+def signature_removed(text: str) -> str:
+    """``text`` without its signature line, if it ends with one (valid or not).
+
+    >>> signature_removed(signed("a: 1\\n", "#"))
+    'a: 1\\n'
+    """
+    m = _SIGNATURE.search(text)
+    return text if m is None else text[: m.start()]
 
 
 def _signed_file(path: Path) -> bool:
