@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import re
 import signal
 import sys
 import threading
@@ -31,6 +30,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
+from gyges.formats.quoting import shorten
 from gyges.game import rules as game_rules
 from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleRequest, RuleSet
 from gyges.parallel import Interrupted
@@ -64,9 +64,7 @@ class UserError(click.ClickException):
 
     def __init__(self, message: str, where: str | None = None) -> None:
         message = f"{where}: {message}" if where else message
-        if len(message) > 400:  # a long quote of the input: keep the line readable
-            message = re.sub(r"[^\s']{61,}", lambda m: m[0][:57] + "...", message)
-        super().__init__(message)
+        super().__init__(shorten(message))   # a long quote of the input: an excerpt
 
     def show(self, file: Any = None) -> None:
         click.echo(f"gyges: {self.format_message()}", err=True)

@@ -136,7 +136,10 @@ def _is_list(source: str) -> bool:
     from gyges.formats.poslist import looks_like_position_list
 
     path = Path(source)
-    if not path.is_file():
+    try:
+        if not path.is_file():
+            return False
+    except (OSError, ValueError):   # a name too long to be a file's: a position string
         return False
     try:
         text = path.read_text(encoding="utf-8")

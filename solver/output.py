@@ -114,7 +114,13 @@ def check_output(path: str | os.PathLike[str], *, force: bool = False,
     name = str(path)
     if name == "":
         raise OutputError("an empty file name")
-    if p.is_dir():
+    try:
+        is_dir = p.is_dir()
+    except OSError as e:   # a name the system refuses (too long)
+        raise OutputError(f"cannot write it: {e.strerror}",
+                          name if len(name) <= 120 else f"{name[:57]}... ({len(name)} "
+                          "characters)") from None
+    if is_dir:
         raise OutputError("is a directory: give a file name", name)
     anc = _existing_ancestor(p)
     if not anc.is_dir():

@@ -7,11 +7,15 @@
 "'xxxxxxx... (100 characters)'"
 >>> quoted("taboo")
 "'taboo'"
+>>> shorten("bad position: '" + "x" * 1000 + "' (six rows)")
+"bad position: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (1000 characters)' (six rows)"
 """
 
 from __future__ import annotations
 
-__all__ = ["EXCERPT_WIDTH", "excerpt", "quoted"]
+import re
+
+__all__ = ["EXCERPT_WIDTH", "excerpt", "quoted", "shorten"]
 
 #: the most of an input an error message quotes: a position string (43 characters) or a
 #: move with its bounces fits whole; a longer text is cut, with its length said
@@ -31,3 +35,14 @@ def excerpt(text: str, width: int = EXCERPT_WIDTH) -> str:
 def quoted(text: str, width: int = EXCERPT_WIDTH) -> str:
     """``repr`` of the :func:`excerpt` of ``text``: a value quoted in a message."""
     return repr(excerpt(text, width))
+
+
+#: a run of text without spaces longer than this in a message is a quote of the input to
+#: cut (a file path or a position string is shorter)
+_LONG = re.compile(r"[^\s'\"]{121,}")
+
+
+def shorten(message: str) -> str:
+    """``message`` with every run of more than 120 characters without spaces (a long value
+    of the input quoted in it) cut to its :func:`excerpt`."""
+    return _LONG.sub(lambda m: excerpt(m[0]), message)

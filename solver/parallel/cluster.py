@@ -107,6 +107,7 @@ class DaskExecutor:
         self.address = address.strip()
         self.jobs = jobs
         self._stack: contextlib.ExitStack | None = None
+        self._cluster: Any = None
         self.client: Any = None
 
     @property
@@ -140,6 +141,7 @@ class DaskExecutor:
                     cluster = stack.enter_context(LocalCluster(
                         n_workers=n, threads_per_worker=1, processes=True,
                         dashboard_address=None, silence_logs=logging.ERROR))
+                self._cluster = cluster
                 self.client = stack.enter_context(Client(cluster, set_as_default=False))
             else:
                 address = _address(self.address)
@@ -165,10 +167,22 @@ class DaskExecutor:
     def __exit__(self, *exc: Any) -> bool | None:
         stack, self._stack = self._stack, None
         assert stack is not None
+        if exc[0] is not None and self._cluster is not None:
+            self._kill_workers()
         try:
             return stack.__exit__(*exc)
         finally:
-            self.client = None
+            self.client = self._cluster = None
+
+    def _kill_workers(self) -> None:
+        """Stop the LocalCluster's worker processes at once (Ctrl-C, an error): a worker
+        busy in a search does not stop when asked, and its cluster would wait seconds for
+        it; the work in flight is lost either way, and the results written are kept."""
+        for nanny in list(getattr(self._cluster, "workers", {}).values()):
+            pid = getattr(getattr(nanny, "process", None), "pid", None)
+            if pid is not None:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
 
     def map_unordered(self, func: Callable[[T], R], items: Iterable[T],
                       chunksize: int = 1) -> Iterator[R]:
