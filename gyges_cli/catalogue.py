@@ -16,6 +16,8 @@ import click
 from gyges.game.rules import RuleRequest, RuleSet, combine_rules
 from gyges.output import OutputError
 from gyges.parallel import StatusLine
+from gyges.puzzles.book import Chapters
+from gyges.puzzles.bookhtml import Paper
 from gyges.puzzles.catalogue import (
     AppendError,
     AuthoringError,
@@ -27,8 +29,6 @@ from gyges.puzzles.catalogue import (
     load_all,
 )
 from gyges.puzzles.checking import CheckStep, check_catalogue
-from gyges.puzzles.book import Chapters
-from gyges.puzzles.bookhtml import Paper
 from gyges.puzzles.diagrams import Arrows
 from gyges.puzzles.pdf import PdfError
 from gyges.puzzles.publish import (

@@ -214,9 +214,9 @@ def combine_rules(
 ) -> RuleSet:
     """The rules in force: :func:`gyges.game.rules.combine_rules` for the request of
     :func:`rule_options` (``cli_rules`` are the rules it gives alone; a bare ``True``
-    stands for a request whose rules are ``cli_rules``, ``False`` for none). Kept for the
-    commands that pass both; new code calls the library's ``combine_rules(file_rules,
-    request)``.
+    stands for a request whose rules are ``cli_rules``, ``False`` for none). Only
+    ``gyges engine`` still calls this form (and imports ``RuleRequest`` from here); every
+    other command calls the library's ``combine_rules(file_rules, request)``.
 
     >>> dorbec = PRESETS["dorbec"]
     >>> combine_rules(dorbec, PRESETS["bga"], RuleRequest("bga")).name

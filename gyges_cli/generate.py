@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from gyges.game.rules import RuleSet
+from gyges.game.rules import RuleRequest, RuleSet
 from gyges.output import OutputError, check_output, distinct
 from gyges.puzzles.generate import (
     GenerateError,
@@ -73,7 +73,7 @@ from gyges_cli.common import (
               "created.")
 @click.option("--force", is_flag=True,
               help="Replace --out even when it is not a catalogue the puzzles can be added to.")
-def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: bool,
+def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: RuleRequest,
              count: int, seed: int, jobs: int | None, scheduler: str | None, source: str,
              no_duals: bool,
              min_tries: int, max_candidates: int | None, against: tuple[str, ...],

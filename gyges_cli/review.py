@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
 from gyges.formats.record import RecordError
-from gyges.game.rules import RuleSet
+from gyges.game.rules import RuleRequest, RuleSet
 from gyges.parallel import Interrupted
 from gyges.puzzles.catalogue import (
     AppendError,
@@ -20,7 +19,7 @@ from gyges.puzzles.catalogue import (
 )
 from gyges.puzzles.review import review_game
 from gyges_cli.catalogue import appending_error
-from gyges_cli.common import UserError, interrupted, rule_options
+from gyges_cli.common import EXIT_CHECK_FAILED, UserError, fail, interrupted, rule_options
 from gyges_cli.inputs import load_game
 
 
@@ -37,7 +36,7 @@ from gyges_cli.inputs import load_game
               help="The start position, for a record without setups (entries 1 and 2).")
 @rule_options
 def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | None,
-           start_arg: str | None, rules: RuleSet, rules_given: bool) -> None:
+           start_arg: str | None, rules: RuleSet, rules_given: RuleRequest) -> None:
     """Replay GAME-FILE (a record like seed 000's sample game) and annotate every move
     with what the solver proves within --max-moves: a forced win kept (!), thrown away
     (?, naming the winning move missed), a move that walks into a forced loss (??), a
@@ -49,7 +48,7 @@ def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | N
       gyges review game.txt --max-moves 2 --json
       gyges review tests/data/sample_game.txt --puzzles found.yaml
     """
-    record, start, rules = load_game(game_file, start_arg, rules, rules_given)
+    record, start, rules = load_game(game_file, start_arg, rules_given)
     if puzzles_out is not None:
         try:
             check_target(puzzles_out)   # before the review's work
@@ -85,7 +84,7 @@ def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | N
             click.echo(f"added {len(entries)} puzzle{'s' if len(entries) != 1 else ''} to "
                        f"{puzzles_out} (gyges catalogue check {puzzles_out} re-proves them)")
     if result.error is not None:
-        sys.exit(1)
+        fail(EXIT_CHECK_FAILED)
 
 
 COMMANDS = [review]

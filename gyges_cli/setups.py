@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from gyges.game.rules import RuleSet
+from gyges.game.rules import RuleRequest, RuleSet
 from gyges.output import OutputError, check_output, open_atomic, signed
 from gyges.parallel import ResultsFileError, StatusLine
 from gyges.setups import (
@@ -105,7 +105,7 @@ def _words(e: Exception) -> str:
               help="A JSON object: side, count, canonical, rules and results.")
 @rule_options(from_file=False)
 def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: str,
-                   as_json: bool, rules: RuleSet, rules_given: bool, **options: Any) -> None:
+                   as_json: bool, rules: RuleSet, rules_given: RuleRequest, **options: Any) -> None:
     """Every setup (or pair) meeting the constraints, exactly, in sorted order.
 
     Constraints come from the options, from KEY=VALUE arguments and from YAML files, all
@@ -180,7 +180,7 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
 def analyze_command(south: str | None, north: str | None, pairs_file: str | None,
                     canonical: bool, depth: int, jobs: int | None, scheduler: str | None,
                     split: bool | None, out: str, log: str | None, quiet: bool,
-                    rules: RuleSet, rules_given: bool) -> None:
+                    rules: RuleSet, rules_given: RuleRequest) -> None:
     """Analyse setup pairs (South moves first) into a JSON Lines file.
 
     Each pair gets its move counts, replace counts, landing and replace threats, the

@@ -89,6 +89,10 @@ def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: 
         _solve_list(source, max_moves or 3, as_json, tries, jobs, duals, prover, out, strict,
                     tree, scheduler, log, quiet, rules, rules_given)
         return
+    if tree:
+        raise UserError("is for a position list, whose records then hold each solution "
+                        "tree (give --out FILE.jsonl for one position); one position's "
+                        "solution always shows its tree", "--tree")
     max_moves = 3 if max_moves is None else max_moves
     jobs = 1 if jobs is None else jobs
     loaded = load_input(source)

@@ -7,8 +7,8 @@
 "'xxxxxxx... (100 characters)'"
 >>> quoted("taboo")
 "'taboo'"
->>> shorten("bad position: '" + "x" * 1000 + "' (six rows)")
-"bad position: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (1000 characters)' (six rows)"
+>>> shorten("bad: '" + "x" * 1000 + "' (six rows)")
+"bad: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (1000 characters)' (six rows)"
 """
 
 from __future__ import annotations

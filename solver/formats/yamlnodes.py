@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -81,25 +82,24 @@ class Loader(yaml.SafeLoader):
         self._count = 0                     # values composed, aliases expanded
         self._aliased = 0                   # values that aliases stood for
 
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         event = self.peek_event()
+        mark: Any = event.start_mark
         if isinstance(event, yaml.AliasEvent):
-            anchor = event.anchor
-            if anchor in self._open:
-                raise LimitError(None, None, f"the alias *{anchor} is inside the value it "
-                                 "names: write the value out", event.start_mark)
-            size = self._sizes.get(anchor, 1)
+            alias = event.anchor or ""
+            if alias in self._open:
+                raise LimitError(None, None, f"the alias *{alias} is inside the value it "
+                                 "names: write the value out", mark)
+            size = self._sizes.get(alias, 1)
             self._count += size
             self._aliased += size
             if self._aliased > MAX_ALIASED:
                 raise LimitError(None, None, f"the aliases (*name) stand for more than "
-                                 f"{MAX_ALIASED:,} values: write the values out",
-                                 event.start_mark)
+                                 f"{MAX_ALIASED:,} values: write the values out", mark)
             return super().compose_node(parent, index)
         if self._depth >= MAX_DEPTH:
-            raise LimitError(None, None, f"nested deeper than {MAX_DEPTH} levels",
-                             event.start_mark)
-        anchor = getattr(event, "anchor", None)
+            raise LimitError(None, None, f"nested deeper than {MAX_DEPTH} levels", mark)
+        anchor = getattr(event, "anchor", None) or None
         start = self._count
         self._count += 1
         self._depth += 1

@@ -50,8 +50,8 @@ from gyges.parallel.run import Batch, RunEvent, RunSummary, run
 
 __all__ = [
     "ENV", "Batch", "DaskExecutor", "Executor", "ExecutorError", "ForkedCall", "Interrupted",
-    "Line", "LocalExecutor", "LogFileError", "ParametersError", "Progress", "Results", "ResultsFile",
-    "ResultsFileError", "RunEvent", "RunSummary", "Runner", "StatusLine", "dumps", "duration",
-    "forked_call", "interruptible", "log_to", "open_executor", "run", "scheduler_address",
-    "worker_pool",
+    "Line", "LocalExecutor", "LogFileError", "ParametersError", "Progress", "Results",
+    "ResultsFile", "ResultsFileError", "RunEvent", "RunSummary", "Runner", "StatusLine",
+    "dumps", "duration", "forked_call", "interruptible", "log_to", "open_executor", "run",
+    "scheduler_address", "worker_pool",
 ]

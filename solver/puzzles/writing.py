@@ -31,9 +31,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gyges.formats.diagram import format_diagram
-from gyges.formats.posfile import _closest_preset
 from gyges.game.position import Position
-from gyges.game.rules import RuleSet
+from gyges.game.rules import RuleSet, closest_preset
 from gyges.output import OutputError, check_output, write_atomic
 from gyges.puzzles.schema import (
     SCHEMA_VERSION,
@@ -89,7 +88,7 @@ def format_entry(
         out.append(f"{body}source: {q(source)}")
     if credit:
         out.append(f"{body}credit: {q(credit)}")
-    preset_name, changes = _closest_preset(rules)
+    preset_name, changes = closest_preset(rules)
     out.append(f"{body}rules: {preset_name}")
     if changes:
         out.append(f"{body}rule: {{{', '.join(f'{k}: {v}' for k, v in changes.items())}}}")
