@@ -39,6 +39,7 @@ import re
 import yaml
 
 from gyges.formats import yamlnodes
+from gyges.formats.quoting import shorten
 from gyges.formats.posfile import PositionFileError, position_from_node
 from gyges.game.position import Position, PositionError
 from gyges.game.rules import PRESETS, RuleError, RuleSet, rules_from
@@ -54,6 +55,7 @@ class PositionListError(PositionError):
     """One bad entry of a position list: ``str()`` is ``source:line: what is wrong``."""
 
     def __init__(self, problem: str, source: str, line: int) -> None:
+        problem = shorten(problem)    # a quote of a long value of the file: an excerpt
         self.problem = problem
         self.source = source
         self.line = line
