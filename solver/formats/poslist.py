@@ -39,8 +39,8 @@ import re
 import yaml
 
 from gyges.formats import yamlnodes
-from gyges.formats.quoting import shorten
 from gyges.formats.posfile import PositionFileError, position_from_node
+from gyges.formats.quoting import shorten
 from gyges.game.position import Position, PositionError
 from gyges.game.rules import PRESETS, RuleError, RuleSet, rules_from
 
