@@ -82,7 +82,8 @@ class Progress:
         rate = (self.done - self.resumed) / elapsed if elapsed > 0 else 0.0
         ran = self.done - self.resumed
         known = rate > 0 and ran >= ETA_UNITS and elapsed >= ETA_SECONDS
-        left = (self.total - self.done) / rate if known else None
+        left = 0.0 if self.done >= self.total else \
+            (self.total - self.done) / rate if known else None
         width = 30
         filled = min(width, int(width * self.done / self.total)) if self.total else width
         eta = duration(left) if left is not None else "?"
