@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from gyges.output import OutputError
-from gyges.parallel import ExecutorError, ParametersError, ResultsFileError
+from gyges.parallel import ExecutorError, LogFileError, ParametersError, ResultsFileError
 from gyges_cli.common import UserError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -40,7 +40,7 @@ def run_errors(out: str = "--out") -> Iterator[None]:
     """A batch run's errors inside the block as one line each, exit status 2: an executor
     that cannot be used (``--scheduler``), a results file made with other parameters (or
     choose another ``out``), a line that is not a record, an output path that cannot be a
-    file (``out``)."""
+    file (``out``, or ``--log``)."""
     try:
         yield
     except ExecutorError as e:
@@ -49,6 +49,8 @@ def run_errors(out: str = "--out") -> Iterator[None]:
         raise UserError(f"{e}, or choose another {out}") from None
     except ResultsFileError as e:
         raise UserError(str(e)) from None
+    except LogFileError as e:
+        raise UserError(f"{e} (--log)") from None
     except OutputError as e:
         raise UserError(f"{e} ({out})") from None
 

@@ -13,9 +13,11 @@ import sys
 
 import click
 
-from gyges.game.rules import RuleSet
+from gyges.game.rules import RuleRequest, RuleSet, combine_rules
 from gyges.output import OutputError
 from gyges.parallel import StatusLine
+from gyges.puzzles.book import Chapters
+from gyges.puzzles.bookhtml import Paper
 from gyges.puzzles.catalogue import (
     AppendError,
     AuthoringError,
@@ -27,27 +29,37 @@ from gyges.puzzles.catalogue import (
     load_all,
 )
 from gyges.puzzles.checking import CheckStep, check_catalogue
-from gyges.puzzles.export import (
-    Arrows,
+from gyges.puzzles.diagrams import Arrows
+from gyges.puzzles.pdf import PdfError
+from gyges.puzzles.publish import (
     BookOptions,
-    Chapters,
     Disproved,
     EngineRefused,
+    NoPuzzles,
     NothingSelected,
-    Paper,
-    PdfError,
     PublishError,
-    Selection,
-    SelectionError,
+    WrongSuffix,
     publish_book,
 )
+from gyges.puzzles.selection import Selection, SelectionError
 from gyges.search.prover import SolveError, solve
-from gyges_cli.common import UserError, combine_rules, interrupted, rule_options, ticking
+from gyges_cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_CHECK_FAILED,
+    UserError,
+    fail,
+    interrupted,
+    rule_options,
+    ticking,
+)
 from gyges_cli.inputs import load_input
 
 DEFAULT_DIR = "puzzles"
-EXIT_WRONG = 1
-EXIT_MALFORMED = 2
+
+
+def _say(problem: CatalogueError) -> None:
+    """One problem of a catalogue, as every error line: ``gyges: file:line: ...``."""
+    click.echo(f"gyges: {problem}", err=True)
 
 
 def _load_all(paths: tuple[str, ...]) -> tuple[list[Puzzle], list[CatalogueError]]:
@@ -98,7 +110,7 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
     """
     puzzles, errors = _load_all(paths)
     for e in errors:
-        click.echo(str(e), err=True)
+        _say(e)
 
     def show(step: CheckStep) -> None:
         p = step.puzzle
@@ -111,16 +123,16 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
             click.echo(f" {'WRONG' if step.problems else 'ok'} ({step.seconds:.2f} s)",
                        err=True)
         for problem in step.problems or ():
-            click.echo(str(problem), err=True)
+            _say(problem)
 
     report = check_catalogue(puzzles, errors, progress=show)
     click.echo(f"{report.checked} puzzle{'s' if report.checked != 1 else ''} checked: "
                f"{report.proven} proven, {report.wrong} wrong"
                + (f", {report.unreadable} unreadable" if report.unreadable else ""))
     if report.unreadable:
-        sys.exit(EXIT_MALFORMED)
+        fail(EXIT_BAD_INPUT)
     if report.wrong:
-        sys.exit(EXIT_WRONG)
+        fail(EXIT_CHECK_FAILED)
 
 
 @catalogue_group.command(
@@ -146,9 +158,9 @@ def list_(paths: tuple[str, ...]) -> None:
         if n == 0:
             click.echo("  ".join("-" * w for w in widths))
     for e in errors:
-        click.echo(str(e), err=True)
+        _say(e)
     if errors:
-        sys.exit(EXIT_MALFORMED)
+        fail(EXIT_BAD_INPUT)
 
 
 @catalogue_group.command(
@@ -166,7 +178,7 @@ def list_(paths: tuple[str, ...]) -> None:
               help="Search bound: the solver proves the shortest result within it.")
 @rule_options
 def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, credit: str,
-        notes: str, max_moves: int, rules: RuleSet, rules_given: bool) -> None:
+        notes: str, max_moves: int, rules: RuleSet, rules_given: RuleRequest) -> None:
     """Solve POS|FILE and append it to a catalogue file with the solver's findings:
     stipulation, key (other keys as cooks), main line, themes and difficulty. The rest of
     the file is kept as written; the file is replaced whole (atomically).
@@ -178,7 +190,7 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
           --id bouncing-2 --title "Bouncing" --max-moves 2
     """
     pf = load_input(source)
-    rules = combine_rules(pf.rules, rules, rules_given)
+    rules = combine_rules(pf.rules, rules_given)
     status = StatusLine(sys.stderr)   # on a terminal: the solver's stage and the time
     try:
         with ticking(status):
@@ -259,8 +271,11 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
     puzzles, errors = _load_all(paths)
     if errors:
         for e in errors:
-            click.echo(str(e), err=True)
+            _say(e)
         raise UserError("fix the catalogue first (gyges catalogue check)")
+    if not puzzles:
+        raise UserError("no puzzles in the catalogue: nothing to export",
+                        ", ".join(paths or (DEFAULT_DIR,)))
     try:
         selection = Selection.parse(select)
     except SelectionError as e:
@@ -286,21 +301,26 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
                                          status=tell)
         finally:
             status.clear()
+    except NoPuzzles as e:
+        raise UserError(str(e)) from None
     except NothingSelected as e:
         raise UserError(f"no puzzle matches --select {e.selection}") from None
     except EngineRefused as e:
         for problem in e.problems:
-            click.echo(str(problem), err=True)
-        click.echo("gyges: nothing exported: fix the catalogue first (gyges catalogue check)",
-                   err=True)
-        sys.exit(EXIT_WRONG)
+            _say(problem)
+        fail(EXIT_CHECK_FAILED, "nothing exported: fix the catalogue first "
+             "(gyges catalogue check)")
     except Disproved as e:
         for problem in e.problems:
-            click.echo(str(problem), err=True)
-        click.echo(f"gyges export: refused: {e}; fix them (gyges catalogue check) or leave "
-                   "them out with --select", err=True)
-        sys.exit(EXIT_WRONG)
-    except (PublishError, OutputError, PdfError) as e:
+            _say(problem)
+        fail(EXIT_CHECK_FAILED, f"export refused: {e}; fix them (gyges catalogue check) or "
+             "leave them out with --select")
+    except WrongSuffix as e:
+        other = f"; or --format {e.named}" if e.format != "svg" and e.named != "svg" else ""
+        raise UserError(f"{e} (--out{other})") from None
+    except OutputError as e:
+        raise UserError(f"{e} (--out)") from None
+    except (PublishError, PdfError) as e:
         raise UserError(str(e)) from None
     except KeyboardInterrupt:
         interrupted("every file written is whole; nothing more written")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import re
+import os
 import signal
 import sys
 import threading
@@ -30,6 +30,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
+from gyges.formats.quoting import shorten
 from gyges.game import rules as game_rules
 from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleRequest, RuleSet
 from gyges.parallel import Interrupted
@@ -63,9 +64,7 @@ class UserError(click.ClickException):
 
     def __init__(self, message: str, where: str | None = None) -> None:
         message = f"{where}: {message}" if where else message
-        if len(message) > 400:  # a long quote of the input: keep the line readable
-            message = re.sub(r"[^\s']{61,}", lambda m: m[0][:57] + "...", message)
-        super().__init__(message)
+        super().__init__(shorten(message))   # a long quote of the input: an excerpt
 
     def show(self, file: Any = None) -> None:
         click.echo(f"gyges: {self.format_message()}", err=True)
@@ -138,8 +137,6 @@ def _terminated(signum: int, frame: Any) -> None:
 def check_jobs(jobs: int | None, option: str = "--jobs") -> int:
     """The worker count to use: ``jobs`` (default: every core), at least 1, and no more
     than the cores (more only slows a run down: capped, with a note on stderr)."""
-    import os
-
     cores = os.cpu_count() or 1
     if jobs is None:
         return cores
@@ -150,6 +147,22 @@ def check_jobs(jobs: int | None, option: str = "--jobs") -> int:
                    f"{'s' if cores != 1 else ''}; using {cores}", err=True)
         return cores
     return jobs
+
+
+JOBS_HELP = ("Worker processes: 1 up to the machine's cores (more is capped at the cores, "
+             "with a note; less than 1 is refused).")
+
+
+def jobs_option(default: str = "every core", what: str = "") -> Callable[[F], F]:
+    """``--jobs/-j N``, one rule for every command (:func:`check_jobs`, applied as the
+    option is read): passes ``jobs``, None when not given (the command's ``default``,
+    said in the help). ``what`` says what the workers share, when it is not obvious."""
+    def checked(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+        return None if value is None else check_jobs(value)
+
+    help_text = (what + " " if what else "") + JOBS_HELP + f"  [default: {default}]"
+    return click.option("--jobs", "-j", type=int, default=None, metavar="N",
+                        callback=checked, help=help_text)
 
 
 def rule_options(func: F | None = None, *, from_file: bool = True) -> Any:
@@ -201,9 +214,9 @@ def combine_rules(
 ) -> RuleSet:
     """The rules in force: :func:`gyges.game.rules.combine_rules` for the request of
     :func:`rule_options` (``cli_rules`` are the rules it gives alone; a bare ``True``
-    stands for a request whose rules are ``cli_rules``, ``False`` for none). Kept for the
-    commands that pass both; new code calls the library's ``combine_rules(file_rules,
-    request)``.
+    stands for a request whose rules are ``cli_rules``, ``False`` for none). Only
+    ``gyges engine`` still calls this form (and imports ``RuleRequest`` from here); every
+    other command calls the library's ``combine_rules(file_rules, request)``.
 
     >>> dorbec = PRESETS["dorbec"]
     >>> combine_rules(dorbec, PRESETS["bga"], RuleRequest("bga")).name

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from gyges.game.rules import RuleSet
+from gyges.game.rules import RuleRequest, RuleSet
 from gyges.output import OutputError, check_output, distinct
 from gyges.puzzles.generate import (
     GenerateError,
@@ -23,7 +23,15 @@ from gyges.puzzles.generate import (
     state_path,
 )
 from gyges_cli.batch import run_errors, scheduler_option
-from gyges_cli.common import EXIT_CHECK_FAILED, UserError, check_jobs, interrupted, rule_options
+from gyges_cli.common import (
+    EXIT_CHECK_FAILED,
+    UserError,
+    check_jobs,
+    fail,
+    interrupted,
+    jobs_option,
+    rule_options,
+)
 
 
 @click.command("generate")
@@ -37,8 +45,7 @@ from gyges_cli.common import EXIT_CHECK_FAILED, UserError, check_jobs, interrupt
               help="How many sound, new puzzles to collect.")
 @click.option("--seed", default=0, show_default=True, type=int,
               help="The run's seed: the same seed gives the same puzzles, whatever --jobs.")
-@click.option("--jobs", default=None, type=int,
-              help="Worker processes (default: all cores; more than the cores is refused).")
+@jobs_option()
 @scheduler_option
 @click.option("--source", type=click.Choice(["both", "play", "compose"]), default="both",
               show_default=True,
@@ -59,14 +66,14 @@ from gyges_cli.common import EXIT_CHECK_FAILED, UserError, check_jobs, interrupt
               "resumes from it.")
 @click.option("--log", default=None, type=click.Path(dir_okay=False),
               help="Write the workers' log to this file.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--out", required=True, type=click.Path(dir_okay=False),
               help="The catalogue file to write (YAML, schema 1). A file you wrote or "
               "edited keeps its text and gains the new puzzles; missing directories are "
               "created.")
 @click.option("--force", is_flag=True,
               help="Replace --out even when it is not a catalogue the puzzles can be added to.")
-def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: bool,
+def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: RuleRequest,
              count: int, seed: int, jobs: int | None, scheduler: str | None, source: str,
              no_duals: bool,
              min_tries: int, max_candidates: int | None, against: tuple[str, ...],
@@ -92,8 +99,6 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
         raise UserError(e.problem, f"--{e.field}") from None
     if count < 1:
         raise UserError(f"{count}: ask for at least one puzzle", "--count")
-    if jobs is not None and jobs < 1:
-        raise UserError(f"{jobs}: use at least one worker", "--jobs")
     jobs = check_jobs(jobs)
     if min_tries < 0:
         raise UserError(f"{min_tries}: 0 or more", "--min-tries")
@@ -106,10 +111,13 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
         against = ("puzzles",)
     try:   # the output policy, worded with the options that name the files
         distinct(("--out", out), ("--state", state or state_path(out)))
-        check_output(out, force=True)
-        check_output(state or state_path(out), force=True, option="--state")
     except OutputError as e:
         raise UserError(str(e)) from None
+    for option, path in (("--out", out), ("--state", state or state_path(out))):
+        try:
+            check_output(path, force=True)
+        except OutputError as e:
+            raise UserError(f"{e} ({option})") from None
     try:
         with run_errors("--state"):
             summary = run(params, out, count, jobs=jobs, state=state,
@@ -128,10 +136,9 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
         interrupted(what + "); run the same command again to resume")
     click.echo(what + ")")
     if summary.found < count:
-        click.echo(f"gyges: only {summary.found} of {count} puzzles found within "
-                   f"{summary.limit} candidates: raise --max-candidates, or rerun with "
-                   "another --seed", err=True)
-        sys.exit(EXIT_CHECK_FAILED)
+        fail(EXIT_CHECK_FAILED, f"only {summary.found} of {count} puzzles found within "
+             f"{summary.limit} candidates: raise --max-candidates, or rerun with another "
+             "--seed")
 
 
 def _worded(e: GenerateError) -> str:

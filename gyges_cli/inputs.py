@@ -21,8 +21,8 @@ from gyges.formats.inputs import MAX_INPUT_BYTES, InputError, StartConflict, exc
 from gyges.formats.posfile import PositionFile
 from gyges.formats.record import GameRecord
 from gyges.game.position import Position
-from gyges.game.rules import RuleRequest, RuleSet
-from gyges_cli.common import UserError, combine_rules
+from gyges.game.rules import RuleRequest, RuleSet, combine_rules
+from gyges_cli.common import UserError
 
 __all__ = ["MAX_INPUT_BYTES", "excerpt", "load_game", "load_input", "read_text_file"]
 
@@ -44,11 +44,11 @@ def load_input(arg: str) -> PositionFile:
         raise UserError(str(e)) from None
 
 
-def load_game(game_file: Path, start_arg: str | None, rules: RuleSet,
-              rules_given: RuleRequest | bool) -> tuple[GameRecord, Position | None, RuleSet]:
-    """A game record with its optional ``--start`` position and the rules in force
-    (``rules``, or the start file's combined with ``rules_given``): ``(record, start,
-    rules)``."""
+def load_game(game_file: Path, start_arg: str | None, request: RuleRequest
+              ) -> tuple[GameRecord, Position | None, RuleSet]:
+    """A game record with its optional ``--start`` position and the rules in force (the
+    start file's combined with the command's ``request``: :func:`combine_rules`):
+    ``(record, start, rules)``."""
     try:
         record, start_file = inputs.load_game(game_file, start_arg)
     except StartConflict as e:
@@ -57,5 +57,5 @@ def load_game(game_file: Path, start_arg: str | None, rules: RuleSet,
     except InputError as e:
         raise UserError(str(e)) from None
     if start_file is None:
-        return record, None, rules
-    return record, start_file.position, combine_rules(start_file.rules, rules, rules_given)
+        return record, None, combine_rules(None, request)
+    return record, start_file.position, combine_rules(start_file.rules, request)

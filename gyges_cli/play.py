@@ -224,7 +224,7 @@ def replay(game_file: Path, quiet: bool, start_arg: str | None, rules: RuleSet,
       gyges replay tests/data/sample_game.txt
       gyges replay game.txt --rules dorbec --quiet
     """
-    record, start, rules = load_game(game_file, start_arg, rules, rules_given)
+    record, start, rules = load_game(game_file, start_arg, rules_given)
     try:
         game = replay_record(record, rules, start)
     except RecordError as e:

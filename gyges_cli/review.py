@@ -4,20 +4,25 @@ judgement of it (docs/review.md)."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
 from gyges.engine import EngineError, Limit
 from gyges.formats.record import RecordedTurn, RecordError
-from gyges.game.rules import RuleSet
+from gyges.game.rules import RuleRequest, RuleSet
 from gyges.parallel import Interrupted, StatusLine
-from gyges.puzzles.catalogue import AppendError, CatalogueError, DuplicateEntry, append_entries
+from gyges.puzzles.catalogue import (
+    AppendError,
+    CatalogueError,
+    DuplicateEntry,
+    append_entries,
+    check_target,
+)
 from gyges.puzzles.judgement import BLUNDER, DEFAULT_LIMIT, INACCURACY, MISTAKE
 from gyges.puzzles.review import GameReview, ReviewInterrupted, review_game
 from gyges_cli.catalogue import appending_error
-from gyges_cli.common import UserError, interrupted, rule_options, ticking
+from gyges_cli.common import EXIT_CHECK_FAILED, UserError, fail, interrupted, rule_options, ticking
 from gyges_cli.inputs import load_game
 
 
@@ -71,7 +76,7 @@ def _show(result: GameReview, as_json: bool) -> None:
 @rule_options
 def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | None,
            start_arg: str | None, seconds: float | None, depth: int | None,
-           nodes: int | None, no_engine: bool, rules: RuleSet, rules_given: bool) -> None:
+           nodes: int | None, no_engine: bool, rules: RuleSet, rules_given: RuleRequest) -> None:
     """Replay GAME-FILE (a record like seed 000's sample game) and annotate every move
     with what the solver proves within --max-moves: a forced win kept (!), thrown away
     (?, naming the winning move missed), a move that walks into a forced loss (??), a
@@ -93,7 +98,12 @@ def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | N
       gyges review tests/data/sample_game.txt --puzzles found.yaml
     """
     limit = _limit(seconds, depth, nodes, no_engine)
-    record, start, rules = load_game(game_file, start_arg, rules, rules_given)
+    record, start, rules = load_game(game_file, start_arg, rules_given)
+    if puzzles_out is not None:
+        try:
+            check_target(puzzles_out)   # before the review's work
+        except CatalogueError as e:
+            raise UserError(f"{e} (--puzzles)") from None
     status = StatusLine()
 
     def progress(k: int, n: int, turn: RecordedTurn) -> None:
@@ -146,7 +156,7 @@ def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | N
             click.echo(f"added {len(entries)} puzzle{'s' if len(entries) != 1 else ''} to "
                        f"{puzzles_out} (gyges catalogue check {puzzles_out} re-proves them)")
     if result.error is not None:
-        sys.exit(1)
+        fail(EXIT_CHECK_FAILED)
 
 
 COMMANDS = [review]

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from gyges.game.rules import RuleSet
+from gyges.game.rules import RuleRequest, RuleSet
 from gyges.output import OutputError, check_output, open_atomic, signed
 from gyges.parallel import ResultsFileError, StatusLine
 from gyges.setups import (
@@ -33,7 +33,14 @@ from gyges.setups import (
     select_pairs,
 )
 from gyges_cli.batch import run_errors, scheduler_option
-from gyges_cli.common import UserError, check_jobs, interrupted, rule_options, ticking
+from gyges_cli.common import (
+    UserError,
+    check_jobs,
+    interrupted,
+    jobs_option,
+    rule_options,
+    ticking,
+)
 from gyges_cli.inputs import read_text_file
 
 
@@ -98,7 +105,7 @@ def _words(e: Exception) -> str:
               help="A JSON object: side, count, canonical, rules and results.")
 @rule_options(from_file=False)
 def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: str,
-                   as_json: bool, rules: RuleSet, rules_given: bool, **options: Any) -> None:
+                   as_json: bool, rules: RuleSet, rules_given: RuleRequest, **options: Any) -> None:
     """Every setup (or pair) meeting the constraints, exactly, in sorted order.
 
     Constraints come from the options, from KEY=VALUE arguments and from YAML files, all
@@ -158,8 +165,7 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
                    "for all 8,100; 'setups report' counts each for its mirror too.")
 @click.option("--depth", type=click.IntRange(1, 30), default=2, show_default=True,
               help="Prove forced wins within this many of South's moves (1..30).")
-@click.option("--jobs", "-j", type=int, default=None,
-              help="Worker processes (default: every core).")
+@jobs_option()
 @scheduler_option
 @click.option("--split/--no-split", default=None,
               help="Split each pair's work per group of South's first moves (default: from "
@@ -174,7 +180,7 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
 def analyze_command(south: str | None, north: str | None, pairs_file: str | None,
                     canonical: bool, depth: int, jobs: int | None, scheduler: str | None,
                     split: bool | None, out: str, log: str | None, quiet: bool,
-                    rules: RuleSet, rules_given: bool) -> None:
+                    rules: RuleSet, rules_given: RuleRequest) -> None:
     """Analyse setup pairs (South moves first) into a JSON Lines file.
 
     Each pair gets its move counts, replace counts, landing and replace threats, the
@@ -268,9 +274,12 @@ def report_command(results: str, svg_out: str | None, top: int, force: bool) -> 
         raise UserError("is a directory, not a results file", results)
     try:
         if svg_out is not None:
-            check_output(svg_out, force=force, option="--svg")
+            check_output(svg_out, force=force)
+    except OutputError as e:
+        raise UserError(f"{e} (--svg)") from None
+    try:
         found, records = read_results(results)
-    except (ResultsFileError, OutputError) as e:
+    except ResultsFileError as e:
         raise UserError(str(e)) from None
     if not records:
         raise UserError("holds no setup analysis records (made by 'gyges setups analyze')",
@@ -280,8 +289,8 @@ def report_command(results: str, svg_out: str | None, top: int, force: bool) -> 
         try:
             with open_atomic(svg_out) as f:
                 f.write(signed(heatmap_svg(records), "<!--", "-->"))
-        except OSError as e:
-            raise UserError(e.strerror or str(e), svg_out) from None
+        except OutputError as e:
+            raise UserError(str(e)) from None
         click.echo(f"heat map written to {svg_out}", err=True)
 
 

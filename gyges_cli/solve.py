@@ -10,17 +10,15 @@ from pathlib import Path
 
 import click
 
-from gyges.game.rules import RuleSet
+from gyges.game.rules import RuleRequest, RuleSet, combine_rules
 from gyges.parallel import Interrupted, StatusLine
 from gyges.search import DUALS_UP_TO, PROVERS, SolveProgress
 from gyges.search import solve as run_solve
 from gyges_cli.batch import executor_errors, run_errors, scheduler_option
 from gyges_cli.common import (
-    RuleRequest,
     UserError,
-    check_jobs,
-    combine_rules,
     interrupted,
+    jobs_option,
     rule_options,
     ticking,
 )
@@ -36,11 +34,10 @@ from gyges_cli.inputs import load_input, read_text_file
               help="Print the solution as JSON (a list: one JSON line per position).")
 @click.option("--tries", is_flag=True,
               help="Also list the winner's first moves that fail with the fewest refutations.")
-@click.option("--jobs", "-j", default=None, type=int,
-              help="Processes for one position: its deep searches are split across them "
-                   "(first moves, and replies), with the same answer as one process. "
-                   "For a position list: worker processes (default: every core).  "
-                   "[default: 1]")
+@jobs_option(default="1 for one position, every core for a list",
+             what="One position: its deep searches split across processes (first moves, "
+                  "and replies), with the same answer as one process. A list: its "
+                  "positions shared among workers.")
 @click.option("--duals", default=DUALS_UP_TO, show_default=True, type=int, metavar="M",
               help="List every winning continuation (duals) where the winner has at most M "
                    "moves left; above that the tree shows one. The key and its cooks are "
@@ -89,16 +86,17 @@ def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: 
       gyges solve positions.txt --out results.jsonl --jobs 2
     """
     if _is_list(source) or out is not None:
-        if jobs is not None:
-            jobs = check_jobs(jobs)
         _solve_list(source, max_moves or 3, as_json, tries, jobs, duals, prover, out, strict,
                     tree, scheduler, log, quiet, rules, rules_given)
         return
+    if tree:
+        raise UserError("is for a position list, whose records then hold each solution "
+                        "tree (give --out FILE.jsonl for one position); one position's "
+                        "solution always shows its tree", "--tree")
     max_moves = 3 if max_moves is None else max_moves
     jobs = 1 if jobs is None else jobs
-    jobs = check_jobs(jobs)
     loaded = load_input(source)
-    rules = combine_rules(loaded.rules, rules, rules_given)
+    rules = combine_rules(loaded.rules, rules_given)
     if duals < 0:
         raise UserError(f"must be 0 or more, not {duals}", "--duals")
     nodes = [lambda: 0]      # the prover's node counter, once it has one
@@ -142,7 +140,10 @@ def _is_list(source: str) -> bool:
     from gyges.formats.poslist import looks_like_position_list
 
     path = Path(source)
-    if not path.is_file():
+    try:
+        if not path.is_file():
+            return False
+    except (OSError, ValueError):   # a name too long to be a file's: a position string
         return False
     try:
         text = path.read_text(encoding="utf-8")
@@ -176,8 +177,7 @@ def _solve_list(source: str, max_moves: int, as_json: bool, tries: bool, jobs: i
         with run_errors("--out"):
             solved = solve_many(
                 entries, out, source=source, bad=bad, strict=strict, max_moves=max_moves,
-                rules_for=functools.partial(combine_rules, cli_rules=rules,
-                                            cli_given=rules_given),
+                rules_for=functools.partial(combine_rules, request=rules_given),
                 tree=tree, tries=tries, duals=duals, prover=prover, scheduler=scheduler,
                 jobs=jobs, log=log, progress=None if quiet else sys.stderr)
     except SolveListError as e:

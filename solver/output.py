@@ -13,7 +13,9 @@ The policy every command follows for an output path (docs in the README):
   keep what the user wrote instead.
 - Missing parent directories are created (the nearest existing one must be a directory).
 - :func:`check_output` applies the policy before any work starts, so a long run never
-  fails at the end on its output path.
+  fails at the end on its output path; a write that fails all the same (a full disk, a
+  folder made read-only meanwhile) is one :class:`OutputError` naming the file, and
+  leaves no file behind.
 - A results file (JSON Lines, one record per line) is the exception: a run appends to it
   and a rerun resumes it (:func:`open_append`), so it is never replaced; whether an
   existing file holds records of the same run is for its reader to say
@@ -40,13 +42,19 @@ from typing import IO, TextIO
 from gyges.signals import deferred
 
 __all__ = ["OutputError", "check_output", "distinct", "is_signed", "open_append",
-           "open_atomic", "signed", "write_atomic"]
+           "open_atomic", "signature_removed", "signed", "write_atomic"]
 
 _SIGNATURE = re.compile(r"(?m)^(.*) written by gyges; checksum ([0-9a-f]{16})(.*)\n?\Z")
 
 
 class OutputError(ValueError):
-    """An output path that cannot or must not be written (one line: path and why)."""
+    """An output path that cannot or must not be written: ``str()`` is one line, ``path:
+    problem`` (``problem`` alone when there is no path to name)."""
+
+    def __init__(self, problem: str, path: str | os.PathLike[str] | None = None) -> None:
+        self.problem = problem
+        self.path = None if path is None else str(path)
+        super().__init__(problem if path is None else f"{path}: {problem}")
 
 
 def _checksum(text: str) -> str:
@@ -68,6 +76,16 @@ def is_signed(text: str) -> bool:
     return m is not None and _checksum(text[: m.start()]) == m.group(2)
 
 
+def signature_removed(text: str) -> str:
+    """``text`` without its signature line, if it ends with one (valid or not).
+
+    >>> signature_removed(signed("a: 1\\n", "#"))
+    'a: 1\\n'
+    """
+    m = _SIGNATURE.search(text)
+    return text if m is None else text[: m.start()]
+
+
 def _signed_file(path: Path) -> bool:
     try:
         with open(path, encoding="utf-8") as f:
@@ -85,41 +103,57 @@ def _existing_ancestor(path: Path) -> Path:
 
 
 def check_output(path: str | os.PathLike[str], *, force: bool = False,
-                 replaceable: bool | None = None, option: str | None = "--out") -> Path:
-    """May a command write the file ``path``? Raises :class:`OutputError` if not.
+                 replaceable: bool | None = None) -> Path:
+    """May a command write the file ``path``? Raises :class:`OutputError` if not (its
+    message names the file, never a command's option: the command adds that).
 
-    ``replaceable`` says whether an existing file may be replaced without ``--force``
-    (default: when it carries a valid gyges signature). ``option`` names the command's
-    option for the file in the messages (None: not named; the caller adds it).
+    ``replaceable`` says whether an existing file may be replaced without ``force``
+    (default: when it carries a valid gyges signature).
     """
     p = Path(path)
     name = str(path)
     if name == "":
-        raise OutputError(f"{option}: an empty file name" if option else "an empty file name")
-    if p.is_dir():
-        raise OutputError(f"{name}: is a directory: give a file name"
-                          + (f" ({option})" if option else ""))
+        raise OutputError("an empty file name")
+    try:
+        is_dir = p.is_dir()
+    except OSError as e:   # a name the system refuses (too long)
+        raise OutputError(f"cannot write it: {e.strerror}",
+                          name if len(name) <= 120 else f"{name[:57]}... ({len(name)} "
+                          "characters)") from None
+    if is_dir:
+        raise OutputError("is a directory: give a file name", name)
     anc = _existing_ancestor(p)
     if not anc.is_dir():
-        raise OutputError(f"{name}: cannot create it: {anc} is not a directory")
+        raise OutputError(f"cannot create it: {anc} is not a directory", name)
     if not os.access(anc, os.W_OK):
-        raise OutputError(f"{name}: cannot create it: {anc} is not writable")
+        raise OutputError(f"cannot create it: {anc} is not writable", name)
     if p.exists() and not force:
         ok = _signed_file(p) if replaceable is None else replaceable
         if not ok:
             raise OutputError(
-                f"{name}: exists and was not written by gyges (or was edited since): "
-                "choose another file, or pass --force to replace it")
+                "exists and was not written by gyges (or was edited since): choose another "
+                "file, or pass --force to replace it", name)
     return p
 
 
 def open_append(path: str | os.PathLike[str]) -> TextIO:
     """A results file opened to append records to (created, with its missing parent
-    directories, when it does not exist). :func:`check_output` first, naming no option."""
-    check_output(path, replaceable=True, option=None)
+    directories, when it does not exist). :func:`check_output` first."""
+    check_output(path, replaceable=True)
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    return open(p, "a", encoding="utf-8")  # noqa: SIM115 - the caller closes it
+    with _written(p):
+        p.parent.mkdir(parents=True, exist_ok=True)
+        return open(p, "a", encoding="utf-8")  # noqa: SIM115 - the caller closes it
+
+
+@contextlib.contextmanager
+def _written(path: Path) -> Iterator[None]:
+    """An OSError inside the block (no permission, a full disk, a read-only file system)
+    as one :class:`OutputError` naming ``path``."""
+    try:
+        yield
+    except OSError as e:
+        raise OutputError(f"cannot write it: {e.strerror or e}", path) from None
 
 
 def distinct(*paths: tuple[str, str | os.PathLike[str] | None]) -> None:
@@ -130,8 +164,8 @@ def distinct(*paths: tuple[str, str | os.PathLike[str] | None]) -> None:
             continue
         key = os.path.realpath(path)
         if key in seen:
-            raise OutputError(f"{path}: {seen[key]} and {option} name the same file; "
-                              "give them different files")
+            raise OutputError(f"{seen[key]} and {option} name the same file; give them "
+                              "different files", path)
         seen[key] = option
 
 
@@ -139,13 +173,14 @@ def distinct(*paths: tuple[str, str | os.PathLike[str] | None]) -> None:
 def open_atomic(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
     """A temporary file next to ``path``, renamed over it when the block ends without an
     exception (Ctrl-C included); on an exception it is removed and ``path`` is untouched.
-    Missing parent directories are created; an existing file's permissions are kept."""
+    Missing parent directories are created; an existing file's permissions are kept. A
+    file that cannot be written is an :class:`OutputError`."""
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
     tmp = ""
     f = None
     try:
-        with deferred():
+        with _written(p), deferred():
+            p.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
             if "b" in mode:
                 f = os.fdopen(fd, mode)
@@ -158,12 +193,13 @@ def open_atomic(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)
         yield f
-        f.flush()
-        os.fsync(f.fileno())
-        with deferred():
-            f.close()
-            os.replace(tmp, p)
-            tmp = ""
+        with _written(p):
+            f.flush()
+            os.fsync(f.fileno())
+            with deferred():
+                f.close()
+                os.replace(tmp, p)
+                tmp = ""
     finally:
         with deferred():
             if f is not None:
@@ -175,5 +211,5 @@ def open_atomic(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all (see :func:`open_atomic`)."""
-    with open_atomic(path, "wb" if isinstance(data, bytes) else "w") as f:
+    with open_atomic(path, "wb" if isinstance(data, bytes) else "w") as f, _written(Path(path)):
         f.write(data)

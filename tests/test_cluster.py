@@ -23,7 +23,8 @@ from gyges.formats.poslist import parse_position_list
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
 from gyges.search.batch import solve_many
-from gyges.setups.batch import run, select_pairs
+from gyges.setups import select_pairs
+from gyges.setups.batch import run
 
 pytest.importorskip("distributed")
 

@@ -38,8 +38,10 @@ def test_a_signed_file_is_replaced_and_another_catalogue_gains_what_it_lacks(tmp
     text = write_catalogue(out, [(PARAMS, [record(4, SOUND)])])
     assert out.read_text() == text == catalogue_text([(PARAMS, [record(4, SOUND)])])
     assert [p.id for p in load_catalogue(out).puzzles] == [entry_id(PARAMS, 4)]
+    assert write_catalogue(out, [(PARAMS, [record(4, SOUND)])], counts=[3]) == \
+        catalogue_text([(PARAMS, [record(4, SOUND)])], counts=[3])  # ours: replaced
     write_catalogue(out, [(PARAMS, [])])
-    assert load_catalogue(out).puzzles == ()                      # ours: replaced
+    assert [p.id for p in load_catalogue(out).puzzles] == [entry_id(PARAMS, 4)]  # never lost
     out.write_text("# mine\nschema: 1\npuzzles: []\n")
     write_catalogue(out, [(PARAMS, [record(4, SOUND)])])
     assert out.read_text().startswith("# mine\nschema: 1\npuzzles:\n- id: \"gen-w2-s3-00004\"")

@@ -361,7 +361,7 @@ def _jsonl(tmp_path_factory, analysis, data, command):
         if r.exit_code == 2:
             assert f.read_bytes() == before
         else:   # every pair there (a record edited by hand but well-formed is kept)
-            from gyges.setups.batch import read_results
+            from gyges.setups import read_results
 
             pairs = {(r["south"], r["north"]) for r in read_results(str(f))[1]}
             assert pairs >= {("231123", "321123"), ("231123", "312213")}
@@ -396,7 +396,8 @@ test_constraint_files, test_constraint_files_long = profiles(
 def _generate_state(tmp_path_factory, text):
     """A mutated state file of ``generate``: read (a truncated last line dropped) or
     refused with its line, never a traceback."""
-    from gyges.puzzles.generate import GenerateError, Params, read_state
+    from gyges.puzzles.params import GenerateError, Params
+    from gyges.puzzles.state import read_state
 
     params = Params(2, PRESETS["pbmserv"], 0)
     rec = {"index": 0, "params": params.to_json(), "sound": False, "reasons": ["x"],

@@ -16,8 +16,11 @@ from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
 from gyges.puzzles.catalogue import load_all, load_catalogue
 from gyges.puzzles.checking import check_catalogue as checked
-from gyges.puzzles.generate import Params, canonical, collect, read_state, run
+from gyges.puzzles.generate import collect, run
+from gyges.puzzles.params import Params
 from gyges.puzzles.rating import rate
+from gyges.puzzles.state import read_state
+from gyges.puzzles.symmetry import canonical
 from gyges_cli.main import cli
 
 RULES = PRESETS["pbmserv"]

@@ -115,7 +115,8 @@ def _judged_here(index: int) -> dict:
     """A candidate the uninterrupted run never judged (it stopped once its puzzles were
     settled; a run with two workers may have judged more): judged here, uninterrupted."""
     from gyges.game.rules import PRESETS
-    from gyges.puzzles.generate import Params, evaluate
+    from gyges.puzzles.judging import evaluate
+    from gyges.puzzles.params import Params
 
     rec = json.loads(json.dumps(evaluate(index, Params(2, PRESETS["pbmserv"], seed=5))))
     rec.pop("seconds")
@@ -205,7 +206,7 @@ SOLVE_LIST = ["solve", "positions.txt", "--out", "s.jsonl", "--quiet"]
 def _position_list() -> str:
     """30 start positions, bound 3: a few tenths of a second each."""
     from gyges.game.position import Position
-    from gyges.setups.batch import select_pairs
+    from gyges.setups import select_pairs
 
     pairs = select_pairs()[7::270]
     return "".join(f"{Position.setup(s, n)} max-moves=3\n" for s, n in pairs)

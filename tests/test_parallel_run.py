@@ -85,7 +85,7 @@ def test_a_whole_last_record_without_newline_is_kept_and_given_one(tmp_path):
 
 
 @pytest.mark.parametrize(("text", "line", "words"), [
-    (f"{rec(1)}\nnot json\n{rec(2)}\n", 2, "not a square record (Expecting value"),
+    (f"{rec(1)}\nnot json\n{rec(2)}\n", 2, "not a square record (not JSON: expecting value"),
     (f"{rec(1)}\n[1, 2]\n", 2, "not a square record (not a JSON object)"),
     (f"{rec(1)}\n{{\"n\": 4}}\n", 2, "not a square record (no 'square' key)"),
     (f"{rec(1)}\n\n{rec(2)}\nhello", 4, "not a square record"),

@@ -128,5 +128,5 @@ def test_the_command_words_the_refusals_with_its_options(tmp_path):
     r = run("export", str(cat), "--format", "text", "--out", str(tmp_path / "o"), "--check",
             "-q")
     assert r.exit_code == 1 and r.output.splitlines()[-1] == (
-        "gyges export: refused: the solver disproves 1 entry (overstated); fix them (gyges "
+        "gyges: export refused: the solver disproves 1 entry (overstated); fix them (gyges "
         "catalogue check) or leave them out with --select")

@@ -65,7 +65,8 @@ def test_14_1_analyze_depth_31_is_bad_input_and_leaves_no_file(tmp_path):
 
 def test_14_2_generate_never_loses_a_users_edits(tmp_path):
     from gyges.game.rules import PRESETS
-    from gyges.puzzles.generate import Params, run
+    from gyges.puzzles.generate import run
+    from gyges.puzzles.params import Params
 
     params = Params(2, PRESETS["pbmserv"], seed=11, sources=("play",))
     out = tmp_path / "gi.yaml"
@@ -254,7 +255,7 @@ def test_14_13_generate_creates_a_missing_directory(tmp_path):
 
 
 def test_14_13_report_has_no_negative_zero():
-    from gyges.setups.batch import report
+    from gyges.setups import report
 
     rec = {"south": "231123", "north": "321123", "result": "none", "landing_threats": 0,
            "south_moves": 1, "north_moves": 1, "blunders": 0, "replace_threats": 0,
@@ -264,8 +265,8 @@ def test_14_13_report_has_no_negative_zero():
 
 
 def test_14_13_within_one_move_singular():
+    from gyges.puzzles.bookhtml import export_html
     from gyges.puzzles.catalogue import parse_catalogue
-    from gyges.puzzles.export import export_html
 
     cat = parse_catalogue(f'schema: 1\npuzzles:\n- id: a\n  position: "{START}"\n'
                           "  stipulation: no forced result in 1\n")
@@ -419,7 +420,8 @@ def test_15_8_negative_max_candidates_and_a_title_with_puzzles(tmp_path):
               "--out", tmp_path / "q.yaml")
     assert r.exit_code == 2 and not (tmp_path / "q.yaml").exists()
     from gyges.game.rules import PRESETS
-    from gyges.puzzles.generate import Params, catalogue_text
+    from gyges.puzzles.entries import catalogue_text
+    from gyges.puzzles.params import Params
 
     text = catalogue_text([(Params(2, PRESETS["pbmserv"], 0), [])], title="My puzzles: new")
     assert 'title: "My puzzles: new"' in text and "puzzles: []" in text
@@ -449,9 +451,9 @@ def test_15_11_readme_outputs_are_ignored_and_book_notes_have_no_internals():
         assert name in ignored
     import inspect
 
-    from gyges.puzzles import export, generate
-    assert "solver nodes" not in inspect.getsource(generate.entry_text)
-    assert '"; ".join(x for x in (p.source, p.credit)' not in inspect.getsource(export)
+    from gyges.puzzles import book, entries
+    assert "solver nodes" not in inspect.getsource(entries.entry_text)
+    assert '"; ".join(x for x in (p.source, p.credit)' not in inspect.getsource(book)
 
 
 # -- atomic writes, interrupted ------------------------------------------------------------

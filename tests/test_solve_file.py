@@ -147,7 +147,7 @@ def test_cli_table_json_out_and_strict(tmp_path):
 
 
 def test_ctrl_c_on_the_local_pool_exits_130_promptly(tmp_path):
-    from gyges.setups.batch import select_pairs
+    from gyges.setups import select_pairs
 
     lst = tmp_path / "slow.txt"
     lst.write_text("".join(f"{Position.setup(s, n)}\n" for s, n in select_pairs()[::400]))

@@ -29,11 +29,13 @@ from pathlib import Path
 
 from gyges.formats.diagram import looks_like_diagram, parse_diagram
 from gyges.formats.posfile import KEYS, PositionFile, parse_position_file
+from gyges.formats.quoting import excerpt, quoted
 from gyges.formats.record import GameRecord, RecordError, parse_record
 from gyges.game.position import Position, PositionError
 
 __all__ = [
-    "MAX_INPUT_BYTES", "InputError", "StartConflict", "excerpt", "load_game", "load_position",
+    "MAX_INPUT_BYTES", "InputError", "StartConflict", "excerpt", "exists", "load_game",
+    "load_position",
     "read_text_file",
 ]
 
@@ -68,18 +70,6 @@ class StartConflict(InputError):
                          "without setups", start)
 
 
-def excerpt(text: str, width: int = 60) -> str:
-    """At most ``width`` characters of ``text`` (its first line), for an error message.
-
-    >>> excerpt("321123/" * 20)
-    '321123/321123/321123/321123/321123/321123/321123/321123/3... (140 characters)'
-    """
-    first = text.splitlines()[0] if text.splitlines() else text
-    if len(first) <= width and first == text:
-        return text
-    return f"{first[: width - 3]}... ({len(text)} characters)"
-
-
 def read_text_file(path: str | os.PathLike[str], what: str = "file",
                    limit: int = MAX_INPUT_BYTES) -> str:
     """The text of a file, or an InputError saying why it cannot be read as a ``what``
@@ -104,19 +94,32 @@ def read_text_file(path: str | os.PathLike[str], what: str = "file",
             from None
 
 
+def exists(path: Path) -> bool:
+    """Does ``path`` name something that exists? False also for a name the system refuses
+    to look up (too long, a NUL in it): an argument that is not a file name.
+
+    >>> exists(Path("x/" * 5000)), exists(Path("."))
+    (False, True)
+    """
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
 def load_position(arg: str | os.PathLike[str]) -> PositionFile:
     """The position (and rules, history...) that ``arg`` gives: a position string, or the
     name of a position file or diagram (a path object is always a file name)."""
     if isinstance(arg, os.PathLike):
         path = Path(arg)
-        if not path.exists():
-            raise InputError(f"no such file {str(path)!r}", str(path))
+        if not exists(path):
+            raise InputError(f"no such file {quoted(str(path), 120)}", str(path))
         return _read_file(path)
     if not arg.strip():
         raise InputError(f"an empty argument: give a position string ({_POSITION_SHAPE}) "
                          "or a position file")
     path = Path(arg)
-    if path.exists():
+    if exists(path):
         return _read_file(path)
     if _looks_like_position_string(arg):
         try:
@@ -138,8 +141,8 @@ def load_game(
     record that cannot be read, or a start for a record that gives its own setups
     (:class:`StartConflict`) raise InputError."""
     source = str(path)
-    if not Path(path).exists():
-        raise InputError(f"no such file {source!r}", source)
+    if not exists(Path(path)):
+        raise InputError(f"no such file {quoted(source, 120)}", source)
     text = read_text_file(path, "game record")
     start_file = load_position(start) if start is not None else None
     try:
@@ -198,9 +201,9 @@ def _line_of(text: str, wanted: str) -> int:
     return 1
 
 
-def _cut(message: str, quoted: str) -> str:
-    """``message`` with any long quote of the input replaced by an excerpt."""
-    if len(quoted) > 60:
-        message = message.replace(repr(quoted), repr(excerpt(quoted)))
-        message = message.replace(quoted, excerpt(quoted))
+def _cut(message: str, text: str) -> str:
+    """``message`` with any long quote of the input ``text`` replaced by an excerpt."""
+    if len(text) > 60:
+        message = message.replace(repr(text), repr(excerpt(text)))
+        message = message.replace(text, excerpt(text))
     return message

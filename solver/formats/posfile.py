@@ -479,9 +479,6 @@ def read_rules(entries: dict, fail: Fail) -> RuleSet | None:
 # -- writing -------------------------------------------------------------------------------
 
 
-_closest_preset = closest_preset  # the former name, still imported by the puzzles layer
-
-
 def _quote(text: str) -> str:
     """A YAML double-quoted scalar on one line."""
     return yaml.safe_dump(text, default_style='"', width=float("inf"), allow_unicode=True).strip()

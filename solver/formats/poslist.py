@@ -40,6 +40,7 @@ import yaml
 
 from gyges.formats import yamlnodes
 from gyges.formats.posfile import PositionFileError, position_from_node
+from gyges.formats.quoting import shorten
 from gyges.game.position import Position, PositionError
 from gyges.game.rules import PRESETS, RuleError, RuleSet, rules_from
 
@@ -54,6 +55,7 @@ class PositionListError(PositionError):
     """One bad entry of a position list: ``str()`` is ``source:line: what is wrong``."""
 
     def __init__(self, problem: str, source: str, line: int) -> None:
+        problem = shorten(problem)    # a quote of a long value of the file: an excerpt
         self.problem = problem
         self.source = source
         self.line = line
@@ -180,12 +182,10 @@ def parse_position_list(text: str, source: str = "<position list>", suffix: str 
     bad: list[PositionListError] = []
     if _is_yaml(text, suffix):
         try:
-            root = yaml.compose(text, Loader=yaml.SafeLoader)
-        except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None)
-            line = mark.line + 1 if mark is not None else 1
-            return [], [PositionListError(f"not valid YAML: {getattr(e, 'problem', e)}",
-                                          source, line)]
+            root = yamlnodes.compose(
+                text, lambda problem, line: PositionListError(problem, source, line or 1))
+        except PositionListError as e:
+            return [], [e]
         if root is None:
             return [], []
         if not isinstance(root, yaml.SequenceNode):
@@ -224,8 +224,8 @@ def looks_like_position_list(text: str, suffix: str = "") -> bool:
     """
     if _is_yaml(text, suffix):
         try:
-            root = yaml.compose(text, Loader=yaml.SafeLoader)
-        except yaml.YAMLError:
+            root = yamlnodes.compose(text, lambda problem, line: ValueError(problem))
+        except ValueError:
             return text.lstrip().startswith("-")
         return isinstance(root, yaml.SequenceNode)
     lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]

@@ -36,7 +36,7 @@ from gyges.parallel.local import (
     interruptible,
     worker_pool,
 )
-from gyges.parallel.logs import log_to
+from gyges.parallel.logs import LogFileError, log_to
 from gyges.parallel.progress import Progress, StatusLine, duration
 from gyges.parallel.results import (
     Line,
@@ -50,8 +50,8 @@ from gyges.parallel.run import Batch, RunEvent, RunSummary, run
 
 __all__ = [
     "ENV", "Batch", "DaskExecutor", "Executor", "ExecutorError", "ForkedCall", "Interrupted",
-    "Line", "LocalExecutor", "ParametersError", "Progress", "Results", "ResultsFile",
-    "ResultsFileError", "RunEvent", "RunSummary", "Runner", "StatusLine", "dumps", "duration",
-    "forked_call", "interruptible", "log_to", "open_executor", "run", "scheduler_address",
-    "worker_pool",
+    "Line", "LocalExecutor", "LogFileError", "ParametersError", "Progress", "Results",
+    "ResultsFile", "ResultsFileError", "RunEvent", "RunSummary", "Runner", "StatusLine",
+    "dumps", "duration", "forked_call", "interruptible", "log_to", "open_executor", "run",
+    "scheduler_address", "worker_pool",
 ]

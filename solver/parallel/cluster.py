@@ -32,6 +32,7 @@ CONNECT_TIMEOUT = 10  #: seconds to reach a scheduler before giving up (default)
 TIMEOUT_ENV = "GYGES_SCHEDULER_TIMEOUT"  #: the environment variable that changes it
 WINDOW_PER_THREAD = 4  #: tasks in flight per worker thread (at least MIN_WINDOW in all)
 MIN_WINDOW = 64
+SCHEMES = ("tcp", "tls", "ws", "wss")  #: the address schemes of a remote scheduler
 _QUIET = ("distributed", "tornado", "asyncio", "bokeh")
 
 
@@ -69,12 +70,31 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, old)
 
 
+def _short(text: str, width: int = 60) -> str:
+    """At most ``width`` characters of a value, for a message."""
+    return text if len(text) <= width else f"{text[: width - 3]}... ({len(text)} characters)"
+
+
+def _address(text: str) -> str:
+    """A scheduler's address, ``tcp://HOST:PORT`` (``HOST:PORT`` alone is tcp), checked
+    before a client is made: a client made for a bad address fails, and then hangs for
+    seconds in its own clean-up."""
+    address = text if "://" in text else f"tcp://{text}"
+    scheme, _, place = address.partition("://")
+    host, _, port = place.rpartition(":")
+    if scheme not in SCHEMES or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ExecutorError(f"{_short(text)!r} is not a scheduler's address: give "
+                            "tcp://HOST:PORT, or 'local' for a cluster started here")
+    return address
+
+
 def _timeout() -> float:
     text = os.environ.get(TIMEOUT_ENV, "")
     try:
         value = float(text) if text.strip() else CONNECT_TIMEOUT
     except ValueError:
-        raise ExecutorError(f"${TIMEOUT_ENV}={text!r}: give a number of seconds") from None
+        raise ExecutorError(f"${TIMEOUT_ENV}={_short(text)!r}: give a number of seconds"
+                            ) from None
     return value if value > 0 else CONNECT_TIMEOUT
 
 
@@ -87,6 +107,7 @@ class DaskExecutor:
         self.address = address.strip()
         self.jobs = jobs
         self._stack: contextlib.ExitStack | None = None
+        self._cluster: Any = None
         self.client: Any = None
 
     @property
@@ -120,9 +141,10 @@ class DaskExecutor:
                     cluster = stack.enter_context(LocalCluster(
                         n_workers=n, threads_per_worker=1, processes=True,
                         dashboard_address=None, silence_logs=logging.ERROR))
+                self._cluster = cluster
                 self.client = stack.enter_context(Client(cluster, set_as_default=False))
             else:
-                address = self.address if "://" in self.address else f"tcp://{self.address}"
+                address = _address(self.address)
                 timeout = _timeout()
                 try:
                     self.client = stack.enter_context(
@@ -145,10 +167,22 @@ class DaskExecutor:
     def __exit__(self, *exc: Any) -> bool | None:
         stack, self._stack = self._stack, None
         assert stack is not None
+        if exc[0] is not None and self._cluster is not None:
+            self._kill_workers()
         try:
             return stack.__exit__(*exc)
         finally:
-            self.client = None
+            self.client = self._cluster = None
+
+    def _kill_workers(self) -> None:
+        """Stop the LocalCluster's worker processes at once (Ctrl-C, an error): a worker
+        busy in a search does not stop when asked, and its cluster would wait seconds for
+        it; the work in flight is lost either way, and the results written are kept."""
+        for nanny in list(getattr(self._cluster, "workers", {}).values()):
+            pid = getattr(getattr(nanny, "process", None), "pid", None)
+            if pid is not None:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
 
     def map_unordered(self, func: Callable[[T], R], items: Iterable[T],
                       chunksize: int = 1) -> Iterator[R]:

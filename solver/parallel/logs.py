@@ -6,16 +6,23 @@ import contextlib
 import logging
 from collections.abc import Iterator
 
+from gyges.output import OutputError, check_output
 from gyges.parallel.local import Interrupted
 
-__all__ = ["log_to"]
+__all__ = ["LogFileError", "log_to"]
+
+
+class LogFileError(OutputError):
+    """A log file that cannot be written (a directory, a folder that cannot be written)."""
 
 
 @contextlib.contextmanager
 def log_to(path: str | None, logger: logging.Logger) -> Iterator[None]:
     """Send ``logger``'s records (INFO and up), the forked workers' too, to the file ``path``.
 
-    With ``path`` None the records go nowhere (the logger does not propagate).
+    With ``path`` None the records go nowhere (the logger does not propagate). The path
+    is checked first (:class:`LogFileError`); the file is made at the first record, so a
+    run that fails before its work (a scheduler out of reach) leaves no empty log.
     """
     logger.setLevel(logging.INFO)
     logger.propagate = False
@@ -25,7 +32,11 @@ def log_to(path: str | None, logger: logging.Logger) -> Iterator[None]:
     if path is not None:
         import multiprocessing_logging
 
-        handler = logging.FileHandler(path, encoding="utf-8")
+        try:
+            check_output(path, replaceable=True)   # a log is appended to
+        except OutputError as e:
+            raise LogFileError(e.problem, e.path) from None
+        handler = logging.FileHandler(path, encoding="utf-8", delay=True)
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
         logger.addHandler(handler)
         multiprocessing_logging.install_mp_handler(logger)

@@ -39,8 +39,17 @@ def rate_text(per_second: float, unit: str, per_minute: bool = False) -> str:
     return f"{per_second * 60:.1f} {unit}/min"
 
 
+#: the time left is shown once this run has done this many units, for this many seconds:
+#: the first unit comes early or late by chance and the workers take a moment to start, so
+#: an estimate from less swings widely
+ETA_UNITS = 2
+ETA_SECONDS = 5.0
+
+
 class Progress:
-    """A one-line progress bar on a stream: count, rate and time left.
+    """A one-line progress bar on a stream: count, rate and time left (``?`` until
+    :data:`ETA_UNITS` units and :data:`ETA_SECONDS` seconds of this run give a rate to go
+    by).
 
     ``unit`` names what is counted; ``per_minute`` shows the rate per minute (per hour
     when under one a minute: :func:`rate_text`); ``extra`` adds a note to the line (e.g.
@@ -71,10 +80,13 @@ class Progress:
     def line(self) -> str:
         elapsed = time.monotonic() - self.start
         rate = (self.done - self.resumed) / elapsed if elapsed > 0 else 0.0
-        left = (self.total - self.done) / rate if rate > 0 else float("nan")
+        ran = self.done - self.resumed
+        known = rate > 0 and ran >= ETA_UNITS and elapsed >= ETA_SECONDS
+        left = 0.0 if self.done >= self.total else \
+            (self.total - self.done) / rate if known else None
         width = 30
         filled = min(width, int(width * self.done / self.total)) if self.total else width
-        eta = duration(left) if left == left else "?"
+        eta = duration(left) if left is not None else "?"
         shown = rate_text(rate, self.unit, self.per_minute)
         note = f", {self.extra()}" if self.extra is not None else ""
         return (f"[{'#' * filled}{'.' * (width - filled)}] {int(self.done)}/{self.total} "

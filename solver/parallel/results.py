@@ -172,7 +172,7 @@ class ResultsFile:
     @staticmethod
     def _whole(raw: bytes) -> bool:
         try:
-            return isinstance(json.loads(raw), dict)
+            return isinstance(_json(raw), dict)
         except ValueError:
             return False
 
@@ -180,7 +180,7 @@ class ResultsFile:
         """The record on one line, its key and parameters; ResultsFileError if it is not a
         record of this kind."""
         try:
-            record = json.loads(raw)
+            record = _json(raw)
             if not isinstance(record, dict):
                 raise ValueError("not a JSON object")
             if self.check is not None:
@@ -201,6 +201,19 @@ class ResultsFile:
         return ResultsFileError(
             self.path, number, f"made with {self.describe(params)}, but the lines before "
             f"with {self.describe(found)}: one file holds the records of one run")
+
+
+def _json(raw: bytes) -> Any:
+    """The JSON value of one line; ValueError in words (``not JSON: ...``, never the
+    decoder's own ``Expecting value: line 1 column 1 (char 0)``)."""
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not JSON: {e.msg.lower()} at character {e.pos + 1}") from None
 
 
 def read_jsonl(path: str, repair: bool = False, what: str = "a results record"

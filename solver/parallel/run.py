@@ -257,9 +257,12 @@ class Batch:
                 todo = [(k, item) for k, item in asked.items() if k not in known]
                 tally.todo, tally.skipped = len(todo), len(asked) - len(todo)
                 view = types.MappingProxyType(known)
+                settled = stop is not None and stop(view)
+                if todo and not settled:
+                    self.executor(len(todo))   # a backend out of reach: before any bar
                 if watch is not None:
                     watch(RunEvent(None, view, 0, len(todo)))
-                if stop is not None and stop(view):
+                if settled:
                     stopped = True
                 elif todo:
                     if progress is not None:
@@ -327,7 +330,7 @@ class Batch:
             if results.key is None:
                 raise ValueError(f"{results.path}: a run's results file says which item "
                                  "each record answers (ResultsFile.key)")
-            check_output(results.path, replaceable=True, option=None)
+            check_output(results.path, replaceable=True)
             read = results.read(repair=True)
             f = self._files[results.path] = _File(results, read.by_key())
         return f

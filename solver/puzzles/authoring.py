@@ -23,7 +23,7 @@ from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 from gyges.puzzles.lines import SolveFn, line_themes, play_line, principal_line, renop_matters
 from gyges.puzzles.rating import Rating, rate
-from gyges.puzzles.writing import append_entries, format_entry
+from gyges.puzzles.writing import append_entries, check_target, format_entry
 from gyges.search.prover import solve as search_solve
 from gyges.search.solution import Solution
 from gyges.search.stipulation import Stipulation
@@ -114,6 +114,7 @@ def add_entry(path: str | Path, puzzle_id: str, position: Position, rules: RuleS
     catalogue file ``path``: the findings and the entry's text. SolveError, AuthoringError
     or CatalogueError (:class:`~gyges.puzzles.writing.DuplicateEntry`,
     :class:`~gyges.puzzles.writing.AppendError`; all ValueErrors) say what went wrong."""
+    check_target(path)   # before the solver's work
     solve = solve or search_solve
     solution = solve(position, rules, max_moves=max_moves, history=history)
     found = findings(position, rules, solution, history, solve)

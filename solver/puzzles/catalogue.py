@@ -65,6 +65,7 @@ from gyges.puzzles.writing import (
     Duplicates,
     append_entries,
     appended_text,
+    check_target,
     format_entry,
 )
 from gyges.search.stipulation import Stipulation
@@ -74,7 +75,7 @@ __all__ = [
     "Appended", "AuthoringError", "Catalogue", "CatalogueError", "DuplicateEntry",
     "Duplicates", "FileForm", "Findings", "Line", "Puzzle", "SolveFn", "Stipulation",
     "add_entry", "append_entries", "appended_text", "canonical", "catalogue_files",
-    "check_puzzle", "findings", "format_entry", "identity", "line_themes",
+    "check_puzzle", "check_target", "findings", "format_entry", "identity", "line_themes",
     "load_all", "load_catalogue", "parse_catalogue", "play_line", "principal_line",
     "proof_note", "renop_matters", "theme_problem", "try_play_line",
 ]

@@ -1,8 +1,9 @@
 """A generation run's catalogue output: each sound record written as a catalogue entry
 (:func:`entry_text`), the signed catalogue file of one or more runs
 (:func:`catalogue_text`), and writing it (:func:`write_catalogue`): a file the generator
-wrote is replaced, any other catalogue gains the new entries through the one appender
-(:func:`gyges.puzzles.writing.append_entries`).
+wrote for the same puzzles is replaced, any other catalogue (a user's, or one holding
+puzzles this run would not write again) gains the new entries through the one appender
+(:func:`gyges.puzzles.writing.appended_text`): no puzzle of a catalogue is ever lost.
 
 >>> from gyges.game.rules import PRESETS
 >>> text = catalogue_text([(Params(2, PRESETS["pbmserv"], 0), [])], title="Mine")
@@ -24,13 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from gyges.game.position import Position
-from gyges.output import is_signed, signed, write_atomic
+from gyges.output import OutputError, is_signed, signature_removed, signed, write_atomic
 from gyges.puzzles.authoring import Findings
 from gyges.puzzles.lines import line_themes, play_line
 from gyges.puzzles.params import GenerateError, Params, Source
 from gyges.puzzles.rating import Features, rating
 from gyges.puzzles.schema import CatalogueError, parse_catalogue
-from gyges.puzzles.writing import Duplicates, append_entries
+from gyges.puzzles.writing import Duplicates, appended_text
 from gyges.search.stipulation import Stipulation
 
 __all__ = ["OutputNotCatalogue", "catalogue_entries", "catalogue_text", "check_catalogue_out",
@@ -147,14 +148,18 @@ def catalogue_entries(runs: Runs) -> list[str]:
     return entries
 
 
-def catalogue_text(runs: Runs, title: str = "") -> str:
+def catalogue_text(runs: Runs, title: str = "", counts: Sequence[int] = ()) -> str:
     """The catalogue file of the records of one or more runs (each run's sorted by index),
-    signed (gyges.output) so that a later run knows whether the user edited it."""
-    return _catalogue_file(runs, title, catalogue_entries(runs))
+    signed (gyges.output) so that a later run knows whether the user edited it. The head
+    gives each run's command with the ``--count`` it asked for (``counts``; default: as many
+    as its records)."""
+    return _catalogue_file(runs, title, catalogue_entries(runs), counts)
 
 
-def _catalogue_file(runs: Runs, title: str, entries: Sequence[str]) -> str:
-    head = [f"# {params.command(len(records))}" for params, records in runs]
+def _catalogue_file(runs: Runs, title: str, entries: Sequence[str],
+                    counts: Sequence[int] = ()) -> str:
+    asked = list(counts) or [len(records) for _, records in runs]
+    head = [f"# {params.command(n)}" for (params, _), n in zip(runs, asked, strict=True)]
     head += ["# Every entry was proven by the solver; docs/generate.md explains the rating.",
              "schema: 1",
              "title: " + json.dumps(title or "Generated puzzles: " + ", ".join(
@@ -164,26 +169,49 @@ def _catalogue_file(runs: Runs, title: str, entries: Sequence[str]) -> str:
     return signed("\n".join(head) + "\n" + body, "#")
 
 
-def write_catalogue(path: str | Path, runs: Runs, title: str = "", force: bool = False
-                    ) -> str:
-    """Write the catalogue file of the records of one or more runs and return its text.
+def write_catalogue(path: str | Path, runs: Runs, title: str = "", force: bool = False,
+                    counts: Sequence[int] = ()) -> str:
+    """Write the catalogue file of the records of one or more runs and return its text
+    (``counts``: the ``--count`` each run asked for, for the head).
 
-    The write is atomic. A file the generator wrote (signed, unchanged) is replaced; any
-    other catalogue (a user's, an edited one) keeps its text and gains the new entries
-    (those it has are skipped: the appender's duplicate rule); anything else is refused
-    (:class:`OutputNotCatalogue`) unless ``force``.
+    The write is atomic. A file the generator wrote (signed, unchanged) whose puzzles are
+    all among the new entries is replaced; any other catalogue (a user's, an edited one, or
+    one holding puzzles of another run) keeps its text and gains the new entries (those it
+    has are skipped: the appender's duplicate rule); anything else is refused
+    (:class:`OutputNotCatalogue`) unless ``force``, which replaces the file.
     """
     path = Path(path)
     entries = catalogue_entries(runs)
-    if path.exists() and not force and not is_signed(path.read_text(encoding="utf-8")):
+    new_ids = {entry_id(params, r["index"]) for params, records in runs for r in records}
+    old = path.read_text(encoding="utf-8") if path.exists() and not force else None
+    if old is not None:
         try:
-            return append_entries(path, entries, duplicates=Duplicates.SKIP).text
+            ours = is_signed(old)
+            held = {p.id for p in parse_catalogue(old, str(path)).puzzles}
         except CatalogueError as e:
             raise OutputNotCatalogue(f"{e}; it is not a catalogue the new puzzles can be "
                                      "added to") from None
-    text = _catalogue_file(runs, title, entries)
-    write_atomic(path, text)
+        if not ours or not held <= new_ids:
+            try:
+                result = appended_text(signature_removed(old) if ours else old, entries,
+                                       str(path), duplicates=Duplicates.SKIP)
+            except CatalogueError as e:
+                raise OutputNotCatalogue(f"{e}; it is not a catalogue the new puzzles can "
+                                         "be added to") from None
+            text = signed(result.text, "#") if ours else result.text
+            if result.added:
+                _write(path, text)
+            return text
+    text = _catalogue_file(runs, title, entries, counts)
+    _write(path, text)
     return text
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        write_atomic(path, text)
+    except OutputError as e:
+        raise GenerateError(str(e)) from None
 
 
 def check_catalogue_out(out: Path, force: bool = False) -> None:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import logging
 import os
 from collections.abc import Mapping, Sequence
@@ -125,8 +126,8 @@ def check_outputs(out: Path, state: Path, force: bool = False) -> None:
     the new puzzles can be added to (:class:`OutputNotCatalogue`, unless ``force``)."""
     try:
         distinct(("the catalogue", out), ("the state file", state))
-        check_output(out, force=True, option=None)
-        check_output(state, force=True, option=None)
+        check_output(out, force=True)
+        check_output(state, force=True)
     except OutputError as e:
         raise OutputPathError(str(e)) from None
     check_catalogue_out(out, force)
@@ -144,7 +145,8 @@ def collect(out: str | Path, runs: Sequence[tuple[Params, str | Path, int]],
         records = select(read_state(state, params), count, known)
         known |= {r["canonical"] for r in records}
         chosen.append((params, records))
-    return write_catalogue(out, chosen, title, force=force)
+    return write_catalogue(out, chosen, title, force=force,
+                           counts=[count for _, _, count in runs])
 
 
 # -- the run -------------------------------------------------------------------------------
@@ -155,6 +157,22 @@ def _settled(records: Mapping[Any, Record], count: int, known: frozenset[str]) -
     candidates still being judged cannot change them.)"""
     chosen = select(records, count, known)
     return len(chosen) == count and all(i in records for i in range(chosen[-1]["index"]))
+
+
+def settled_count(records: Mapping[Any, Record], count: int, known: frozenset[str]) -> int:
+    """How many of the run's puzzles are settled: sound, new, and with every lower index
+    judged (a candidate still being judged may come before a sound one found later, so
+    the bar is full only when the run is).
+
+    >>> def sound(i): return {"index": i, "sound": True, "canonical": f"p{i}"}
+    >>> settled_count({0: sound(0), 2: sound(2)}, 2, frozenset())
+    1
+    >>> settled_count({0: sound(0), 1: {"index": 1, "sound": False}, 2: sound(2)}, 2,
+    ...               frozenset())
+    2
+    """
+    first_missing = next(i for i in itertools.count() if i not in records)
+    return sum(1 for r in select(records, count, known) if r["index"] < first_missing)
 
 
 def _work(index: int, params: Params) -> Record:
@@ -206,7 +224,7 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
         nonlocal judged
         judged = event.done
         if bar is not None:
-            found = len(select(event.records, count, known))
+            found = settled_count(event.records, count, known)
             if event.record is None:
                 bar.resume(found)
             else:
@@ -223,5 +241,5 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
         if bar is not None:
             bar.close()
     chosen = select(summary.records, count, known)
-    write_catalogue(out, [(params, chosen)], force=force)
+    write_catalogue(out, [(params, chosen)], force=force, counts=[count])
     return Generated(len(chosen), count, max_candidates, summary)

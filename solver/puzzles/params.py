@@ -19,8 +19,7 @@ import dataclasses
 import enum
 from typing import Any
 
-from gyges.formats.posfile import _closest_preset
-from gyges.game.rules import PRESETS, RuleError, RuleSet, parse_override
+from gyges.game.rules import PRESETS, RuleError, RuleSet, closest_preset, parse_override
 from gyges.puzzles.play import PLAY_WAY
 from gyges.puzzles.schema import theme_problem
 from gyges.search.stipulation import Stipulation
@@ -129,7 +128,7 @@ class Params:
 
     def command(self, count: int) -> str:
         """The ``gyges generate`` options of this run."""
-        preset, changes = _closest_preset(self.rules)
+        preset, changes = closest_preset(self.rules)
         parts = [f"gyges generate --stipulation '{self.stipulation.command()}' --rules {preset}"]
         parts += [f"--rule {k}={v}" for k, v in changes.items()]
         parts.append(f"--seed {self.seed} --count {count}")
@@ -173,7 +172,7 @@ class Params:
 
 
 def _rules_text(rules: RuleSet) -> str:
-    preset, changes = _closest_preset(rules)
+    preset, changes = closest_preset(rules)
     return " ".join([preset, *(f"{k}={v}" for k, v in changes.items())])
 
 

@@ -2,17 +2,18 @@
 writes the book (text, HTML or PDF) or the diagrams (SVG files), as ``gyges export`` does:
 
 1. the puzzles a :class:`~gyges.puzzles.selection.Selection` keeps (:class:`NothingSelected`
-   when none);
-2. each entry's key and main line replayed by the engine (cheap:
+   when none; :class:`NoPuzzles` when there are none to select from);
+2. the target, before any work: a directory (created when the files are written: the
+   book gets its usual name there, the SVG files theirs), or a file name with the
+   format's suffix (a file named for another format, ``book.html`` for a PDF, is refused:
+   :class:`WrongSuffix`); the output policy of :mod:`gyges.output`: a file gyges did not
+   write, or one edited since, is not replaced without ``force`` (a PDF, which carries no
+   signature, may replace a PDF); the text, HTML and SVG files are signed; every file is
+   written whole or not at all;
+3. each entry's key and main line replayed by the engine (cheap:
    :func:`~gyges.puzzles.checking.engine_problems`; :class:`EngineRefused`);
-3. for a PDF, or when asked, every entry re-proven by the solver (:class:`Disproved`);
-4. the target: a directory (created if missing: the book gets its usual name there, the
-   SVG files theirs), or a file name with the format's suffix;
-5. the output policy of :mod:`gyges.output`: a file gyges did not write, or one edited
-   since, is not replaced without ``force`` (a PDF, which carries no signature, may replace
-   a PDF); the text, HTML and SVG files are signed; every file is written whole or not at
-   all;
-6. the book laid out with the solver's commentary
+4. for a PDF, or when asked, every entry re-proven by the solver (:class:`Disproved`);
+5. the book laid out with the solver's commentary
    (:func:`~gyges.puzzles.commentary.solver_commentary`) and rendered; a PDF is dated
    ``created`` (default: :func:`~gyges.puzzles.pdf.book_date`, ``SOURCE_DATE_EPOCH`` or
    now).
@@ -40,8 +41,11 @@ from gyges.puzzles.pdf import book_date, export_pdf
 from gyges.puzzles.schema import CatalogueError, Puzzle, load_catalogue
 from gyges.puzzles.selection import Selection, select_puzzles
 
-__all__ = ["BookFormat", "BookOptions", "Disproved", "EngineRefused", "NothingSelected",
-           "PublishError", "Published", "publish_book"]
+__all__ = ["BookFormat", "BookOptions", "Disproved", "EngineRefused", "NoPuzzles",
+           "NothingSelected", "PublishError", "Published", "WrongSuffix", "publish_book"]
+
+#: the names a file of each format ends with (``--out book.html`` for a PDF is refused)
+SUFFIXES = {".txt": "text", ".html": "html", ".htm": "html", ".pdf": "pdf", ".svg": "svg"}
 
 
 class BookFormat(str, enum.Enum):
@@ -93,6 +97,29 @@ class BookOptions:
 
 class PublishError(ValueError):
     """The book cannot be published: one line, the path and what is wrong."""
+
+
+class NoPuzzles(PublishError):
+    """No puzzles at all to publish (an empty catalogue)."""
+
+    def __init__(self) -> None:
+        super().__init__("the catalogue holds no puzzles: nothing to export")
+
+
+class WrongSuffix(PublishError):
+    """An output named for another format (``book.html`` for a PDF book)."""
+
+    def __init__(self, out: Path, fmt: BookFormat) -> None:
+        self.out = out
+        self.format = fmt
+        self.named = SUFFIXES[out.suffix.lower()]   #: the format the name is for
+        if fmt is BookFormat.SVG:
+            problem = (f"a {out.suffix} name for the svg diagrams, which go to a directory "
+                       "(one file per diagram): name a directory")
+        else:
+            problem = (f"a {out.suffix} name for the {fmt} book: name it "
+                       f"{out.with_suffix(Path(fmt.file_name).suffix).name}, or a directory")
+        super().__init__(f"{out}: {problem}")
 
 
 class NothingSelected(PublishError):
@@ -153,9 +180,18 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
     :class:`~gyges.puzzles.pdf.PdfError` (no WeasyPrint)."""
     fmt = BookFormat(fmt)
     selection = selection or Selection()
+    if not puzzles:
+        raise NoPuzzles()
     chosen = select_puzzles(puzzles, selection)
     if not chosen:
         raise NothingSelected(selection)
+    target = _target(Path(out), fmt)
+    if fmt is BookFormat.SVG:
+        if target.exists() and not target.is_dir():
+            raise PublishError(f"{target}: is a file: the svg diagrams go to a directory")
+        check_output(target / "diagram.svg", force=True)   # a directory that can be made
+    else:
+        _may_write(target, force)
     refused = [problem for p in chosen for problem in engine_problems(p)]
     if refused:
         raise EngineRefused(refused)
@@ -163,7 +199,6 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
         report = check_catalogue(chosen, progress=progress)
         if report.problems:
             raise Disproved(report.problems)
-    target = _target(Path(out), fmt)
     if fmt is BookFormat.SVG:
         return Published(tuple(_write_svgs(target, chosen, force, options)), target)
 
@@ -179,19 +214,14 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
 
 
 def _target(out: Path, fmt: BookFormat) -> Path:
-    """The directory (svg) or file to write; parent directories are created."""
-    if fmt is BookFormat.SVG:
-        directory = out
-    elif out.suffix.lower() == Path(fmt.file_name).suffix:
-        directory = out.parent
-    else:
-        directory, out = out, out / fmt.file_name
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise PublishError(f"{directory}: cannot create the directory: {e.strerror or e}"
-                           ) from None
-    return directory if fmt is BookFormat.SVG else out
+    """The directory (svg) or file to write (its directories are made when it is
+    written); :class:`WrongSuffix` for a name of another format's file."""
+    if out.suffix.lower() in SUFFIXES and not out.is_dir() and (
+            fmt is BookFormat.SVG or SUFFIXES[out.suffix.lower()] != fmt.value):
+        raise WrongSuffix(out, fmt)
+    if fmt is BookFormat.SVG or out.suffix.lower() == Path(fmt.file_name).suffix:
+        return out
+    return out / fmt.file_name
 
 
 def _file_titles(puzzles: Sequence[Puzzle]) -> dict[str, str]:
@@ -253,7 +283,4 @@ def _may_write(target: Path, force: bool) -> None:
 
 
 def _write(target: Path, data: bytes) -> None:
-    try:
-        write_atomic(target, data)   # whole or not at all
-    except OSError as e:
-        raise PublishError(f"{target}: cannot write: {e.strerror or e}") from None
+    write_atomic(target, data)   # whole or not at all (OutputError if it cannot be)

@@ -50,6 +50,7 @@ from pathlib import Path
 import yaml
 
 from gyges.formats import posfile, yamlnodes
+from gyges.formats.quoting import excerpt, shorten
 from gyges.game.position import Position, PositionError
 from gyges.game.rules import PRESETS, RuleSet, Side
 from gyges.search.stipulation import Stipulation
@@ -87,6 +88,8 @@ class CatalogueError(ValueError):
 
     def __init__(self, problem: str, source: str, line: int | None = None,
                  puzzle: str | None = None, *, malformed: bool = True) -> None:
+        problem = shorten(problem)    # a quote of a long value of the file: an excerpt
+        puzzle = None if puzzle is None else excerpt(puzzle)
         self.problem = problem
         self.source = source
         self.line = line
@@ -509,9 +512,14 @@ def catalogue_files(paths: Iterable[str | Path], *, recursive: bool = False) -> 
     out: list[Path] = []
     for p in paths:
         path = Path(p)
-        if path.is_dir():
+        try:
+            is_dir, exists = path.is_dir(), path.exists()
+        except OSError as e:   # a name the system refuses (too long)
+            raise CatalogueError(f"cannot read it: {e.strerror}", excerpt(str(path))) \
+                from None
+        if is_dir:
             out.extend(_directory_files(path, recursive))
-        elif path.exists():
+        elif exists:
             out.append(path)
         else:
             raise CatalogueError("no such file or directory", str(path))

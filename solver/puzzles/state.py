@@ -40,10 +40,27 @@ class StateMismatch(StateError):
     """A state file made by a run with other parameters (``found``, at ``path``:``line``)."""
 
     def __init__(self, path: Path, line: int, found: Any) -> None:
-        super().__init__(f"{path}:{line}: made by a run with other parameters ({found})")
+        super().__init__(f"{path}:{line}: made by a run with other parameters "
+                         f"({_in_words(found)})")
         self.path = path
         self.line = line
         self.found = found
+
+
+def _in_words(found: Any) -> str:
+    """A run's parameters as its command's options (``--stipulation 'win in 2' --rules
+    pbmserv --seed 1``), or, for a record of another format, as ``key: value`` pairs.
+
+    >>> _in_words({"format": 1, "seed": 3})
+    'format: 1, seed: 3'
+    """
+    try:
+        command = Params.from_json(found).command(0)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        if isinstance(found, dict):
+            return ", ".join(f"{k}: {json.dumps(v)}" for k, v in found.items())
+        return json.dumps(found)
+    return command.replace(" --count 0", "")
 
 
 def state_path(out: str | Path) -> Path:

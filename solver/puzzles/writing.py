@@ -31,10 +31,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gyges.formats.diagram import format_diagram
-from gyges.formats.posfile import _closest_preset
 from gyges.game.position import Position
-from gyges.game.rules import RuleSet
-from gyges.output import write_atomic
+from gyges.game.rules import RuleSet, closest_preset
+from gyges.output import OutputError, check_output, write_atomic
 from gyges.puzzles.schema import (
     SCHEMA_VERSION,
     CatalogueError,
@@ -46,7 +45,7 @@ from gyges.puzzles.symmetry import identity
 from gyges.search.stipulation import Stipulation
 
 __all__ = ["AppendError", "Appended", "Duplicates", "DuplicateEntry", "append_entries",
-           "appended_text", "format_entry"]
+           "appended_text", "check_target", "format_entry"]
 
 
 def format_entry(
@@ -89,7 +88,7 @@ def format_entry(
         out.append(f"{body}source: {q(source)}")
     if credit:
         out.append(f"{body}credit: {q(credit)}")
-    preset_name, changes = _closest_preset(rules)
+    preset_name, changes = closest_preset(rules)
     out.append(f"{body}rules: {preset_name}")
     if changes:
         out.append(f"{body}rule: {{{', '.join(f'{k}: {v}' for k, v in changes.items())}}}")
@@ -247,5 +246,18 @@ def append_entries(path: str | Path, entries: Sequence[str], *, title: str = "",
         raise CatalogueError(f"cannot read the file: {e.strerror or e}", str(path)) from None
     result = appended_text(old_text, entries, str(path), title=title, duplicates=duplicates)
     if result.added:
-        write_atomic(path, result.text)   # whole or not at all (parents created)
+        try:
+            write_atomic(path, result.text)   # whole or not at all (parents created)
+        except OutputError as e:
+            raise CatalogueError(e.problem, str(path)) from None
     return result
+
+
+def check_target(path: str | Path) -> None:
+    """Before any work: may entries be appended to the catalogue file ``path`` (created
+    with its missing folders)? CatalogueError when it is a directory or its folder cannot
+    be written; an existing file's text is kept, so it need not be gyges's."""
+    try:
+        check_output(path, force=True)
+    except OutputError as e:
+        raise CatalogueError(e.problem, str(path)) from None

@@ -41,17 +41,13 @@ from gyges.parallel import Batch, Progress, ResultsFile, RunEvent, RunSummary
 from gyges.parallel import run as run_tasks
 from gyges.search import Prover, ProverKind, ResultKind
 from gyges.setups.analysis import Verdict, analyse_pair
-from gyges.setups.pairs import canonical_pairs, select_pairs
-from gyges.setups.report import report
-from gyges.setups.results import describe_params, params, params_of, read_results, results_file
+from gyges.setups.pairs import canonical_pairs
+from gyges.setups.results import describe_params, params, params_of, results_file
 from gyges.setups.values import SetupError
 
-# Besides the run: the pairs, the reader and the report, which tests/test_fuzz.py,
-# test_interrupts.py, test_reliability.py and test_solve_file.py import from here.
 __all__ = [
     "GROUP", "SPLIT_FROM", "analyse_task", "combine_verdicts", "finish_task",
-    "first_move_verdicts", "first_moves", "moves_task", "parts_file", "read_results",
-    "report", "run", "select_pairs",
+    "first_move_verdicts", "first_moves", "moves_task", "parts_file", "run",
 ]
 
 LOG = logging.getLogger("gyges.setups")

@@ -25,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from gyges.formats import yamlnodes
 from gyges.formats.notation import parse_setup
 from gyges.game.rules import Side
 from gyges.setups.values import (
@@ -331,8 +332,9 @@ def _check_scope(c: Constraints) -> None:
 # -- YAML files -----------------------------------------------------------------------------
 
 
-class Yaml12Loader(yaml.SafeLoader):
-    """PyYAML's safe loader with YAML 1.2's booleans: only ``true`` and ``false``
+class Yaml12Loader(yamlnodes.Loader):
+    """The package's YAML loader (:class:`gyges.formats.yamlnodes.Loader`: PyYAML's safe
+    loader with limits on nesting and aliases) with YAML 1.2's booleans: only ``true`` and ``false``
     (``True``, ``TRUE``, ``False``, ``FALSE``) are booleans. YAML 1.1, PyYAML's default,
     also reads ``yes``, ``no``, ``on`` and ``off`` as booleans, so that ``off:`` would be
     the key False; here they stay words."""
@@ -350,12 +352,20 @@ Yaml12Loader.add_implicit_resolver(
 def load_constraints(path: str) -> dict[str, Any]:
     """The options of a YAML constraint file (a mapping of :data:`KEYS`), checked."""
     try:
-        with open(path, encoding="utf-8") as f:
-            data = yaml.load(f, Loader=Yaml12Loader)
+        with open(path, "rb") as f:
+            raw = f.read(yamlnodes.MAX_BYTES + 1)
+        if len(raw) > yamlnodes.MAX_BYTES:
+            raise ConstraintFileError(
+                path, f"larger than {yamlnodes.MAX_BYTES >> 20} MiB: not a constraint file")
+        data = yaml.load(raw.decode("utf-8"), Loader=Yaml12Loader)
     except OSError as e:
         raise ConstraintFileError(path, f"cannot read it: {e.strerror}") from None
     except UnicodeDecodeError:
         raise ConstraintFileError(path, "not a text file (it is not UTF-8)") from None
+    except yamlnodes.LimitError as e:
+        mark = e.problem_mark
+        raise ConstraintFileError(path, str(e.problem),
+                                  line=None if mark is None else mark.line + 1) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         problem = " ".join(str(getattr(e, "problem", None) or e).split()[:20])  # one line

@@ -1,0 +1,215 @@
+"""Bad input, command by command: one row per case (the command, the input it is given,
+the exit status, a fragment of the one error line), each checked for one ``gyges:`` line,
+no traceback, and nothing left behind (no output file, no empty log, no directory).
+
+The cases are those a new user tried: deep YAML nesting and alias bombs in every YAML
+reader, unwritable and misnamed outputs, a bogus scheduler, huge values echoed back,
+a generated catalogue another run would have replaced, ``--jobs`` beyond the cores."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gyges_cli.main import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+POSITIONS = DATA / "positions"
+SEEDS = ROOT / "puzzles" / "seed000.yaml"
+BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
+START = "321123/....../....../....../....../231123 S"
+DEEP = "[" * 1000 + "]" * 1000
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(9))
+BIG = "x" * (1 << 20)
+
+
+def gyges(*args: object, env: dict[str, str] | None = None):
+    return CliRunner().invoke(cli, [str(a) for a in args], env=env)
+
+
+def files(tmp_path: Path) -> dict[str, Path]:
+    """The inputs of the table, written into ``tmp_path``."""
+    made = {
+        "deep.yaml": DEEP + "\n",
+        "deep-list.yaml": "- " + DEEP + "\n",
+        "deep-entry.yaml": f"schema: 1\npuzzles:\n- id: a\n  position: {DEEP}\n",
+        "bomb.yaml": BOMB,
+        "loop.yaml": "a: &a [1, *a]\n",
+        "positions.txt": f"{START}\n{BOUNCING}\n",
+        "big-value.yaml": f'schema: 1\npuzzles:\n- id: a\n  position: "{BIG}"\n'
+                          "  stipulation: win in 1\n",
+        "big-id.yaml": f'schema: 1\npuzzles:\n- id: "{BIG}"\n  position: "{BOUNCING}"\n'
+                       f"  stipulation: {BIG[:500_000]}\n",
+        "empty.yaml": "schema: 1\npuzzles: []\n",
+        "game.txt": (DATA / "sample_game.txt").read_text(),
+    }
+    out = {}
+    for name, text in made.items():
+        (tmp_path / name).write_text(text)
+        out[name] = tmp_path / name
+    (tmp_path / "logdir").mkdir()
+    return out
+
+
+# (id, command with {name} for the files above and {tmp} for the folder, status, fragment)
+CASES = [
+    ("show-deep", "show {deep.yaml}", 2, "deep.yaml:1: nested deeper than 200 levels"),
+    ("moves-deep", "moves {deep.yaml}", 2, "nested deeper than 200 levels"),
+    ("solve-deep", "solve {deep.yaml}", 2, "nested deeper than 200 levels"),
+    ("solve-list-deep", "solve {deep-list.yaml} --strict", 2, "nested deeper than 200"),
+    ("replay-start-deep", "replay {game.txt} --start {deep.yaml}", 2, "nested deeper"),
+    ("check-deep", "catalogue check {deep-entry.yaml}", 2, "deep-entry.yaml:4: nested"),
+    ("list-deep", "catalogue list {deep.yaml}", 2, "nested deeper than 200 levels"),
+    ("export-deep", "export {deep.yaml} --format text --out {tmp}/o.txt", 2, "nested"),
+    ("against-deep", "generate --stipulation 'win in 2' --against {deep.yaml} "
+     "--out {tmp}/g.yaml", 2, "nested deeper than 200 levels"),
+    ("setups-deep", "setups search --file {deep.yaml}", 2, "nested deeper than 200 levels"),
+    ("show-bomb", "show {bomb.yaml}", 2, "stand for more than 100,000 values"),
+    ("check-bomb", "catalogue check {bomb.yaml}", 2, "stand for more than 100,000 values"),
+    ("setups-bomb", "setups search --file {bomb.yaml}", 2, "more than 100,000 values"),
+    ("show-loop", "show {loop.yaml}", 2, "the alias *a is inside the value it names"),
+    ("export-pdf-html", "export {seeds} --format pdf --out {tmp}/x.html", 2,
+     "x.html: a .html name for the pdf book: name it x.pdf, or a directory"),
+    ("export-svg-file", "export {seeds} --format svg --out {tmp}/d.svg", 2,
+     "the svg diagrams, which go to a directory"),
+    ("export-empty", "export {empty.yaml} --format text --out {tmp}/e.txt", 2,
+     "no puzzles in the catalogue: nothing to export"),
+    ("scheduler-bogus", "solve {positions.txt} --out {tmp}/r.jsonl --log {tmp}/r.log "
+     "--scheduler bogus://x", 2, "'bogus://x' is not a scheduler's address"),
+    ("scheduler-timeout", "solve {positions.txt} --out {tmp}/r.jsonl --log {tmp}/r.log "
+     "--scheduler tcp://127.0.0.1:9", 2, "$GYGES_SCHEDULER_TIMEOUT='abc'"),
+    ("analyze-bogus", "setups analyze --depth 1 --south 231123 --north 321123 "
+     "--out {tmp}/a.jsonl --scheduler bogus://x", 2, "is not a scheduler's address"),
+    ("generate-bogus", "generate --stipulation 'win in 2' --count 1 --out {tmp}/g.yaml "
+     "--log {tmp}/g.log --scheduler bogus://x", 2, "is not a scheduler's address"),
+    ("log-directory", "solve {positions.txt} --out {tmp}/r.jsonl --log {logdir}", 2,
+     "logdir: is a directory: give a file name (--log)"),
+    ("analyze-log-directory", "setups analyze --depth 1 --south 231123 --north 321123 "
+     "--out {tmp}/a.jsonl --log {logdir}", 2, "is a directory: give a file name (--log)"),
+    ("check-big-value", "catalogue check {big-value.yaml}", 2, "(1048576 characters)"),
+    ("list-big-id", "catalogue list {big-id.yaml}", 2, "(1048576 characters)"),
+    ("export-big-value", "export {big-value.yaml} --format text --out {tmp}/b.txt", 2,
+     "(1048576 characters)"),
+    ("tree-one-position", f"solve '{BOUNCING}' --tree", 2, "--tree: is for a position list"),
+    ("jobs-zero", "generate --stipulation 'win in 2' --jobs 0 --out {tmp}/g.yaml", 2,
+     "--jobs: 0: use at least one worker"),
+    ("name-too-long", "show " + "x/" * 5000, 2, "bad position string"),
+    ("check-name-too-long", "catalogue check " + "x/" * 5000, 2, "File name too long"),
+]
+
+
+@pytest.mark.parametrize("case, command, status, fragment", CASES, ids=[c[0] for c in CASES])
+def test_bad_input_is_one_line(tmp_path, case, command, status, fragment):
+    import shlex
+
+    names = {k: str(v) for k, v in files(tmp_path).items()}
+    names.update(tmp=str(tmp_path), seeds=str(SEEDS), logdir=str(tmp_path / "logdir"))
+    for name, value in names.items():
+        command = command.replace("{" + name + "}", value)
+    args = shlex.split(command)
+    before = set(os.listdir(tmp_path))
+    env = {"GYGES_SCHEDULER_TIMEOUT": "abc"} if case == "scheduler-timeout" else None
+    r = gyges(*args, env=env)
+    assert r.exit_code == status, r.output
+    errors = [line for line in r.stderr.splitlines() if line.startswith("gyges:")]
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert "Traceback" not in r.output
+    assert any(fragment in line for line in errors), r.stderr
+    assert all(line.startswith("gyges:") for line in r.stderr.splitlines()
+               if not line.startswith("[")), r.stderr     # a progress bar aside
+    assert len(r.stderr) < 2000                            # an excerpt, never the input
+    assert set(os.listdir(tmp_path)) == before             # nothing left behind
+
+
+def test_a_long_error_line_is_cut_but_a_path_is_not(tmp_path):
+    from gyges.formats.quoting import shorten
+
+    path = "/tmp/pytest-of-root/pytest-1/test_a_long_name_of_a_test_that_makes_a_path0/x.yaml"
+    assert shorten(f"{path}: bad") == f"{path}: bad"
+    assert shorten("'" + "y" * 500 + "'") == "'" + "y" * 57 + "... (500 characters)'"
+
+
+def test_an_unwritable_folder_is_refused_before_the_work(tmp_path, monkeypatch):
+    """catalogue add and review --puzzles check their file before solving (as root a
+    read-only folder is writable: os.access stands in for it)."""
+    import gyges.puzzles.review as review
+
+    ro = tmp_path / "RO"
+    ro.mkdir()
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, *a, **k: False
+                        if Path(p) == ro and mode == os.W_OK else real(p, mode, *a, **k))
+    monkeypatch.setattr(review, "review_game", lambda *a, **k: pytest.fail("reviewed"))
+    r = gyges("catalogue", "add", POSITIONS / "bouncing.yaml", "--to", ro / "x.yaml",
+              "--id", "x")
+    assert r.exit_code == 2 and r.stderr == (
+        f"gyges: {ro / 'x.yaml'}: cannot create it: {ro} is not writable\n")
+    r = gyges("review", DATA / "sample_game.txt", "--puzzles", ro / "x.yaml")
+    assert r.exit_code == 2 and r.stderr == (
+        f"gyges: {ro / 'x.yaml'}: cannot create it: {ro} is not writable (--puzzles)\n")
+    assert os.listdir(ro) == []
+
+
+def test_a_write_that_fails_names_the_file_and_leaves_nothing(tmp_path, monkeypatch):
+    import tempfile
+
+    from gyges.output import OutputError, write_atomic
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    with pytest.raises(OutputError, match=r"x\.yaml: cannot write it: Permission denied$"):
+        write_atomic(tmp_path / "x.yaml", "a: 1\n")
+    assert os.listdir(tmp_path) == []
+
+
+def test_one_position_file_or_diagram_with_out_is_a_one_entry_list(tmp_path):
+    for source in (POSITIONS / "bouncing.yaml", POSITIONS / "stalemate.txt"):
+        out = tmp_path / f"{source.stem}.jsonl"
+        r = gyges("solve", source, "--out", out, "-n", "1", "-q")
+        assert r.exit_code == 0, r.output
+        assert len(out.read_text().splitlines()) == 1 and "1 position:" in r.stdout
+
+
+def test_jobs_beyond_the_cores_are_capped_with_a_note_by_every_command(tmp_path):
+    cores = os.cpu_count() or 1
+    note = f"gyges: --jobs 99: this machine has {cores} core{'s' if cores != 1 else ''}; " \
+        f"using {cores}\n"
+    r = gyges("solve", BOUNCING, "-n", "1", "--jobs", "99")
+    assert r.exit_code == 0 and r.stderr == note
+    r = gyges("setups", "analyze", "--depth", "1", "--south", "231123", "--north", "321123",
+              "--out", tmp_path / "a.jsonl", "--jobs", "99", "-q")
+    assert r.exit_code == 0 and r.stderr.startswith(note)
+    for command in (["solve"], ["setups", "analyze"], ["generate"]):
+        text = gyges(*command, "--help").output
+        assert "more is capped at the cores" in " ".join(text.split()), command
+
+
+def test_generate_never_replaces_a_catalogue_with_puzzles(tmp_path):
+    out = tmp_path / "w.yaml"
+    args = ["generate", "--stipulation", "win in 2", "--out", out, "-q", "--jobs", "1"]
+    r = gyges(*args, "--count", "1", "--seed", "1")
+    assert r.exit_code == 0, r.output
+    first = [line for line in out.read_text().splitlines() if "- id:" in line]
+    (tmp_path / "w.yaml.jsonl").unlink()                 # the state file gone
+    r = gyges(*args, "--count", "1", "--seed", "5")
+    assert r.exit_code == 0, r.output
+    ids = [line for line in out.read_text().splitlines() if "- id:" in line]
+    assert ids[: len(first)] == first and len(ids) == len(first) + 1
+    assert gyges("catalogue", "check", out, "-q").exit_code == 0
+
+
+def test_an_interrupted_generate_keeps_the_count_asked_in_its_header(tmp_path):
+    from gyges.game.rules import PRESETS
+    from gyges.puzzles.entries import catalogue_text
+    from gyges.puzzles.params import Params
+
+    text = catalogue_text([(Params(2, PRESETS["pbmserv"], 0), [])], counts=[5])
+    assert text.startswith("# gyges generate --stipulation 'win in 2' --rules pbmserv "
+                           "--seed 0 --count 5\n")
