@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from catalogues import ROOT, all_puzzles, seed_puzzles
+from catalogues import all_puzzles, seed_puzzles
+from common import ROOT
 
 from gyges.puzzles.book import Book, Chapters, is_classic, make_book, numbered_line
 

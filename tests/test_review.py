@@ -8,7 +8,8 @@ import json
 import re
 
 import pytest
-from catalogues import ROOT, run, seed_puzzles
+from catalogues import run, seed_puzzles
+from common import ROOT
 from reference_solver import reference_solve
 
 from gyges.formats.notation import format_move, parse_move

@@ -15,7 +15,8 @@ import sys
 import time
 
 import pytest
-from catalogues import ROOT, run
+from catalogues import run
+from common import ROOT
 
 from gyges.engine import Limit, Win
 from gyges.formats.notation import format_move
