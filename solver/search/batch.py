@@ -112,7 +112,23 @@ def results_file(path: str, options: dict[str, Any]) -> ResultsFile:
     is refused."""
     return ResultsFile(path, "a solve record", key=record_key, params=options,
                        params_of=lambda record: record["options"],
-                       describe=lambda options: f"options {options}")
+                       describe=_options_text)
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    """A run's options in words (not a Python dict), for a message about a results file.
+
+    >>> _options_text({"tree": True, "tries": False, "duals": None})
+    'the tree'
+    >>> _options_text({"tree": False, "tries": True, "duals": 3})
+    'tries, duals up to 3'
+    >>> _options_text({"tree": False, "tries": False, "duals": None})
+    'no tree, tries or duals'
+    """
+    words = {"tree": "the tree", "tries": "tries", "duals": "duals up to {}"}
+    given = [words.get(name, name).format(value) for name, value in options.items()
+             if value not in (None, False)]
+    return ", ".join(given) if given else "no tree, tries or duals"
 
 
 def read_solved(path: str, options: dict[str, Any], repair: bool = False
