@@ -123,16 +123,18 @@ def principal_line(position: Position, rules: RuleSet, result: ResultKind, k: in
     its opponent is blocked stays in one turn): the solution tree's main line
     (:func:`gyges.search.tree.main_line_steps`: the key, then at each move of the loser the
     defence that holds out longest, at each move of the winner its fastest answer, down to
-    the landing). With ``first`` (another key, or a loss's defence) the line starts with
-    that move and goes on with the main line of the position after it. ValueError if the
-    solver does not prove ``result`` in ``k``."""
+    the landing). With ``first`` (a key, or a loss's defence) the line starts with that
+    move as it is written (its path), and goes on with the main line of the position after
+    it. ValueError if the solver does not prove ``result`` in ``k``."""
     solve = solve or search_solve
     sol = solve(position, rules, max_moves=k, history=history, tree=True)
     _expect_proven(sol, result, k, position)
     line = play_line(position, rules, sol.main_line_turns(), history)
     moves = list(line.moves)
-    if first is not None and (not moves or moves[0].result_key(position)
-                              != first.result_key(position)):
+    if first is not None and moves and (moves[0].result_key(position)
+                                        == first.result_key(position)):
+        moves[0] = first        # the same move, as ``first`` writes it (its path)
+    elif first is not None:
         moves = [first]
         if not first.is_win:
             after = apply_move(position, first)
