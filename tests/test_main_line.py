@@ -101,6 +101,9 @@ def test_solve_prints_the_main_line_in_text_and_json():
     assert f"main line: {' / '.join(sol.main_line_turns())}\n" in text.output
     data = json.loads(run("solve", DEEP, "-n", "4", "--json").output)
     assert data["main_line"] == sol.main_line_turns()
+    loss = next(q for q in all_puzzles() if q.id == "solver-006")     # North loses in 2
+    text = run("solve", str(loss.position), "-n", "2")
+    assert f"main line: {' / '.join(loss.main_line)}\n" in text.output
 
 
 @pytest.mark.parametrize("pid", ["gen-w2-s7-00019", "gen-w3-s31-00011", "solver-006",
