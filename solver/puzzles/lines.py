@@ -127,7 +127,10 @@ def principal_line(position: Position, rules: RuleSet, result: ResultKind, k: in
     move as it is written (its path), and goes on with the main line of the position after
     it. ValueError if the solver does not prove ``result`` in ``k``."""
     solve = solve or search_solve
-    sol = solve(position, rules, max_moves=k, history=history, tree=True)
+    # with ``first`` given, the search stops at the first key it finds: the tree follows
+    # it, and when it is another move the line is made from ``first`` below
+    more = {"max_keys": 1} if first is not None else {}
+    sol = solve(position, rules, max_moves=k, history=history, tree=True, **more)
     _expect_proven(sol, result, k, position)
     line = play_line(position, rules, sol.main_line_turns(), history)
     moves = list(line.moves)
@@ -138,7 +141,8 @@ def principal_line(position: Position, rules: RuleSet, result: ResultKind, k: in
         moves = [first]
         if not first.is_win:
             after = apply_move(position, first)
-            rest = solve(after, rules, max_moves=k, history=[*history, position], tree=True)
+            rest = solve(after, rules, max_moves=k, history=[*history, position], tree=True,
+                         max_keys=1)
             _expect_proven(rest, ResultKind.LOSS if result == "win" else ResultKind.WIN,
                            k - 1 if result == "win" else k, after)
             moves += play_line(after, rules, rest.main_line_turns(),
