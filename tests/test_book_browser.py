@@ -15,6 +15,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from captions import caption as caption_of
 from pdftext import need_poppler, overlapping_words, page_texts, page_words
 
 from gyges.puzzles.catalogue import load_all
@@ -170,7 +171,7 @@ def test_printed_book_has_every_entry_once_and_nothing_overprinted(book, printed
     for e in layout.entries:
         assert re.search(rf"^\s*{e.number}\s+{re.escape(e.title)}\s", listing, flags=re.M), \
             f"entry {e.number} is missing from the printed contents"
-        caption = re.compile(rf"(?<![\d.]){e.number}\. {re.escape(e.title)}(?!\w| [IVX])")
+        caption = caption_of(e.number, e.title)
         assert len(caption.findall(problems)) == 1, e.title
         assert len(caption.findall(answers)) == 1, e.title
     for i, words in enumerate(page_words(printed)):

@@ -38,8 +38,20 @@ def _json_nodes(data) -> int:
     return 0
 
 
+def _json_answers(reply) -> int:
+    """How many moves win in a winner node's JSON: all its listed moves where duals were
+    searched, else its counted ``answers``, else the one listed; a pass is one."""
+    if reply.get("passed"):
+        return 1
+    if reply.get("dual") is None and "answers" in reply:
+        return reply["answers"]
+    return len(reply.get("moves", []))
+
+
 def _json_main_line(tree) -> list[str]:
-    """The first line read from the JSON by string keys (the old reading, a reference)."""
+    """The main line read from the JSON by string keys (a reference written apart from the
+    tree module): the winner's first move, the loser's defence after which the winner has
+    the most moves left, then the fewest winning answers, then the first in notation."""
     turns: list[list[str]] = []
     last = None
     node = tree
@@ -52,9 +64,12 @@ def _json_main_line(tree) -> list[str]:
                 break
             move, node_next = node["moves"][0], node.get("after")
         else:
-            if not node.get("defences"):
+            answered = [d for d in node.get("defences", []) if d.get("reply")]
+            if not answered:
                 break
-            move, node_next = node["defences"][0]["move"], node["defences"][0].get("reply")
+            best = sorted(answered, key=lambda d: (-d["reply"]["moves_left"],
+                                                   _json_answers(d["reply"]), d["move"]))[0]
+            move, node_next = best["move"], best["reply"]
         if node["to_move"] == last:
             turns[-1].append(move)
         else:

@@ -18,6 +18,7 @@ from gyges.game.moves import apply_move, legal_moves
 from gyges.puzzles.lines import try_play_line
 from gyges.puzzles.schema import Puzzle
 from gyges.search.prover import solve
+from gyges.search.tree import LoserNode, resistance
 
 __all__ = ["Commentary", "Variation", "commentary", "solver_commentary"]
 
@@ -50,8 +51,9 @@ class Commentary:
 
 
 def commentary(p: Puzzle) -> Commentary:
-    """The solver's threat of a win's key and its main variations (the defences that hold
-    out longest, grouped by the winner's answer)."""
+    """The solver's threat of a win's key and its main variations: the defences that hold
+    out longest (by :func:`~gyges.search.tree.resistance`'s moves left, as the main line
+    takes them), grouped by the winner's answer, from the solution tree after the key."""
     st = p.stipulation
     line = try_play_line(p.position, p.rules, p.main_line, p.history)
     if st.kind != "win" or line is None or not line.moves or line.moves[0].is_win:
@@ -69,20 +71,15 @@ def commentary(p: Puzzle) -> Commentary:
     replies = legal_moves(after, p.rules, history)
     if replies.mover is winner:  # the defender is blocked: no defence
         return Commentary(threats)
+    tree = solve(after, p.rules, max_moves=st.moves - 1, history=history).tree
+    if not isinstance(tree, LoserNode) or tree.passed:
+        return Commentary(threats, (), len(replies))
+    answered = [d for d in tree.defences if d.reply is not None and d.reply.moves]
+    longest = min((resistance(d)[0] for d in answered), default=0)
     answers: dict[str, list[str]] = {}
-    longest = 0
-    for reply in replies:
-        if reply.is_win:
-            continue
-        pos = apply_move(after, reply)
-        sol = solve(pos, p.rules, max_moves=st.moves - 1, history=[*history, after],
-                    tree=False)
-        if sol.result != "win" or not sol.keys or sol.moves is None:
-            continue
-        if sol.moves > longest:
-            answers, longest = {}, sol.moves
-        if sol.moves == longest:
-            answers.setdefault(format_move(sol.keys[0]), []).append(format_move(reply))
+    for d in answered:
+        if resistance(d)[0] == longest and d.reply is not None:
+            answers.setdefault(d.reply.moves[0], []).append(d.move)
     groups = sorted(answers.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     variations = tuple(Variation(tuple(d[:3]), a, max(0, len(d) - 3)) for a, d in groups[:4])
     return Commentary(threats, variations, len(replies))

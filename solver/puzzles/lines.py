@@ -1,6 +1,6 @@
 """Main lines: played from their notation (:class:`Line`), the themes they show, and built
-by the solver (:func:`principal_line`: the winner's fastest moves against the longest
-defence).
+by the solver (:func:`principal_line`: the solution tree's main line, the winner's fastest
+moves against the longest defence).
 
 >>> from gyges.game.rules import PRESETS, Side
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import cast
 
 from gyges.formats.notation import format_turn, parse_turn
-from gyges.game.moves import Game, Move, apply_move, legal_moves
+from gyges.game.moves import Game, Move, apply_move
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 from gyges.search.prover import solve as search_solve
@@ -120,43 +119,36 @@ def renop_matters(position: Position, rules: RuleSet, stipulation: Stipulation,
 def principal_line(position: Position, rules: RuleSet, result: ResultKind, k: int,
                    history: Sequence[Position] = (), solve: SolveFn | None = None,
                    first: Move | None = None) -> list[list[Move]]:
-    """A main line proving ``result`` in ``k``: the winner's fastest moves against the
-    defender's longest resistance, grouped in turns (a side playing on while its opponent
-    is blocked stays in one turn)."""
+    """The main line proving ``result`` in ``k``, grouped in turns (a side playing on while
+    its opponent is blocked stays in one turn): the solution tree's main line
+    (:func:`gyges.search.tree.main_line_steps`: the key, then at each move of the loser the
+    defence that holds out longest, at each move of the winner its fastest answer, down to
+    the landing). With ``first`` (a key, or a loss's defence) the line starts with that
+    move as it is written (its path), and goes on with the main line of the position after
+    it. ValueError if the solver does not prove ``result`` in ``k``."""
     solve = solve or search_solve
-    winner = position.turn if result == "win" else position.turn.other
-    game = Game(position, tuple(history))
-    pos, hist = position, list(history)
-    remaining = k
-    moves: list[Move] = []
-    while True:
-        legal = legal_moves(pos, rules, hist)
-        if not legal.moves:
-            raise ValueError(f"no legal move in {pos} on the main line")
-        if legal.mover is winner:
-            if first is not None and not moves:
-                move = first
-            else:
-                wins = legal.wins
-                if wins:
-                    move = wins[0]
-                else:
-                    sol = solve(pos.with_turn(winner), rules, max_moves=remaining,
-                                history=hist)
-                    if sol.result != "win" or not sol.keys:
-                        raise ValueError(f"the solver finds no win in {remaining} in {pos}")
-                    move = sol.keys[0]
-            remaining -= 1
-        else:
-            if first is not None and not moves:
-                move = first
-            else:
-                move = _longest_defence(pos, legal.moves, rules, hist, remaining, solve)
-        moves.append(move)
-        if move.is_win:
-            break
-        game = game.play(move)
-        pos, hist = game.position, cast("list[Position]", list(game.history))  # all Positions
+    # with ``first`` given, the search stops at the first key it finds: the tree follows
+    # it, and when it is another move the line is made from ``first`` below
+    more = {"max_keys": 1} if first is not None else {}
+    sol = solve(position, rules, max_moves=k, history=history, tree=True, **more)
+    _expect_proven(sol, result, k, position)
+    line = play_line(position, rules, sol.main_line_turns(), history)
+    moves = list(line.moves)
+    if first is not None and moves and (moves[0].result_key(position)
+                                        == first.result_key(position)):
+        moves[0] = first        # the same move, as ``first`` writes it (its path)
+    elif first is not None:
+        moves = [first]
+        if not first.is_win:
+            after = apply_move(position, first)
+            rest = solve(after, rules, max_moves=k, history=[*history, position], tree=True,
+                         max_keys=1)
+            _expect_proven(rest, ResultKind.LOSS if result == "win" else ResultKind.WIN,
+                           k - 1 if result == "win" else k, after)
+            moves += play_line(after, rules, rest.main_line_turns(),
+                               [*history, position]).moves
+    if not moves:
+        raise ValueError(f"the solver gives no main line in {position}")
     turns: list[list[Move]] = []
     for m in moves:
         if turns and turns[-1][0].side is m.side:
@@ -166,18 +158,7 @@ def principal_line(position: Position, rules: RuleSet, result: ResultKind, k: in
     return turns
 
 
-def _longest_defence(pos: Position, moves: Sequence[Move], rules: RuleSet, hist: list,
-                     remaining: int, solve: SolveFn) -> Move:
-    best, best_k = None, 0
-    for m in moves:
-        after = apply_move(pos, m)
-        sol = solve(after, rules, max_moves=remaining, history=[*hist, pos])
-        if sol.result != "win" or sol.moves is None:
-            # the opponent of the winner escapes: only possible for an illegal claim
-            raise ValueError(f"{m} escapes: the position is not lost in {remaining}")
-        if sol.moves > best_k:
-            best, best_k = m, sol.moves
-            if best_k == remaining:
-                break
-    assert best is not None
-    return best
+def _expect_proven(sol: Solution, result: ResultKind, k: int, position: Position) -> None:
+    if sol.result != result or sol.moves != k:
+        found = f"{sol.result.value} in {sol.moves}" if sol.moves else sol.result.value
+        raise ValueError(f"the solver finds {found}, not {result} in {k}, in {position}")

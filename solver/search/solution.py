@@ -329,17 +329,12 @@ def render_text(solution: Solution) -> str:
     s = solution
     lines = [f"position: {s.position}", f"rules: {s.rules.name} ({s.rules.describe()})",
              s.statement()]
-    if s.result is ResultKind.WIN:
-        if s.keys:
-            label = "keys (cook)" if s.cook else "key"
-            lines += _wrap(f"{label}:", [str(k) for k in s.keys], "")
-        line = s.main_line_turns()
-        if line:
-            lines.append(f"main line: {' / '.join(line)}")
-    elif s.result is ResultKind.LOSS:
-        line = s.main_line_turns()
-        if line:
-            lines.append(f"for instance: {' / '.join(line)}")
+    if s.result is ResultKind.WIN and s.keys:
+        label = "keys (cook)" if s.cook else "key"
+        lines += _wrap(f"{label}:", [str(k) for k in s.keys], "")
+    line = s.main_line_turns()
+    if line:    # a loss's starts with the longest defence
+        lines.append(f"main line: {' / '.join(line)}")
     if s.tree is not None:
         lines.append("solution:")
         if isinstance(s.tree, WinnerNode):

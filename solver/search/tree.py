@@ -46,7 +46,7 @@ from gyges.search.session import Prover
 
 __all__ = [
     "Defence", "LoserNode", "Node", "Step", "TreeError", "WinnerNode", "build_tree",
-    "main_line_steps", "main_line_turns", "node_from_json", "steps", "walk",
+    "main_line_steps", "main_line_turns", "node_from_json", "resistance", "steps", "walk",
 ]
 
 TREE_BUDGET = 4000  #: winner/loser nodes expanded in one solution tree before it is cut
@@ -67,7 +67,9 @@ class WinnerNode:
     Not ``passed``: ``moves`` are its winning moves (``dual``: more than one, or None when
     not searched) and ``after`` the loser node after the first of them (None at the last
     move, or when ``truncated``). ``passed``: the winner is blocked and ``then`` is the
-    loser moving again (None when ``truncated``).
+    loser moving again (None when ``truncated``). ``answers`` is how many moves win here,
+    counted where duals were not searched but the main line needs the number (see
+    :func:`resistance`); None elsewhere (:meth:`winning_answers` reads either).
     """
 
     to_move: Side
@@ -78,6 +80,7 @@ class WinnerNode:
     passed: bool = False
     then: LoserNode | None = None
     truncated: bool = False
+    answers: int | None = None
 
     role = "winner"
 
@@ -92,6 +95,14 @@ class WinnerNode:
         cut = ", tree cut here" if self.truncated else ""
         return f"<WinnerNode {side} wins within {self.moves_left}: {moves}{more}{cut}>"
 
+    def winning_answers(self) -> int | None:
+        """How many of the winner's moves win within ``moves_left``: all of ``moves`` where
+        duals were searched, else ``answers`` (None: not counted); a blocked winner's pass
+        is its one answer."""
+        if self.passed:
+            return 1
+        return len(self.moves) if self.dual is not None else self.answers
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"to_move": self.to_move.value, "role": "winner",
                                "moves_left": self.moves_left}
@@ -102,6 +113,8 @@ class WinnerNode:
         else:
             out["moves"] = list(self.moves)
             out["dual"] = self.dual
+            if self.answers is not None:
+                out["answers"] = self.answers
             if self.after is not None:
                 out["after"] = self.after.to_json()
         if self.truncated:
@@ -122,9 +135,10 @@ class WinnerNode:
         if dual not in (True, False, None):
             raise TreeError(f"'dual' is true, false or null, not {dual!r}")
         after = data.get("after")
+        answers = _count(data, "answers") if "answers" in data else None
         return cls(_side(data), _count(data, "moves_left"), moves=_texts(data, "moves"),
                    dual=dual, after=LoserNode.from_json(after) if after is not None else None,
-                   truncated=truncated)
+                   truncated=truncated, answers=answers)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -284,7 +298,7 @@ class Step:
 
 
 def steps(node: Node) -> tuple[Step, ...]:
-    """The edges out of ``node``, the main one first: a winner node's first winning move
+    """The edges out of ``node``, in the tree's order: a winner node's first winning move
     (only that one has a subtree), a loser node's every defence, or a blocked side's pass."""
     if isinstance(node, WinnerNode):
         if node.passed:
@@ -308,19 +322,44 @@ def walk(tree: Node | None) -> Iterator[tuple[tuple[Step, ...], Node]]:
                      if s.child is not None)
 
 
+def resistance(defence: Defence) -> tuple[int, int, str]:
+    """How long ``defence`` holds out, as a sort key, the most resistant first: the
+    winner's moves left after it (more first), then the winner's winning answers to it
+    (fewer first), then the notation. A defence the tree was cut at, with no answer, comes
+    last.
+
+    >>> one = WinnerNode(Side.SOUTH, 1, moves=("43-53-N",), dual=False)
+    >>> two = WinnerNode(Side.SOUTH, 1, moves=("43-53-N", "44-54-N"), dual=True)
+    >>> [resistance(d) for d in (Defence("61-51", two), Defence("61-62", one))]
+    [(-1, 2, '61-51'), (-1, 1, '61-62')]
+    """
+    reply = defence.reply
+    if reply is None:
+        return (0, 0, defence.move)
+    answers = reply.winning_answers()
+    return (-reply.moves_left, answers if answers is not None else len(reply.moves),
+            defence.move)
+
+
 def main_line_steps(tree: Node | None) -> Iterator[Step]:
-    """The steps of the main line (the tree's first line), passes included."""
+    """The steps of the main line, passes included: at each move of the loser the defence
+    that holds out longest (:func:`resistance`), at each move of the winner its first
+    winning move (the fastest, in the tree's order), down to the landing."""
     node = tree
     while node is not None:
         out = steps(node)
         if not out:
             return
-        yield out[0]
-        node = out[0].child
+        step = out[0]
+        if isinstance(node, LoserNode) and not node.passed:
+            ranks = [resistance(d) for d in node.defences]
+            step = out[ranks.index(min(ranks))]
+        yield step
+        node = step.child
 
 
 def main_line_turns(tree: Node | None) -> list[str]:
-    """The main line (the tree's first line) as turns (``34-44-43; 43-53-N``): a side's
+    """The main line (:func:`main_line_steps`) as turns (``34-44-43; 43-53-N``): a side's
     consecutive moves (the opponent blocked) are joined by ``; ``. The JSON's
     ``main_line``."""
     turns: list[list[str]] = []
@@ -344,15 +383,21 @@ def build_tree(prover: Prover, position: Position, winner: Side, moves_left: int
                budget: int = TREE_BUDGET, duals: int = DUALS_UP_TO) -> Node:
     """The solution tree of ``position`` where ``winner`` wins within ``moves_left``:
     ``root`` holds the legal moves there, ``keys`` the winning first moves when ``winner``
-    is to move and they are known. At most ``budget`` nodes are expanded."""
+    is to move and they are known. At most ``budget`` nodes are expanded, the main line's
+    first: it is never cut, and at each of its loser nodes every defence's answer says how
+    many moves the winner has left (with no subtree where the tree is cut), and the
+    answers to the defences that tie for the longest say how many moves win
+    (:func:`resistance`), so that :func:`main_line_steps` reads the main line off the
+    tree."""
     builder = _Builder(prover, budget, duals)
     if keys is not None and root.mover is winner:
-        return builder.winner_node(position, moves_left, (), root=root, keys=keys)
-    return builder.node(position, winner, moves_left, ())
+        return builder.winner_node(position, moves_left, (), root=root, keys=keys, main=True)
+    return builder.node(position, winner, moves_left, (), main=True)
 
 
 class _Builder:
-    """Builds a solution tree by asking the prover at each node."""
+    """Builds a solution tree by asking the prover at each node. ``main``: the node is on
+    the main line (built before its siblings, never cut)."""
 
     def __init__(self, prover: Prover, budget: int, duals: int):
         self.prover = prover
@@ -364,15 +409,18 @@ class _Builder:
         return self.budget >= 0
 
     def node(self, position: Position, winner: Side, d: int,
-             path: tuple[Position, ...]) -> Node:
+             path: tuple[Position, ...], *, main: bool = False) -> Node:
         if position.turn is winner:
-            return self.winner_node(position, d, path)
-        return self.loser_node(position, winner, d, path)
+            return self.winner_node(position, d, path, main=main)
+        return self.loser_node(position, winner, d, path, main=main)
 
     def winner_node(self, position: Position, d: int, path: tuple[Position, ...], *,
-                    root: MoveList | None = None,
-                    keys: Sequence[Move] | None = None) -> WinnerNode:
-        """The winner to move; it wins within ``d`` (the least such ``d`` is used)."""
+                    root: MoveList | None = None, keys: Sequence[Move] | None = None,
+                    main: bool = False, count: bool = False,
+                    expand: bool = True) -> WinnerNode:
+        """The winner to move; it wins within ``d`` (the least such ``d`` is used).
+        ``count``: say how many moves win (``answers``) where duals are not searched;
+        ``expand`` False: no subtree (the node is marked cut)."""
         p = self.prover
         me = position.turn
         least = p.least(position, me, d, path) if keys is None else d
@@ -388,9 +436,10 @@ class _Builder:
         moves = root if root is not None else p.legal_moves(position, path)
         if moves.mover is not me:
             # the winner is blocked: the loser moves again
-            if not self._spend():
+            if not expand or not self._spend() and not main:
                 return WinnerNode(me, least, passed=True, truncated=True)
-            then = self.loser_node(position.with_turn(me.other), me, least, path, moves=moves)
+            then = self.loser_node(position.with_turn(me.other), me, least, path, moves=moves,
+                                   main=main)
             return WinnerNode(me, least, passed=True, then=then)
         checked = True
         if keys is not None:
@@ -399,18 +448,22 @@ class _Builder:
             wins = [m for m in moves if m.is_win]
         else:
             wins, checked = self._winning(position, least, path, moves)
+        answers = None
+        if count and not checked:
+            answers = len(p.winning_moves(position, least, path, legal=moves))
         node = WinnerNode(me, least, moves=tuple(str(m) for m in wins),
-                          dual=len(wins) > 1 if checked else None)
+                          dual=len(wins) > 1 if checked else None, answers=answers)
         if least >= 2 and wins:
-            if not self._spend():
+            if not expand or not self._spend() and not main:
                 return dataclasses.replace(node, truncated=True)
             child = apply_move(position, wins[0])
-            return dataclasses.replace(
-                node, after=self.loser_node(child, me, least - 1, (*path, position)))
+            return dataclasses.replace(node, after=self.loser_node(
+                child, me, least - 1, (*path, position), main=main))
         return node
 
     def loser_node(self, position: Position, winner: Side, d: int,
-                   path: tuple[Position, ...], *, moves: MoveList | None = None) -> LoserNode:
+                   path: tuple[Position, ...], *, moves: MoveList | None = None,
+                   main: bool = False) -> LoserNode:
         """The loser to move; the winner wins within ``d`` more of its moves."""
         p = self.prover
         loser = position.turn
@@ -418,9 +471,12 @@ class _Builder:
             moves = p.legal_moves(position, path)
         if moves.mover is winner and moves.moves:
             # the loser is blocked: the winner moves again
-            reply = self.winner_node(position.with_turn(winner), d, path)
+            reply = self.winner_node(position.with_turn(winner), d, path, main=main)
             return LoserNode(loser, d, passed=True, reply=reply)
         threat = self._threat(position.with_turn(winner), winner, d, path)
+        if main:
+            return LoserNode(loser, d, threat=threat,
+                             defences=self._main_defences(position, winner, d, path, moves))
         defences = []
         for m in moves:
             answer = None
@@ -428,6 +484,32 @@ class _Builder:
                 answer = self.winner_node(apply_move(position, m), d, (*path, position))
             defences.append(Defence(str(m), answer))
         return LoserNode(loser, d, threat=threat, defences=tuple(defences))
+
+    def _main_defences(self, position: Position, winner: Side, d: int,
+                       path: tuple[Position, ...], moves: MoveList) -> tuple[Defence, ...]:
+        """The defences of a loser node on the main line, in the legal moves' order: the
+        one that holds out longest is built first, on the main line; every answer has its
+        moves left, also where the budget is spent (no subtree then); the answers to the
+        defences that tie for the longest count their winning moves."""
+        line = (*path, position)
+        children = [apply_move(position, m) for m in moves]
+        least = [self.prover.least(c, winner, d, line) or d for c in children]
+        longest = max(least)
+        tied = [i for i, n in enumerate(least) if n == longest]
+        count = len(tied) > 1
+        ranked = {i: self.winner_node(children[i], d, line, count=True, expand=False)
+                  for i in tied} if count else {}
+        first = min(tied, key=lambda i: resistance(Defence(str(moves[i]), ranked.get(i))))
+        replies = {first: self.winner_node(children[first], d, line, count=count, main=True)}
+        for i, child in enumerate(children):
+            if i == first:
+                continue
+            counted = count and i in ranked
+            if self._spend():
+                replies[i] = self.winner_node(child, d, line, count=counted)
+            else:
+                replies[i] = ranked.get(i) or self.winner_node(child, d, line, expand=False)
+        return tuple(Defence(str(m), replies[i]) for i, m in enumerate(moves))
 
     def _threat(self, position: Position, winner: Side, d: int,
                 path: tuple[Position, ...]) -> tuple[str, ...] | None:
