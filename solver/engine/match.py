@@ -42,7 +42,7 @@ from gyges.formats.notation import NotationError, parse_turn
 from gyges.formats.record import format_record, record_from_moves
 from gyges.game.moves import Move, apply_move, legal_moves
 from gyges.game.position import Position, PositionError
-from gyges.game.rules import RuleSet, Side
+from gyges.game.rules import RuleSet, Side, closest_preset
 from gyges.parallel import ResultsFile, RunEvent, RunSummary, run
 
 __all__ = ["PEER_RULES", "RESULTS", "MatchResult", "MatchSettings", "PlayedGame",
@@ -277,9 +277,23 @@ def _check_record(record: Mapping[str, Any]) -> None:
 
 
 def _describe(params: Any) -> str:
-    if not isinstance(params, Mapping):
+    """A match's settings in words, for a message (rules by their closest preset).
+
+    >>> from gyges import PRESETS
+    >>> m = MatchSettings(("builtin", "ugi:helios"), PRESETS["bga"], Limit(depth=2))
+    >>> _describe(m.params())
+    'builtin against ugi:helios, depth 2, canonical openings, max plies 200, rules bga'
+    """
+    try:
+        first, second = params["engines"]
+        limit = ", ".join(f"{k} {v}" for k, v in params["limit"].items())
+        rules = RuleSet.from_json(dict(w.split("=", 1) for w in params["rules"].split()))
+        name, changes = closest_preset(rules)
+        rule_text = " ".join([name, *(f"{k}={v}" for k, v in changes.items())])
+        return (f"{first} against {second}, {limit}, {params['openings']} openings, "
+                f"max plies {params['max_plies']}, rules {rule_text}")
+    except (KeyError, TypeError, ValueError, AttributeError):
         return repr(params)
-    return ", ".join(f"{k} {params[k]}" for k in sorted(params))
 
 
 def results_file(path: str, settings: MatchSettings) -> ResultsFile:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import multiprocessing.util
+import os
 import shlex
 from collections.abc import Sequence
 from typing import Protocol
@@ -160,6 +161,8 @@ def open_player(spec: EngineSpec | str, rules: RuleSet) -> Player:
 #: a second to allocate its table); :func:`close_started` ends them all, and is called at
 #: the process's exit.
 _STARTED: dict[tuple[str, ...], UgiEngine] = {}
+# a forked child (a pool's worker) starts its own: its parent's pipes are not its to use
+os.register_at_fork(after_in_child=_STARTED.clear)
 
 
 def game_player(spec: EngineSpec | str, rules: RuleSet) -> Player:
