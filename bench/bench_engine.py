@@ -7,10 +7,12 @@ docs/engine.md).
   given SECONDS a position, alternating.
 - ``match GAMES SECONDS [ENGINE] [--out FILE]``: ENGINE (default ``builtin``) against
   Helios under Helios's rules, from canonical setup pairs in the fixed order, each pair
-  twice with the sides swapped, SECONDS a move, one core each; prints the tally as it
-  goes and appends the games to FILE (JSON lines).
+  twice with the sides swapped, SECONDS a move, one core each (``run_match``, as
+  ``gyges match`` plays it; FILE resumable).
 - ``versus A B GAMES [--depth D | --nodes N | --time S] [--rules peer|pbmserv]``: two
   engine texts against each other the same way (fixed depth or nodes: deterministic).
+- ``throughput [GAMES] [SECONDS] [--jobs J]``: self-play games an hour, the builtin engine
+  against itself at SECONDS a move (default 0.05) on J worker processes (default 2).
 - ``puzzles [SECONDS]``: every win of the catalogue (wins in 1 to 5): is the key found
   within SECONDS (default 1), and how long the search took.
 
@@ -22,18 +24,19 @@ comparisons are skipped. Run: ``python -m bench.bench_engine nps 1``;
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import shlex
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from bench import machine
-from gyges.engine import Limit, Options, Tally, analyse, open_player, openings, play_game
+from gyges.engine import Limit, Options, analyse
 from gyges.engine.client import popen_ugi
-from gyges.engine.match import PEER_RULES
+from gyges.engine.match import PEER_RULES, MatchResult, MatchSettings, run_match
 from gyges.game.position import Position
-from gyges.game.rules import PRESETS, rules_from
+from gyges.game.rules import PRESETS, RuleSet, rules_from
 from gyges.puzzles.catalogue import load_catalogue
 from gyges.search import solve
 
@@ -89,39 +92,14 @@ def bench_nps(seconds: float = 1.0) -> None:
               f"(mean {sum(ratios) / len(ratios):.2f})")
 
 
-def _games(a: str, b: str, games: int, limit: Limit, rules, out: Path | None,
-           b_command: list[str] | None = None) -> Tally:
-    """``a`` against ``b`` (an engine text, or the command of a UGI program): games/2
-    canonical pairs, each with both sides; the tally from ``a``'s side."""
-    pairs = openings("canonical")[: (games + 1) // 2]
-    tally = Tally()
-    first = open_player(a, rules)
-    second = popen_ugi(b_command) if b_command else open_player(b, rules)
-    try:
-        for opening in pairs:
-            for a_south in (True, False):
-                if tally.games >= games:
-                    break
-                south, north = (first, second) if a_south else (second, first)
-                names = (a, b) if a_south else (b, a)
-                g = play_game(south, north, opening, rules, limit, names=names)
-                won = g.winner()
-                if won is None:
-                    tally += Tally(0, 1, 0)
-                elif (won.value == "S") == a_south:
-                    tally += Tally(1, 0, 0)
-                else:
-                    tally += Tally(0, 0, 1)
-                if out is not None:
-                    with open(out, "a", encoding="utf-8") as f:
-                        f.write(json.dumps(g.to_json()) + "\n")
-                print(f"  game {tally.games}: {opening[0]} {opening[1]} {names[0]} (S) - "
-                      f"{names[1]} (N): {g.result} ({g.reason}, {len(g.moves)} moves)  "
-                      f"{tally.summary()}", flush=True)
-    finally:
-        first.close()
-        second.close()
-    return tally
+def _match(a: str, b: str, games: int, limit: Limit, rules: RuleSet, out: Path | None,
+           jobs: int = 1) -> MatchResult:
+    """``a`` against ``b`` by :func:`gyges.engine.match.run_match` (canonical openings,
+    each with both sides), into ``out`` (resumable) or a file thrown away."""
+    settings = MatchSettings((a, b), rules, limit)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = out if out is not None else Path(tmp) / "games.jsonl"
+        return run_match(settings, games, str(path), jobs=jobs, progress=sys.stderr)
 
 
 def bench_match(games: int, seconds: float, engine: str, out: Path | None) -> None:
@@ -132,17 +110,35 @@ def bench_match(games: int, seconds: float, engine: str, out: Path | None) -> No
           f"({machine()})")
     _pin(0)
     t = time.time()
-    tally = _games(engine, "ugi:helios", games, Limit(time=seconds), PEER, out,
-                   _helios_command())
-    print(f"  {engine}: {tally.summary()}  ({time.time() - t:.0f} s; load after: "
+    helios = "ugi:" + shlex.join(_helios_command())
+    result = _match(engine, helios, games, Limit(time=seconds), PEER, out)
+    print(result.text())
+    print(f"  ({time.time() - t:.0f} s; load after: "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())})")
 
 
 def bench_versus(a: str, b: str, games: int, limit: Limit, rules_name: str) -> None:
     rules = PEER if rules_name == "peer" else PRESETS[rules_name]
     print(f"{a} against {b}, {games} games, {limit}, rules {rules_name}")
-    tally = _games(a, b, games, limit, rules, None)
-    print(f"  {a}: {tally.summary()}")
+    print(_match(a, b, games, limit, rules, None).text())
+
+
+def bench_throughput(games: int = 100, seconds: float = 0.05, jobs: int = 2) -> None:
+    """Self-play games an hour: the builtin engine against itself at ``seconds`` a move on
+    ``jobs`` worker processes (what ``gyges match builtin builtin --time S --jobs J``
+    does), pbmserv rules."""
+    load = os.getloadavg()[0]
+    t = time.perf_counter()
+    result = _match("builtin", "builtin", games, Limit(time=seconds), PRESETS["pbmserv"],
+                    None, jobs)
+    spent = time.perf_counter() - t
+    moves = sum(len(g.moves) for g in result.games.values())
+    print(f"self-play at {seconds:g} s a move on {jobs} jobs ({machine()}; load before "
+          f"{load:.1f})")
+    print(f"  {len(result.games)} games, {moves} moves in {spent:.0f} s: "
+          f"{3600 * len(result.games) / spent:.0f} games an hour, "
+          f"{spent * jobs / max(1, moves):.3f} s a move per job, "
+          f"{moves / max(1, len(result.games)):.1f} moves a game")
 
 
 def bench_puzzles(seconds: float = 1.0) -> None:
@@ -187,6 +183,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--nodes", type=int)
     p.add_argument("--time", type=float)
     p.add_argument("--rules", default="peer")
+    p = sub.add_parser("throughput")
+    p.add_argument("games", type=int, nargs="?", default=100)
+    p.add_argument("seconds", type=float, nargs="?", default=0.05)
+    p.add_argument("--jobs", type=int, default=2)
     p = sub.add_parser("puzzles")
     p.add_argument("seconds", type=float, nargs="?", default=1.0)
     args = parser.parse_args(argv if argv is not None else [])
@@ -198,6 +198,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.what == "versus":
         bench_versus(args.a, args.b, args.games,
                      Limit(time=args.time, depth=args.depth, nodes=args.nodes), args.rules)
+    if args.what == "throughput":
+        bench_throughput(args.games, args.seconds, args.jobs)
     if args.what in (None, "puzzles"):
         bench_puzzles(getattr(args, "seconds", 1.0))
 
