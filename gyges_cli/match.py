@@ -10,9 +10,10 @@ import click
 from gyges.engine.builtin import EngineError, Limit
 from gyges.engine.client import EngineFailure
 from gyges.engine.match import MatchSettings, run_match, write_records
-from gyges.engine.openings import OPENING_SETS, OpeningsError
+from gyges.engine.openings import OPENING_SETS
 from gyges.engine.stats import Sprt
 from gyges.game.rules import RuleSet
+from gyges.setups.pairs import PairListError, parse_pairs
 from gyges_cli.batch import run_errors, scheduler_option
 from gyges_cli.common import UserError, check_jobs, interrupted, rule_options
 
@@ -29,6 +30,18 @@ def _sprt(text: str | None) -> Sprt | None:
     except ValueError as e:
         detail = str(e) if "SPRT" in str(e) else "write ELO0,ELO1, like 0,50"
         raise UserError(f"{text!r}: {detail}", "--sprt") from None
+
+
+def _read_pairs(path: str) -> list[tuple[str, str]]:
+    """The openings of a file: one ``SOUTH NORTH`` pair a line."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return parse_pairs(f.read(), path)
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(f"cannot read it: {getattr(e, 'strerror', None) or e}", path
+                        ) from None
+    except PairListError as e:
+        raise UserError(str(e)) from None
 
 
 @click.command("match", short_help="Games between two engines: score, Elo, SPRT.")
@@ -98,13 +111,15 @@ def match(first: str, second: str, games: int, seconds: float | None, depth: int
                   else seconds, depth=depth, nodes=nodes)
     settings = MatchSettings((first.strip(), second.strip()), rules, limit, opening_set,
                              max_plies)
+    pairs = None if opening_set in OPENING_SETS else _read_pairs(opening_set)
     sprt = _sprt(sprt_text)
     jobs = check_jobs(jobs) if jobs is not None else None
     try:
         with run_errors("--out"):
-            result = run_match(settings, games, out, sprt=sprt, scheduler=scheduler,
+            result = run_match(settings, games, out, pairs=pairs, sprt=sprt,
+                               scheduler=scheduler,
                                jobs=jobs, progress=None if quiet else sys.stderr, log=log)
-    except (EngineError, OpeningsError) as e:
+    except EngineError as e:
         raise UserError(str(e)) from None
     except EngineFailure as e:
         raise UserError(str(e), "the engine") from None

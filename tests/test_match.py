@@ -287,7 +287,7 @@ def test_a_bad_openings_line_and_too_few_openings(tmp_path):
                                       "--openings", str(pairs), "--out",
                                       str(tmp_path / "o.jsonl")])
     assert result.exit_code == 2
-    assert f"{pairs}:2: write one opening a line, South's setup then North's" in result.output
+    assert f"{pairs}:2: '231123' is not a pair: write SOUTH NORTH" in result.output
     pairs.write_text("231123 321123\n")
     result = CliRunner().invoke(cli, ["match", "builtin", "builtin", "--games", "4",
                                       "--openings", str(pairs), "--out",

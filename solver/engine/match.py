@@ -35,7 +35,7 @@ from typing import Any, TextIO
 
 from gyges.engine.builtin import EngineError, Limit
 from gyges.engine.client import EngineFailure
-from gyges.engine.openings import OPENING_SETS, openings, read_openings
+from gyges.engine.openings import OPENING_SETS, openings
 from gyges.engine.players import EngineSpec, Player, close_started, game_player, open_player
 from gyges.engine.stats import Sprt, Tally
 from gyges.formats.notation import NotationError, parse_turn
@@ -46,7 +46,7 @@ from gyges.game.rules import RuleSet, Side, closest_preset
 from gyges.parallel import ResultsFile, RunEvent, RunSummary, run
 
 __all__ = ["PEER_RULES", "RESULTS", "MatchResult", "MatchSettings", "PlayedGame",
-           "check_engines", "match_openings", "play_game", "play_match_game", "replay_moves",
+           "check_engines", "play_game", "play_match_game", "replay_moves",
            "run_match", "write_records"]
 
 RESULTS = ("south", "north", "draw")
@@ -200,7 +200,8 @@ def replay_moves(game: PlayedGame, rules: RuleSet) -> list[tuple[Position, Seque
 class MatchSettings:
     """What every game of a match shares, recorded in each game's line (``match``): the
     two ``engines`` as given, the referee's ``rules``, the ``limit`` a move, the
-    ``openings`` (a set's name or a file's path) and ``max_plies``. Game ``n`` (from 1)
+    ``openings`` (a set's name, :data:`~gyges.engine.openings.OPENING_SETS`, or what
+    names a list of them, such as a file's path) and ``max_plies``. Game ``n`` (from 1)
     plays opening ``(n - 1) // 2``; in an odd-numbered game the first engine is South,
     in an even-numbered one North.
 
@@ -231,13 +232,6 @@ class MatchSettings:
         limit = {k: v for k, v in dataclasses.asdict(self.limit).items() if v is not None}
         return {"engines": list(self.engines), "rules": self.rules.describe(),
                 "limit": limit, "openings": self.openings, "max_plies": self.max_plies}
-
-
-def match_openings(kind: str) -> list[tuple[str, str]]:
-    """The openings of a match: a set's (:data:`~gyges.engine.openings.OPENING_SETS`, in
-    its seeded order) or a file's (:func:`~gyges.engine.openings.read_openings`, raising
-    :class:`~gyges.engine.openings.OpeningsError`)."""
-    return openings(kind) if kind in OPENING_SETS else read_openings(kind)
 
 
 def check_engines(engines: Sequence[str], rules: RuleSet) -> None:
@@ -381,27 +375,33 @@ def _tally(settings: MatchSettings, games: Sequence[tuple[int, PlayedGame]] | An
     return Tally(wins, draws, losses)
 
 
-def run_match(settings: MatchSettings, games: int, out: str, *, sprt: Sprt | None = None,
+def run_match(settings: MatchSettings, games: int, out: str, *,
+              pairs: Sequence[tuple[str, str]] | None = None, sprt: Sprt | None = None,
               scheduler: str | None = None, jobs: int | None = None,
               progress: TextIO | None = None, log: str | None = None,
               watch: Callable[[RunEvent], None] | None = None) -> MatchResult:
     """Play the first ``games`` games of a match (an even number: ``games / 2`` openings,
     each twice with the sides swapped) into the games file ``out``, resumably: games
     already in the file are not played again, and the file must hold games of this
-    match only (:class:`~gyges.parallel.ParametersError`). ``sprt`` stops the match
+    match only (:class:`~gyges.parallel.ParametersError`). The openings are ``pairs``
+    (South's setup, North's) when given, else the set ``settings.openings`` names, in
+    its seeded order. ``sprt`` stops the match
     early once it decides. ``scheduler``/``jobs``: the local pool or Dask
     (:func:`gyges.parallel.run`); ``progress`` a stream for a bar, ``log`` a log file.
 
-    Raises :class:`EngineError` for bad engine texts or a bad game count,
-    :class:`~gyges.engine.openings.OpeningsError` for an openings file, and
-    :class:`~gyges.engine.client.EngineFailure` for a UGI program that cannot be started;
-    all before any game. Ctrl-C ends the run with the games played so far kept
+    Raises :class:`EngineError` for bad engine texts, a bad game count or too few
+    openings, and :class:`~gyges.engine.client.EngineFailure` for a UGI program that
+    cannot be started; all before any game. Ctrl-C ends the run with the games played so far kept
     (``result.run.interrupted``).
     """
     if games < 2 or games % 2:
         raise EngineError(f"{games} games: give an even number, at least 2 (each opening "
                           "is played twice, the sides swapped)")
-    pairs = match_openings(settings.openings)
+    if pairs is None:
+        if settings.openings not in OPENING_SETS:
+            raise EngineError(f"{settings.openings!r} is not a set of openings: give the "
+                              f"pairs, or one of {', '.join(OPENING_SETS)}")
+        pairs = openings(settings.openings)
     if games // 2 > len(pairs):
         raise EngineError(f"{games} games need {games // 2} openings: "
                           f"{settings.openings} has {len(pairs)}")
