@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from gyges.engine.builtin import EngineError, Limit
+from gyges.engine.builtin import EngineError
 from gyges.engine.client import EngineFailure
 from gyges.engine.match import MatchSettings, run_match, write_records
 from gyges.engine.openings import OPENING_SETS
@@ -16,6 +16,7 @@ from gyges.game.rules import RuleSet
 from gyges.setups.pairs import PairListError, parse_pairs
 from gyges_cli.batch import run_errors, scheduler_option
 from gyges_cli.common import UserError, check_jobs, interrupted, rule_options
+from gyges_cli.engine import limit_of, limit_options
 
 #: ``match`` without --time, --depth or --nodes: this many seconds a move.
 DEFAULT_SECONDS = 1.0
@@ -49,12 +50,7 @@ def _read_pairs(path: str) -> list[tuple[str, str]]:
 @click.argument("second", metavar="ENGINE")
 @click.option("--games", "-n", type=int, required=True,
               help="Games to play (even: each opening twice, the sides swapped).")
-@click.option("--time", "seconds", type=float, default=None,
-              help=f"Seconds a move (default {DEFAULT_SECONDS:g} when no limit is given).")
-@click.option("--depth", type=click.IntRange(1, 90), default=None,
-              help="Plies a move (deterministic games).")
-@click.option("--nodes", type=click.IntRange(1, None), default=None,
-              help="Nodes a move (deterministic games).")
+@limit_options("a move", DEFAULT_SECONDS)
 @click.option("--openings", "opening_set", default="canonical", show_default=True,
               metavar="canonical|all|FILE",
               help="Setup pairs to start from: the 4,068 pairs up to mirror images, all "
@@ -103,12 +99,9 @@ def match(first: str, second: str, games: int, seconds: float | None, depth: int
     if games < 2 or games % 2:
         raise UserError(f"{games}: give an even number of games, at least 2 (each opening "
                         "is played twice, the sides swapped)", "--games")
-    if seconds is not None and not seconds > 0:
-        raise UserError(f"{seconds}: the time must be positive", "--time")
     if opening_set not in OPENING_SETS and opening_set.lower() in OPENING_SETS:
         opening_set = opening_set.lower()
-    limit = Limit(time=DEFAULT_SECONDS if seconds is None and depth is None and nodes is None
-                  else seconds, depth=depth, nodes=nodes)
+    limit = limit_of(seconds, depth, nodes, DEFAULT_SECONDS)
     settings = MatchSettings((first.strip(), second.strip()), rules, limit, opening_set,
                              max_plies)
     pairs = None if opening_set in OPENING_SETS else _read_pairs(opening_set)
