@@ -13,6 +13,7 @@ import json
 import math
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -318,3 +319,25 @@ def test_the_library_refuses_before_any_game(engines, tmp_path):
     with pytest.raises(EngineFailure, match="cannot start"):
         run_match(_settings(("builtin", "ugi:/nonexistent/engine")), 2, out)
     assert not os.path.exists(out)
+
+
+HELIOS = Path("/tmp/peer/ugi/target/release/gyges_engine")
+
+
+@pytest.mark.skipif(not HELIOS.exists(), reason="Helios is not built (../shared/peer)")
+def test_a_match_against_helios_ends_its_programs(tmp_path):
+    """Helios under its rules, two jobs: every game refereed, and no Helios left running
+    (it spins at the end of its input: it is told to quit, then killed)."""
+    helios = tmp_path / "gyges_engine"    # a path of its own: to find its processes
+    shutil.copy(HELIOS, helios)
+    out = tmp_path / "helios.jsonl"
+    result = CliRunner().invoke(cli, [
+        "match", "builtin:depth=1,prove=0", f"ugi:{helios}", "--time", "0.05", "--games",
+        "4", "--max-plies", "8", "--jobs", "2", "--rules", "pbmserv", "--rule",
+        "rebounce=once", "--rule", "null-move=allowed", "--rule", "blocked=draw", "--rule",
+        "repetition=allowed", "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 4
+    assert all("failed" not in r["reason"] and "illegal" not in r["reason"] for r in records)
+    _none_left(str(helios))
