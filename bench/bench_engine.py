@@ -7,10 +7,12 @@ docs/engine.md).
   given SECONDS a position, alternating.
 - ``match GAMES SECONDS [ENGINE] [--out FILE]``: ENGINE (default ``builtin``) against
   Helios under Helios's rules, from canonical setup pairs in the fixed order, each pair
-  twice with the sides swapped, SECONDS a move, one core each; prints the tally as it
-  goes and appends the games to FILE (JSON lines).
+  twice with the sides swapped, SECONDS a move, one core each (``run_match``, as
+  ``gyges match`` plays it; FILE resumable).
 - ``versus A B GAMES [--depth D | --nodes N | --time S] [--rules peer|pbmserv]``: two
   engine texts against each other the same way (fixed depth or nodes: deterministic).
+- ``throughput [GAMES] [SECONDS] [--jobs J]``: self-play games an hour, the builtin engine
+  against itself at SECONDS a move (default 0.05) on J worker processes (default 2).
 - ``puzzles [SECONDS]``: every win of the catalogue (wins in 1 to 5): is the key found
   within SECONDS (default 1), and how long the search took.
 
@@ -22,20 +24,23 @@ comparisons are skipped. Run: ``python -m bench.bench_engine nps 1``;
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import shlex
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from bench import machine
-from gyges.engine import Limit, Options, Tally, analyse, open_player, openings, play_game
+from gyges.engine import Limit, Options, analyse
 from gyges.engine.client import popen_ugi
-from gyges.engine.match import PEER_RULES
+from gyges.engine.match import PEER_RULES, MatchResult, MatchSettings, run_match
+from gyges.formats.notation import parse_turn
+from gyges.game.moves import Move
 from gyges.game.position import Position
-from gyges.game.rules import PRESETS, rules_from
+from gyges.game.rules import PRESETS, RuleSet, rules_from
 from gyges.puzzles.catalogue import load_catalogue
-from gyges.search import solve
+from gyges.puzzles.schema import Puzzle
 
 HELIOS = Path(os.environ.get("GYGES_PEER", "/tmp/peer/ugi/target/release/gyges_engine"))
 PEER = rules_from("pbmserv", PEER_RULES)
@@ -73,6 +78,9 @@ def _helios_nps(position: Position, seconds: float) -> tuple[int, int]:
 
 
 def bench_nps(seconds: float = 1.0) -> None:
+    """Nodes a second side by side; a program that settles a position (Helios: ply 99;
+    gyges: a proven score) stops early, and its rate over that moment is left out of the
+    ratio."""
     print(f"nodes per second, {seconds:g} s a position, one core each  ({machine()})")
     print(f"  {'position':46s} {'Helios nps (ply)':>18s} {'gyges nps (depth)':>18s}")
     _pin(0)
@@ -81,47 +89,24 @@ def bench_nps(seconds: float = 1.0) -> None:
         p = Position.from_string(text)
         hn, hd = _helios_nps(p, seconds) if HELIOS.exists() else (0, 0)
         a = analyse(p, PEER, Limit(time=seconds), options=Options(prove=0))
-        print(f"  {text:46s} {hn:12d} ({hd:2d}) {a.nps:12d} ({a.depth:2d})")
-        if hn:
+        settled = f"  gyges: {a.score} after {a.nodes} nodes" if a.score.is_proven else ""
+        settled += "  Helios: solved" if hd >= 99 else ""
+        print(f"  {text:46s} {hn:12d} ({hd:2d}) {a.nps:12d} ({a.depth:2d}){settled}")
+        if hn and not settled:
             ratios.append(a.nps / hn)
     if ratios:
-        print(f"  gyges / Helios: {min(ratios):.2f} to {max(ratios):.2f} "
-              f"(mean {sum(ratios) / len(ratios):.2f})")
+        print(f"  gyges / Helios on the {len(ratios)} positions both searched: "
+              f"{min(ratios):.2f} to {max(ratios):.2f} (mean {sum(ratios) / len(ratios):.2f})")
 
 
-def _games(a: str, b: str, games: int, limit: Limit, rules, out: Path | None,
-           b_command: list[str] | None = None) -> Tally:
-    """``a`` against ``b`` (an engine text, or the command of a UGI program): games/2
-    canonical pairs, each with both sides; the tally from ``a``'s side."""
-    pairs = openings("canonical")[: (games + 1) // 2]
-    tally = Tally()
-    first = open_player(a, rules)
-    second = popen_ugi(b_command) if b_command else open_player(b, rules)
-    try:
-        for opening in pairs:
-            for a_south in (True, False):
-                if tally.games >= games:
-                    break
-                south, north = (first, second) if a_south else (second, first)
-                names = (a, b) if a_south else (b, a)
-                g = play_game(south, north, opening, rules, limit, names=names)
-                won = g.winner()
-                if won is None:
-                    tally += Tally(0, 1, 0)
-                elif (won.value == "S") == a_south:
-                    tally += Tally(1, 0, 0)
-                else:
-                    tally += Tally(0, 0, 1)
-                if out is not None:
-                    with open(out, "a", encoding="utf-8") as f:
-                        f.write(json.dumps(g.to_json()) + "\n")
-                print(f"  game {tally.games}: {opening[0]} {opening[1]} {names[0]} (S) - "
-                      f"{names[1]} (N): {g.result} ({g.reason}, {len(g.moves)} moves)  "
-                      f"{tally.summary()}", flush=True)
-    finally:
-        first.close()
-        second.close()
-    return tally
+def _match(a: str, b: str, games: int, limit: Limit, rules: RuleSet, out: Path | None,
+           jobs: int = 1) -> MatchResult:
+    """``a`` against ``b`` by :func:`gyges.engine.match.run_match` (canonical openings,
+    each with both sides), into ``out`` (resumable) or a file thrown away."""
+    settings = MatchSettings((a, b), rules, limit)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = out if out is not None else Path(tmp) / "games.jsonl"
+        return run_match(settings, games, str(path), jobs=jobs, progress=sys.stderr)
 
 
 def bench_match(games: int, seconds: float, engine: str, out: Path | None) -> None:
@@ -132,41 +117,74 @@ def bench_match(games: int, seconds: float, engine: str, out: Path | None) -> No
           f"({machine()})")
     _pin(0)
     t = time.time()
-    tally = _games(engine, "ugi:helios", games, Limit(time=seconds), PEER, out,
-                   _helios_command())
-    print(f"  {engine}: {tally.summary()}  ({time.time() - t:.0f} s; load after: "
+    helios = "ugi:" + shlex.join(_helios_command())
+    result = _match(engine, helios, games, Limit(time=seconds), PEER, out)
+    print(result.text())
+    print(f"  ({time.time() - t:.0f} s; load after: "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())})")
 
 
 def bench_versus(a: str, b: str, games: int, limit: Limit, rules_name: str) -> None:
     rules = PEER if rules_name == "peer" else PRESETS[rules_name]
     print(f"{a} against {b}, {games} games, {limit}, rules {rules_name}")
-    tally = _games(a, b, games, limit, rules, None)
-    print(f"  {a}: {tally.summary()}")
+    print(_match(a, b, games, limit, rules, None).text())
+
+
+def bench_throughput(games: int = 100, seconds: float = 0.05, jobs: int = 2) -> None:
+    """Self-play games an hour: the builtin engine against itself at ``seconds`` a move on
+    ``jobs`` worker processes (what ``gyges match builtin builtin --time S --jobs J``
+    does), pbmserv rules."""
+    load = os.getloadavg()[0]
+    t = time.perf_counter()
+    result = _match("builtin", "builtin", games, Limit(time=seconds), PRESETS["pbmserv"],
+                    None, jobs)
+    spent = time.perf_counter() - t
+    moves = sum(len(g.moves) for g in result.games.values())
+    print(f"self-play at {seconds:g} s a move on {jobs} jobs ({machine()}; load before "
+          f"{load:.1f})")
+    print(f"  {len(result.games)} games, {moves} moves in {spent:.0f} s: "
+          f"{3600 * len(result.games) / spent:.0f} games an hour, "
+          f"{spent * jobs / max(1, moves):.3f} s a move per job, "
+          f"{moves / max(1, len(result.games)):.1f} moves a game")
+
+
+def _move(puzzle: Puzzle, text: str) -> Move:
+    return parse_turn(text, puzzle.position, puzzle.rules, puzzle.history)[0]
 
 
 def bench_puzzles(seconds: float = 1.0) -> None:
+    """Every win of the catalogue: is its key (or a cook: the catalogue lists every
+    winning first move, checked by the solver) found within ``seconds``? Counts by
+    length; each miss with what was played and how far the search got."""
     print(f"the catalogue's wins: key found within {seconds:g} s?  ({machine()})")
-    found = total = 0
+    by_length: dict[int, list[int]] = {}
     slowest = 0.0
     for path in sorted((ROOT / "puzzles").rglob("*.yaml")):
         for puzzle in load_catalogue(path).puzzles:
             stip = puzzle.stipulation
             if stip.kind != "win":
                 continue
-            total += 1
             t = time.perf_counter()
             a = analyse(puzzle.position, puzzle.rules, Limit(time=seconds), puzzle.history)
             spent = time.perf_counter() - t
-            truth = solve(puzzle.position, puzzle.rules, stip.moves, puzzle.history,
-                          tree=False)
-            keys = {k.result_key(puzzle.position) for k in truth.keys}
+            keys = {_move(puzzle, text).result_key(puzzle.position)
+                    for text in (puzzle.key, *puzzle.cooks) if text}
             ok = a.move is not None and a.move.result_key(puzzle.position) in keys
-            found += ok
+            tally = by_length.setdefault(stip.moves, [0, 0])
+            tally[0] += ok
+            tally[1] += 1
             slowest = max(slowest, spent)
             if not ok:
-                print(f"  {puzzle.id} ({stip}): played {a.move}, score {a.score}")
-    print(f"  {found} of {total} keys found; the slowest answer took {slowest:.2f} s")
+                print(f"  missed {puzzle.id} ({stip}): played {a.move}, score {a.score}, "
+                      f"depth {a.depth}, {a.nodes} nodes in {spent:.2f} s; key "
+                      f"{' or '.join(t for t in (puzzle.key, *puzzle.cooks) if t)}",
+                      flush=True)
+    found = sum(t[0] for t in by_length.values())
+    total = sum(t[1] for t in by_length.values())
+    print("  " + ", ".join(f"wins in {k}: {t[0]} of {t[1]}"
+                           for k, t in sorted(by_length.items())))
+    print(f"  {found} of {total} keys found; the slowest answer took {slowest:.2f} s "
+          f"(load after: {os.getloadavg()[0]:.1f})")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -187,6 +205,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--nodes", type=int)
     p.add_argument("--time", type=float)
     p.add_argument("--rules", default="peer")
+    p = sub.add_parser("throughput")
+    p.add_argument("games", type=int, nargs="?", default=100)
+    p.add_argument("seconds", type=float, nargs="?", default=0.05)
+    p.add_argument("--jobs", type=int, default=2)
     p = sub.add_parser("puzzles")
     p.add_argument("seconds", type=float, nargs="?", default=1.0)
     args = parser.parse_args(argv if argv is not None else [])
@@ -198,6 +220,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.what == "versus":
         bench_versus(args.a, args.b, args.games,
                      Limit(time=args.time, depth=args.depth, nodes=args.nodes), args.rules)
+    if args.what == "throughput":
+        bench_throughput(args.games, args.seconds, args.jobs)
     if args.what in (None, "puzzles"):
         bench_puzzles(getattr(args, "seconds", 1.0))
 

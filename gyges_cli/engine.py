@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -17,6 +19,8 @@ from gyges.game.rules import RuleSet
 from gyges.parallel import StatusLine
 from gyges_cli.common import RuleRequest, UserError, combine_rules, interrupted, rule_options
 from gyges_cli.inputs import load_input
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: ``analyse`` without --time, --depth or --nodes: this many seconds.
 DEFAULT_SECONDS = 2.0
@@ -52,14 +56,35 @@ def _report(a: Analysis) -> str:
     return "\n".join(lines) + "\n"
 
 
+def limit_options(what: str, default: float) -> Callable[[F], F]:
+    """``--time`` (seconds, ``default`` when no limit is given), ``--depth`` and
+    ``--nodes`` for a search ``what`` says (``to search``, ``a move``); passes
+    ``seconds``, ``depth``, ``nodes`` (see :func:`limit_of`)."""
+    def decorate(func: F) -> F:
+        func = click.option("--nodes", type=click.IntRange(1, None), default=None,
+                            help=f"Nodes {what} (deterministic).")(func)
+        func = click.option("--depth", type=click.IntRange(1, 90), default=None,
+                            help=f"Plies {what} (deterministic).")(func)
+        return click.option("--time", "seconds", type=float, default=None,
+                            help=f"Seconds {what} (default {default:g} when no limit is "
+                                 "given).")(func)
+    return decorate
+
+
+def limit_of(seconds: float | None, depth: int | None, nodes: int | None,
+             default: float) -> Limit:
+    """The limit of :func:`limit_options`' values: ``default`` seconds when none is
+    given; a time that is not positive is one line naming ``--time``."""
+    if seconds is not None and not seconds > 0:
+        raise UserError(f"{seconds}: the time must be positive", "--time")
+    if seconds is None and depth is None and nodes is None:
+        seconds = default
+    return Limit(time=seconds, depth=depth, nodes=nodes)
+
+
 @click.command("analyse", short_help="The engine's best move, score and line for a position.")
 @click.argument("source", metavar="POS|FILE")
-@click.option("--time", "seconds", type=float, default=None,
-              help=f"Seconds to search (default {DEFAULT_SECONDS:g} when no limit is given).")
-@click.option("--depth", type=click.IntRange(1, 90), default=None,
-              help="Plies to search (deterministic).")
-@click.option("--nodes", type=click.IntRange(1, None), default=None,
-              help="Nodes to search (deterministic).")
+@limit_options("to search", DEFAULT_SECONDS)
 @click.option("--prove", type=click.IntRange(0, 6), default=3, show_default=True,
               help="Ask the prover for forced wins and losses within this many moves of "
                    "the winner (0: no proofs).")
@@ -82,12 +107,9 @@ def analyse(source: str, seconds: float | None, depth: int | None, nodes: int | 
       gyges analyse "321123/....../....../....../....../231123 S" --time 1
       gyges analyse "....../3...../..1.1./1.23.3/3.22.1/....2. N" --depth 3 --json
     """
-    if seconds is not None and not seconds > 0:
-        raise UserError(f"{seconds}: the time must be positive", "--time")
+    limit = limit_of(seconds, depth, nodes, DEFAULT_SECONDS)
     loaded = load_input(source)
     rules = combine_rules(loaded.rules, rules, rules_given)
-    limit = Limit(time=DEFAULT_SECONDS if seconds is None and depth is None and nodes is None
-                  else seconds, depth=depth, nodes=nodes)
     status = StatusLine()
 
     def progress(a: Analysis) -> None:

@@ -31,7 +31,7 @@ def _register() -> None:
     """Attach every command module's commands (each module owns its commands)."""
     import importlib
 
-    for module in ("play", "solve", "catalogue", "setups", "generate", "review", "engine"):
+    for module in ("play", "solve", "catalogue", "setups", "generate", "review", "engine", "match"):
         try:
             mod = importlib.import_module(f"gyges_cli.{module}")
         except ModuleNotFoundError as e:

@@ -78,6 +78,20 @@ def test_fixed_depth_and_node_searches_are_deterministic(limit):
         assert first.nodes <= limit.nodes
 
 
+def test_a_cleared_engine_answers_as_a_fresh_one():
+    """What a search learnt (the table) changes the next search's work; clear() forgets
+    it: the answer and the node count are a fresh engine's."""
+    fresh = Engine(PBM, Options(prove=0)).analyse(START, Limit(depth=2))
+    used = Engine(PBM, Options(prove=0))
+    used.analyse(START, Limit(depth=3))
+    warm = used.analyse(START, Limit(depth=2))
+    used.clear()
+    again = used.analyse(START, Limit(depth=2))
+    assert warm.nodes != fresh.nodes
+    assert (again.move, again.score, again.pv, again.nodes) == (
+        fresh.move, fresh.score, fresh.pv, fresh.nodes)
+
+
 def test_the_principal_variation_is_legal_and_starts_with_the_move():
     a = analyse(RUST, PBM, Limit(depth=4), options=Options(prove=0))
     assert a.pv[0] == a.move and len(a.pv) >= 2

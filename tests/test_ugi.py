@@ -177,6 +177,34 @@ def test_a_conversation_with_gyges_ugi():
         assert c.close() == 0
 
 
+def test_each_go_searches_afresh():
+    """The same board and options give the same answer and node counts, whatever was
+    searched before (the protocol has no new game: the table is cleared at each go)."""
+    c = Conversation("--prove", "0")
+    try:
+        c.send("setoption maxPly 3")
+        searches = []
+        for board in ("start", "data 231123000000000000000000000000321123",
+                      "start", "start"):
+            c.send(f"setpos {board}")
+            c.send("go")
+            searches.append(c.until("bestmove"))
+
+        def counts(lines: list[str]) -> list[tuple[str, ...]]:
+            """Each line without its times and rates."""
+            out = []
+            for line in lines:
+                words = line.split()
+                out.append(tuple(w for i, w in enumerate(words)
+                                 if not (i and words[i - 1] in ("nps", "time"))))
+            return out
+
+        assert counts(searches[0]) == counts(searches[2]) == counts(searches[3])
+        assert "nodes" in searches[0][0]
+    finally:
+        assert c.close() == 0
+
+
 def test_gyges_ugi_exits_at_the_end_of_its_input():
     proc = subprocess.run([*GYGES_UGI], input="ugi\nsetoption maxPly 1\ngo\n", text=True,
                           capture_output=True, timeout=60)

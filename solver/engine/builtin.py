@@ -187,6 +187,11 @@ class Engine:
     def close(self) -> None:
         """Nothing to release (the tables go with the object); for the protocol."""
 
+    def clear(self) -> None:
+        """Forget what earlier searches learnt (the table, killers, history): the next
+        search answers as a fresh engine's would."""
+        self._search.clear()
+
     def stop(self) -> None:
         """End a running search (from another thread) with its best so far; searches
         started later stop at once too, until :meth:`resume`."""

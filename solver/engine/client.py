@@ -17,8 +17,12 @@ engine's numbers beyond that range are clamped to an evaluation.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import queue
+import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -45,6 +49,28 @@ STOP_SECONDS = 5.0
 UNTIMED_SECONDS = 3600.0
 
 
+def _die_with_parent() -> Any:
+    """On Linux, a function for ``preexec_fn`` that has the kernel kill the program when
+    the thread that started it ends (a worker process terminated at Ctrl-C cannot send
+    ``quit``, and a program such as Helios would spin on without its input); None
+    elsewhere. Resolved once, before any fork: the child only calls it."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    set_pdeathsig, kill = 1, int(signal.SIGKILL)   # PR_SET_PDEATHSIG
+
+    def arm() -> None:
+        prctl(set_pdeathsig, kill)
+
+    return arm
+
+
+_ARM = _die_with_parent()
+
+
 class EngineFailure(RuntimeError):
     """The UGI program failed: it died, did not answer in time, or answered nonsense."""
 
@@ -57,11 +83,12 @@ class UgiEngine:
         self.name = self.command[0] if self.command else "?"
         self.options: dict[str, str] = {}
         self._sent: dict[str, str] = {}
+        self.failed = False
         self._lines: queue.Queue[str | None] = queue.Queue()
         try:
             self._proc = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                stderr=subprocess.DEVNULL, text=True, bufsize=1, preexec_fn=_ARM)
         except OSError as e:
             raise EngineFailure(f"{self.name}: cannot start the program: "
                                 f"{e.strerror or e}") from None
@@ -137,9 +164,22 @@ class UgiEngine:
                 self._send(f"setoption {name} {value}")
                 self._sent[name] = str(value)
 
+    @property
+    def usable(self) -> bool:
+        """Is the program running, and has it never failed (a program that missed a
+        deadline may still send a late answer: it is not asked again)?"""
+        return not self.failed and self._proc.poll() is None
+
     def analyse(self, position: Position, limit: Limit,
                 history: Sequence[Position] = ()) -> Analysis:
         """Search ``position`` within ``limit`` (``history`` cannot be sent: unused)."""
+        try:
+            return self._analyse(position, limit)
+        except EngineFailure:
+            self.failed = True
+            raise
+
+    def _analyse(self, position: Position, limit: Limit) -> Analysis:
         start = time.monotonic()
         self.configure(_limit_options(limit))
         self._ready()

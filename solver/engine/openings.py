@@ -44,3 +44,4 @@ def openings(kind: str = "canonical", seed: int = SEED) -> list[tuple[str, str]]
         pairs = [p for p in pairs if p == canonical(*p)]
     random.Random(seed).shuffle(pairs)
     return pairs
+

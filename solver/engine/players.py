@@ -12,18 +12,22 @@ answer the same calls), and an engine given as text, the form ``gyges match`` ta
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
+import multiprocessing.util
+import os
 import shlex
 from collections.abc import Sequence
 from typing import Protocol
 
 from gyges.engine.builtin import Analysis, Engine, EngineError, Limit, Options, PlayResult
-from gyges.engine.client import popen_ugi
+from gyges.engine.client import UgiEngine, popen_ugi
 from gyges.engine.weights import Weights, WeightsError
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 
-__all__ = ["BUILTIN_OPTIONS", "EngineSpec", "Player", "open_player"]
+__all__ = ["BUILTIN_OPTIONS", "EngineSpec", "Player", "close_started", "game_player",
+           "open_player"]
 
 
 class Player(Protocol):
@@ -150,3 +154,45 @@ def open_player(spec: EngineSpec | str, rules: RuleSet) -> Player:
     if spec.kind == "ugi":
         return popen_ugi(list(spec.command))
     return _Builtin(spec, rules)
+
+
+#: The UGI programs this process has started for games, by command. A worker process of
+#: a match plays many games and starts each program once, not once a game (Helios takes
+#: a second to allocate its table); :func:`close_started` ends them all, and is called at
+#: the process's exit.
+_STARTED: dict[tuple[str, ...], UgiEngine] = {}
+# a forked child (a pool's worker) starts its own: its parent's pipes are not its to use
+os.register_at_fork(after_in_child=_STARTED.clear)
+
+
+def game_player(spec: EngineSpec | str, rules: RuleSet) -> Player:
+    """A player for the next game in this process. The builtin engine is a fresh one, so
+    that nothing learnt in an earlier game carries over (a game at a fixed depth or node
+    count is the same in any process). A UGI program is this process's running one for
+    its command, started at the first call (and again if it has died or failed); do not
+    close it: :func:`close_started` does, at the latest when the process exits."""
+    if isinstance(spec, str):
+        spec = EngineSpec.parse(spec)
+    if spec.kind != "ugi":
+        return open_player(spec, rules)
+    running = _STARTED.get(spec.command)
+    if running is not None and running.usable:
+        return running
+    if running is not None:
+        del _STARTED[spec.command]
+        running.close()
+    if not _STARTED:
+        atexit.unregister(close_started)
+        atexit.register(close_started)
+        # a pool's worker leaves by os._exit: its finalizers run, not atexit's functions
+        multiprocessing.util.Finalize(None, close_started, exitpriority=10)
+    engine = _STARTED[spec.command] = popen_ugi(list(spec.command))
+    return engine
+
+
+def close_started() -> None:
+    """End the UGI programs :func:`game_player` started in this process (``quit``, then a
+    kill)."""
+    while _STARTED:
+        _, engine = _STARTED.popitem()
+        engine.close()

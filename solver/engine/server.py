@@ -12,6 +12,10 @@ with no limit set (or each at :data:`~gyges.engine.ugi.NO_LIMIT`, the values tha
 none) runs until ``stop``. Anything else gets one ``info string`` line saying
 what is wrong.
 
+Each ``go`` searches afresh (the table cleared first), as Helios does: the protocol has
+no new-game command and sends no history, so the answer depends on the board and the
+options only, whatever the program searched before.
+
 Scores are the search's integers: hundredths of the evaluation's logit, and ``32000 -
 p`` for a landing on the ``p``-th ply (its negative for the opponent's).
 
@@ -181,6 +185,7 @@ class _Server:
             if self.stop_pending:
                 self.engine.stop()
         try:
+            self.engine.clear()
             a = self.engine.analyse(self.position, self.limit(), (), self.info)
         finally:
             with self.lock:

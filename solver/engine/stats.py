@@ -139,10 +139,21 @@ class Sprt:
                 math.log((1 - self.beta) / self.alpha))
 
     def llr(self, tally: Tally) -> float:
-        """The log-likelihood ratio of H1 against H0 after ``tally``."""
-        var = tally.variance()
-        if tally.games == 0 or var <= 0:
+        """The log-likelihood ratio of H1 against H0 after ``tally``.
+
+        Games that all ended alike have no variance: they are weighed as if one more
+        game had been drawn, so that a run of wins (or losses) decides, and one game
+        alone does not.
+
+        >>> s = Sprt(0, 50)
+        >>> [s.decide(Tally(n, 0, 0)) for n in (1, 3, 4)], s.decide(Tally(0, 0, 4))
+        ([None, None, 'H1'], 'H0')
+        """
+        if tally.games == 0:
             return 0.0
+        if tally.variance() <= 0:
+            tally = tally + Tally(0, 1, 0)
+        var = tally.variance()
         s0, s1 = score_of_elo(self.elo0), score_of_elo(self.elo1)
         return tally.games * (s1 - s0) * (2 * tally.score - s0 - s1) / (2 * var)
 
