@@ -31,8 +31,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from gyges.formats.quoting import shorten
-from gyges.game import rules as game_rules
-from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleRequest, RuleSet
+from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleRequest
 from gyges.parallel import Interrupted
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -207,23 +206,3 @@ def rule_options(func: F | None = None, *, from_file: bool = True) -> Any:
         return func(*args, **kwargs)
 
     return wrapper
-
-
-def combine_rules(
-    file_rules: RuleSet | None, cli_rules: RuleSet, cli_given: RuleRequest | bool
-) -> RuleSet:
-    """The rules in force: :func:`gyges.game.rules.combine_rules` for the request of
-    :func:`rule_options` (``cli_rules`` are the rules it gives alone; a bare ``True``
-    stands for a request whose rules are ``cli_rules``, ``False`` for none). Only
-    ``gyges engine`` still calls this form (and imports ``RuleRequest`` from here); every
-    other command calls the library's ``combine_rules(file_rules, request)``.
-
-    >>> dorbec = PRESETS["dorbec"]
-    >>> combine_rules(dorbec, PRESETS["bga"], RuleRequest("bga")).name
-    'bga'
-    >>> combine_rules(dorbec, PRESETS["bga"], True).name, combine_rules(None, dorbec, False).name
-    ('bga', 'dorbec')
-    """
-    if isinstance(cli_given, RuleRequest):
-        return game_rules.combine_rules(file_rules, cli_given)
-    return cli_rules if file_rules is None or cli_given else file_rules

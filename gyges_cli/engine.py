@@ -15,9 +15,9 @@ from gyges.engine.builtin import analyse as run_analyse
 from gyges.engine.score import Loss, Win
 from gyges.engine.server import serve
 from gyges.engine.weights import Weights, WeightsError
-from gyges.game.rules import RuleSet
+from gyges.game.rules import RuleRequest, RuleSet, combine_rules
 from gyges.parallel import StatusLine
-from gyges_cli.common import RuleRequest, UserError, combine_rules, interrupted, rule_options
+from gyges_cli.common import UserError, interrupted, rule_options
 from gyges_cli.inputs import load_input
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -109,7 +109,7 @@ def analyse(source: str, seconds: float | None, depth: int | None, nodes: int | 
     """
     limit = limit_of(seconds, depth, nodes, DEFAULT_SECONDS)
     loaded = load_input(source)
-    rules = combine_rules(loaded.rules, rules, rules_given)
+    rules = combine_rules(loaded.rules, rules_given)
     status = StatusLine()
 
     def progress(a: Analysis) -> None:

@@ -148,15 +148,3 @@ def test_combine_rules_a_preset_replaces_settings_amend():
     assert combine_rules(dorbec, RuleRequest.parse("bga")) == bga
     assert combine_rules(dorbec, RuleRequest.parse("bga", ["replace=off"])) == \
         bga.with_options({"replace": "off"})
-
-
-def test_the_cli_keeps_its_three_argument_form():
-    """gyges_cli.common.combine_rules (file, cli rules, request or flag) gives the library's
-    answer for a request, and for a bare flag the rules given or the file's."""
-    from gyges_cli.common import combine_rules as cli_combine
-
-    dorbec, bga = PRESETS["dorbec"], PRESETS["bga"]
-    request = RuleRequest.parse("bga", ["replace=off"])
-    assert cli_combine(dorbec, request.rules(), request) == combine_rules(dorbec, request)
-    assert cli_combine(dorbec, bga, True) is bga and cli_combine(dorbec, bga, False) is dorbec
-    assert cli_combine(None, bga, False) is bga

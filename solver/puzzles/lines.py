@@ -129,8 +129,8 @@ def principal_line(position: Position, rules: RuleSet, result: ResultKind, k: in
     solve = solve or search_solve
     # with ``first`` given, the search stops at the first key it finds: the tree follows
     # it, and when it is another move the line is made from ``first`` below
-    more = {"max_keys": 1} if first is not None else {}
-    sol = solve(position, rules, max_moves=k, history=history, tree=True, **more)
+    sol = solve(position, rules, max_moves=k, history=history, tree=True,
+                max_keys=1 if first is not None else None)
     _expect_proven(sol, result, k, position)
     line = play_line(position, rules, sol.main_line_turns(), history)
     moves = list(line.moves)
