@@ -52,9 +52,9 @@ CASES = [
 ]
 
 
-def _timed(command: list[str], core: int) -> tuple[float | None, str]:
+def _timed(command: list[str], core: int, first_line: bool = False) -> tuple[float | None, str]:
     """Wall seconds of ``command`` pinned to ``core`` (None: stopped after LIMIT) and its
-    last output line."""
+    last output line (its first with ``first_line``)."""
     start = time.perf_counter()
     try:
         done = subprocess.run(["taskset", "-c", str(core), *command], capture_output=True,
@@ -62,8 +62,11 @@ def _timed(command: list[str], core: int) -> tuple[float | None, str]:
     except subprocess.TimeoutExpired:
         return None, f"not finished in {LIMIT:.0f} s"
     seconds = time.perf_counter() - start
-    lines = [line for line in done.stdout.splitlines() if line.strip()]
-    return seconds, (lines[-1] if lines else done.stderr.strip()[-80:])
+    lines = [line.strip() for line in done.stdout.splitlines() if line.strip()]
+    if not lines:
+        return seconds, done.stderr.strip()[-80:]
+    answer = lines[0] if first_line else lines[-1]
+    return seconds, " ".join(answer.split())
 
 
 def _show(seconds: float | None) -> str:
@@ -80,7 +83,7 @@ def main() -> None:
     print("|---|---:|---:|---|---|")
     for what, ours, theirs in CASES:
         for _ in range(REPEAT):
-            a, a_line = _timed([gyges, *ours], 0)
+            a, a_line = _timed([gyges, *ours], 0, first_line=ours[0] == "solve")
             b, b_line = _timed([str(HARNESS), *theirs], 1)
             print(f"| {what} | {_show(a)} | {_show(b)} | {a_line} | {b_line} |", flush=True)
     print(f"# after: {machine()}")
