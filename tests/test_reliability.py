@@ -6,23 +6,14 @@ in test_exit_codes.py, the fuzz campaign in test_fuzz.py.
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import signal
-import subprocess
-import sys
 import textwrap
-import threading
-import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from gyges.output import check_output, is_signed, open_atomic, signed, write_atomic
-from gyges.parallel import StatusLine
-from gyges_cli.common import ticking
 from gyges_cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,22 +52,6 @@ def test_14_1_analyze_depth_31_is_bad_input_and_leaves_no_file(tmp_path):
               "--out", out)
     assert r.exit_code == 2 and "Traceback" not in r.output and "1<=x<=30" in r.output
     assert not out.exists()
-
-
-def test_14_2_generate_never_loses_a_users_edits(tmp_path):
-    from gyges.game.rules import PRESETS
-    from gyges.puzzles.generate import run
-    from gyges.puzzles.params import Params
-
-    params = Params(2, PRESETS["pbmserv"], seed=11, sources=("play",))
-    out = tmp_path / "gi.yaml"
-    run(params, out, 2, jobs=1)
-    edited = out.read_text().replace("schema: 1", "# my comment\nschema: 1")
-    out.write_text(edited)
-    r = gyges("generate", "--stipulation", "win in 2", "--count", "1", "--seed", "11",
-              "--source", "play", "--jobs", "1", "--quiet", "--out", out)
-    assert r.exit_code == 0, r.output
-    assert out.read_text() == edited          # smaller --count: nothing removed or rewritten
 
 
 def test_14_3_against_a_missing_or_malformed_file_is_bad_input(tmp_path):
@@ -157,21 +132,6 @@ def test_14_7_jobs_beyond_the_cores_are_capped(tmp_path):
     assert f"--jobs 200: this machine has {cores} core" in r.output
 
 
-def test_14_8_status_line_time_moves_during_a_long_stage():
-    class Tty(io.StringIO):
-        def isatty(self):
-            return True
-
-    stream = Tty()
-    status = StatusLine(stream)
-    status.start -= 61          # as if the stage had begun a minute ago
-    status.show("searching for a win in 4")
-    with ticking(status, every=0.02):
-        time.sleep(0.2)
-    redraws = stream.getvalue().count("searching for a win in 4")
-    assert redraws >= 3 and "(1m01s)" in stream.getvalue()
-
-
 def test_14_9_catalogue_check_reports_every_error_in_one_pass(tmp_path):
     path = write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n"
                  + entry("a", st="North wins in 99")
@@ -246,85 +206,13 @@ def test_14_13_search_count_json(tmp_path):
     assert data["count"] == full["count"] == len(full["results"]) == len(listed) > 0
 
 
-def test_14_13_generate_creates_a_missing_directory(tmp_path):
-    r = gyges("generate", "--stipulation", "win in 2", "--count", "1", "--max-candidates", "1",
-              "--source", "play", "--jobs", "1", "--quiet", "--out", tmp_path / "nodir/q.yaml")
-    assert r.exit_code == 1, r.output       # 1: fewer than --count (issue 15.8)
-    assert "only 0 of 1 puzzles found" in r.output and "Errno" not in r.output
-    assert (tmp_path / "nodir" / "q.yaml").exists()
-
-
-def test_14_13_report_has_no_negative_zero():
-    from gyges.setups import report
-
-    rec = {"south": "231123", "north": "321123", "result": "none", "landing_threats": 0,
-           "south_moves": 1, "north_moves": 1, "blunders": 0, "replace_threats": 0,
-           "depth": 1, "rules": "r", "win_in": None, "defence": None}
-    text = report([rec, {**rec, "north": "312213"}], None)
-    assert "-0.0000" not in text and "+0.0000" in text
-
-
-def test_14_13_within_one_move_singular():
-    from gyges.puzzles.bookhtml import export_html
-    from gyges.puzzles.catalogue import parse_catalogue
-
-    cat = parse_catalogue(f'schema: 1\npuzzles:\n- id: a\n  position: "{START}"\n'
-                          "  stipulation: no forced result in 1\n")
-    text = export_html(list(cat.puzzles), "t")
-    assert "within 1 move." in text and "within 1 moves" not in text
-
-
 def test_14_13_perft_and_solve_json_spell_rules_alike():
     perft = json.loads(gyges("perft", START, "-d", "1", "--json").output)
     solve = json.loads(gyges("solve", BOUNCING, "-n", "1", "--json").output)
     assert perft["rules"] == solve["rules"] and isinstance(perft["rules"], dict)
 
 
-@pytest.mark.parametrize("command", [["solve"], ["catalogue"], ["catalogue", "check"],
-                                     ["catalogue", "add"], ["export"], ["generate"],
-                                     ["setups", "analyze"], ["setups", "report"], ["perft"]])
-def test_14_13_help_texts_have_examples_that_exist(command):
-    text = gyges(*command, "--help").output
-    assert "Example" in text
-    for path in {w for w in text.split() if w.startswith("tests/")}:
-        assert (ROOT / path).exists(), path
-
-
-def test_14_13_option_help():
-    assert "file's preset" not in gyges("generate", "--help").output
-    assert "1..30" in gyges("solve", "--help").output
-
-
 # -- issue 15 -----------------------------------------------------------------------------
-
-
-def test_15_1_cp_sat_leaves_sigint_to_python():
-    """After a CP-SAT solve, Ctrl-C still raises KeyboardInterrupt (OR-Tools' own handler,
-    on by default, would leave SIGINT at its default: death without a message)."""
-    code = textwrap.dedent("""
-        import random, signal
-        from gyges.puzzles.compose import Design, _solve_model, draw_path
-        from gyges.setups.constraints import constraints_from_options, search
-        search(constraints_from_options({"fix": ["3@1"]}))
-        rng = random.Random(1)
-        d = Design(bounces=1, defenders=1)
-        for _ in range(5):
-            path = draw_path(d, rng)
-            if path:
-                _solve_model(d, path, rng, [])
-        status = open("/proc/self/status").read()
-        caught = int(status.split("SigCgt:")[1].split()[0], 16)
-        print("caught" if caught & (1 << (signal.SIGINT - 1)) else "default")
-    """)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=ROOT, timeout=120)
-    assert out.stdout.strip() == "caught", out.stderr
-
-
-def test_15_1_every_cp_sat_solver_turns_its_handler_off():
-    for path in (ROOT / "solver").rglob("*.py"):
-        text = path.read_text()
-        assert text.count("CpSolver()") == text.count("catch_sigint_signal = False"), path
 
 
 def test_15_3_a_position_file_without_side_to_move_is_refused(tmp_path):
@@ -337,56 +225,6 @@ def test_15_3_a_position_file_without_side_to_move_is_refused(tmp_path):
                                            .splitlines()[:-1]) + "\n")
     r = gyges("show", d)
     assert r.exit_code == 2 and "no side to move" in r.output
-
-
-def test_15_4_perft_checks_for_signals():
-    """The core's perft looks for signals: a SIGINT during a long count raises
-    KeyboardInterrupt within a fraction of a second."""
-    from gyges.game import _movegen
-    from gyges.game.position import Position
-    from gyges.game.rules import PRESETS
-
-    p = Position.from_string(START)
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
-    t0 = time.monotonic()
-    timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        _movegen.perft(p.key, p.turn.index, PRESETS["pbmserv"].flags(), 6, [])
-    assert time.monotonic() - t0 < 5
-    assert _movegen.perft(p.key, p.turn.index, PRESETS["pbmserv"].flags(), 2, [])[0] == 82046
-
-
-def test_15_5_report_svg_never_clobbers_a_users_file(tmp_path):
-    out = _analysis(tmp_path)
-    precious = write(tmp_path / "precious.txt", "mine\n")
-    r = gyges("setups", "report", out, "--svg", precious)
-    assert r.exit_code == 2 and "--force" in r.output and precious.read_text() == "mine\n"
-    assert "setup pairs" not in r.output                 # refused before the report
-    svg = tmp_path / "new" / "dir" / "h.svg"
-    assert gyges("setups", "report", out, "--svg", svg).exit_code == 0   # directories made
-    assert gyges("setups", "report", out, "--svg", svg).exit_code == 0   # its own file: fine
-    svg.write_text(svg.read_text().replace("<svg", "<svg data-edited='1'"))
-    assert gyges("setups", "report", out, "--svg", svg).exit_code == 2   # edited: refused
-    assert gyges("setups", "report", out, "--svg", svg, "--force").exit_code == 0
-    assert gyges("setups", "report", out, "--svg", precious, "--force").exit_code == 0
-    assert precious.read_text().startswith("<?xml") or "<svg" in precious.read_text()
-
-
-def test_15_5_generate_out_and_state_the_same_file(tmp_path):
-    r = gyges("generate", "--stipulation", "win in 2", "--out", tmp_path / "s.yaml",
-              "--state", tmp_path / "s.yaml")
-    assert r.exit_code == 2 and "name the same file" in r.output
-
-
-def test_15_5_export_refuses_a_file_it_did_not_write(tmp_path):
-    cat = write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n" + entry("a"))
-    (tmp_path / "book").mkdir()
-    mine = write(tmp_path / "book" / "puzzles.txt", "my notes\n")
-    r = gyges("export", cat, "--format", "text", "--out", tmp_path / "book")
-    assert r.exit_code == 2 and mine.read_text() == "my notes\n"
-    assert gyges("export", cat, "--format", "text", "--out", tmp_path / "book",
-                 "--force").exit_code == 0
-    assert gyges("export", cat, "--format", "text", "--out", tmp_path / "book").exit_code == 0
 
 
 def test_15_6_a_huge_line_is_quoted_as_a_short_excerpt(tmp_path):
@@ -444,81 +282,7 @@ def test_15_9_empty_rules_is_not_pbmserv():
     assert r.exit_code == 2 and "empty preset" in r.output
 
 
-def test_15_11_readme_outputs_are_ignored_and_book_notes_have_no_internals():
-    ignored = (ROOT / ".gitignore").read_text().split()
-    for name in ("/book/", "/table.jsonl", "/heatmap.svg", "/my-puzzles.yaml",
-                 "/my-puzzles.yaml.jsonl"):
-        assert name in ignored
-    import inspect
-
-    from gyges.puzzles import book, entries
-    assert "solver nodes" not in inspect.getsource(entries.entry_text)
-    assert '"; ".join(x for x in (p.source, p.credit)' not in inspect.getsource(book)
-
-
 # -- atomic writes, interrupted ------------------------------------------------------------
-
-
-def test_atomic_write_interrupted_in_process(tmp_path):
-    target = write(tmp_path / "t.yaml", "old\n")
-
-    class Boom(KeyboardInterrupt):
-        pass
-
-    with pytest.raises(Boom), open_atomic(target) as f:
-        f.write("new, half")
-        raise Boom
-    assert target.read_text() == "old\n" and os.listdir(tmp_path) == ["t.yaml"]
-    write_atomic(target, "new\n")
-    assert target.read_text() == "new\n" and os.listdir(tmp_path) == ["t.yaml"]
-
-
-WRITER = """
-import sys
-from gyges.output import write_atomic
-path, n = sys.argv[1], int(sys.argv[2])
-i = 0
-print("ready", flush=True)
-while True:
-    i += 1
-    write_atomic(path, (str(i % 10) * 1000 + "\\n") * n)
-"""
-
-
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
-def test_atomic_write_interrupted_by_a_signal(tmp_path, sig):
-    """A process rewriting a 2 MB file over and over, stopped by Ctrl-C or killed at
-    random moments: the file is always one whole version, never a mix or a cut."""
-    target = tmp_path / "t.txt"
-    for k in range(6):
-        p = subprocess.Popen([sys.executable, "-c", WRITER, str(target), "2000"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
-        assert p.stdout.readline().strip() == b"ready"
-        time.sleep(0.05 + 0.07 * k)
-        p.send_signal(sig)
-        p.communicate(timeout=30)
-        if target.exists():
-            lines = target.read_text().splitlines()
-            assert len(lines) == 2000 and len(set(lines)) == 1
-    leftovers = [n for n in os.listdir(tmp_path) if n != "t.txt"]
-    if sig == signal.SIGINT:
-        assert leftovers == []       # Ctrl-C: the temporary file is removed too
-
-
-def test_output_policy_unit(tmp_path):
-    text = signed("a: 1\n", "#")
-    assert is_signed(text) and not is_signed(text + "b: 2\n")
-    mine = write(tmp_path / "m.yaml", "a: 1\n")
-    with pytest.raises(ValueError, match="--force"):
-        check_output(mine)
-    check_output(mine, force=True)
-    write(tmp_path / "s.yaml", text)
-    check_output(tmp_path / "s.yaml")
-    with pytest.raises(ValueError, match="is a directory"):
-        check_output(tmp_path)
-    with pytest.raises(ValueError, match="not a directory"):
-        check_output(mine / "x.yaml")
-    check_output(tmp_path / "new" / "dir" / "x.yaml")
 
 
 def test_14_13_a_preset_with_overrides_is_shown_as_asked():
@@ -528,38 +292,3 @@ def test_14_13_a_preset_with_overrides_is_shown_as_asked():
     assert "rules:    dorbec-beginner (" in r.output
 
 
-def test_15_10_status_line_shows_the_nodes_searched_while_the_kernel_runs():
-    """The solver hands the status line a node counter; read from another thread while
-    the kernel searches (it runs without the GIL), it grows, and a redraw shows it."""
-    from gyges.game.position import Position
-    from gyges.game.rules import PRESETS
-    from gyges.search import solve
-
-    seen: list[int] = []
-    counters: list = []
-    done = threading.Event()
-
-    def sample() -> None:
-        while not done.wait(0.01):
-            if counters:
-                seen.append(counters[0]())
-
-    thread = threading.Thread(target=sample)
-    thread.start()
-    try:
-        result = solve(Position.from_string("321123/....../....../....../....../231123 S"),
-                       PRESETS["pbmserv"], 3, watch=counters.append)
-    finally:
-        done.set()
-        thread.join()
-    assert len(counters) == 1
-    assert counters[0]() == result.stats.nodes        # the same count the stats report
-    assert len(seen) >= 3 and seen == sorted(seen) and seen[-1] > seen[0]
-
-    class Tty(io.StringIO):
-        def isatty(self):
-            return True
-
-    stream = Tty()
-    StatusLine(stream, extra=lambda: f"{12345:,} nodes").show("searching for a win in 3")
-    assert stream.getvalue().endswith("(0m00s, 12,345 nodes)")
