@@ -1,5 +1,5 @@
 """Ctrl-C inside the process: every CP-SAT solve leaves SIGINT to Python, and the compiled
-core's perft polls for signals. (Real process groups interrupted: test_interrupts.py.)"""
+core's perft polls for signals. (Real process groups interrupted: test_interrupts_*.py.)"""
 
 from __future__ import annotations
 
