@@ -11,7 +11,7 @@ import sys
 import time
 
 import pytest
-from common import BOUNCING, START, run_gyges
+from common import BOUNCING, POSITIONS, START, run_gyges
 
 from gyges.formats.poslist import looks_like_position_list, parse_position_list
 from gyges.game.position import Position
@@ -165,9 +165,7 @@ def test_ctrl_c_on_the_local_pool_exits_130_promptly(tmp_path):
 
 @pytest.mark.parametrize("name", ["bouncing.yaml", "stalemate.txt"])
 def test_a_position_file_with_out_is_a_one_entry_list(tmp_path, name):
-    from pathlib import Path
-
-    source = Path(__file__).parent / "data" / "positions" / name
+    source = POSITIONS / name
     out = tmp_path / "one.jsonl"
     r = run_gyges("solve", str(source), "--out", str(out), "-q", "-n", "2")
     assert r.exit_code == 0, r.output
