@@ -12,24 +12,13 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from common import BOUNCING, DATA, POSITIONS, PUZZLES, START, run_gyges, write
 
-from gyges_cli.main import cli
-
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data"
-POSITIONS = DATA / "positions"
-SEEDS = ROOT / "puzzles" / "seed000.yaml"
-BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
-START = "321123/....../....../....../....../231123 S"
+SEEDS = PUZZLES / "seed000.yaml"
 DEEP = "[" * 1000 + "]" * 1000
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(9))
 BIG = "x" * (1 << 20)
-
-
-def gyges(*args: object, env: dict[str, str] | None = None):
-    return CliRunner().invoke(cli, [str(a) for a in args], env=env)
 
 
 def files(tmp_path: Path) -> dict[str, Path]:
@@ -114,7 +103,7 @@ def test_bad_input_is_one_line(tmp_path, case, command, status, fragment):
     args = shlex.split(command)
     before = set(os.listdir(tmp_path))
     env = {"GYGES_SCHEDULER_TIMEOUT": "abc"} if case == "scheduler-timeout" else None
-    r = gyges(*args, env=env)
+    r = run_gyges(*args, env=env)
     assert r.exit_code == status, r.output
     errors = [line for line in r.stderr.splitlines() if line.startswith("gyges:")]
     assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
@@ -145,11 +134,11 @@ def test_an_unwritable_folder_is_refused_before_the_work(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "access", lambda p, mode, *a, **k: False
                         if Path(p) == ro and mode == os.W_OK else real(p, mode, *a, **k))
     monkeypatch.setattr(review, "review_game", lambda *a, **k: pytest.fail("reviewed"))
-    r = gyges("catalogue", "add", POSITIONS / "bouncing.yaml", "--to", ro / "x.yaml",
+    r = run_gyges("catalogue", "add", POSITIONS / "bouncing.yaml", "--to", ro / "x.yaml",
               "--id", "x")
     assert r.exit_code == 2 and r.stderr == (
         f"gyges: {ro / 'x.yaml'}: cannot create it: {ro} is not writable\n")
-    r = gyges("review", DATA / "sample_game.txt", "--puzzles", ro / "x.yaml")
+    r = run_gyges("review", DATA / "sample_game.txt", "--puzzles", ro / "x.yaml")
     assert r.exit_code == 2 and r.stderr == (
         f"gyges: {ro / 'x.yaml'}: cannot create it: {ro} is not writable (--puzzles)\n")
     assert os.listdir(ro) == []
@@ -172,7 +161,7 @@ def test_a_write_that_fails_names_the_file_and_leaves_nothing(tmp_path, monkeypa
 def test_one_position_file_or_diagram_with_out_is_a_one_entry_list(tmp_path):
     for source in (POSITIONS / "bouncing.yaml", POSITIONS / "stalemate.txt"):
         out = tmp_path / f"{source.stem}.jsonl"
-        r = gyges("solve", source, "--out", out, "-n", "1", "-q")
+        r = run_gyges("solve", source, "--out", out, "-n", "1", "-q")
         assert r.exit_code == 0, r.output
         assert len(out.read_text().splitlines()) == 1 and "1 position:" in r.stdout
 
@@ -181,28 +170,28 @@ def test_jobs_beyond_the_cores_are_capped_with_a_note_by_every_command(tmp_path)
     cores = os.cpu_count() or 1
     note = f"gyges: --jobs 99: this machine has {cores} core{'s' if cores != 1 else ''}; " \
         f"using {cores}\n"
-    r = gyges("solve", BOUNCING, "-n", "1", "--jobs", "99")
+    r = run_gyges("solve", BOUNCING, "-n", "1", "--jobs", "99")
     assert r.exit_code == 0 and r.stderr == note
-    r = gyges("setups", "analyze", "--depth", "1", "--south", "231123", "--north", "321123",
+    r = run_gyges("setups", "analyze", "--depth", "1", "--south", "231123", "--north", "321123",
               "--out", tmp_path / "a.jsonl", "--jobs", "99", "-q")
     assert r.exit_code == 0 and r.stderr.startswith(note)
     for command in (["solve"], ["setups", "analyze"], ["generate"]):
-        text = gyges(*command, "--help").output
+        text = run_gyges(*command, "--help").output
         assert "more is capped at the cores" in " ".join(text.split()), command
 
 
 def test_generate_never_replaces_a_catalogue_with_puzzles(tmp_path):
     out = tmp_path / "w.yaml"
     args = ["generate", "--stipulation", "win in 2", "--out", out, "-q", "--jobs", "1"]
-    r = gyges(*args, "--count", "1", "--seed", "1")
+    r = run_gyges(*args, "--count", "1", "--seed", "1")
     assert r.exit_code == 0, r.output
     first = [line for line in out.read_text().splitlines() if "- id:" in line]
     (tmp_path / "w.yaml.jsonl").unlink()                 # the state file gone
-    r = gyges(*args, "--count", "1", "--seed", "5")
+    r = run_gyges(*args, "--count", "1", "--seed", "5")
     assert r.exit_code == 0, r.output
     ids = [line for line in out.read_text().splitlines() if "- id:" in line]
     assert ids[: len(first)] == first and len(ids) == len(first) + 1
-    assert gyges("catalogue", "check", out, "-q").exit_code == 0
+    assert run_gyges("catalogue", "check", out, "-q").exit_code == 0
 
 
 def test_an_interrupted_generate_keeps_the_count_asked_in_its_header(tmp_path):
@@ -213,3 +202,66 @@ def test_an_interrupted_generate_keeps_the_count_asked_in_its_header(tmp_path):
     text = catalogue_text([(Params(2, PRESETS["pbmserv"], 0), [])], counts=[5])
     assert text.startswith("# gyges generate --stipulation 'win in 2' --rules pbmserv "
                            "--seed 0 --count 5\n")
+
+
+def test_analyze_jobs_beyond_the_cores_are_capped(tmp_path):
+    cores = os.cpu_count() or 1
+    r = run_gyges("setups", "analyze", "--south", "231123", "--north", "321123", "--depth",
+                  "1", "-q", "--jobs", "200", "--out", tmp_path / "a.jsonl")
+    assert r.exit_code == 0
+    assert f"--jobs 200: this machine has {cores} core" in r.output
+
+
+# -- options and the files they name, checked before any work -------------------------------
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["generate", "--stipulation", "win in 2", "--max-candidates", "0", "--out", "q.yaml"],
+     "--max-candidates: 0: give at least 1"),
+    (["setups", "report", "x.jsonl", "--top", "-5"], "-5 is not in the range"),
+    (["show", ""], "an empty argument"),
+    (["generate", "--stipulation", "mate in 2", "--out", "q.yaml"], "write 'win in N'"),
+    (["show", START, "--rules", ""], "an empty preset name"),
+], ids=["max-candidates-zero", "top-negative", "empty-position", "mate-in-2", "empty-rules"])
+def test_an_option_out_of_its_range_is_bad_input(workdir, args, message):
+    r = run_gyges(*args)
+    assert r.exit_code == 2 and message in r.output, r.output
+    assert "is a directory" not in r.output
+
+
+def test_generate_negative_max_candidates_is_bad_input_and_leaves_no_file(tmp_path):
+    r = run_gyges("generate", "--stipulation", "win in 2", "--max-candidates", "-5",
+                  "--out", tmp_path / "q.yaml")
+    assert r.exit_code == 2 and not (tmp_path / "q.yaml").exists()
+
+
+def test_analyze_depth_31_is_bad_input_and_leaves_no_file(tmp_path):
+    out = tmp_path / "x.jsonl"
+    r = run_gyges("setups", "analyze", "--depth", "31", "--south", "231123", "--north",
+                  "112233", "--out", out)
+    assert r.exit_code == 2 and "Traceback" not in r.output and "1<=x<=30" in r.output
+    assert not out.exists()
+
+
+def test_empty_rules_is_not_pbmserv():
+    r = run_gyges("show", str(POSITIONS / "taboo-dorbec.yaml"), "--rules", "")
+    assert r.exit_code == 2 and "empty preset" in r.output
+
+
+def test_generate_against_a_missing_or_malformed_file_is_bad_input(tmp_path):
+    for against, message in ((tmp_path / "nonexist.yaml", "no such file"),
+                             (write(tmp_path / "bad.yaml", "puzzles: [\n"), "malformed YAML")):
+        r = run_gyges("generate", "--stipulation", "win in 2", "--against", against,
+                      "--out", tmp_path / "g.yaml")
+        assert r.exit_code == 2 and message in r.output, r.output
+        assert not (tmp_path / "g.yaml").exists()
+
+
+@pytest.mark.parametrize("content", [b"\x7fELF\x02\x01\x01\x00" * 50, b"", b"\n\n",
+                                     b"hello world"],
+                         ids=["binary", "empty", "blank-lines", "text"])
+def test_report_on_a_file_without_records_is_bad_input(tmp_path, content):
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(content)
+    r = run_gyges("setups", "report", path)
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from catalogues import PUZZLES, run
+from common import BOUNCING as BOUNCING_STRING
+from common import ROOT, catalogue_entry, write
 
 from gyges.formats.notation import parse_move
 from gyges.game.moves import apply_move, legal_moves
@@ -319,18 +321,17 @@ def test_check_catalogue_counts_as_the_command_reports(tmp_path):
                                                  (2, True), (3, False), (3, True)]
 
 
-def test_the_commands_take_every_file_under_puzzles(tmp_path, monkeypatch):
+def test_the_commands_take_every_file_under_puzzles(workdir):
     """With no arguments, check, list and export read every catalogue file under
     puzzles/, those in subdirectories too; check's progress names each entry's file."""
-    deep = tmp_path / "puzzles" / "deep" / "deeper"
+    deep = workdir / "puzzles" / "deep" / "deeper"
     deep.mkdir(parents=True)
-    (tmp_path / "puzzles" / "top.yaml").write_text(BOUNCING)
-    (tmp_path / "puzzles" / "deep" / "inner.yaml").write_text(
+    (workdir / "puzzles" / "top.yaml").write_text(BOUNCING)
+    (workdir / "puzzles" / "deep" / "inner.yaml").write_text(
         TABOO.replace("id: taboo", "id: inner"))
     add_entry(deep / "innermost.yml", "innermost",
               Position.from_string("321..2/1...../....../2....2/...3../.331.1 S"), PBM,
               max_moves=2, title="Innermost")
-    monkeypatch.chdir(tmp_path)
     assert load_all(["puzzles"])[0] == load_all(["puzzles/top.yaml"])[0]
     puzzles, errors = load_all(["puzzles"], recursive=True)
     assert [p.id for p in puzzles] == ["bouncing", "inner", "innermost"] and not errors
@@ -341,7 +342,7 @@ def test_the_commands_take_every_file_under_puzzles(tmp_path, monkeypatch):
     assert {"inner", "innermost", "bouncing"} <= set(listed.output.split())
     exported = run("export", "--format", "text", "--out", "book", "-q")
     assert exported.exit_code == 0, exported.output
-    text = (tmp_path / "book" / "puzzles.txt").read_text()
+    text = (workdir / "book" / "puzzles.txt").read_text()
     assert all(title in text for title in ("Bouncing", "Innermost", "inner"))
 
 
@@ -349,6 +350,48 @@ def test_check_command_on_a_missing_path():
     result = run("catalogue", "check", "no/such/dir")
     assert result.exit_code == 2 and "no/such/dir: no such file or directory" in result.output
 
+
+def test_check_reports_every_error_in_one_pass(tmp_path):
+    path = write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n"
+                 + catalogue_entry("a", stipulation="North wins in 99")
+                 + catalogue_entry("b", position=BOUNCING_STRING.replace(" N", " X"))
+                 + catalogue_entry("c") + catalogue_entry("d", key="16-35"))
+    r = run("catalogue", "check", path, "-q")
+    assert r.exit_code == 2
+    assert "puzzle a:" in r.output and "puzzle b:" in r.output and "puzzle d:" in r.output
+    assert "1 proven" in r.output      # c is read and proven despite the others
+
+
+def test_check_a_stipulation_beyond_30_names_no_cli_option(tmp_path):
+    path = write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n"
+                 + catalogue_entry("a", stipulation="North wins in 99"))
+    r = run("catalogue", "check", path, "-q")
+    assert r.exit_code == 2
+    assert f"{path}:5: puzzle a:" in r.output and "N must be 1..30" in r.output
+    assert "--max-moves" not in r.output
+
+
+def test_check_requires_a_solution_as_the_docs_say(tmp_path):
+    doc = (ROOT / "docs" / "catalogue.md").read_text()
+    assert "requires `solution`" in doc
+    path = write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n- id: a\n"
+                 f'  position: "{BOUNCING_STRING}"\n  stipulation: North wins in 1\n')
+    r = run("catalogue", "check", path, "-q")
+    assert r.exit_code == 2 and "no 'solution'" in r.output
+
+
+def test_check_refuses_cooks_listing_the_key_itself(tmp_path):
+    path = write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n"
+                 + catalogue_entry("a", extra="  cooks: [51-43-33-31-21-S]\n"))
+    r = run("catalogue", "check", path, "-q")
+    assert r.exit_code == 1 and "is the key itself" in r.output
+
+
+def test_check_refuses_one_position_under_two_ids(tmp_path):
+    cat = write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n" + catalogue_entry("a")
+                + catalogue_entry("b"))
+    r = run("catalogue", "check", cat, "-q")
+    assert r.exit_code == 1 and "the same position as puzzle a" in r.output
 
 def test_list_command():
     result = run("catalogue", "list", str(PUZZLES / "seed000.yaml"))

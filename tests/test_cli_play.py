@@ -89,6 +89,12 @@ def test_show_file_rules_apply_unless_given_on_the_command_line():
         "show", path, "--rules", "pbmserv", "--rule", "replace=anywhere")
 
 
+def test_show_names_a_preset_with_overrides_as_asked():
+    r = run("show", START_TEXT, "--rules", "dorbec", "--rule", "replace=off")
+    assert "rules:    dorbec with replace=off (= dorbec-beginner)" in r.output
+    r = run("show", START_TEXT, "--rules", "dorbec-beginner")
+    assert "rules:    dorbec-beginner (" in r.output
+
 def test_show_history_and_previous():
     out = ok("show", POSITIONS / "sample-game-move5.yaml")
     assert "history:  2 earlier positions (Renop law)" in out
@@ -319,11 +325,10 @@ ERRORS = [
 
 
 @pytest.mark.parametrize("files, args, message", ERRORS)
-def test_bad_input_exits_2_with_one_line(tmp_path, monkeypatch, files, args, message):
-    monkeypatch.chdir(tmp_path)
+def test_bad_input_exits_2_with_one_line(workdir, files, args, message):
     names = {}
     for name, text in files.items():
-        names[name] = _write(tmp_path, name, text)
+        names[name] = _write(workdir, name, text)
     for name, path in names.items():
         args = [a.replace("{" + name + "}", path) for a in args]
         message = message.replace("{" + name + "}", path)

@@ -71,3 +71,8 @@ def test_an_output_that_is_no_catalogue_is_refused_before_the_run(tmp_path):
     with pytest.raises(OutputNotCatalogue, match="it is not a catalogue the new puzzles"):
         write_catalogue(out, [(PARAMS, [record(4, SOUND)])])
     assert out.read_text() == "my notes: keep them\n"
+
+
+def test_a_title_with_a_colon_is_quoted_and_no_puzzles_is_an_empty_list():
+    text = catalogue_text([(Params(2, RULES, 0), [])], title="My puzzles: new")
+    assert 'title: "My puzzles: new"' in text and "puzzles: []" in text

@@ -13,44 +13,26 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from common import BOUNCING, DATA, ROOT, START, catalogue_entry, run_gyges, write
 
 from gyges_cli.common import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_INTERRUPTED, fail
 from gyges_cli.main import cli
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data"
-START = "321123/....../....../....../....../231123 S"
-BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
-
-ENTRY = """\
-- id: {id}
-  position: "{pos}"
-  stipulation: {st}
-  solution: {{key: {key}, main-line: [{key}]}}
-"""
-
 
 def catalogue(tmp: Path, name: str, *entries: str, head: str = "schema: 1\npuzzles:\n") -> str:
-    path = tmp / name
-    path.write_text(head + "".join(entries), encoding="utf-8")
-    return str(path)
+    return str(write(tmp / name, head + "".join(entries)))
 
 
 def good(tmp: Path) -> str:
-    return catalogue(tmp, "good.yaml", ENTRY.format(id="b", pos=BOUNCING, st="North wins in 1",
-                                                    key="51-43-33-31-21-S"))
+    return catalogue(tmp, "good.yaml", catalogue_entry("b"))
 
 
 def wrong(tmp: Path) -> str:   # the solver refutes it: North wins in 1, not 2
-    return catalogue(tmp, "wrong.yaml", ENTRY.format(id="b", pos=BOUNCING,
-                                                     st="North wins in 2",
-                                                     key="51-43-33-31-21-S"))
+    return catalogue(tmp, "wrong.yaml", catalogue_entry("b", stipulation="North wins in 2"))
 
 
 def illegal(tmp: Path) -> str:  # the key lands on North's own goal
-    return catalogue(tmp, "illegal.yaml", ENTRY.format(id="b", pos=BOUNCING,
-                                                       st="North wins in 1",
-                                                       key="51-43-33-31-21-N"))
+    return catalogue(tmp, "illegal.yaml", catalogue_entry("b", key="51-43-33-31-21-N"))
 
 
 def malformed(tmp: Path) -> str:
@@ -58,16 +40,13 @@ def malformed(tmp: Path) -> str:
 
 
 def record(tmp: Path, text: str) -> str:
-    path = tmp / "game.txt"
-    path.write_text(text, encoding="utf-8")
-    return str(path)
+    return str(write(tmp / "game.txt", text))
 
 
 def analysis(tmp: Path) -> str:
     out = tmp / "t.jsonl"
-    r = CliRunner().invoke(cli, ["setups", "analyze", "--south", "231123", "--north",
-                                 "321123,312213", "--depth", "1", "-q", "--jobs", "1",
-                                 "--out", str(out)])
+    r = run_gyges("setups", "analyze", "--south", "231123", "--north", "321123,312213",
+                  "--depth", "1", "-q", "--jobs", "1", "--out", out)
     assert r.exit_code == 0, r.output
     return str(out)
 
@@ -162,7 +141,7 @@ def test_every_command_has_its_cases():
 @pytest.mark.parametrize(("name", "status"), sorted(CASES))
 def test_exit_status(tmp_path, name, status):
     args = CASES[name, status](tmp_path)
-    r = CliRunner().invoke(cli, args)
+    r = run_gyges(*args)
     assert r.exit_code == status, (args, r.output)
     assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
     assert "Traceback" not in r.output
@@ -180,7 +159,7 @@ def test_ctrl_c_anywhere_is_exit_130_with_one_message(tmp_path, monkeypatch, nam
         raise KeyboardInterrupt
 
     monkeypatch.setattr(command, "callback", interrupted)
-    r = CliRunner().invoke(cli, CASES[name, 0](tmp_path))
+    r = run_gyges(*CASES[name, 0](tmp_path))
     assert r.exit_code == 130, r.output
     assert [ln for ln in r.output.splitlines() if "interrupted" in ln] == \
         ["gyges: interrupted"]

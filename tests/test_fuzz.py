@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from common import BOUNCING, DATA, POSITIONS, START, run_gyges
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -30,12 +30,7 @@ from gyges.formats.record import RecordError, parse_record
 from gyges.game.position import Position, PositionError
 from gyges.game.rules import PRESETS
 from gyges.puzzles.catalogue import CatalogueError, parse_catalogue
-from gyges_cli.main import cli
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data"
-START = "321123/....../....../....../....../231123 S"
-BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
 FUZZ_SHORT = 15
 FUZZ_LONG = 600
 
@@ -115,8 +110,8 @@ POSITION_STRINGS = st.one_of(
 )
 
 _SAMPLE = (DATA / "sample_game.txt").read_text()
-_POSFILES = [p.read_text() for p in sorted((DATA / "positions").glob("*.yaml"))]
-_DIAGRAMS = [(DATA / "positions" / "stalemate.txt").read_text(),
+_POSFILES = [p.read_text() for p in sorted((POSITIONS).glob("*.yaml"))]
+_DIAGRAMS = [(POSITIONS / "stalemate.txt").read_text(),
              format_diagram(Position.from_string(BOUNCING))]
 _CATALOGUE = f"""\
 schema: 1
@@ -154,7 +149,7 @@ def invoke(args: list[str], files: list[Path] = (), allowed: tuple[int, ...] = (
     """Run a command; check the exit status, that it raised nothing but SystemExit, that a
     status-2 run printed only error lines naming the input, and that no input changed."""
     before = {f: f.read_bytes() for f in files if f.exists()}
-    r = CliRunner().invoke(cli, args)
+    r = run_gyges(*args)
     what = f"gyges {args!r}: exit {r.exit_code}\n{r.output[-1500:]}"
     assert r.exception is None or isinstance(r.exception, SystemExit), \
         f"{what}\n{r.exc_info and r.exc_info[1]!r}"
@@ -318,8 +313,8 @@ def _catalogue_add(tmp_path_factory, text):
     tmp = tmp_path_factory.mktemp("a")
     f = _write(tmp, "c.yaml", text)
     before = f.read_bytes()
-    r = CliRunner().invoke(cli, ["catalogue", "add", "3....3/13..2./2...../1..31./....22/.1.... N",
-                                 "--to", str(f), "--id", "new-one", "--max-moves", "1"])
+    r = run_gyges("catalogue", "add", "3....3/13..2./2...../1..31./....22/.1.... N",
+                  "--to", f, "--id", "new-one", "--max-moves", "1")
     assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
     assert r.exit_code in (0, 2), r.output
     if r.exit_code == 2:
@@ -340,9 +335,8 @@ test_catalogue_add, test_catalogue_add_long = profiles(
 @pytest.fixture(scope="module")
 def analysis(tmp_path_factory) -> str:
     out = tmp_path_factory.mktemp("jsonl") / "t.jsonl"
-    r = CliRunner().invoke(cli, ["setups", "analyze", "--south", "231123", "--north",
-                                 "321123,312213", "--depth", "1", "-q", "--jobs", "1",
-                                 "--out", str(out)])
+    r = run_gyges("setups", "analyze", "--south", "231123", "--north", "321123,312213",
+                  "--depth", "1", "-q", "--jobs", "1", "--out", out)
     assert r.exit_code == 0, r.output
     return out.read_text()
 
@@ -353,9 +347,8 @@ def _jsonl(tmp_path_factory, analysis, data, command):
     f = _write(tmp, "t.jsonl", text)
     if command == "analyze":   # resuming a mutated file: resumed, or refused untouched
         before = f.read_bytes()
-        r = CliRunner().invoke(cli, ["setups", "analyze", "--south", "231123", "--north",
-                                     "321123,312213", "--depth", "1", "-q", "--jobs", "1",
-                                     "--out", str(f)])
+        r = run_gyges("setups", "analyze", "--south", "231123", "--north", "321123,312213",
+                      "--depth", "1", "-q", "--jobs", "1", "--out", f)
         assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
         assert r.exit_code in (0, 2), r.output
         if r.exit_code == 2:

@@ -15,14 +15,11 @@ import functools
 
 import pytest
 import yaml
-from click.testing import CliRunner
+from common import BOUNCING, run_gyges
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gyges_cli.main import cli
-
 SHORT, LONG = 3, 300
-BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
 
 # the readers, each with the shape of a file it reads and the command that reads it
 READERS = {
@@ -79,7 +76,7 @@ def check(tmp_path_factory, data: bytes) -> None:
         path = folder / name
         path.write_bytes(data)
         args = [a.replace("{dir}", str(folder)) for a in command] + [str(path)]
-        r = CliRunner().invoke(cli, args)
+        r = run_gyges(*args)
         assert r.exception is None or isinstance(r.exception, SystemExit), \
             (args, repr(r.exception))
         assert "Traceback" not in r.output, args

@@ -9,7 +9,7 @@ import dataclasses
 import json
 
 import pytest
-from click.testing import CliRunner
+from common import run_gyges
 
 from gyges.game.moves import apply_move, can_land, legal_moves
 from gyges.game.position import Position
@@ -21,7 +21,6 @@ from gyges.puzzles.params import Params
 from gyges.puzzles.rating import rate
 from gyges.puzzles.state import read_state
 from gyges.puzzles.symmetry import canonical
-from gyges_cli.main import cli
 
 RULES = PRESETS["pbmserv"]
 
@@ -86,9 +85,8 @@ def test_a_resumed_state_with_a_gap_is_judged_again_first(tmp_path):
 
 def test_cli_words_the_librarys_errors_with_its_options(tmp_path):
     def gen(*args):
-        return CliRunner().invoke(cli, ["generate", "--stipulation", "win in 2", "--count", "1",
-                                        "--seed", "11", "--jobs", "1", "--source", "play",
-                                        "--quiet", *map(str, args)])
+        return run_gyges("generate", "--stipulation", "win in 2", "--count", "1", "--seed",
+                         "11", "--jobs", "1", "--source", "play", "--quiet", *args)
 
     r = gen("--against", tmp_path / "none", "--out", tmp_path / "a.yaml")
     assert r.exit_code == 2 and r.output == f"gyges: --against {tmp_path / 'none'}: no such " \
@@ -113,12 +111,11 @@ def test_cli_words_the_librarys_errors_with_its_options(tmp_path):
 
 def test_cli_generate(tmp_path):
     out = tmp_path / "g.yaml"
-    r = CliRunner().invoke(cli, ["generate", "--stipulation", "win in 2", "--count", "1",
-                                 "--seed", "11", "--jobs", "1", "--source", "play", "--quiet",
-                                 "--out", str(out)])
+    r = run_gyges("generate", "--stipulation", "win in 2", "--count", "1", "--seed", "11",
+                  "--jobs", "1", "--source", "play", "--quiet", "--out", out)
     assert r.exit_code == 0, r.output
     assert "1 puzzle written" in r.output
-    r = CliRunner().invoke(cli, ["catalogue", "check", str(out)])
+    r = run_gyges("catalogue", "check", out)
     assert r.exit_code == 0, r.output
 
 
@@ -131,7 +128,7 @@ def test_cli_generate(tmp_path):
     (["--stipulation", "win in 2", "--themes", "sparkle"], "unknown theme"),
 ])
 def test_cli_bad_input(tmp_path, args, message):
-    r = CliRunner().invoke(cli, ["generate", *args, "--out", str(tmp_path / "x.yaml")])
+    r = run_gyges("generate", *args, "--out", tmp_path / "x.yaml")
     assert r.exit_code == 2
     assert message in r.output and "Traceback" not in r.output
 

@@ -4,10 +4,12 @@ prints that error's line unchanged (adding the option name only where one is mea
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+import textwrap
 
 import pytest
-from click.testing import CliRunner
+from common import BOUNCING, DATA, POSITIONS, run_gyges, write
+from common import START as START_TEXT
 
 from gyges.formats.diagram import format_diagram
 from gyges.formats.inputs import (
@@ -21,17 +23,12 @@ from gyges.formats.inputs import (
 from gyges.formats.posfile import load_position_file
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
-from gyges_cli.main import cli
 
-DATA = Path(__file__).parent / "data"
-POSITIONS = DATA / "positions"
-START_TEXT = "321123/....../....../....../....../231123 S"
-BOUNCING = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
 DIAGRAM = format_diagram(Position.from_string(BOUNCING), turn=False) + "\n"
 
 
 def stderr_of(*args: str) -> str:
-    result = CliRunner().invoke(cli, [str(a) for a in args])
+    result = run_gyges(*args)
     assert result.exit_code == 2, (result.output, result.exception)
     return result.stderr
 
@@ -114,6 +111,66 @@ def test_a_missing_path_object(tmp_path):
         load_position(tmp_path / "nope.yaml")
 
 
+def test_a_row_missing_a_slot_among_labelled_rows_is_an_error(tmp_path):
+    diagram = write(tmp_path / "d.txt", textwrap.dedent("""\
+        N
+        . . . . . . 6
+        3 . . . . . 5
+        . . 1 . 1 . 4
+        1 . 2 3 . 3 3
+        3 . 2 . 1 2
+        . . . . 2 . 1
+        S
+        North to move
+        """))
+    r = run_gyges("show", diagram)
+    assert r.exit_code == 2
+    assert f"{diagram}:6:" in r.output and "is a slot missing" in r.output
+    r = run_gyges("catalogue", "check", write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n"
+                  "- id: x\n  diagram: |\n" + textwrap.indent(diagram.read_text(), "    ")
+                  + "  stipulation: North wins in 1\n"
+                  "  solution: {key: 51-43-33-31-21-S, main-line: [51-43-33-31-21-S]}\n"),
+                  "-q")
+    assert r.exit_code == 2 and "is a slot missing" in r.output
+
+
+def test_a_position_file_or_diagram_without_side_to_move_is_refused(tmp_path):
+    text = (POSITIONS / "bouncing.yaml").read_text()
+    b = write(tmp_path / "b.yaml", "".join(ln for ln in text.splitlines(keepends=True)
+                                           if not ln.startswith("to-move")))
+    r = run_gyges("solve", b, "-n", "1")
+    assert r.exit_code == 2 and "who is to move" in r.output
+    d = write(tmp_path / "d.txt", "\n".join((POSITIONS / "stalemate.txt").read_text()
+                                            .splitlines()[:-1]) + "\n")
+    r = run_gyges("show", d)
+    assert r.exit_code == 2 and "no side to move" in r.output
+
+
+def test_previous_must_be_one_move_before(tmp_path):
+    f = write(tmp_path / "p.yaml", f'position: "{BOUNCING}"\nprevious: "{START_TEXT}"\n')
+    r = run_gyges("solve", f, "-n", "1")
+    assert r.exit_code == 2 and f"{f}:2:" in r.output and "not one move before" in r.output
+
+
+def test_a_huge_line_is_quoted_as_a_short_excerpt(tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_text("321123/" * 300_000 + "\n")          # 2 MB on one line
+    r = run_gyges("show", big)
+    assert r.exit_code == 2 and len(r.output) < 500, len(r.output)
+    huge = tmp_path / "huge.txt"
+    with open(huge, "wb") as f:
+        f.truncate(20 << 20)                           # sparse: 20 MB of zeros, no write
+    r = run_gyges("show", huge)
+    assert r.exit_code == 2 and "larger than 16 MiB" in r.output
+
+
+def test_dev_zero_is_refused_without_reading_it_whole():
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    r = run_gyges("show", "/dev/zero")
+    assert r.exit_code == 2 and "larger than" in r.output
+
+
 # -- game records ----------------------------------------------------------------------------
 
 
@@ -139,6 +196,12 @@ def test_a_start_for_a_record_with_setups_is_a_conflict():
         f"gyges: {START_TEXT}: {StartConflict.problem}: --start is for a record without "
         "setups\n")
 
+
+
+@pytest.mark.parametrize("command", ["replay", "review"])
+def test_start_with_a_record_that_has_setups_is_refused(command):
+    r = run_gyges(command, DATA / "sample_game.txt", "--start", START_TEXT)
+    assert r.exit_code == 2 and "--start is for a record without setups" in r.output
 
 def test_record_problems(tmp_path):
     bad = tmp_path / "bad.txt"
@@ -167,3 +230,20 @@ def test_the_order_of_the_checks(tmp_path):
     bad.write_text("South Nort\n")
     with pytest.raises(InputError, match="^no such file 'nope' and not a position string"):
         load_game(bad, "nope")
+
+
+@pytest.mark.parametrize(("text", "line", "message"), [
+    ("South North\n1 231123 2 321123\n3 16-35 4 61-53\nhello world\n", 4, "numbered entries"),
+    ("South North\n1 231123 2 321123\n3 hello\n", 3, "is not a move"),
+    ("South North\n1 231123 2 321123\n3 16-99\n", 3, "99 is not a slot"),
+], ids=["not-an-entry", "not-a-move", "not-a-slot"])
+def test_an_unreadable_record_line_is_exit_2_at_its_line(tmp_path, text, line, message):
+    path = write(tmp_path / "g.txt", text)
+    r = run_gyges("replay", path)
+    assert r.exit_code == 2 and f"{path}:{line}:" in r.output and message in r.output
+
+
+def test_an_illegal_move_in_a_record_is_exit_1(tmp_path):
+    r = run_gyges("replay", write(tmp_path / "g.txt",
+                                  "South North\n1 231123 2 321123\n3 16-66\n"))
+    assert r.exit_code == 1

@@ -1,6 +1,7 @@
 """The JSON forms of the values, each read back by its from_json: move lists (the
 ``moves --json`` object), perft counts (``perft --json``), positions, position files and
-game records."""
+game records; and the commands' JSON alike where they say the same thing (the rules, the
+count of ``setups search``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import json
 import random
 
 import pytest
-from common import DATA, POSITIONS, run_gyges
+from common import BOUNCING, DATA, POSITIONS, run_gyges
+from common import START as START_TEXT
 from positions import random_playout, sparse_position
 
 from gyges.formats.movelist import move_list_from_json, move_list_to_json
@@ -72,7 +74,7 @@ def test_a_changed_move_list_is_refused(change, message):
 
 
 def test_moves_json_is_the_library_form():
-    text = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
+    text = BOUNCING
     result = run_gyges("moves", text, "--json", "--rules", "dorbec")
     assert result.exit_code == 0
     listed = legal_moves(Position.from_string(text), PRESETS["dorbec"])
@@ -102,6 +104,19 @@ def test_perft_json_is_the_library_form():
     pf = load_position_file(POSITIONS / "bouncing.yaml")
     assert printed == perft_table(pf.position, PRESETS["pbmserv"], 2)
 
+
+def test_perft_and_solve_json_spell_rules_alike():
+    perft = json.loads(run_gyges("perft", START_TEXT, "-d", "1", "--json").output)
+    solve = json.loads(run_gyges("solve", BOUNCING, "-n", "1", "--json").output)
+    assert perft["rules"] == solve["rules"] and isinstance(perft["rules"], dict)
+
+
+def test_setups_search_count_json_is_the_count_of_the_list():
+    data = json.loads(run_gyges("setups", "search", "--fix", "3@1", "--count", "--json").output)
+    assert "results" not in data
+    full = json.loads(run_gyges("setups", "search", "--fix", "3@1", "--json").output)
+    listed = run_gyges("setups", "search", "--fix", "3@1").output.split()
+    assert data["count"] == full["count"] == len(full["results"]) == len(listed) > 0
 
 def test_positions_round_trip():
     for position, _ in cases():

@@ -1,5 +1,6 @@
 """gyges.parallel.run and gyges.parallel.results: the resumable run every batch command
-uses, and the one reader of results files."""
+uses, and the one reader of results files (on its own, and under ``setups report`` and
+``setups analyze``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from common import run_gyges, write
 
 from gyges.output import OutputError
 from gyges.parallel import (
@@ -56,11 +58,6 @@ def lines(path: Path) -> list[str]:
 # -- the reader ----------------------------------------------------------------------------
 
 
-def write(path: Path, text: str) -> Path:
-    path.write_bytes(text.encode("utf-8"))
-    return path
-
-
 def rec(n: int, depth: int = 2) -> str:
     return json.dumps(record_of(n) | {"depth": depth})
 
@@ -83,6 +80,21 @@ def test_a_whole_last_record_without_newline_is_kept_and_given_one(tmp_path):
     assert [line.key for line in spec(p).read(repair=True).lines] == [1, 2]
     assert p.read_text() == f"{rec(1)}\n{rec(2)}\n"
 
+
+def test_setups_report_and_analyze_keep_a_last_record_without_newline(tmp_path,
+                                                                      setups_table):
+    data = setups_table.read_bytes()
+    write(tmp_path / "cut.jsonl", data.rstrip(b"\n").decode())
+    r = run_gyges("setups", "report", tmp_path / "cut.jsonl")
+    assert r.exit_code == 0 and r.output.startswith("3 setup pairs"), r.output
+    first = data.split(b"\n")[0].decode()
+    r = run_gyges("setups", "report", write(tmp_path / "one.jsonl", first))
+    assert r.exit_code == 0 and r.output.startswith("1 setup pair ("), r.output
+    # resuming the file also keeps it (and adds the missing newline)
+    r = run_gyges("setups", "analyze", "--south", "231123", "--north", "321123,312213,113322",
+                  "--depth", "1", "-q", "--jobs", "1", "--out", tmp_path / "cut.jsonl")
+    assert "0 pairs analysed, 3 already" in r.output
+    assert (tmp_path / "cut.jsonl").read_bytes() == data
 
 @pytest.mark.parametrize(("text", "line", "words"), [
     (f"{rec(1)}\nnot json\n{rec(2)}\n", 2, "not a square record (not JSON: expecting value"),

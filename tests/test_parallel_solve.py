@@ -12,14 +12,13 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
+from common import run_gyges
 
 from gyges.formats.notation import parse_move
 from gyges.game.moves import apply_move
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, rules_from
 from gyges.search import solve, verdict, workers
-from gyges_cli.main import cli
 
 PBM = PRESETS["pbmserv"]
 SAMPLE_12 = "..1.../..23../..3.../..3113/2..2../2..1.. S"      # win in 2
@@ -125,7 +124,7 @@ def test_max_keys_ignores_jobs(split_all):
 
 
 def _cli(*args: str) -> str:
-    r = CliRunner().invoke(cli, ["solve", *args])
+    r = run_gyges("solve", *args)
     assert r.exit_code == 0, r.output
     return r.output
 

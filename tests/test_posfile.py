@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from common import POSITIONS
+from common import START as START_TEXT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,15 +20,11 @@ from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import START, Position
 from gyges.game.rules import OPTIONS, PRESETS, RuleSet, Side
 
-DATA = Path(__file__).parent / "data" / "positions"
-START_TEXT = "321123/....../....../....../....../231123 S"
-
-
 # -- the example files -----------------------------------------------------------------------
 
 
 def test_bouncing_example_is_the_seed_diagram_with_north_to_move():
-    pf = load_position_file(DATA / "bouncing.yaml")
+    pf = load_position_file(POSITIONS / "bouncing.yaml")
     seed = parse_diagram(
         "N\n. . . . . .\n3 . . . . .\n. . 1 . 1 .\n1 . 2 3 . 3\n3 . 2 2 . 1\n. . . . 2 .\nS\n"
     )
@@ -40,7 +36,7 @@ def test_bouncing_example_is_the_seed_diagram_with_north_to_move():
 
 
 def test_sample_game_example_history_is_the_games_positions():
-    pf = load_position_file(DATA / "sample-game-move5.yaml")
+    pf = load_position_file(POSITIONS / "sample-game-move5.yaml")
     # Independently: play the seed's first moves 16-35 and 61-53 from the setups.
     positions = [Position.setup("231123", "321123")]
     for text in ("16-35", "61-53"):
@@ -53,21 +49,21 @@ def test_sample_game_example_history_is_the_games_positions():
 
 
 def test_taboo_example_applies_overrides_to_the_preset():
-    pf = load_position_file(DATA / "taboo-dorbec.yaml")
+    pf = load_position_file(POSITIONS / "taboo-dorbec.yaml")
     assert pf.rules == PRESETS["dorbec"].with_options({"replace": "shore"})
     assert pf.rules.taboo == "entry"
 
 
 def test_rings_example():
-    pf = load_position_file(DATA / "composed.yaml")
+    pf = load_position_file(POSITIONS / "composed.yaml")
     assert str(pf.position) == "3...../....../.2.1../....../1...../....2. S"
     assert pf.rules == PRESETS["summary"]
 
 
-@pytest.mark.parametrize("name", [p.name for p in sorted(DATA.glob("*.yaml"))])
+@pytest.mark.parametrize("name", [p.name for p in sorted(POSITIONS.glob("*.yaml"))])
 @pytest.mark.parametrize("diagram", [False, True])
 def test_examples_round_trip(name, diagram):
-    pf = load_position_file(DATA / name)
+    pf = load_position_file(POSITIONS / name)
     text = dump_position_file(pf, diagram=diagram)
     assert parse_position_file(text) == pf
 

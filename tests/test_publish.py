@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from catalogues import SEEDS, run, seed_puzzles
+from common import catalogue_entry, write
 
 from gyges.output import OutputError
 from gyges.puzzles.catalogue import parse_catalogue
@@ -47,6 +48,13 @@ def test_export_refuses_a_malformed_catalogue(tmp_path):
     assert result.exit_code == 2
     assert f"{bad}:3: puzzle x: no position" in result.output
 
+
+def test_export_checks_keys_against_the_engine(tmp_path):
+    cat = write(tmp_path / "c.yaml", "schema: 1\npuzzles:\n"
+                + catalogue_entry("a", key="51-43-33-31-21-N"))
+    r = run("export", cat, "--format", "text", "--out", tmp_path / "o")
+    assert r.exit_code == 1 and "puzzle a" in r.output and "not a legal move" in r.output
+    assert not (tmp_path / "o").exists()
 
 OVERSTATED = """schema: 1
 puzzles:

@@ -11,19 +11,17 @@ import sys
 import time
 
 import pytest
-from click.testing import CliRunner
+from common import BOUNCING, POSITIONS, START, run_gyges
 
 from gyges.formats.poslist import looks_like_position_list, parse_position_list
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
 from gyges.search.batch import read_solved, solve_many
 from gyges.search.prover import solve
-from gyges_cli.main import cli
 
 RULES = PRESETS["pbmserv"]
-WIN1 = "....../3...../..1.1./1.23.3/3.22.1/....2. N"
+WIN1 = BOUNCING                                 # North wins in 1
 WIN2 = ".3.3.3/112232/...1.2/...1../....../...... S"
-START = "321123/....../....../....../....../231123 S"
 
 TEXT = f"""# a list
 {WIN1}
@@ -72,9 +70,8 @@ def test_yaml_list_entries_and_bad_entries():
 def test_one_position_file_stays_a_single_solve(tmp_path):
     one = tmp_path / "one.txt"
     one.write_text(f"# one\n{WIN2}\n")
-    runner = CliRunner()
-    a = runner.invoke(cli, ["solve", str(one), "-n", "2"])
-    b = runner.invoke(cli, ["solve", WIN2, "-n", "2"])
+    a = run_gyges("solve", str(one), "-n", "2")
+    b = run_gyges("solve", WIN2, "-n", "2")
     assert a.exit_code == b.exit_code == 0
 
     def timeless(text):  # the search time differs from run to run
@@ -127,22 +124,21 @@ def test_cli_table_json_out_and_strict(tmp_path):
     lst = tmp_path / "l.txt"
     lst.write_text(TEXT)
     out = tmp_path / "o.jsonl"
-    runner = CliRunner()
-    r = runner.invoke(cli, ["solve", str(lst), "--out", str(out), "-j", "1", "-q"])
+    r = run_gyges("solve", str(lst), "--out", str(out), "-j", "1", "-q")
     assert r.exit_code == 0, r.output
     assert "l.txt:4:" in r.output and "(line skipped)" in r.output
     assert "wins in 2" in r.output and "3 positions: 2 wins, 0 losses, 1 without" in r.output
     recs = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(recs) == 3 and {r["line"] for r in recs} == {2, 3, 5}
-    r = runner.invoke(cli, ["solve", str(lst), "--out", str(out), "-q", "--json"])
+    r = run_gyges("solve", str(lst), "--out", str(out), "-q", "--json")
     assert r.exit_code == 0 and "3 already in" in r.output
     assert sum(line.startswith("{") for line in r.output.splitlines()) == 3
-    r = runner.invoke(cli, ["solve", str(lst), "--strict"])
+    r = run_gyges("solve", str(lst), "--strict")
     assert r.exit_code == 2 and "3 bad lines: nothing solved (--strict)" in r.output
     assert "Traceback" not in r.output
     bad_out = tmp_path / "bad.jsonl"
     bad_out.write_text("not json\n")
-    r = runner.invoke(cli, ["solve", str(lst), "--out", str(bad_out), "-q"])
+    r = run_gyges("solve", str(lst), "--out", str(bad_out), "-q")
     assert r.exit_code == 2 and "bad.jsonl:1: not a solve record" in r.output
 
 
@@ -169,19 +165,16 @@ def test_ctrl_c_on_the_local_pool_exits_130_promptly(tmp_path):
 
 @pytest.mark.parametrize("name", ["bouncing.yaml", "stalemate.txt"])
 def test_a_position_file_with_out_is_a_one_entry_list(tmp_path, name):
-    from pathlib import Path
-
-    source = Path(__file__).parent / "data" / "positions" / name
+    source = POSITIONS / name
     out = tmp_path / "one.jsonl"
-    runner = CliRunner()
-    r = runner.invoke(cli, ["solve", str(source), "--out", str(out), "-q", "-n", "2"])
+    r = run_gyges("solve", str(source), "--out", str(out), "-q", "-n", "2")
     assert r.exit_code == 0, r.output
     (rec,) = [json.loads(x) for x in out.read_text().splitlines()]
-    single = json.loads(runner.invoke(cli, ["solve", str(source), "-n", "2", "--json"]).output)
+    single = json.loads(run_gyges("solve", str(source), "-n", "2", "--json").output)
     assert rec["line"] == 1 and rec["max_moves"] == 2
     assert (rec["result"], rec["moves"], rec["keys"]) == \
         (single["result"], single["moves"], single["keys"])
-    r = runner.invoke(cli, ["solve", str(source), "--out", str(out), "-q", "-n", "2"])
+    r = run_gyges("solve", str(source), "--out", str(out), "-q", "-n", "2")
     assert r.exit_code == 0 and "1 already in" in r.output
 
 
@@ -212,14 +205,12 @@ def test_cli_words_the_run_errors_with_its_options(tmp_path):
     lst = tmp_path / "l.txt"
     lst.write_text(f"{WIN1}\n{WIN2}\n")
     out = tmp_path / "o.jsonl"
-    runner = CliRunner()
-    assert runner.invoke(cli, ["solve", str(lst), "--out", str(out), "-q", "-j", "1"]
-                         ).exit_code == 0
-    r = runner.invoke(cli, ["solve", str(lst), "--out", str(out), "-q", "--tries"])
+    assert run_gyges("solve", str(lst), "--out", str(out), "-q", "-j", "1").exit_code == 0
+    r = run_gyges("solve", str(lst), "--out", str(out), "-q", "--tries")
     assert r.exit_code == 2
     assert f"{out}:1: made with other parameters (no tree, tries or duals, not tries)" in r.output
     assert "{" not in r.output                      # words, not a Python dict
     assert r.output.rstrip().endswith("rerun with those to resume it, or choose another --out")
-    r = runner.invoke(cli, ["solve", str(lst), "--out", str(tmp_path), "-q"])
+    r = run_gyges("solve", str(lst), "--out", str(tmp_path), "-q")
     assert r.exit_code == 2
     assert r.output == f"gyges: {tmp_path}: is a directory: give a file name (--out)\n"

@@ -6,6 +6,7 @@ and history up to the board's symmetries)."""
 from __future__ import annotations
 
 import pytest
+from common import BOUNCING as BOUNCING_TEXT
 
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
@@ -22,7 +23,7 @@ from gyges.puzzles.writing import (
 from gyges.search.stipulation import Stipulation
 
 PBM = PRESETS["pbmserv"]
-BOUNCING = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+BOUNCING = Position.from_string(BOUNCING_TEXT)
 TABOO = Position.from_string("....../1...../3.23../3.211./2.132./...... S")
 
 

@@ -1,0 +1,65 @@
+"""Ctrl-C during ``gyges solve FILE --out``: every line kept is whole, right and there once,
+the message says the results are kept, and a rerun resumes to the uninterrupted run's file
+and table. The harness and what every interrupted run must do: interrupts.py."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from interrupts import assert_interrupted, run
+
+SOLVE_LIST = ["solve", "positions.txt", "--out", "s.jsonl", "--quiet"]
+
+
+def _position_list() -> str:
+    """30 start positions, bound 3: a few tenths of a second each."""
+    from gyges.game.position import Position
+    from gyges.setups import select_pairs
+
+    pairs = select_pairs()[7::270]
+    return "".join(f"{Position.setup(s, n)} max-moves=3\n" for s, n in pairs)
+
+
+@pytest.fixture(scope="module")
+def solve_list_reference(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("solve-list-ref")
+    (d / "positions.txt").write_text(_position_list(), encoding="utf-8")
+    r = run([*SOLVE_LIST, "--jobs", "1"], d)
+    assert r.code == 0, r.err
+    return d
+
+
+def check_solve_list(ref: Path, tmp: Path, jobs: int, delay: float) -> None:
+    args = [*SOLVE_LIST, "--jobs", str(jobs)]
+    shutil.copy(ref / "positions.txt", tmp / "positions.txt")
+    want = (ref / "s.jsonl").read_text(encoding="utf-8")
+    r = run(args, tmp, delay)
+    assert_interrupted(r, args)
+    out = tmp / "s.jsonl"
+    kept = out.read_text(encoding="utf-8") if out.exists() else ""
+    if r.code == 130:
+        assert "new results kept in s.jsonl; rerun the same command to resume" in r.err
+    assert kept.endswith("\n") or kept == ""           # every line whole ...
+    assert set(kept.splitlines()) <= set(want.splitlines())   # ... and right ...
+    assert len(set(kept.splitlines())) == len(kept.splitlines())   # ... and there once
+    again = run(args, tmp)
+    assert again.code == 0, again.err
+    got = out.read_text(encoding="utf-8")
+    if jobs == 1:    # one worker: the positions in list order, whatever the interruption
+        assert got == want
+    assert sorted(got.splitlines()) == sorted(want.splitlines())
+    assert again.out == run([*SOLVE_LIST, "--jobs", "1"], ref).out   # the same table
+
+
+@pytest.mark.parametrize(("jobs", "delay"), [(1, 1.5), (2, 1.5)])
+def test_solve_list_interrupted(solve_list_reference, tmp_path, jobs, delay):
+    check_solve_list(solve_list_reference, tmp_path, jobs, delay)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("try_", range(10))
+def test_solve_list_interrupted_many(solve_list_reference, tmp_path, jobs, try_):
+    check_solve_list(solve_list_reference, tmp_path, jobs, 0.4 + 0.4 * try_)
