@@ -116,7 +116,7 @@ def test_interrupted_run_resumes(tmp_path):
     s = solve_many(entries, str(out), jobs=2, scheduler="")
     assert s.run.skipped == 1 and s.run.done == 2
     assert sorted(out.read_text().splitlines()) == sorted(full.read_text().splitlines())
-    with pytest.raises(ValueError, match="options"):
+    with pytest.raises(ValueError, match="other parameters"):
         read_solved(str(out), {"tree": True, "tries": False, "duals": 2})
 
 

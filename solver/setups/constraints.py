@@ -36,7 +36,7 @@ from gyges.setups.options import constraints_from_options
 from gyges.setups.values import Constraints, SearchResult
 
 # ALL_SETUPS and constraints_from_options are importable from here too (tests/test_batch.py
-# and tests/test_reliability.py import them from this module).
+# and tests/test_signals.py import them from this module).
 __all__ = [
     "ALL_SETUPS", "FirstMoveThreats", "check_pair", "constraints_from_options", "find_setups",
     "first_move_threats", "forced_landing_within", "goal_landings", "hardest_threat",
