@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from gyges.engine import EngineError, Limit
 from gyges.game.rules import RuleSet
 from gyges.output import OutputError, check_output, open_atomic, signed
 from gyges.parallel import ResultsFileError, StatusLine
@@ -32,6 +33,7 @@ from gyges.setups import (
     run,
     select_pairs,
 )
+from gyges.setups.rank import run_games
 from gyges_cli.batch import run_errors, scheduler_option
 from gyges_cli.common import UserError, check_jobs, interrupted, rule_options, ticking
 from gyges_cli.inputs import read_text_file
@@ -205,6 +207,84 @@ def analyze_command(south: str | None, north: str | None, pairs_file: str | None
         interrupted(f"{summary.done} new results kept in {out}; rerun the same command "
                     "to resume")
     click.echo(f"{_count(summary.done, 'pair')} analysed, {summary.skipped} already in {out}",
+               err=True)
+
+
+@setups_group.command("rank")
+@click.option("--games", type=click.IntRange(1), default=None, metavar="N",
+              help="Games to play (default: one round, each pair once); game i plays "
+                   "pair i mod P of a fixed seeded order, and every round after the first "
+                   "opens with one random move of each side, so a pair's games differ.")
+@click.option("--nodes", type=click.IntRange(1), default=None, metavar="N",
+              help="Nodes a move (the default, 1,000: deterministic).")
+@click.option("--depth", type=click.IntRange(1, 90), default=None, metavar="D",
+              help="Plies a move instead (deterministic).")
+@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None,
+              metavar="S", help="Seconds a move instead (the games then depend on the "
+                                "machine's speed).")
+@click.option("--prove", type=click.IntRange(0, 10), default=2, show_default=True,
+              metavar="K", help="The engine's proof horizon in moves (0: no prover).")
+@click.option("--max-plies", type=click.IntRange(1), default=200, show_default=True,
+              metavar="P", help="A game this many moves long is a draw.")
+@click.option("--south", default=None, metavar="SETUP[,SETUP...]|all",
+              help="South's setups (default: all).")
+@click.option("--north", default=None, metavar="SETUP[,SETUP...]|all",
+              help="North's setups (default: all).")
+@click.option("--pairs", "pairs_file", default=None, metavar="FILE",
+              help="The pairs to play instead: one 'SOUTH NORTH' pair per line.")
+@click.option("--canonical", is_flag=True, default=False,
+              help="Play only the canonical pair standing for each pair and its mirror "
+                   "(4,068 stand for all 8,100); the ranking then counts each setup with "
+                   "its mirror image.")
+@click.option("--jobs", "-j", type=int, default=None,
+              help="Worker processes (default: every core).")
+@scheduler_option
+@click.option("--out", required=True, metavar="GAMES.jsonl",
+              help="The games, one JSON object per line; rerun with it to resume.")
+@click.option("--log", default=None, metavar="FILE",
+              help="Log file: one line per game (worker, pair, result, time).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@rule_options(from_file=False)
+def rank_command(games: int | None, nodes: int | None, depth: int | None,
+                 seconds: float | None, prove: int, max_plies: int, south: str | None,
+                 north: str | None, pairs_file: str | None, canonical: bool,
+                 jobs: int | None, scheduler: str | None, out: str, log: str | None,
+                 quiet: bool, rules: RuleSet, rules_given: bool) -> None:
+    """Play the builtin engine against itself from setup pairs (South moves first) into
+    a JSON Lines file of games, to rank the setups ('setups report GAMES.jsonl').
+
+    Each game is one line: the game's number and round, the pair, the result (south,
+    north or draw), why, the moves, and the run's parameters. Games are appended as they
+    finish; Ctrl-C keeps them (exit status 130) and the same command resumes. The work
+    runs on a local process pool, or on a Dask cluster with --scheduler. At --nodes or
+    --depth the file holds the same games whatever the backend.
+
+    \b
+    Examples:
+      gyges setups rank --canonical --games 10000 --nodes 1000 --out games.jsonl
+      gyges setups rank --south 231123,321123 --north all --depth 3 --out g.jsonl
+      gyges setups report games.jsonl --svg games.svg
+    """
+    jobs = check_jobs(jobs)
+    given = [x for x in (nodes, depth, seconds) if x is not None]
+    if len(given) > 1:
+        raise UserError("give one of --nodes, --depth and --time", "setups rank")
+    pairs = _pairs(south, north, pairs_file)
+    try:
+        limit = Limit(time=seconds, depth=depth, nodes=nodes if given else 1000)
+        with run_errors("--out"):
+            summary = run_games(pairs, rules, out, games=games, limit=limit, prove=prove,
+                                max_plies=max_plies, canonical=canonical,
+                                scheduler=scheduler, jobs=jobs, log=log,
+                                progress=None if quiet else sys.stderr)
+    except (SetupError, EngineError) as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(e.strerror or str(e), e.filename or out) from None
+    if summary.interrupted:
+        interrupted(f"{summary.done} new games kept in {out}; rerun the same command "
+                    "to resume")
+    click.echo(f"{_count(summary.done, 'game')} played, {summary.skipped} already in {out}",
                err=True)
 
 
