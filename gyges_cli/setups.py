@@ -33,7 +33,10 @@ from gyges.setups import (
     run,
     select_pairs,
 )
-from gyges.setups.rank import run_games
+from gyges.setups.rank import is_games_file, read_games, run_games
+from gyges.setups.rankreport import rank_report
+from gyges.setups.scoremap import score_map_svg
+from gyges.setups.selfplay import game_table
 from gyges_cli.batch import run_errors, scheduler_option
 from gyges_cli.common import UserError, check_jobs, interrupted, rule_options, ticking
 from gyges_cli.inputs import read_text_file
@@ -320,8 +323,14 @@ def _pairs(south: str | None, north: str | None, pairs_file: str | None
               help="How many strongest and weakest setups of each side to list (one ranked "
               "list of all when a side has fewer than twice as many), and how many "
               "narrowest defences.")
-def report_command(results: str, svg_out: str | None, top: int, force: bool) -> None:
-    """Summarise an analysis: forced results, setups ranked, narrowest defences,
+@click.option("--proven", "proven_file", default=None, metavar="FILE.jsonl",
+              help="For a games file: a results file of 'setups analyze' under the same "
+              "rules whose forced results count for their pairs' games and lead the report.")
+def report_command(results: str, svg_out: str | None, top: int, force: bool,
+                   proven_file: str | None) -> None:
+    """Summarise an analysis ('setups analyze') or a self-play table ('setups rank').
+
+    For an analysis: forced results, setups ranked, narrowest defences,
     distributions. Each section says in a line what its numbers are:
 
     \b
@@ -337,10 +346,20 @@ def report_command(results: str, svg_out: str | None, top: int, force: bool) -> 
     A table of canonical pairs (setups analyze --canonical) is counted with its
     mirror pairs: "4,068 canonical pairs (8,100 with mirrors)".
 
+    For a games file: the results and how the games ended; South's first-move
+    advantage (its score over all games with a 95% interval, as Elo, and as
+    fitted); every setup of each side ranked by a Bradley-Terry fit of all
+    results (Elo, centred, with a 95% interval, its games and score); which
+    differences are significant (a pairwise test at 5%); the best reply to each
+    setup from the games. With --proven, pairs with a forced result lead and their
+    games count as that result. --svg draws South's score in each pair's games,
+    both axes ordered strongest first.
+
     \b
     Examples:
       gyges setups report table.jsonl
       gyges setups report table.jsonl --top 10 --svg heatmap.svg
+      gyges setups report games.jsonl --proven d3.jsonl --svg games.svg
     """
     if not os.path.exists(results):
         raise UserError("no such file", results)
@@ -349,20 +368,50 @@ def report_command(results: str, svg_out: str | None, top: int, force: bool) -> 
     try:
         if svg_out is not None:
             check_output(svg_out, force=force, option="--svg")
-        found, records = read_results(results)
+        if is_games_file(results):
+            text, svg = _games_report(results, proven_file, svg_out is not None)
+        else:
+            if proven_file is not None:
+                raise UserError("--proven is for a games file (made by 'gyges setups rank')")
+            text, svg = _analysis_report(results, top, svg_out is not None)
     except (ResultsFileError, OutputError) as e:
         raise UserError(str(e)) from None
-    if not records:
-        raise UserError("holds no setup analysis records (made by 'gyges setups analyze')",
-                        results)
-    click.echo(report(records, found, top=top))
-    if svg_out:
+    except OSError as e:
+        raise UserError(e.strerror or str(e), e.filename or results) from None
+    click.echo(text)
+    if svg_out and svg:
         try:
             with open_atomic(svg_out) as f:
-                f.write(signed(heatmap_svg(records), "<!--", "-->"))
+                f.write(signed(svg, "<!--", "-->"))
         except OSError as e:
             raise UserError(e.strerror or str(e), svg_out) from None
         click.echo(f"heat map written to {svg_out}", err=True)
+
+
+def _analysis_report(results: str, top: int, svg: bool) -> tuple[str, str | None]:
+    found, records = read_results(results)
+    if not records:
+        raise UserError("holds no setup analysis records (made by 'gyges setups analyze')",
+                        results)
+    return report(records, found, top=top), heatmap_svg(records) if svg else None
+
+
+def _games_report(results: str, proven_file: str | None, svg: bool
+                  ) -> tuple[str, str | None]:
+    found, games = read_games(results)
+    if not games or found is None:
+        raise UserError("holds no game records (made by 'gyges setups rank')", results)
+    proven: list[dict] = []
+    if proven_file is not None:
+        if not os.path.isfile(proven_file):
+            raise UserError("no such results file", proven_file)
+        analysis, proven = read_results(proven_file)
+        if analysis is not None and analysis["rules"] != found["rules"]:
+            raise UserError(f"made under other rules ({analysis['rules']}) than the games "
+                            f"({found['rules']}): give an analysis under the games' rules",
+                            f"--proven {proven_file}")
+    table = game_table(games, found["canonical"], proven)
+    return rank_report(table, found, games), score_map_svg(table) if svg else None
 
 
 COMMANDS = [setups_group]

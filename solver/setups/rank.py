@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import logging
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -47,8 +48,8 @@ from gyges.setups.values import SetupError
 
 __all__ = [
     "FORMAT", "GAME_RESULTS", "HASH_BITS", "OPENING_PLIES", "ScheduledGame", "check_game",
-    "describe_limit", "games_file", "limit_of", "play_task", "rank_params", "read_games",
-    "run_games", "schedule",
+    "describe_limit", "games_file", "is_games_file", "limit_of", "play_task", "rank_params",
+    "read_games", "run_games", "schedule",
 ]
 
 LOG = logging.getLogger("gyges.setups")
@@ -157,6 +158,18 @@ def games_file(path: str, wanted: Mapping[str, Any] | None = None) -> ResultsFil
     return ResultsFile(path, "a self-play game record", key=_game_key, check=check_game,
                        params=None if wanted is None else dict(wanted),
                        params_of=_params_of, describe=describe_params)
+
+
+def is_games_file(path: str) -> bool:
+    """Does the file at ``path`` begin with a game record (rather than, say, a setup
+    analysis record)? Only the first line is read: :func:`read_games` checks them all."""
+    with open(path, "rb") as f:
+        first = f.readline(1 << 20)
+    try:
+        record = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and "game" in record and "moves" in record
 
 
 def read_games(path: str, repair: bool = False) -> tuple[dict[str, Any] | None, list[dict]]:
