@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gyges.engine.stats import Tally
-from gyges.setups.pairs import mirror
+from gyges.setups.pairs import canonical_pair, mirror
 from gyges.setups.strengths import RIDGE, Fit, fit_strengths
 
 __all__ = ["POINTS", "GameTable", "PairScore", "Proven", "fold", "game_table"]
@@ -47,7 +47,8 @@ def fold(setup: str, canonical: bool) -> str:
 @dataclasses.dataclass(frozen=True)
 class Proven:
     """A pair with a forced result: ``winner`` (``south`` or ``north``) lands within
-    ``moves`` of its moves whatever the other plays, proven to ``depth``."""
+    ``moves`` of its moves whatever the other plays, proven to ``depth``. The table lists
+    each pair and its mirror once, as the canonical pair."""
 
     south: str
     north: str
@@ -131,8 +132,8 @@ def game_table(games: Sequence[Mapping[str, Any]], canonical: bool = False,
         raise ValueError("no games")
     cells = {k: PairScore(*k, Tally(*c), k in decided) for k, c in sorted(counts.items())}
     total = Tally(*(sum(c[i] for c in counts.values()) for i in range(3)))
-    shown = sorted({(p.south, p.north, p.winner, p.moves, p.depth) for p in forced.values()
-                    if (p.south, p.north) == min((p.south, p.north),
-                                                 (mirror(p.south), mirror(p.north)))})
-    return GameTable(canonical, cells, tuple(Proven(*p) for p in shown), total,
+    shown = sorted({dataclasses.replace(p, south=c[0], north=c[1]) for p in forced.values()
+                    for c in [canonical_pair(p.south, p.north)]},
+                   key=lambda p: (p.winner, p.moves, p.south, p.north))
+    return GameTable(canonical, cells, tuple(shown), total,
                      fit_strengths(results, ridge))
