@@ -128,12 +128,12 @@ def fit_strengths(results: Iterable[tuple[str, str, float]], ridge: float = RIDG
     """Fit the model to ``results``: (South's setup, North's setup, South's points: 1 a
     win, 0.5 a draw, 0 a loss) per game."""
     cells: dict[tuple[str, str], list[float]] = {}
-    for s, n, points in results:
-        if not 0.0 <= points <= 1.0:
-            raise ValueError(f"a game's points are 0, 0.5 or 1, not {points}")
+    for s, n, scored in results:
+        if not 0.0 <= scored <= 1.0:
+            raise ValueError(f"a game's points are 0, 0.5 or 1, not {scored}")
         c = cells.setdefault((s, n), [0.0, 0.0])
         c[0] += 1
-        c[1] += points
+        c[1] += scored
     if not cells:
         raise ValueError("no games to fit")
     souths = sorted({s for s, _ in cells})
