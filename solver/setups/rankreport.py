@@ -60,6 +60,8 @@ def _header(table: GameTable, params: Mapping[str, Any]) -> list[str]:
     pairs = len(table.cells)
     sides = (f"{count(len(table.souths), 'South setup')} x "
              f"{count(len(table.norths), 'North setup')}")
+    if table.canonical:
+        sides += ", each counted with its mirror image"
     lines = [f"{count(table.total.games, 'game')} over {count(pairs, 'setup pair')} ({sides})"]
     lines.append(f"builtin engine against itself, {describe_limit(params['limit'])}, proof "
                  f"horizon {params['prove']}, a draw after {params['max_plies']} plies; rules "
