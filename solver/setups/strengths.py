@@ -42,8 +42,6 @@ import dataclasses
 import math
 from collections.abc import Iterable
 
-import numpy as np
-
 from gyges.game.rules import Side
 
 __all__ = ["ADVANTAGE_RIDGE", "ELO", "RIDGE", "Z95", "Comparison", "Fit", "Rating", "fit_strengths"]
@@ -127,6 +125,8 @@ class Fit:
 def fit_strengths(results: Iterable[tuple[str, str, float]], ridge: float = RIDGE) -> Fit:
     """Fit the model to ``results``: (South's setup, North's setup, South's points: 1 a
     win, 0.5 a draw, 0 a loss) per game."""
+    import numpy as np  # heavy: loaded by a fit, not by every command that may report
+
     cells: dict[tuple[str, str], list[float]] = {}
     for s, n, scored in results:
         if not 0.0 <= scored <= 1.0:
