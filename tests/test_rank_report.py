@@ -1,16 +1,21 @@
 """The report and the heat map of a self-play table: the numbers on a small fixed table,
-the mirror folded in, proven verdicts first, the labels on both axes."""
+the mirror folded in, proven verdicts first, the labels on both axes; the published
+table's report and map are what the report makes of its games."""
 
 from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from gyges.game.rules import PRESETS, Side
+from gyges.output import signed
+from gyges.setups.rank import read_games
 from gyges.setups.rankreport import best_replies, rank_report
+from gyges.setups.results import read_results
 from gyges.setups.scoremap import NO_GAMES, score_colour, score_map_svg
 from gyges.setups.selfplay import game_table
 from gyges.setups.strengths import fit_strengths
@@ -145,3 +150,20 @@ def test_the_report_names_each_setup_once_per_ranking(setup):
     text = rank_report(game_table(_games()), PARAMS, _games())
     south = text[text.index("South setups, strongest"):text.index("North setups, strongest")]
     assert south.count(f" {setup} ") == 1
+
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "setups"
+
+
+def test_the_published_self_play_report_and_map_are_reproduced():
+    games_file = DATA / "pbmserv-selfplay.jsonl"
+    found, games = read_games(str(games_file))
+    assert found is not None and found["canonical"] and found["limit"] == {"nodes": 1000}
+    assert [g["game"] for g in games] == list(range(len(games)))   # sorted, none missing
+    proven_found, proven = read_results(str(DATA / "pbmserv-depth3.jsonl"))
+    assert proven_found is not None and proven_found["rules"] == found["rules"]
+    table = game_table(games, canonical=True, proven=proven)
+    text = (DATA / "pbmserv-selfplay-report.txt").read_text(encoding="utf-8")
+    assert rank_report(table, found, games) + "\n" == text
+    svg = (DATA / "pbmserv-selfplay.svg").read_text(encoding="utf-8")
+    assert signed(score_map_svg(table), "<!--", "-->") == svg
