@@ -320,9 +320,9 @@ def _pairs(south: str | None, north: str | None, pairs_file: str | None
               "(a file gyges did not write is not replaced without --force).")
 @click.option("--force", is_flag=True, help="Replace --svg even if gyges did not write it.")
 @click.option("--top", type=click.IntRange(0), default=5, show_default=True,
-              help="How many strongest and weakest setups of each side to list (one ranked "
-              "list of all when a side has fewer than twice as many), and how many "
-              "narrowest defences.")
+              help="For an analysis: how many strongest and weakest setups of each side to "
+              "list (one ranked list of all when a side has fewer than twice as many), and "
+              "how many narrowest defences (a games report lists every setup).")
 @click.option("--proven", "proven_file", default=None, metavar="FILE.jsonl",
               help="For a games file: a results file of 'setups analyze' under the same "
               "rules whose forced results count for their pairs' games and lead the report.")
