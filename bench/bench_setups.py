@@ -10,6 +10,13 @@ Depth 3: pairs per second on 1 and 2 local workers and on a 2-worker Dask cluste
 here (``--scheduler local``: a LocalCluster; its start-up is timed apart), over every
 ``GYGES_BENCH_SETUPS_D3_STEP``-th pair (default 300: 27 pairs). Also times ``setups
 search`` for all 8,100 pairs (CP-SAT enumeration).
+
+Self-play (``setups rank``): games per hour on 1 and 2 local workers and on a 2-worker
+Dask LocalCluster, over the first ``GYGES_BENCH_RANK_GAMES`` games (default 40) of the
+canonical pairs' order, at each node limit of ``GYGES_BENCH_RANK_NODES`` (default
+``1000``; comma-separated) with the proof horizon 2, as the published table is played;
+games per CPU hour too (client and local workers), the figure a loaded machine changes
+least. ``GYGES_BENCH_SETUPS_ONLY=rank`` runs only this part.
 """
 
 from __future__ import annotations
@@ -19,8 +26,10 @@ import resource
 import tempfile
 import time
 
+from gyges.engine import Limit
 from gyges.game.rules import PRESETS
-from gyges.setups import constraints_from_options, run, search, select_pairs
+from gyges.setups import canonical_pairs, constraints_from_options, run, search, select_pairs
+from gyges.setups.rank import run_games
 
 TOTAL = 8100
 
@@ -56,6 +65,9 @@ def time_analyze(pairs, depth: int, jobs: int, scheduler: str = "") -> tuple[flo
 
 
 def main() -> None:
+    if os.environ.get("GYGES_BENCH_SETUPS_ONLY") == "rank":
+        selfplay()
+        return
     rules = PRESETS["pbmserv"]
     t = time.perf_counter()
     n = search(constraints_from_options({"side": "pair"}), rules, count_only=True)
@@ -87,6 +99,7 @@ def main() -> None:
         print(f"  speed-up 1 -> 2 jobs: {times[1] / times[2]:.2f}x on {cores} cores "
               "(the machine is shared: compare with the load figures)")
     depth3(every)
+    selfplay()
 
 
 def depth3(every) -> None:
@@ -111,6 +124,39 @@ def depth3(every) -> None:
               f"before): {elapsed:.1f} s wall{' less start-up' if scheduler else ''}, "
               f"{len(sample) / elapsed:.2f} pairs/s; {cpu:.1f} CPU s (client and local "
               "workers)")
+
+
+
+def selfplay() -> None:
+    """Games per hour of ``setups rank --canonical --prove 2`` at a few node limits, on 1
+    and 2 local workers and a 2-worker Dask LocalCluster (its start-up timed apart)."""
+    from gyges.parallel import open_executor
+
+    games = int(os.environ.get("GYGES_BENCH_RANK_GAMES", "40"))
+    limits = [int(n) for n in os.environ.get("GYGES_BENCH_RANK_NODES", "1000").split(",")]
+    pairs = canonical_pairs(select_pairs())
+    t = time.perf_counter()
+    with open_executor("local", jobs=2):
+        pass
+    startup = time.perf_counter() - t
+    for nodes in limits:
+        for label, jobs, scheduler in (("local pool, 1 worker", 1, ""),
+                                       ("local pool, 2 workers", 2, ""),
+                                       ("Dask LocalCluster, 2 workers", 2, "local")):
+            load = _load()
+            with tempfile.TemporaryDirectory() as d:
+                c = _cpu()
+                t = time.perf_counter()
+                summary = run_games(pairs, PRESETS["pbmserv"], os.path.join(d, "g.jsonl"),
+                                    games=games, limit=Limit(nodes=nodes), prove=2,
+                                    canonical=True, jobs=jobs, scheduler=scheduler)
+                elapsed = time.perf_counter() - t - (startup if scheduler else 0.0)
+                cpu = _cpu() - c
+            assert summary.done == games and summary.complete
+            print(f"setups rank --nodes {nodes} --prove 2, {games} games, {label} ({load} "
+                  f"before): {elapsed:.1f} s wall{' less start-up' if scheduler else ''}, "
+                  f"{3600 * games / elapsed:,.0f} games/h; {cpu:.1f} CPU s = "
+                  f"{3600 * games / cpu:,.0f} games per CPU hour")
 
 
 if __name__ == "__main__":

@@ -12,10 +12,10 @@ from gyges.engine.client import EngineFailure
 from gyges.engine.match import MatchSettings, run_match, write_records
 from gyges.engine.openings import OPENING_SETS
 from gyges.engine.stats import Sprt
-from gyges.game.rules import RuleSet
+from gyges.game.rules import RuleRequest, RuleSet
 from gyges.setups.pairs import PairListError, parse_pairs
 from gyges_cli.batch import run_errors, scheduler_option
-from gyges_cli.common import UserError, check_jobs, interrupted, rule_options
+from gyges_cli.common import UserError, interrupted, jobs_option, rule_options
 from gyges_cli.engine import limit_of, limit_options
 
 #: ``match`` without --time, --depth or --nodes: this many seconds a move.
@@ -61,8 +61,7 @@ def _read_pairs(path: str) -> list[tuple[str, str]]:
 @click.option("--sprt", "sprt_text", default=None, metavar="ELO0,ELO1",
               help="Stop when the SPRT decides between 'ELO1 better' and 'ELO0' (alpha = "
                    "beta = 0.05).")
-@click.option("--jobs", "-j", type=int, default=None,
-              help="Games at a time, one worker process each (default: every core).")
+@jobs_option(what="Games at a time, one worker process each.")
 @scheduler_option
 @click.option("--out", required=True, metavar="GAMES.jsonl",
               help="The games, one JSON object a line; rerun with it to resume or extend "
@@ -77,7 +76,7 @@ def _read_pairs(path: str) -> list[tuple[str, str]]:
 def match(first: str, second: str, games: int, seconds: float | None, depth: int | None,
           nodes: int | None, opening_set: str, max_plies: int, sprt_text: str | None,
           jobs: int | None, scheduler: str | None, out: str, record_dir: str | None,
-          log: str | None, quiet: bool, rules: RuleSet, rules_given: bool) -> None:
+          log: str | None, quiet: bool, rules: RuleSet, rules_given: RuleRequest) -> None:
     """Play games between two engines and print the first one's score.
 
     Each ENGINE is builtin[:option=value,...] (the builtin engine; options depth, nodes,
@@ -106,7 +105,6 @@ def match(first: str, second: str, games: int, seconds: float | None, depth: int
                              max_plies)
     pairs = None if opening_set in OPENING_SETS else _read_pairs(opening_set)
     sprt = _sprt(sprt_text)
-    jobs = check_jobs(jobs) if jobs is not None else None
     try:
         with run_errors("--out"):
             result = run_match(settings, games, out, pairs=pairs, sprt=sprt,

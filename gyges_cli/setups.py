@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from gyges.engine import EngineError, Limit
 from gyges.game.rules import RuleRequest, RuleSet
 from gyges.output import OutputError, check_output, open_atomic, signed
 from gyges.parallel import ResultsFileError, StatusLine
@@ -32,6 +33,10 @@ from gyges.setups import (
     run,
     select_pairs,
 )
+from gyges.setups.rank import is_games_file, read_games, run_games
+from gyges.setups.rankreport import rank_report
+from gyges.setups.scoremap import score_map_svg
+from gyges.setups.selfplay import game_table
 from gyges_cli.batch import run_errors, scheduler_option
 from gyges_cli.common import (
     UserError,
@@ -214,6 +219,83 @@ def analyze_command(south: str | None, north: str | None, pairs_file: str | None
                err=True)
 
 
+@setups_group.command("rank")
+@click.option("--games", type=click.IntRange(1), default=None, metavar="N",
+              help="Games to play (default: one round, each pair once); game i plays "
+                   "pair i mod P of a fixed seeded order, and every round after the first "
+                   "opens with one random move of each side, so a pair's games differ.")
+@click.option("--nodes", type=click.IntRange(1), default=None, metavar="N",
+              help="Nodes a move (the default, 1,000: deterministic).")
+@click.option("--depth", type=click.IntRange(1, 90), default=None, metavar="D",
+              help="Plies a move instead (deterministic).")
+@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None,
+              metavar="S", help="Seconds a move instead (the games then depend on the "
+                                "machine's speed).")
+@click.option("--prove", type=click.IntRange(0, 10), default=2, show_default=True,
+              metavar="K", help="The engine's proof horizon in moves (0: no prover).")
+@click.option("--max-plies", type=click.IntRange(1), default=200, show_default=True,
+              metavar="P", help="A game this many moves long is a draw.")
+@click.option("--south", default=None, metavar="SETUP[,SETUP...]|all",
+              help="South's setups (default: all).")
+@click.option("--north", default=None, metavar="SETUP[,SETUP...]|all",
+              help="North's setups (default: all).")
+@click.option("--pairs", "pairs_file", default=None, metavar="FILE",
+              help="The pairs to play instead: one 'SOUTH NORTH' pair per line.")
+@click.option("--canonical", is_flag=True, default=False,
+              help="Play only the canonical pair standing for each pair and its mirror "
+                   "(4,068 stand for all 8,100); the ranking then counts each setup with "
+                   "its mirror image.")
+@jobs_option(what="Games at a time, one worker process each.")
+@scheduler_option
+@click.option("--out", required=True, metavar="GAMES.jsonl",
+              help="The games, one JSON object per line; rerun with it to resume.")
+@click.option("--log", default=None, metavar="FILE",
+              help="Log file: one line per game (worker, pair, result, time).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@rule_options(from_file=False)
+def rank_command(games: int | None, nodes: int | None, depth: int | None,
+                 seconds: float | None, prove: int, max_plies: int, south: str | None,
+                 north: str | None, pairs_file: str | None, canonical: bool,
+                 jobs: int | None, scheduler: str | None, out: str, log: str | None,
+                 quiet: bool, rules: RuleSet, rules_given: RuleRequest) -> None:
+    """Play the builtin engine against itself from setup pairs (South moves first) into
+    a JSON Lines file of games, to rank the setups ('setups report GAMES.jsonl').
+
+    Each game is one line: the game's number and round, the pair, the result (south,
+    north or draw), why, the moves, and the run's parameters. Games are appended as they
+    finish; Ctrl-C keeps them (exit status 130) and the same command resumes. The work
+    runs on a local process pool, or on a Dask cluster with --scheduler. At --nodes or
+    --depth the file holds the same games whatever the backend.
+
+    \b
+    Examples:
+      gyges setups rank --canonical --games 10000 --nodes 1000 --out games.jsonl
+      gyges setups rank --south 231123,321123 --north all --depth 3 --out g.jsonl
+      gyges setups report games.jsonl --svg games.svg
+    """
+    jobs = check_jobs(jobs)
+    given = [x for x in (nodes, depth, seconds) if x is not None]
+    if len(given) > 1:
+        raise UserError("give one of --nodes, --depth and --time", "setups rank")
+    pairs = _pairs(south, north, pairs_file)
+    try:
+        limit = Limit(time=seconds, depth=depth, nodes=nodes if given else 1000)
+        with run_errors("--out"):
+            summary = run_games(pairs, rules, out, games=games, limit=limit, prove=prove,
+                                max_plies=max_plies, canonical=canonical,
+                                scheduler=scheduler, jobs=jobs, log=log,
+                                progress=None if quiet else sys.stderr)
+    except (SetupError, EngineError) as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(e.strerror or str(e), e.filename or out) from None
+    if summary.interrupted:
+        interrupted(f"{summary.done} new games kept in {out}; rerun the same command "
+                    "to resume")
+    click.echo(f"{_count(summary.done, 'game')} played, {summary.skipped} already in {out}",
+               err=True)
+
+
 def _count(n: int, noun: str) -> str:
     """``1 pair``, ``2 pairs``."""
     return f"{n} {noun}{'' if n == 1 else 's'}"
@@ -243,11 +325,17 @@ def _pairs(south: str | None, north: str | None, pairs_file: str | None
               "(a file gyges did not write is not replaced without --force).")
 @click.option("--force", is_flag=True, help="Replace --svg even if gyges did not write it.")
 @click.option("--top", type=click.IntRange(0), default=5, show_default=True,
-              help="How many strongest and weakest setups of each side to list (one ranked "
-              "list of all when a side has fewer than twice as many), and how many "
-              "narrowest defences.")
-def report_command(results: str, svg_out: str | None, top: int, force: bool) -> None:
-    """Summarise an analysis: forced results, setups ranked, narrowest defences,
+              help="For an analysis: how many strongest and weakest setups of each side to "
+              "list (one ranked list of all when a side has fewer than twice as many), and "
+              "how many narrowest defences (a games report lists every setup).")
+@click.option("--proven", "proven_file", default=None, metavar="FILE.jsonl",
+              help="For a games file: a results file of 'setups analyze' under the same "
+              "rules whose forced results count for their pairs' games and lead the report.")
+def report_command(results: str, svg_out: str | None, top: int, force: bool,
+                   proven_file: str | None) -> None:
+    """Summarise an analysis ('setups analyze') or a self-play table ('setups rank').
+
+    For an analysis: forced results, setups ranked, narrowest defences,
     distributions. Each section says in a line what its numbers are:
 
     \b
@@ -263,10 +351,20 @@ def report_command(results: str, svg_out: str | None, top: int, force: bool) -> 
     A table of canonical pairs (setups analyze --canonical) is counted with its
     mirror pairs: "4,068 canonical pairs (8,100 with mirrors)".
 
+    For a games file: the results and how the games ended; South's first-move
+    advantage (its score over all games with a 95% interval, as Elo, and as
+    fitted); every setup of each side ranked by a Bradley-Terry fit of all
+    results (Elo, centred, with a 95% interval, its games and score); which
+    differences are significant (a pairwise test at 5%); the best reply to each
+    setup from the games. With --proven, pairs with a forced result lead and their
+    games count as that result. --svg draws South's score in each pair's games,
+    both axes ordered strongest first.
+
     \b
     Examples:
       gyges setups report table.jsonl
       gyges setups report table.jsonl --top 10 --svg heatmap.svg
+      gyges setups report games.jsonl --proven d3.jsonl --svg games.svg
     """
     if not os.path.exists(results):
         raise UserError("no such file", results)
@@ -278,20 +376,52 @@ def report_command(results: str, svg_out: str | None, top: int, force: bool) -> 
     except OutputError as e:
         raise UserError(f"{e} (--svg)") from None
     try:
-        found, records = read_results(results)
+        if is_games_file(results):
+            text, svg = _games_report(results, proven_file, svg_out is not None)
+        else:
+            if proven_file is not None:
+                raise UserError("--proven is for a games file (made by 'gyges setups rank')")
+            text, svg = _analysis_report(results, top, svg_out is not None)
     except ResultsFileError as e:
         raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(e.strerror or str(e), e.filename or results) from None
+    click.echo(text)
+    if svg_out and svg:
+        try:
+            with open_atomic(svg_out) as f:
+                f.write(signed(svg, "<!--", "-->"))
+        except OutputError as e:
+            raise UserError(str(e)) from None
+        except OSError as e:
+            raise UserError(e.strerror or str(e), svg_out) from None
+        click.echo(f"heat map written to {svg_out}", err=True)
+
+
+def _analysis_report(results: str, top: int, svg: bool) -> tuple[str, str | None]:
+    found, records = read_results(results)
     if not records:
         raise UserError("holds no setup analysis records (made by 'gyges setups analyze')",
                         results)
-    click.echo(report(records, found, top=top))
-    if svg_out:
-        try:
-            with open_atomic(svg_out) as f:
-                f.write(signed(heatmap_svg(records), "<!--", "-->"))
-        except OutputError as e:
-            raise UserError(str(e)) from None
-        click.echo(f"heat map written to {svg_out}", err=True)
+    return report(records, found, top=top), heatmap_svg(records) if svg else None
+
+
+def _games_report(results: str, proven_file: str | None, svg: bool
+                  ) -> tuple[str, str | None]:
+    found, games = read_games(results)
+    if not games or found is None:
+        raise UserError("holds no game records (made by 'gyges setups rank')", results)
+    proven: list[dict] = []
+    if proven_file is not None:
+        if not os.path.isfile(proven_file):
+            raise UserError("no such results file", proven_file)
+        analysis, proven = read_results(proven_file)
+        if analysis is not None and analysis["rules"] != found["rules"]:
+            raise UserError(f"made under other rules ({analysis['rules']}) than the games "
+                            f"({found['rules']}): give an analysis under the games' rules",
+                            f"--proven {proven_file}")
+    table = game_table(games, found["canonical"], proven)
+    return rank_report(table, found, games), score_map_svg(table) if svg else None
 
 
 COMMANDS = [setups_group]

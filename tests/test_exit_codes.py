@@ -102,6 +102,11 @@ CASES = {
                                       str(t / "a.jsonl")],
     ("setups analyze", 2): lambda t: ["setups", "analyze", "--depth", "31", "--out",
                                       str(t / "a.jsonl")],
+    ("setups rank", 0): lambda t: ["setups", "rank", "--south", "231123", "--north",
+                                   "321123", "--depth", "1", "--prove", "0", "-q", "--jobs",
+                                   "1", "--out", str(t / "g.jsonl")],
+    ("setups rank", 2): lambda t: ["setups", "rank", "--nodes", "5", "--depth", "1", "--out",
+                                   str(t / "g.jsonl")],
     ("setups report", 0): lambda t: ["setups", "report", analysis(t)],
     ("setups report", 2): lambda t: ["setups", "report", str(DATA / "sample_game.txt")],
 }

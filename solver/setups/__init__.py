@@ -15,7 +15,12 @@ The modules, by job:
 - ``batch``: the run over many pairs (one resumable run of :mod:`gyges.parallel`), whole
   or split per first move;
 - ``report``: the summary as text;
-- ``heatmap``: the heat map as SVG.
+- ``heatmap``: the heat map as SVG;
+- ``rank``: self-play games of the engine from setup pairs (``setups rank``), one
+  resumable run of :mod:`gyges.parallel`, and the games file;
+- ``strengths``: the Bradley-Terry fit of one strength per setup and side, with intervals;
+- ``selfplay``: the games as a table (the mirror folded in, proven verdicts first);
+- ``rankreport`` and ``scoremap``: the report of a games file as text, its heat map.
 
 >>> found = find_setups(read_constraints(["fix=3@1", "fix=3@6", "apart=1"]))
 >>> found.lines()
@@ -52,8 +57,13 @@ from gyges.setups.pairs import (
     parse_pairs,
     select_pairs,
 )
+from gyges.setups.rank import read_games, run_games
+from gyges.setups.rankreport import rank_report
 from gyges.setups.report import report
 from gyges.setups.results import BatchError, PairRecord, read_results, results_file
+from gyges.setups.scoremap import score_map_svg
+from gyges.setups.selfplay import GameTable, game_table
+from gyges.setups.strengths import Fit, Rating, fit_strengths
 from gyges.setups.values import (
     Constraints,
     Count,
@@ -67,12 +77,13 @@ from gyges.setups.values import (
 
 __all__ = [
     "ALL_SETUPS", "KEYS", "BatchError", "ConstraintFileError", "Constraints", "Count",
-    "CountOp", "NorthAs", "PairListError", "PairRecord", "PairSelectionError",
-    "RoundProgress", "ScopeError", "SearchResult", "SearchSide", "SetupError",
-    "SideConstraints", "all_pairs", "analyse_pair", "canonical_pair", "canonical_pairs",
-    "check_pair", "combine_verdicts", "constraints_from_options", "find_setups",
-    "first_move_verdicts", "first_moves", "forced_landing_within", "heatmap_svg",
-    "load_constraints", "mirror", "parse_pairs", "read_constraints", "read_results",
-    "replace_threats", "report", "results_file", "run", "search", "select_pairs",
-    "win_defence",
+    "CountOp", "Fit", "GameTable", "NorthAs", "PairListError", "PairRecord",
+    "PairSelectionError", "Rating", "RoundProgress", "ScopeError", "SearchResult",
+    "SearchSide", "SetupError", "SideConstraints", "all_pairs", "analyse_pair",
+    "canonical_pair", "canonical_pairs", "check_pair", "combine_verdicts",
+    "constraints_from_options", "find_setups", "first_move_verdicts", "first_moves",
+    "fit_strengths", "forced_landing_within", "game_table", "heatmap_svg",
+    "load_constraints", "mirror", "parse_pairs", "rank_report", "read_constraints",
+    "read_games", "read_results", "replace_threats", "report", "results_file", "run",
+    "run_games", "score_map_svg", "search", "select_pairs", "win_defence",
 ]

@@ -28,7 +28,7 @@ from xml.sax.saxutils import escape, quoteattr
 from gyges.setups.pairs import canonical_pair
 from gyges.setups.results import is_canonical, with_mirrors
 
-__all__ = ["CELL", "CHAR_WIDTH", "heatmap_svg"]
+__all__ = ["CELL", "CHAR_WIDTH", "Canvas", "axes", "heatmap_svg", "svg_document", "text_width"]
 
 Record = Mapping[str, Any]
 
@@ -70,12 +70,12 @@ def _shade(v: float, hi: float) -> str:
     return f"#{level:02x}{(level + 255) // 2:02x}{level:02x}"
 
 
-def _text_width(text: str, size: float) -> float:
+def text_width(text: str, size: float) -> float:
     return len(text) * CHAR_WIDTH * size
 
 
 @dataclasses.dataclass
-class _Canvas:
+class Canvas:
     """The elements drawn so far, and the box they cover (grown as they are added)."""
 
     parts: list[str] = dataclasses.field(default_factory=list)
@@ -98,7 +98,7 @@ class _Canvas:
              turn: int = 0, bold: bool = False) -> None:
         """``text`` with its baseline at (x, y), read along its direction from ``x`` as
         ``anchor`` says; ``turn`` -90 reads upwards, 90 downwards."""
-        w = _text_width(text, size)
+        w = text_width(text, size)
         start = {"start": 0.0, "middle": -w / 2, "end": -w}[anchor]
         if turn == 0:
             self._cover(x + start, y - ASCENT * size, x + start + w, y + DESCENT * size)
@@ -116,7 +116,7 @@ class _Canvas:
         self.parts.append(f"<text {attrs}>{escape(text)}</text>")
 
 
-def _grid(c: _Canvas, rows: Sequence[Record], souths: list[str], norths: list[str],
+def _grid(c: Canvas, rows: Sequence[Record], souths: list[str], norths: list[str],
           key: str, hi: int, canonical: bool) -> None:
     """The cells, one per pair, with a tooltip each; the grid's top left corner at 0, 0."""
     si = {s: i for i, s in enumerate(souths)}
@@ -135,30 +135,32 @@ def _grid(c: _Canvas, rows: Sequence[Record], souths: list[str], norths: list[st
     c.rect(0, 0, CELL * len(norths), CELL * len(souths), "none", stroke="#999999")
 
 
-def _axes(c: _Canvas, souths: list[str], norths: list[str]) -> float:
-    """Setup labels on both axes and the axis titles; returns the x where the row labels
-    begin (the legend is aligned with it)."""
+def axes(c: Canvas, souths: list[str], norths: list[str],
+         titles: tuple[str, str] = ("North setup →", "South setup →")) -> float:
+    """Setup labels on both axes (the grid's top left corner at 0, 0, cells of
+    :data:`CELL`) and the axis titles (North's, South's); returns the x where the row
+    labels begin (a legend is aligned with it)."""
     width, height = CELL * len(norths), CELL * len(souths)
-    label = _text_width("000000", LABEL_SIZE)
+    label = text_width("000000", LABEL_SIZE)
     for j, n in enumerate(norths):   # upright, read upwards, centred on the column
         c.text(CELL * j + CELL / 2 + 0.35 * LABEL_SIZE, -GAP, n, LABEL_SIZE, turn=-90)
     for i, s in enumerate(souths):
         c.text(-GAP, CELL * i + CELL / 2 + 0.35 * LABEL_SIZE, s, LABEL_SIZE, anchor="end")
-    north, south = "North setup →", "South setup →"
+    north, south = titles
     top = -GAP - label - 2 * GAP - DESCENT * TITLE_SIZE
-    if _text_width(north, TITLE_SIZE) <= width:
+    if text_width(north, TITLE_SIZE) <= width:
         c.text(width / 2, top, north, TITLE_SIZE, anchor="middle", bold=True)
     else:
         c.text(0, top, north, TITLE_SIZE, bold=True)
     left = -GAP - label - 2 * GAP - ASCENT * TITLE_SIZE
-    if _text_width(south, TITLE_SIZE) <= height:
+    if text_width(south, TITLE_SIZE) <= height:
         c.text(left, height / 2, south, TITLE_SIZE, anchor="middle", turn=90, bold=True)
     else:
         c.text(left, 0, south, TITLE_SIZE, turn=90, bold=True)
     return -GAP - label
 
 
-def _legend(c: _Canvas, x: float, y: float, depth: Any, key: str, hi: int) -> None:
+def _legend(c: Canvas, x: float, y: float, depth: Any, key: str, hi: int) -> None:
     """What the colours mean, from (x, y) down: the two forced results, then the scale of
     the shade of the other pairs, from 0 to ``hi``."""
     line = LEGEND_SIZE + 8
@@ -197,16 +199,22 @@ def heatmap_svg(records: Sequence[Record], value: str = "auto") -> str:
     key = "landing_threats" if value == "auto" else value
     hi = max([r[key] for r in rows] + [1])
     depth = table[0]["depth"] if table else "?"
-    c = _Canvas()
+    c = Canvas()
     _grid(c, rows, souths, norths, key, hi, is_canonical(table))
-    left = _axes(c, souths, norths)
+    left = axes(c, souths, norths)
     _legend(c, left, CELL * len(souths) + 3 * GAP, depth, key, hi)
-    x0, y0 = math.floor(c.box[0] - PAD), math.floor(c.box[1] - PAD)
-    w, h = math.ceil(c.box[2] + PAD) - x0, math.ceil(c.box[3] + PAD) - y0
-    view = f"{x0} {y0} {w} {h}"
     title = (f"Gyges setup pairs, depth {depth}: South setups (rows) by North setups "
              f"(columns); red: South forces a landing, blue: North does, white to green: "
              f"{key.replace('_', ' ')} (0 to {hi})")
+    return svg_document(c, title)
+
+
+def svg_document(c: Canvas, title: str) -> str:
+    """What ``c`` holds as an SVG 1.1 document of its natural size (all of it inside,
+    with a margin), titled ``title``, on white."""
+    x0, y0 = math.floor(c.box[0] - PAD), math.floor(c.box[1] - PAD)
+    w, h = math.ceil(c.box[2] + PAD) - x0, math.ceil(c.box[3] + PAD) - y0
+    view = f"{x0} {y0} {w} {h}"
     return "\n".join([
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{w}" height="{h}" '

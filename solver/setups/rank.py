@@ -1,0 +1,280 @@
+"""Self-play games from setup pairs: the games that rank the setups.
+
+Each game is the builtin engine (:mod:`gyges.engine`) against itself from one setup pair,
+South moving first, refereed by the rules engine (:func:`gyges.engine.play_game`); the run
+is one resumable run of :mod:`gyges.parallel` (one task per game, each record appended
+to the games file as it arrives, a rerun skipping the games already there).
+
+**Which games.** The pairs asked for are put in a fixed seeded order (sorted, then
+shuffled with :data:`gyges.engine.openings.SEED`: for every canonical pair this is
+``openings("canonical")``); game ``i`` plays pair ``i mod P`` of that order, in round
+``i div P`` (:func:`schedule`). The engine is deterministic at a fixed depth or node
+count, so a pair's game is always the same one: the first round is the engine's own play
+from the setups, and each further round opens with one random move of each side (drawn
+from a generator seeded by the game's number, among the moves that do not let the
+opponent land at once), the engine playing the rest, so that a pair's later games are
+other games.
+
+**The mirror.** The rules are the same mirrored left to right, so with ``canonical`` the
+run plays only the canonical pair standing for each pair asked for (4,068 stand for all
+8,100), and the fit (:mod:`gyges.setups.strengths`) counts each setup together with its
+mirror image: one strength for ``231123`` and ``321132``.
+
+>>> [(g.game, g.south, g.north, g.round) for g in schedule([("231123", "321123"),
+...                                                         ("112233", "332211")], 3)]
+[(0, '112233', '332211', 0), (1, '231123', '321123', 0), (2, '112233', '332211', 1)]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import logging
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TextIO
+
+from gyges.engine import Analysis, Engine, Eval, Limit, Options, PlayResult, play_game
+from gyges.engine.openings import SEED
+from gyges.formats.notation import parse_setup
+from gyges.game.moves import apply_move, can_land, legal_moves
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet
+from gyges.parallel import ResultsFile, RunEvent, RunSummary
+from gyges.parallel import run as run_tasks
+from gyges.setups.pairs import canonical_pairs
+from gyges.setups.values import SetupError
+
+__all__ = [
+    "FORMAT", "GAME_RESULTS", "HASH_BITS", "OPENING_PLIES", "ScheduledGame", "check_game",
+    "describe_limit", "games_file", "is_games_file", "limit_of", "play_task", "rank_params",
+    "read_games", "run_games", "schedule",
+]
+
+LOG = logging.getLogger("gyges.setups")
+
+FORMAT = 1  #: version of the games file's record layout
+GAME_RESULTS = ("south", "north", "draw")
+#: Random moves that open a game after the first round: one of each side. One move a side
+#: is enough to make a pair's later games other games, and little enough that the setups
+#: still decide the position the engine takes over.
+OPENING_PLIES = 2
+#: The engine's transposition table, 2 ** HASH_BITS entries of 16 bytes (4 MiB): a move
+#: at a few thousand nodes uses a small part of it, and a fresh table per game (for
+#: games that do not depend on the game before) costs little to clear.
+HASH_BITS = 18
+
+_PARAMS = ("canonical", "format", "limit", "max_plies", "prove", "rules")
+
+
+@dataclasses.dataclass(frozen=True)
+class ScheduledGame:
+    """Game number ``game`` of a run: its pair and its round (0: the engine's own play
+    from the setups; later rounds open with random moves)."""
+
+    game: int
+    south: str
+    north: str
+    round: int
+
+
+def schedule(pairs: Iterable[tuple[str, str]], games: int, seed: int = SEED
+             ) -> list[ScheduledGame]:
+    """The first ``games`` games over ``pairs`` (each once, in a seeded order), round
+    after round."""
+    order = sorted(set(pairs))
+    if not order:
+        raise SetupError("no setup pairs to play")
+    random.Random(seed).shuffle(order)
+    return [ScheduledGame(i, *order[i % len(order)], i // len(order)) for i in range(games)]
+
+
+def limit_of(limit: Mapping[str, Any]) -> Limit:
+    """The engine's limit from its JSON form (``{"nodes": 1000}``)."""
+    return Limit(time=limit.get("time"), depth=limit.get("depth"), nodes=limit.get("nodes"))
+
+
+def describe_limit(limit: Mapping[str, Any]) -> str:
+    """``1,000 nodes a move``, ``depth 3 a move``, ``0.5 s a move``.
+
+    >>> describe_limit({"nodes": 1000}), describe_limit({"depth": 3, "time": 0.5})
+    ('1,000 nodes a move', 'depth 3, 0.5 s a move')
+    """
+    words = [f"{limit['nodes']:,} nodes" if k == "nodes" else
+             f"depth {limit['depth']}" if k == "depth" else f"{limit['time']:g} s"
+             for k in ("nodes", "depth", "time") if limit.get(k) is not None]
+    return ", ".join(words) + " a move"
+
+
+def rank_params(rules: RuleSet, limit: Limit, prove: int, max_plies: int,
+                canonical: bool = False) -> dict[str, Any]:
+    """The parameters stored in every game record: a resumed run must match them."""
+    given = {k: getattr(limit, k) for k in ("time", "depth", "nodes")
+             if getattr(limit, k) is not None}
+    return {"canonical": canonical, "format": FORMAT, "limit": given,
+            "max_plies": max_plies, "prove": prove, "rules": rules.describe()}
+
+
+def _params_of(record: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: record[k] for k in _PARAMS}
+
+
+def describe_params(p: Mapping[str, Any]) -> str:
+    """Parameters in words: ``1,000 nodes a move, prove 2, 200 plies at most, canonical
+    pairs, rules ...``."""
+    return (f"{describe_limit(p['limit'])}, prove {p['prove']}, {p['max_plies']} plies at "
+            f"most, {'canonical pairs, ' if p['canonical'] else ''}rules {p['rules']}")
+
+
+def check_game(rec: Mapping[str, Any]) -> None:
+    """KeyError or ValueError unless ``rec`` is a game record (what the report reads: a
+    file edited by hand must not crash it)."""
+    for key in ("game", "south", "north", "round", "result", "reason", "moves", *_PARAMS):
+        rec[key]  # noqa: B018 - KeyError names the missing key
+    if not (type(rec["game"]) is int and type(rec["round"]) is int
+            and rec["game"] >= 0 and rec["round"] >= 0):
+        raise ValueError("game and round are whole numbers, 0 or more")
+    if rec["result"] not in GAME_RESULTS:
+        raise ValueError(f"result is one of {', '.join(GAME_RESULTS)}")
+    if not (isinstance(rec["moves"], list) and all(isinstance(m, str) for m in rec["moves"])):
+        raise ValueError("moves is a list of moves")
+    if not isinstance(rec["canonical"], bool) or not isinstance(rec["limit"], dict):
+        raise ValueError("canonical is true or false, limit an object")
+    for k in ("south", "north"):
+        if not isinstance(rec[k], str):
+            raise ValueError("south and north are setups")
+        parse_setup(rec[k])   # NotationError (a ValueError) says why not
+
+
+def _game_key(record: Mapping[str, Any]) -> tuple[int, str, str]:
+    return record["game"], record["south"], record["north"]
+
+
+def games_file(path: str, wanted: Mapping[str, Any] | None = None) -> ResultsFile:
+    """The games file of a run: records keyed by ``(game, south, north)``, each checked
+    (:func:`check_game`); with ``wanted`` (:func:`rank_params`) a record made with other
+    parameters is refused, without it every record must have those of the first."""
+    return ResultsFile(path, "a self-play game record", key=_game_key, check=check_game,
+                       params=None if wanted is None else dict(wanted),
+                       params_of=_params_of, describe=describe_params)
+
+
+def is_games_file(path: str) -> bool:
+    """Does the file at ``path`` begin with a game record (rather than, say, a setup
+    analysis record)? Only the first line is read: :func:`read_games` checks them all."""
+    with open(path, "rb") as f:
+        first = f.readline(1 << 20)
+    try:
+        record = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and "game" in record and "moves" in record
+
+
+def read_games(path: str, repair: bool = False) -> tuple[dict[str, Any] | None, list[dict]]:
+    """The parameters and game records of a games file (none when it does not exist),
+    sorted by game number. A last line cut short is dropped; any other bad line is a
+    :class:`gyges.parallel.ResultsFileError` naming the file and the line."""
+    found = games_file(path).read(repair)
+    return found.params, sorted(found.by_key().values(), key=_game_key)
+
+
+# -- one game ----------------------------------------------------------------------------
+
+
+class _Opening:
+    """The engine for both sides, after ``plies`` random moves (none that lets the
+    opponent land at once, unless every move does) drawn from ``rng``."""
+
+    def __init__(self, engine: Engine, rules: RuleSet, plies: int, rng: random.Random):
+        self.engine = engine
+        self.rules = rules
+        self.plies = plies
+        self.rng = rng
+
+    def play(self, position: Position, limit: Limit,
+             history: Sequence[Position] = ()) -> PlayResult:
+        if len(history) >= self.plies:
+            return self.engine.play(position, limit, history)
+        moves = legal_moves(position, self.rules, history, paths=False)
+        safe = [m for m in moves if m.is_win or not can_land(
+            apply_move(position, m), self.rules, [*history, position])]
+        move = self.rng.choice(safe or list(moves))
+        return PlayResult(move, Analysis(position, move, Eval(0), (move,), 0, 0, 0.0))
+
+    def analyse(self, position: Position, limit: Limit,
+                history: Sequence[Position] = ()) -> Analysis:
+        return self.play(position, limit, history).analysis
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+def play_task(item: ScheduledGame, *, rules: RuleSet, limit: Mapping[str, Any], prove: int,
+              max_plies: int, canonical: bool = False) -> dict[str, Any]:
+    """One game's record, with the run's parameters (:func:`rank_params`)."""
+    engine = Engine(rules, Options(prove=prove, hash_bits=HASH_BITS))
+    plies = OPENING_PLIES if item.round else 0
+    player = _Opening(engine, rules, plies, random.Random((SEED << 32) + item.game))
+    try:
+        game = play_game(player, player, (item.south, item.north), rules, limit_of(limit),
+                         max_plies, names=("builtin", "builtin"))
+    finally:
+        player.close()
+    return {"game": item.game, "south": item.south, "north": item.north,
+            "round": item.round, "result": game.result, "reason": game.reason,
+            "moves": list(game.moves), "canonical": canonical, "format": FORMAT,
+            "limit": dict(limit), "max_plies": max_plies, "prove": prove,
+            "rules": rules.describe()}
+
+
+# -- the run -------------------------------------------------------------------------------
+
+
+def _log_text(record: Mapping[str, Any]) -> str:
+    return (f"game {record['game']} {record['south']} {record['north']}: {record['result']} "
+            f"in {len(record['moves'])} plies")
+
+
+def run_games(
+    pairs: Iterable[tuple[str, str]],
+    rules: RuleSet,
+    out: str,
+    *,
+    games: int | None = None,
+    limit: Limit | None = None,
+    prove: int = 2,
+    max_plies: int = 200,
+    canonical: bool = False,
+    scheduler: str | None = None,
+    jobs: int | None = None,
+    progress: TextIO | None = None,
+    log: str | None = None,
+    watch: Callable[[RunEvent], None] | None = None,
+) -> RunSummary:
+    """Play the first ``games`` games (default: one round, each pair once) of
+    :func:`schedule` over ``pairs`` into the games file ``out`` (appending; games already
+    there are skipped), each side moving within ``limit`` (default 1,000 nodes a move)
+    with the proof horizon ``prove``, a game drawn after ``max_plies`` moves.
+
+    ``canonical`` plays the canonical pair standing for each pair asked for instead
+    (:func:`~gyges.setups.pairs.canonical_pairs`) and marks the records so. The run is
+    :func:`gyges.parallel.run` (``scheduler``, ``jobs``, ``progress``, ``log``,
+    ``watch`` as there): a file made with other parameters is refused before any game,
+    Ctrl-C or SIGTERM stops the run keeping every line written.
+    """
+    limit = limit or Limit(nodes=1000)
+    if not 0 <= prove <= 10:
+        raise SetupError(f"prove {prove}: give 0 (no prover) to 10")
+    if max_plies < 1:
+        raise SetupError(f"max plies {max_plies}: give at least 1")
+    asked = canonical_pairs(pairs) if canonical else sorted(set(pairs))
+    todo = schedule(asked, len(asked) if games is None else games)
+    wanted = rank_params(rules, limit, prove, max_plies, canonical)
+    task = functools.partial(play_task, rules=rules, limit=wanted["limit"], prove=prove,
+                             max_plies=max_plies, canonical=canonical)
+    return run_tasks(task, todo, key=lambda g: (g.game, g.south, g.north),
+                     results=games_file(out, wanted), scheduler=scheduler, jobs=jobs,
+                     progress=progress, unit="games", watch=watch, log=log, logger=LOG,
+                     describe=_log_text)

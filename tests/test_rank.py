@@ -1,0 +1,188 @@
+"""``setups rank``: self-play games from setup pairs, deterministic at a fixed depth, the
+same after Ctrl-C and a rerun, after a killed Dask worker, whatever the workers."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gyges.engine import Limit
+from gyges.engine.match import replay_moves
+from gyges.engine.openings import openings
+from gyges.game.rules import PRESETS
+from gyges.setups.pairs import canonical_pairs, select_pairs
+from gyges.setups.rank import (
+    OPENING_PLIES,
+    check_game,
+    is_games_file,
+    play_task,
+    read_games,
+    run_games,
+    schedule,
+)
+from gyges_cli.main import cli
+from tests.test_interrupts import assert_interrupted, run
+
+RULES = PRESETS["pbmserv"]
+SOUTH, NORTH = "231123,112233,213132", "321123,332211"
+GAMES = 8   # 6 pairs: one round and two games of the second
+RANK = ["setups", "rank", "--south", SOUTH, "--north", NORTH, "--games", str(GAMES),
+        "--depth", "2", "--prove", "1", "-q", "--out", "g.jsonl"]
+
+
+def _lines(path: Path) -> list[str]:
+    return sorted(path.read_text(encoding="utf-8").splitlines())
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> list[str]:
+    """The games of RANK on one worker, sorted."""
+    d = tmp_path_factory.mktemp("rank-ref")
+    r = run([*RANK, "--jobs", "1"], d)
+    assert r.code == 0, r.err
+    return _lines(d / "g.jsonl")
+
+
+def test_the_schedule_is_seeded_and_covers_every_pair_once_a_round():
+    pairs = canonical_pairs(select_pairs())
+    games = schedule(pairs, 2 * len(pairs) + 3)
+    first = [(g.south, g.north) for g in games[:len(pairs)]]
+    assert first == openings("canonical")   # the engine's match order for the same set
+    assert [g.round for g in games[len(pairs) - 1:len(pairs) + 1]] == [0, 1]
+    assert [(g.south, g.north) for g in games[len(pairs):2 * len(pairs)]] == first
+    assert schedule(reversed(pairs), 5) == games[:5]   # the order asked in does not matter
+
+
+def test_games_are_records_of_legal_games_and_later_rounds_open_at_random(reference):
+    games = [json.loads(line) for line in reference]
+    assert sorted(g["game"] for g in games) == list(range(GAMES))
+    asked = set(select_pairs(SOUTH, NORTH))
+    for g in games:
+        check_game(g)
+        assert (g["south"], g["north"]) in asked
+        assert g["limit"] == {"depth": 2} and g["prove"] == 1 and g["canonical"] is False
+        assert g["round"] == (1 if g["game"] >= len(asked) else 0)
+        # every move is legal and the game ends as the record says
+        positions = replay_moves(_played(g), RULES)
+        assert len(positions) == len(g["moves"])
+        if g["reason"] == "landing":
+            assert g["moves"][-1][-1] in "NS" and g["result"] in ("south", "north")
+    # a second-round game of a pair is another game than its first: its opening differs
+    by_pair: dict = {}
+    for g in games:
+        by_pair.setdefault((g["south"], g["north"]), []).append(g)
+    twice = [gs for gs in by_pair.values() if len(gs) == 2]
+    assert len(twice) == GAMES - len(asked)
+    for first, second in twice:
+        assert first["moves"][:OPENING_PLIES] != second["moves"][:OPENING_PLIES]
+
+
+def _played(g: dict):
+    from gyges.engine import PlayedGame
+    return PlayedGame("builtin", "builtin", (g["south"], g["north"]), g["result"],
+                      g["reason"], tuple(g["moves"]))
+
+
+def test_a_game_is_the_same_every_time():
+    item = schedule([("231123", "321123")], 2)[1]   # a second-round game: random opening
+    a = play_task(item, rules=RULES, limit={"depth": 2}, prove=1, max_plies=200)
+    b = play_task(item, rules=RULES, limit={"depth": 2}, prove=1, max_plies=200)
+    assert a == b
+
+
+def test_two_workers_and_a_resumed_run_give_the_same_games(reference, tmp_path):
+    r = run([*RANK, "--jobs", "2"], tmp_path)
+    assert r.code == 0, r.err
+    assert _lines(tmp_path / "g.jsonl") == reference
+    # more games: the file is extended, the games already there are kept
+    more = [a if a != str(GAMES) else str(GAMES + 1) for a in RANK]
+    r = run([*more, "--jobs", "2"], tmp_path)
+    assert r.code == 0 and "1 game played, 8 already in" in r.err, r.err
+    assert set(reference) < set(_lines(tmp_path / "g.jsonl"))
+
+
+def test_ctrl_c_keeps_whole_games_and_the_rerun_ends_the_same(reference, tmp_path):
+    args = [*RANK, "--jobs", "1"]
+    r = run(args, tmp_path, delay=2.5)
+    assert_interrupted(r, args)
+    out = tmp_path / "g.jsonl"
+    kept = _lines(out) if out.exists() else []
+    assert set(kept) <= set(reference) and len(set(kept)) == len(kept)
+    if r.code == 130:
+        assert "rerun the same command to resume" in r.err
+    again = run(args, tmp_path)
+    assert again.code == 0, again.err
+    assert _lines(out) == reference
+
+
+def test_another_limit_is_refused_and_bad_options_are_one_line(tmp_path, reference):
+    out = tmp_path / "g.jsonl"
+    out.write_text("\n".join(reference[:2]) + "\n")
+    runner = CliRunner()
+    res = runner.invoke(cli, ["setups", "rank", "--south", SOUTH, "--north", NORTH,
+                              "--nodes", "500", "-q", "--out", str(out)])
+    assert res.exit_code == 2
+    assert "made with other parameters (depth 2 a move" in res.output
+    assert "or choose another --out" in res.output
+    for args, words in ((["--nodes", "5", "--depth", "2"], "give one of --nodes"),
+                        (["--south", "23112"], "--south: '23112' is not a setup")):
+        res = runner.invoke(cli, ["setups", "rank", *args, "--out", str(tmp_path / "x")])
+        assert res.exit_code == 2 and words in res.output and "Traceback" not in res.output
+
+
+def test_the_games_file_is_known_for_what_it_is(reference, tmp_path):
+    p = tmp_path / "g.jsonl"
+    p.write_text("\n".join(reference) + "\n")
+    assert is_games_file(str(p))
+    assert not is_games_file("data/setups/pbmserv-depth3.jsonl")
+    params, games = read_games(str(p))
+    assert params is not None and params["limit"] == {"depth": 2}
+    assert [g["game"] for g in games] == list(range(GAMES))
+
+
+def test_canonical_runs_play_each_mirror_class_once(tmp_path):
+    out = tmp_path / "c.jsonl"
+    pairs = [("231123", "321123"), ("321132", "321123"), ("112233", "332211")]
+    s = run_games(pairs, RULES, str(out), limit=Limit(depth=1), prove=0, canonical=True,
+                  jobs=1)
+    assert s.done == 2
+    _, games = read_games(str(out))
+    assert {(g["south"], g["north"]) for g in games} == set(canonical_pairs(pairs))
+    assert all(g["canonical"] is True for g in games)
+
+
+# -- a killed Dask worker -------------------------------------------------------------------
+
+
+def test_a_killed_dask_worker_loses_no_game(reference, tmp_path):
+    pytest.importorskip("distributed")
+    from tests.test_cluster import Cluster
+
+    cluster = Cluster(tmp_path)
+    try:
+        cluster.top_up(2)
+        victim = cluster.alive()[0]
+        seen = []
+
+        def kill_after_first(event):
+            if event.record is None:
+                return
+            seen.append(event.record["game"])
+            if len(seen) == 1:
+                os.kill(victim.pid, signal.SIGKILL)
+                victim.wait(10)
+
+        out = tmp_path / "g.jsonl"
+        s = run_games(select_pairs(SOUTH, NORTH), RULES, str(out), games=GAMES,
+                      limit=Limit(depth=2), prove=1, scheduler=cluster.address,
+                      watch=kill_after_first)
+        assert victim.poll() is not None and len(cluster.alive()) == 1
+        assert s.done == GAMES and not s.interrupted
+        assert _lines(out) == reference
+    finally:
+        cluster.stop()
