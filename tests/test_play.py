@@ -143,3 +143,12 @@ def test_the_win_in_6_walk_goes_back_one_move_deeper_at_a_time(monkeypatch):
     assert walks and set(walks) <= {"4", "45", "456", "4566"}
     assert "45" in walks                  # some walks held a move deeper
     assert 3 in plies and max(plies) <= 5  # each ply's win in 3; never a whole position 6 deep
+
+
+def test_a_win_in_6_candidate_is_an_exact_win_in_6():
+    """Seed 7's candidate 23 under pbmserv (the Renop law on): the careful, step-by-step
+    walk returns a position where the side to move wins in 6 and not in 5, by fresh
+    searches."""
+    pos = play_candidate(random.Random(candidate_seed(7, 23)), RULES, 6)
+    assert pos is not None and not legal_moves(pos, RULES).wins
+    assert win_in(pos, RULES, 6) and not win_in(pos, RULES, 5)
