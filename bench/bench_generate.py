@@ -8,7 +8,9 @@ giving up after ``limit`` candidates; it reports the wall time, the CPU time of 
 process and its workers, the candidates judged, the sound puzzles found and the rates.
 ``python -m bench generate`` runs it; ``python -m bench.bench_generate --quick`` runs a
 smaller set, ``--deep`` the deep stipulations (pbmserv with ``repetition=allowed``, as
-``puzzles/deep.yaml``; about 5 minutes in all).
+the no-Renop wins in 5 of ``puzzles/deep/``; about 5 minutes in all), ``--renop`` the
+deep catalogue's runs under pbmserv proper, the Renop law on (``puzzles/deep/``: wins in 4,
+5 and 6, seed 7; the win in 6 alone can take an hour).
 
 ``--walk`` makes the play candidates of a few lines of play (one seed, the first indices)
 with each cap on the threats the walk asks (:data:`gyges.puzzles.play.WALK_THREATS`: 3, 6,
@@ -51,6 +53,11 @@ QUICK = [(2, ("play",), 4, 100, 1), (3, ("play",), 2, 100, 1)]
 #: 3.5 minutes): the runs of docs/performance.md
 DEEP = [((4, ("play",), 3, 40, 1), 42), ((5, ("play",), 2, 20, 1), 53)]
 DEEP_RULES = PRESETS["pbmserv"].with_options({"repetition": "allowed"})
+#: (case, seed): the runs of ``puzzles/deep/`` under pbmserv proper (docs/generate.md):
+#: 12 wins in 4 (158 candidates, under a minute), the first 2 wins in 5 (21 candidates,
+#: minutes) and a win in 6
+RENOP = [((4, ("play",), 12, 200, 1), 7), ((5, ("play",), 2, 40, 1), 7),
+         ((6, ("play",), 1, 3000, 1), 7)]
 #: (moves, rules, seed, candidates): the play lines of ``--walk``
 WALKS = [(3, PRESETS["pbmserv"], 2026, 30), (4, DEEP_RULES, 42, 8)]
 #: the caps ``--walk`` compares (None: every threat)
@@ -141,7 +148,7 @@ def main_share() -> None:
               f"both sources take {both / alone:.2f} times play alone", flush=True)
 
 
-def main(quick: bool = False, deep: bool = False) -> None:
+def main(quick: bool = False, deep: bool = False, renop: bool = False) -> None:
     try:
         load = os.getloadavg()[0]
     except OSError:
@@ -153,6 +160,8 @@ def main(quick: bool = False, deep: bool = False) -> None:
     cases = [(c, PRESETS["pbmserv"], 2026) for c in (QUICK if quick else CASES)]
     if deep:
         cases = [(c, DEEP_RULES, seed) for c, seed in DEEP]
+    if renop:
+        cases = [(c, PRESETS["pbmserv"], seed) for c, seed in RENOP]
     for (moves, sources, count, limit, jobs), rules, seed in cases:
         r = measure(moves, sources, count, limit, jobs, seed, rules)
         name = "pbmserv" if rules == PRESETS["pbmserv"] else "pbmserv, repetition=allowed"
@@ -167,4 +176,5 @@ if __name__ == "__main__":
     elif "--share" in sys.argv[1:]:
         main_share()
     else:
-        main(quick="--quick" in sys.argv[1:], deep="--deep" in sys.argv[1:])
+        main(quick="--quick" in sys.argv[1:], deep="--deep" in sys.argv[1:],
+             renop="--renop" in sys.argv[1:])

@@ -85,13 +85,16 @@ def test_the_command_and_the_repr_say_the_run():
     assert dataclasses.replace(p, seed=8) != p
 
 
-@pytest.mark.parametrize("text, moves", [("win in 2", 2), ("Win in 5", 5), ("wins in 3", 3)])
+@pytest.mark.parametrize("text, moves", [("win in 2", 2), ("Win in 5", 5), ("wins in 3", 3),
+                                         ("win in 6", 6)])
 def test_the_stipulations_the_generator_makes(text, moves):
     assert generated_moves(text) == moves
+    assert moves in MOVES
 
 
 @pytest.mark.parametrize("text, words", [
-    ("win in 1", "choose 2, 3, 4 or 5"), ("win in 6", "choose 2, 3, 4 or 5"),
+    ("win in 1", "choose 2, 3, 4, 5 or 6 (a win in 1 is never a puzzle"),
+    ("win in 7", "choose 2, 3, 4, 5 or 6 (the generator's walk and proofs go 6 moves deep"),
     ("loses in 2", "write 'win in N'"), ("South wins in 2", "write 'win in N'"),
     ("mate in 2", "write 'win in N'"),
 ])

@@ -12,7 +12,7 @@ from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
 from gyges.puzzles.judging import candidate_seed
-from gyges.puzzles.play import WALK_THREATS, _moves_that_win, play_candidate
+from gyges.puzzles.play import STEP_FROM, WALK_THREATS, _moves_that_win, play_candidate
 from gyges.puzzles.soundness import plausible_moves
 from gyges.search import Prover, win_in
 
@@ -114,3 +114,41 @@ def test_fewer_threats_asked_find_no_more_winning_moves():
     counts = [_moves_that_win(pos, played, Prover(RULES, "alphabeta", 2), 2, k)
               for k in (0, 1, WALK_THREATS)]
     assert counts == sorted(counts) and counts[-1] == 1
+
+
+def test_the_win_in_6_walk_goes_back_one_move_deeper_at_a_time(monkeypatch):
+    """From STEP_FROM moves on, each ply asks for a win in N - 3 and the walk back asks a
+    few moves whether they win within N - 2, then N - 1, then N (again N one step further
+    back when that position wins in N - 1): no question six moves deep before the line has
+    held five."""
+    assert STEP_FROM == 6
+    asked: list[int] = []
+    plies: set[int] = set()
+    among, wins = Prover.winners_among, Prover.wins
+
+    def record_among(self, position, within, *args, **kwargs):
+        asked.append(within)
+        return among(self, position, within, *args, **kwargs)
+
+    def record_wins(self, position, winner, within, line=()):
+        plies.add(within)
+        return wins(self, position, winner, within, line)
+
+    monkeypatch.setattr(Prover, "winners_among", record_among)
+    monkeypatch.setattr(Prover, "wins", record_wins)
+    for index in range(12):
+        pos = play_candidate(random.Random(candidate_seed(7, index)), RULES, 6)
+        assert pos is None or (win_in(pos, RULES, 6) and not win_in(pos, RULES, 5))
+    walks = "".join(map(str, asked)).replace("4", " 4").split()
+    assert walks and set(walks) <= {"4", "45", "456", "4566"}
+    assert "45" in walks                  # some walks held a move deeper
+    assert 3 in plies and max(plies) <= 5  # each ply's win in 3; never a whole position 6 deep
+
+
+def test_a_win_in_6_candidate_is_an_exact_win_in_6():
+    """Seed 7's candidate 23 under pbmserv (the Renop law on): the careful, step-by-step
+    walk returns a position where the side to move wins in 6 and not in 5, by fresh
+    searches."""
+    pos = play_candidate(random.Random(candidate_seed(7, 23)), RULES, 6)
+    assert pos is not None and not legal_moves(pos, RULES).wins
+    assert win_in(pos, RULES, 6) and not win_in(pos, RULES, 5)

@@ -28,7 +28,7 @@ __all__ = ["COMPOSE_EVERY", "COMPOSE_EVERY_THEMED", "FORMAT", "MOVES", "SOURCES"
            "GenerateError", "Params", "ParamsError", "Source", "generated_moves", "parse_themes"]
 
 FORMAT = 2  #: version of the state file's record layout: records of another are not resumed
-MOVES = range(2, 6)  #: the stipulations the generator makes: wins in 2 to 5
+MOVES = range(2, 7)  #: the stipulations the generator makes: wins in 2 to 6
 
 
 class GenerateError(ValueError):
@@ -183,7 +183,11 @@ def generated_moves(text: str) -> int:
     >>> generated_moves("win in 1")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    gyges.puzzles.params.ParamsError: stipulation: win in 1: choose 2, 3, 4 or 5 ...
+    gyges.puzzles.params.ParamsError: stipulation: win in 1: choose 2, 3, 4, 5 or 6 ...
+    >>> generated_moves("win in 7")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gyges.puzzles.params.ParamsError: stipulation: win in 7: choose 2, 3, 4, 5 or 6 (the ...
     """
     try:
         st = Stipulation.parse(text)
@@ -191,13 +195,19 @@ def generated_moves(text: str) -> int:
         st = None
     if st is None or st.kind != "win" or st.side is not None:
         raise ParamsError("stipulation", (
-            f"{text!r}: write 'win in N' with N = 2, 3, 4 or 5, like 'win in 2' (the "
+            f"{text!r}: write 'win in N' with N = {_choices()}, like 'win in 2' (the "
             "generator composes wins for the side to move, which it chooses)"))
     if st.moves not in MOVES:
-        raise ParamsError("stipulation", (
-            f"win in {st.moves}: choose 2, 3, 4 or 5 (a win in 1 is never a puzzle: the first "
-            "move that lands wins)"))
+        why = ("a win in 1 is never a puzzle: the first move that lands wins" if st.moves < 2
+               else f"the generator's walk and proofs go {MOVES[-1]} moves deep at most")
+        raise ParamsError("stipulation", f"win in {st.moves}: choose {_choices()} ({why})")
     return st.moves
+
+
+def _choices() -> str:
+    """The stipulations' lengths the generator makes, in words: ``2, 3, 4, 5 or 6``."""
+    *first, last = MOVES
+    return f"{', '.join(map(str, first))} or {last}"
 
 
 def parse_themes(text: str | None) -> tuple[str, ...]:
