@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from tests.test_interrupts import assert_interrupted, run
 
 from gyges.engine import Limit
 from gyges.engine.match import replay_moves
@@ -26,7 +27,6 @@ from gyges.setups.rank import (
     schedule,
 )
 from gyges_cli.main import cli
-from tests.test_interrupts import assert_interrupted, run
 
 RULES = PRESETS["pbmserv"]
 SOUTH, NORTH = "231123,112233,213132", "321123,332211"
