@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tests.test_interrupts import assert_interrupted, run
+from interrupts import assert_interrupted, run
 
 from gyges.engine import Limit
 from gyges.engine.match import replay_moves
