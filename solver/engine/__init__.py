@@ -30,13 +30,13 @@ from gyges.engine.builtin import (
 from gyges.engine.client import EngineFailure, UgiEngine, popen_ugi
 from gyges.engine.match import PEER_RULES, PlayedGame, play_game
 from gyges.engine.openings import openings
-from gyges.engine.players import EngineSpec, Player, open_player
+from gyges.engine.players import EngineSpec, Player, RandomStart, open_player
 from gyges.engine.score import Eval, Loss, Score, Win
 from gyges.engine.stats import Sprt, Tally
 
 __all__ = [
     "PEER_RULES", "Analysis", "Engine", "EngineError", "EngineFailure", "EngineSpec", "Eval",
-    "Limit", "Loss", "Options", "PlayResult", "PlayedGame", "Player", "Score",
+    "Limit", "Loss", "Options", "PlayResult", "PlayedGame", "Player", "RandomStart", "Score",
     "SearchInterrupted", "Sprt", "Tally", "UgiEngine", "Win", "analyse", "open_player",
     "openings", "play", "play_game", "popen_ugi",
 ]

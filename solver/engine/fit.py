@@ -28,13 +28,12 @@ from pathlib import Path
 import numpy as np
 
 from gyges.engine._engine import FEATURES, Search
-from gyges.engine.builtin import Analysis, Engine, Limit, Options, PlayResult
+from gyges.engine.builtin import Engine, Limit, Options
 from gyges.engine.match import PEER_RULES, PlayedGame, play_game, replay_moves
-from gyges.engine.score import Eval
+from gyges.engine.players import RandomStart
 from gyges.engine.weights import Weights
-from gyges.game.moves import apply_move, can_land, legal_moves
-from gyges.game.position import ALL_SETUPS, Position
-from gyges.game.rules import PRESETS, RuleSet, rules_from
+from gyges.game.position import ALL_SETUPS
+from gyges.game.rules import PRESETS, rules_from
 from gyges.output import write_atomic
 from gyges.parallel import worker_pool
 
@@ -64,34 +63,6 @@ class Settings:
     seed: int = 1
 
 
-class _RandomStart:
-    """A player that makes random moves (none that lets the opponent land at once) for
-    the first ``plies`` moves of a game, then lets ``engine`` play."""
-
-    def __init__(self, engine: Engine, rules: RuleSet, plies: int, seed: int):
-        self.engine = engine
-        self.rules = rules
-        self.plies = plies
-        self.rng = random.Random(seed)
-
-    def play(self, position: Position, limit: Limit,
-             history: Sequence[Position] = ()) -> PlayResult:
-        if len(history) >= self.plies:
-            return self.engine.play(position, limit, history)
-        moves = legal_moves(position, self.rules, history, paths=False)
-        safe = [m for m in moves if m.is_win or not can_land(
-            apply_move(position, m), self.rules, [*history, position])]
-        move = self.rng.choice(safe or list(moves))
-        return PlayResult(move, Analysis(position, move, Eval(0), (move,), 0, 0, 0.0))
-
-    def analyse(self, position: Position, limit: Limit,
-                history: Sequence[Position] = ()) -> Analysis:
-        return self.play(position, limit, history).analysis
-
-    def close(self) -> None:
-        self.engine.close()
-
-
 def _one_game(task: tuple[int, int, tuple[float, ...], Settings]) -> tuple[int, dict]:
     """Game ``index`` of a round (its seed ``seed``) with ``weights``: its record."""
     index, seed, weights, settings = task
@@ -99,7 +70,8 @@ def _one_game(task: tuple[int, int, tuple[float, ...], Settings]) -> tuple[int, 
     name, rules = RULE_SETS[index % len(RULE_SETS)]
     opening = (rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS))
     engine = Engine(rules, Options(prove=0, hash_bits=16, weights=Weights(weights)))
-    player = _RandomStart(engine, rules, settings.random_plies, rng.randrange(1 << 30))
+    player = RandomStart(engine, rules, settings.random_plies,
+                         random.Random(rng.randrange(1 << 30)))
     game = play_game(player, player, opening, rules, Limit(nodes=settings.nodes),
                      settings.max_plies, names=(name, name))
     return index, game.to_json()

@@ -16,17 +16,20 @@ import atexit
 import dataclasses
 import multiprocessing.util
 import os
+import random
 import shlex
 from collections.abc import Sequence
 from typing import Protocol
 
 from gyges.engine.builtin import Analysis, Engine, EngineError, Limit, Options, PlayResult
 from gyges.engine.client import UgiEngine, popen_ugi
+from gyges.engine.score import Eval
 from gyges.engine.weights import Weights, WeightsError
+from gyges.game.moves import apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 
-__all__ = ["BUILTIN_OPTIONS", "EngineSpec", "Player", "close_started", "game_player",
+__all__ = ["BUILTIN_OPTIONS", "EngineSpec", "Player", "RandomStart", "close_started", "game_player",
            "open_player"]
 
 
@@ -196,3 +199,32 @@ def close_started() -> None:
     while _STARTED:
         _, engine = _STARTED.popitem()
         engine.close()
+
+
+class RandomStart:
+    """``engine`` for both sides after ``plies`` random moves drawn from ``rng`` (none
+    that lets the opponent land at once, unless every move does): games that differ from
+    a deterministic engine's, for self-play (the weights' fit, setup ranking)."""
+
+    def __init__(self, engine: Engine, rules: RuleSet, plies: int, rng: random.Random):
+        self.engine = engine
+        self.rules = rules
+        self.plies = plies
+        self.rng = rng
+
+    def play(self, position: Position, limit: Limit,
+             history: Sequence[Position] = ()) -> PlayResult:
+        if len(history) >= self.plies:
+            return self.engine.play(position, limit, history)
+        moves = legal_moves(position, self.rules, history, paths=False)
+        safe = [m for m in moves if m.is_win or not can_land(
+            apply_move(position, m), self.rules, [*history, position])]
+        move = self.rng.choice(safe or list(moves))
+        return PlayResult(move, Analysis(position, move, Eval(0), (move,), 0, 0, 0.0))
+
+    def analyse(self, position: Position, limit: Limit,
+                history: Sequence[Position] = ()) -> Analysis:
+        return self.play(position, limit, history).analysis
+
+    def close(self) -> None:
+        self.engine.close()

@@ -32,14 +32,12 @@ import functools
 import json
 import logging
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO
 
-from gyges.engine import Analysis, Engine, Eval, Limit, Options, PlayResult, play_game
+from gyges.engine import Engine, Limit, Options, RandomStart, play_game
 from gyges.engine.openings import SEED
 from gyges.formats.notation import parse_setup
-from gyges.game.moves import apply_move, can_land, legal_moves
-from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 from gyges.parallel import ResultsFile, RunEvent, RunSummary
 from gyges.parallel import run as run_tasks
@@ -183,40 +181,12 @@ def read_games(path: str, repair: bool = False) -> tuple[dict[str, Any] | None, 
 # -- one game ----------------------------------------------------------------------------
 
 
-class _Opening:
-    """The engine for both sides, after ``plies`` random moves (none that lets the
-    opponent land at once, unless every move does) drawn from ``rng``."""
-
-    def __init__(self, engine: Engine, rules: RuleSet, plies: int, rng: random.Random):
-        self.engine = engine
-        self.rules = rules
-        self.plies = plies
-        self.rng = rng
-
-    def play(self, position: Position, limit: Limit,
-             history: Sequence[Position] = ()) -> PlayResult:
-        if len(history) >= self.plies:
-            return self.engine.play(position, limit, history)
-        moves = legal_moves(position, self.rules, history, paths=False)
-        safe = [m for m in moves if m.is_win or not can_land(
-            apply_move(position, m), self.rules, [*history, position])]
-        move = self.rng.choice(safe or list(moves))
-        return PlayResult(move, Analysis(position, move, Eval(0), (move,), 0, 0, 0.0))
-
-    def analyse(self, position: Position, limit: Limit,
-                history: Sequence[Position] = ()) -> Analysis:
-        return self.play(position, limit, history).analysis
-
-    def close(self) -> None:
-        self.engine.close()
-
-
 def play_task(item: ScheduledGame, *, rules: RuleSet, limit: Mapping[str, Any], prove: int,
               max_plies: int, canonical: bool = False) -> dict[str, Any]:
     """One game's record, with the run's parameters (:func:`rank_params`)."""
     engine = Engine(rules, Options(prove=prove, hash_bits=HASH_BITS))
     plies = OPENING_PLIES if item.round else 0
-    player = _Opening(engine, rules, plies, random.Random((SEED << 32) + item.game))
+    player = RandomStart(engine, rules, plies, random.Random((SEED << 32) + item.game))
     try:
         game = play_game(player, player, (item.south, item.north), rules, limit_of(limit),
                          max_plies, names=("builtin", "builtin"))
