@@ -10,7 +10,8 @@ process and its workers, the candidates judged, the sound puzzles found and the 
 smaller set, ``--deep`` the deep stipulations (pbmserv with ``repetition=allowed``, as
 the no-Renop wins in 5 of ``puzzles/deep/``; about 5 minutes in all), ``--renop`` the
 deep catalogue's runs under pbmserv proper, the Renop law on (``puzzles/deep/``: wins in 4,
-5 and 6, seed 7; the win in 6 alone can take an hour).
+5 and 6, seed 7; the win in 6 alone about half an hour: its first sound puzzle is
+candidate 217).
 
 ``--walk`` makes the play candidates of a few lines of play (one seed, the first indices)
 with each cap on the threats the walk asks (:data:`gyges.puzzles.play.WALK_THREATS`: 3, 6,
@@ -55,9 +56,9 @@ DEEP = [((4, ("play",), 3, 40, 1), 42), ((5, ("play",), 2, 20, 1), 53)]
 DEEP_RULES = PRESETS["pbmserv"].with_options({"repetition": "allowed"})
 #: (case, seed): the runs of ``puzzles/deep/`` under pbmserv proper (docs/generate.md):
 #: 12 wins in 4 (158 candidates, under a minute), the first 2 wins in 5 (21 candidates,
-#: minutes) and a win in 6
+#: minutes) and the first win in 6 (218 candidates, about half an hour)
 RENOP = [((4, ("play",), 12, 200, 1), 7), ((5, ("play",), 2, 40, 1), 7),
-         ((6, ("play",), 1, 3000, 1), 7)]
+         ((6, ("play",), 1, 400, 1), 7)]
 #: (moves, rules, seed, candidates): the play lines of ``--walk``
 WALKS = [(3, PRESETS["pbmserv"], 2026, 30), (4, DEEP_RULES, 42, 8)]
 #: the caps ``--walk`` compares (None: every threat)
