@@ -36,7 +36,7 @@ from gyges_cli.common import (
 
 @click.command("generate")
 @click.option("--stipulation", required=True, metavar="'win in N'",
-              help="What the side to move must do: 'win in 2', 'win in 3' (N = 2..5).")
+              help="What the side to move must do: 'win in 2', 'win in 3' (N = 2..6).")
 @click.option("--themes", default=None, metavar="LIST",
               help="Comma-separated themes every puzzle must show: 'bounce chain N' (at "
               "least N), relocation, stalemate chain, taboo, Renop.")

@@ -120,8 +120,8 @@ def test_cli_generate(tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--stipulation", "win in 1"], "choose 2, 3, 4 or 5"),
-    (["--stipulation", "win in 6"], "choose 2, 3, 4 or 5"),
+    (["--stipulation", "win in 1"], "choose 2, 3, 4, 5 or 6"),
+    (["--stipulation", "win in 7"], "choose 2, 3, 4, 5 or 6"),
     (["--stipulation", "loses in 2"], "write 'win in N'"),
     (["--stipulation", "mate in 2"], "write 'win in N'"),
     (["--stipulation", "win twice"], "write 'win in N'"),
