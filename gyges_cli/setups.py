@@ -16,7 +16,7 @@ import click
 from gyges.engine import EngineError, Limit
 from gyges.game.rules import RuleRequest, RuleSet
 from gyges.output import OutputError, check_output, open_atomic, signed
-from gyges.parallel import ResultsFileError, StatusLine
+from gyges.parallel import ResultsFileError, RunSummary, StatusLine
 from gyges.setups import (
     ConstraintFileError,
     PairListError,
@@ -212,11 +212,7 @@ def analyze_command(south: str | None, north: str | None, pairs_file: str | None
         raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or out) from None
-    if summary.interrupted:
-        interrupted(f"{summary.done} new results kept in {out}; rerun the same command "
-                    "to resume")
-    click.echo(f"{_count(summary.done, 'pair')} analysed, {summary.skipped} already in {out}",
-               err=True)
+    _last_words(summary, out, "results", "pair", "analysed")
 
 
 @setups_group.command("rank")
@@ -289,10 +285,16 @@ def rank_command(games: int | None, nodes: int | None, depth: int | None,
         raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or out) from None
+    _last_words(summary, out, "games", "game", "played")
+
+
+def _last_words(summary: RunSummary, out: str, kept: str, noun: str, verb: str) -> None:
+    """A run's end: after Ctrl-C, what it kept (exit status 130); else how many it did and
+    how many were already in ``out``."""
     if summary.interrupted:
-        interrupted(f"{summary.done} new games kept in {out}; rerun the same command "
+        interrupted(f"{summary.done} new {kept} kept in {out}; rerun the same command "
                     "to resume")
-    click.echo(f"{_count(summary.done, 'game')} played, {summary.skipped} already in {out}",
+    click.echo(f"{_count(summary.done, noun)} {verb}, {summary.skipped} already in {out}",
                err=True)
 
 
