@@ -91,7 +91,7 @@ def test_the_main_line_is_the_longest_defence_not_the_largest_group():
     turns = sol.main_line_turns()
     assert len(turns) == 7 and turns[0] == str(sol.keys[0])
     check_main_line(p, PBM, [], turns, "win", 4)
-    entry = next(q for q in all_puzzles() if q.position == p)
+    entry = next(q for q in every_puzzle() if q.position == p)
     assert list(entry.main_line) == turns
 
 
