@@ -4,11 +4,15 @@ and table. The harness and what every interrupted run must do: interrupts.py."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
-from interrupts import assert_interrupted, run
+from interrupts import GYGES, assert_interrupted, run
 
 SOLVE_LIST = ["solve", "positions.txt", "--out", "s.jsonl", "--quiet"]
 
@@ -63,3 +67,27 @@ def test_solve_list_interrupted(solve_list_reference, tmp_path, jobs, delay):
 @pytest.mark.parametrize("try_", range(10))
 def test_solve_list_interrupted_many(solve_list_reference, tmp_path, jobs, try_):
     check_solve_list(solve_list_reference, tmp_path, jobs, 0.4 + 0.4 * try_)
+
+
+@pytest.mark.slow
+def test_ctrl_c_under_a_local_cluster_ends_within_seconds(solve_list_reference, tmp_path):
+    """Under ``--scheduler local`` (a Dask LocalCluster started by the command), Ctrl-C
+    once results are coming ends the command at once: its workers are killed rather than
+    waited for (about a second on two cores; the bound allows a loaded machine)."""
+    shutil.copy(solve_list_reference / "positions.txt", tmp_path / "positions.txt")
+    out = tmp_path / "s.jsonl"
+    p = subprocess.Popen([GYGES, *SOLVE_LIST, "--scheduler", "local", "--jobs", "2"],
+                         cwd=tmp_path, start_new_session=True, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while not (out.exists() and out.read_text(encoding="utf-8").count("\n") >= 1):
+        assert p.poll() is None, p.communicate()
+        assert time.monotonic() < deadline, "no result from the local cluster in 120 s"
+        time.sleep(0.05)
+    t0 = time.monotonic()
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=30)
+    seconds = time.monotonic() - t0
+    assert p.returncode == 130, err
+    assert "new results kept in s.jsonl" in err
+    assert seconds < 3.0, f"{seconds:.1f} s from Ctrl-C to the end"
