@@ -47,7 +47,7 @@ def test_book_html_says_within_one_move_in_the_singular():
 def test_readme_outputs_are_ignored_and_book_notes_have_no_internals():
     ignored = (ROOT / ".gitignore").read_text().split()
     for name in ("/book/", "/table.jsonl", "/heatmap.svg", "/my-puzzles.yaml",
-                 "/my-puzzles.yaml.jsonl"):
+                 "/my-puzzles.yaml.jsonl", "/m.jsonl", "/games.jsonl", "/ranking.svg"):
         assert name in ignored
     import inspect
 
