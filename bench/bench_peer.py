@@ -54,7 +54,8 @@ CASES = [
 
 def _timed(command: list[str], core: int, first_line: bool = False) -> tuple[float | None, str]:
     """Wall seconds of ``command`` pinned to ``core`` (None: stopped after LIMIT) and its
-    last output line (its first with ``first_line``)."""
+    last output line (with ``first_line``, its first after the position and rules lines:
+    ``gyges solve``'s answer)."""
     start = time.perf_counter()
     try:
         done = subprocess.run(["taskset", "-c", str(core), *command], capture_output=True,
@@ -65,7 +66,9 @@ def _timed(command: list[str], core: int, first_line: bool = False) -> tuple[flo
     lines = [line.strip() for line in done.stdout.splitlines() if line.strip()]
     if not lines:
         return seconds, done.stderr.strip()[-80:]
-    answer = lines[0] if first_line else lines[-1]
+    # gyges solve's answer: its first line after the position and the rules
+    answers = [ln for ln in lines if not ln.startswith(("position:", "rules:"))]
+    answer = (answers or lines)[0] if first_line else lines[-1]
     return seconds, " ".join(answer.split())
 
 
