@@ -136,19 +136,24 @@ def _check(out: Path, reference: list[str]) -> None:
     assert sorted(lines) == reference
 
 
-def test_killed_worker_loses_nothing(cluster, position_list, reference, tmp_path):
-    out = tmp_path / "dask.jsonl"
-    victim = cluster.alive()[0]
-    seen = []
-
-    def kill_after_first(event):
+def killer_after_first(victim: subprocess.Popen, field: str, seen: list):
+    """A run's ``watch``: notes each record's ``field`` in ``seen`` and kills the worker
+    ``victim`` (SIGKILL) once the first record is in."""
+    def watch(event) -> None:
         if event.record is None:
             return
-        seen.append(event.record["line"])
+        seen.append(event.record[field])
         if len(seen) == 1:
             os.kill(victim.pid, signal.SIGKILL)
             victim.wait(10)
+    return watch
 
+
+def test_killed_worker_loses_nothing(cluster, position_list, reference, tmp_path):
+    out = tmp_path / "dask.jsonl"
+    victim = cluster.alive()[0]
+    seen: list = []
+    kill_after_first = killer_after_first(victim, "line", seen)
     s = solve_many(_entries(position_list), str(out), scheduler=cluster.address,
                    watch=kill_after_first)
     assert victim.poll() is not None and len(cluster.alive()) == 1

@@ -4,8 +4,6 @@ same after Ctrl-C and a rerun, after a killed Dask worker, whatever the workers.
 from __future__ import annotations
 
 import json
-import os
-import signal
 from pathlib import Path
 
 import pytest
@@ -161,22 +159,13 @@ def test_canonical_runs_play_each_mirror_class_once(tmp_path):
 
 def test_a_killed_dask_worker_loses_no_game(reference, tmp_path):
     pytest.importorskip("distributed")
-    from tests.test_cluster import Cluster
+    from tests.test_cluster import Cluster, killer_after_first
 
     cluster = Cluster(tmp_path)
     try:
         cluster.top_up(2)
         victim = cluster.alive()[0]
-        seen = []
-
-        def kill_after_first(event):
-            if event.record is None:
-                return
-            seen.append(event.record["game"])
-            if len(seen) == 1:
-                os.kill(victim.pid, signal.SIGKILL)
-                victim.wait(10)
-
+        kill_after_first = killer_after_first(victim, "game", [])
         out = tmp_path / "g.jsonl"
         s = run_games(select_pairs(SOUTH, NORTH), RULES, str(out), games=GAMES,
                       limit=Limit(depth=2), prove=1, scheduler=cluster.address,
