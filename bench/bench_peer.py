@@ -6,7 +6,7 @@ peer's harness (``taskset -c 1``), alternating, so that both see the machine of 
 minutes. The peer's harness (built by ``../shared/peer/build.sh``;
 ``GYGES_PEER_HARNESS`` overrides its path) gives ``perft BOARD DEPTH`` and ``solve BOARD
 MAXPLY`` (iterative deepening to MAXPLY plies, "WIN" when it finds the landing). The peer
-plays under its own rules; gyges is given the same rules as options (``PEER_RULES``).
+plays under its own rules; gyges is given the same rules as options (``PEER_OPTIONS``).
 
 Cases:
 
@@ -31,20 +31,21 @@ import time
 from pathlib import Path
 
 from bench import machine
+from gyges.engine import PEER_RULES
 
 HARNESS = Path(os.environ.get("GYGES_PEER_HARNESS", "/tmp/peer/harness/target/release/harness"))
-PEER_RULES = ["--rule", "rebounce=once", "--rule", "null-move=allowed",
-              "--rule", "blocked=draw", "--rule", "repetition=allowed"]
+#: Helios's rules as gyges options (gyges.engine.PEER_RULES), on the command line
+PEER_OPTIONS = [word for rule in PEER_RULES for word in ("--rule", rule)]
 LIMIT = 120.0  # seconds before a run is stopped and reported as not finished
 REPEAT = 2
 
 #: (what, gyges command after "gyges", peer harness arguments)
 CASES = [
     ("perft 4 from 321123/.../321123, peer rules",
-     ["perft", "321123/....../....../....../....../321123 S", "-d", "4", *PEER_RULES],
+     ["perft", "321123/....../....../....../....../321123 S", "-d", "4", *PEER_OPTIONS],
      ["perft", "321123/000000/000000/000000/000000/321123", "4"]),
     ("peer test position, win in 6 (ply 11), peer rules",
-     ["solve", "030100/000200/002000/021100/300300/002130 S", "-n", "6", *PEER_RULES],
+     ["solve", "030100/000200/002000/021100/300300/002130 S", "-n", "6", *PEER_OPTIONS],
      ["solve", "002130/300300/021100/002000/000200/030100", "11"]),
     ("start 321123/.../231123 S: gyges pbmserv -n 4; peer 7 plies, its rules",
      ["solve", "321123/....../....../....../....../231123 S", "-n", "4"],
