@@ -14,7 +14,7 @@ from gyges.parallel import ParametersError, ResultsFileError, dumps
 from gyges.search.prover import solve
 from gyges.setups.analysis import analyse_pair
 from gyges.setups.batch import combine_verdicts, first_move_verdicts, first_moves, run
-from gyges.setups.pairs import canonical_pair, mirror, select_pairs
+from gyges.setups.pairs import canonical_pair, mirror_setup, select_pairs
 from gyges.setups.results import describe_params, params, read_results
 from tests.positions import sparse_position
 
@@ -189,7 +189,7 @@ def test_a_canonical_run_writes_the_records_of_the_pairs_it_stands_for(tmp_path)
         same = by_pair[(r["south"], r["north"])]
         assert {k: v for k, v in r.items() if k != "canonical"} == same
         # the mirror pair has the same figures and verdict (its moves are mirrored)
-        twin = by_pair[(mirror(r["south"]), mirror(r["north"]))]
+        twin = by_pair[(mirror_setup(r["south"]), mirror_setup(r["north"]))]
         differ = {k for k in same if same[k] != twin[k]}
         assert differ <= {"south", "north", "keys", "defence"}
     # a table of canonical pairs is one analysis, a table of every pair another

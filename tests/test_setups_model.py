@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from gyges.setups.constraints import search
 from gyges.setups.model import RoundProgress, solutions
 from gyges.setups.options import constraints_from_options
-from gyges.setups.pairs import ALL_SETUPS, mirror
+from gyges.setups.pairs import ALL_SETUPS, mirror_setup
 from tests.setups_oracle import (
     BRUTE_SETUPS,
     adjacent,
@@ -74,7 +74,7 @@ def test_pair_constraints_match_brute_force():
     assert search(c, count_only=True) == len(want)
 
 
-@pytest.mark.parametrize("how, tie", [("mirror", lambda s: s), ("rotated", mirror)],
+@pytest.mark.parametrize("how, tie", [("mirror", lambda s: s), ("rotated", mirror_setup)],
                          ids=["mirror", "rotated"])
 def test_north_tied_to_south(how, tie):
     c = constraints_from_options({"side": "pair", "north-as": how, "fix": "2@2"})

@@ -12,7 +12,7 @@ import pytest
 from gyges.game.rules import PRESETS, Side
 from gyges.output import signed
 from gyges.setups.heatmap import heatmap_svg
-from gyges.setups.pairs import ALL_SETUPS, canonical_pair, mirror
+from gyges.setups.pairs import ALL_SETUPS, canonical_pair, mirror_setup
 from gyges.setups.report import report, strengths
 from gyges.setups.results import params, read_results
 
@@ -158,4 +158,4 @@ def test_a_canonical_table_is_counted_with_its_mirrors():
     assert after == full.split("Forced results within 2:")[1]
     assert "within 2: 2 pairs" in after     # the win and its mirror
     top = section(text, "strongest South setups (of 90):")[:2]
-    assert {line.split()[0] for line in top} == {"112233", mirror("112233")}
+    assert {line.split()[0] for line in top} == {"112233", mirror_setup("112233")}

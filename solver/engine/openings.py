@@ -9,7 +9,7 @@ is the same game): 4,068 of the 8,100 pairs; ``all``: every pair.
 (4068, 8100)
 >>> pairs == openings("canonical") and pairs[:3] != sorted(pairs)[:3]
 True
->>> all(p == canonical(*p) for p in pairs)
+>>> all(p == canonical_pair(*p) for p in pairs)
 True
 """
 
@@ -17,22 +17,12 @@ from __future__ import annotations
 
 import random
 
-from gyges.game.position import ALL_SETUPS
+from gyges.game.position import ALL_SETUPS, canonical_pair
 
-__all__ = ["OPENING_SETS", "SEED", "canonical", "openings"]
+__all__ = ["OPENING_SETS", "SEED", "openings"]
 
 OPENING_SETS = ("canonical", "all")
 SEED = 24  #: the order's seed: every match over a set plays its pairs in this order
-
-
-def canonical(south: str, north: str) -> tuple[str, str]:
-    """The representative of a pair's mirror class: the smaller of the pair and the pair
-    with the board reflected left to right.
-
-    >>> canonical("321132", "112233")
-    ('231123', '332211')
-    """
-    return min((south, north), (south[::-1], north[::-1]))
 
 
 def openings(kind: str = "canonical", seed: int = SEED) -> list[tuple[str, str]]:
@@ -41,7 +31,7 @@ def openings(kind: str = "canonical", seed: int = SEED) -> list[tuple[str, str]]
         raise ValueError(f"unknown opening set {kind!r}: use one of {', '.join(OPENING_SETS)}")
     pairs = [(s, n) for s in ALL_SETUPS for n in ALL_SETUPS]
     if kind == "canonical":
-        pairs = [p for p in pairs if p == canonical(*p)]
+        pairs = [p for p in pairs if p == canonical_pair(*p)]
     random.Random(seed).shuffle(pairs)
     return pairs
 

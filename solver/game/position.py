@@ -36,6 +36,25 @@ SIZE_NAMES = {1: "singles", 2: "doubles", 3: "triples"}
 ALL_SETUPS: tuple[str, ...] = tuple(sorted({"".join(p) for p in itertools.permutations("112233")}))
 
 
+def mirror_setup(setup: str) -> str:
+    """A setup reflected left to right (column c -> 7 - c).
+
+    >>> mirror_setup("231123")
+    '321132'
+    """
+    return setup[::-1]
+
+
+def canonical_pair(south: str, north: str) -> tuple[str, str]:
+    """The representative of a setup pair and its mirror (the whole board reflected left
+    to right, which changes no verdict, figure or game): the smaller of the two.
+
+    >>> canonical_pair("321132", "112233")
+    ('231123', '332211')
+    """
+    return min((south, north), (mirror_setup(south), mirror_setup(north)))
+
+
 _EXAMPLE = "321123/....../....../....../....../231123 S"
 
 

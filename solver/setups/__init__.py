@@ -53,7 +53,7 @@ from gyges.setups.pairs import (
     all_pairs,
     canonical_pair,
     canonical_pairs,
-    mirror,
+    mirror_setup,
     parse_pairs,
     select_pairs,
 )
@@ -83,7 +83,7 @@ __all__ = [
     "canonical_pair", "canonical_pairs", "check_pair", "combine_verdicts",
     "constraints_from_options", "find_setups", "first_move_verdicts", "first_moves",
     "fit_strengths", "forced_landing_within", "game_table", "heatmap_svg",
-    "load_constraints", "mirror", "parse_pairs", "rank_report", "read_constraints",
+    "load_constraints", "mirror_setup", "parse_pairs", "rank_report", "read_constraints",
     "read_games", "read_results", "replace_threats", "report", "results_file", "run",
     "run_games", "score_map_svg", "search", "select_pairs", "win_defence",
 ]

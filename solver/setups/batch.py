@@ -6,7 +6,7 @@ each record appended to the results file (:mod:`gyges.setups.results`) as it arr
 an interrupted run keeps everything written and a rerun with the same file resumes. Each
 record depends only on its pair and the parameters, so the records do not depend on the
 backend or the number of workers. With ``canonical`` the run analyses the canonical pair
-standing for each pair asked for (:func:`gyges.setups.pairs.canonical_pair`), once.
+standing for each pair asked for (:func:`gyges.game.position.canonical_pair`), once.
 
 For long pairs the run splits each pair per first move: groups of South's first moves go
 out as tasks (:func:`first_move_verdicts`), kept in a second results file ``OUT.parts``,

@@ -25,8 +25,8 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from gyges.game.position import canonical_pair, mirror_setup
 from gyges.game.rules import Side
-from gyges.setups.pairs import canonical_pair, mirror
 from gyges.setups.values import (
     CENTRE,
     COLUMNS,
@@ -210,7 +210,7 @@ def _canonical(results: Sequence[Any]) -> list[Any]:
     seen: set[Any] = set()
     out = []
     for r in sorted(results):
-        key = min(r, mirror(r)) if isinstance(r, str) else canonical_pair(*r)
+        key = min(r, mirror_setup(r)) if isinstance(r, str) else canonical_pair(*r)
         if key not in seen:
             seen.add(key)
             out.append(r)

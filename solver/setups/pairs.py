@@ -18,30 +18,12 @@ import itertools
 from collections.abc import Iterable
 
 from gyges.formats.notation import parse_setup
-from gyges.game.position import ALL_SETUPS
+from gyges.game.position import ALL_SETUPS, canonical_pair, mirror_setup
 from gyges.game.rules import Side
 from gyges.setups.values import SetupError
 
 __all__ = ["ALL_SETUPS", "PairListError", "PairSelectionError", "all_pairs", "canonical_pair",
-           "canonical_pairs", "mirror", "parse_pairs", "select_pairs"]
-
-
-def mirror(setup: str) -> str:
-    """The setup reflected left to right (column c -> 7 - c).
-
-    >>> mirror("231123")
-    '321132'
-    """
-    return setup[::-1]
-
-
-def canonical_pair(south: str, north: str) -> tuple[str, str]:
-    """The smaller of a pair and the pair with the whole board mirrored left to right.
-
-    >>> canonical_pair("321132", "112233")
-    ('231123', '332211')
-    """
-    return min((south, north), (mirror(south), mirror(north)))
+           "canonical_pairs", "mirror_setup", "parse_pairs", "select_pairs"]
 
 
 def canonical_pairs(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gyges.engine.stats import Tally, elo_of_score
+from gyges.game.position import mirror_setup
 from gyges.game.rules import Side
-from gyges.setups.pairs import mirror
 from gyges.setups.rank import describe_limit
 from gyges.setups.report import count
 from gyges.setups.selfplay import GameTable
@@ -51,8 +51,8 @@ def _pct(x: float) -> str:
 
 def _label(setup: str, canonical: bool) -> str:
     """``231123 = 321132`` for a folded setup with a mirror image other than itself."""
-    if canonical and mirror(setup) != setup:
-        return f"{setup} = {mirror(setup)}"
+    if canonical and mirror_setup(setup) != setup:
+        return f"{setup} = {mirror_setup(setup)}"
     return setup
 
 

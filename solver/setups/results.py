@@ -27,11 +27,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gyges.formats.notation import parse_setup
-from gyges.game.position import Position
+from gyges.game.position import Position, canonical_pair, mirror_setup
 from gyges.game.rules import RuleSet
 from gyges.parallel import ResultsFile
 from gyges.search.stipulation import RESULT_KINDS, ResultKind
-from gyges.setups.pairs import canonical_pair, mirror
 
 __all__ = [
     "FORMAT", "RECORD_KEYS", "BatchError", "PairRecord", "check_record", "describe_params",
@@ -221,7 +220,7 @@ def with_mirrors(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]
     rows = list(records)
     if is_canonical(records):
         rows += [{**{k: v for k, v in r.items() if k not in ("keys", "defence")},
-                  "south": mirror(r["south"]), "north": mirror(r["north"])}
+                  "south": mirror_setup(r["south"]), "north": mirror_setup(r["north"])}
                  for r in records if canonical_pair(r["south"], r["north"]) == _pair(r)
-                 and (mirror(r["south"]), mirror(r["north"])) != _pair(r)]
+                 and (mirror_setup(r["south"]), mirror_setup(r["north"])) != _pair(r)]
     return sorted(rows, key=_pair)

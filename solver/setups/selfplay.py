@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gyges.engine.stats import Tally
-from gyges.setups.pairs import canonical_pair, mirror
+from gyges.game.position import canonical_pair, mirror_setup
 from gyges.setups.strengths import RIDGE, Fit, fit_strengths
 
 __all__ = ["POINTS", "GameTable", "PairScore", "Proven", "fold", "game_table"]
@@ -41,7 +41,7 @@ def fold(setup: str, canonical: bool) -> str:
     >>> fold("321132", True), fold("321132", False)
     ('231123', '321132')
     """
-    return min(setup, mirror(setup)) if canonical else setup
+    return min(setup, mirror_setup(setup)) if canonical else setup
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,7 +105,7 @@ def _proven(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], Prove
             winner = "south" if r["result"] == "win" else "north"
             p = Proven(r["south"], r["north"], winner, r["win_in"], r["depth"])
             out[r["south"], r["north"]] = p
-            out[mirror(r["south"]), mirror(r["north"])] = p
+            out[mirror_setup(r["south"]), mirror_setup(r["north"])] = p
     return out
 
 
