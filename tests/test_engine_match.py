@@ -12,12 +12,13 @@ from gyges import PRESETS, Position
 from gyges.engine.builtin import Analysis, EngineError, Limit, PlayResult
 from gyges.engine.client import EngineFailure
 from gyges.engine.match import PEER_RULES, PlayedGame, play_game, replay_moves
-from gyges.engine.openings import canonical, openings
+from gyges.engine.openings import openings
 from gyges.engine.players import EngineSpec, open_player
 from gyges.engine.score import Eval
 from gyges.engine.stats import Sprt, Tally, elo_of_score, score_of_elo
 from gyges.formats.record import parse_record, replay
 from gyges.game.moves import Move, legal_moves
+from gyges.game.position import canonical_pair
 from gyges.game.rules import rules_from
 
 PBM = PRESETS["pbmserv"]
@@ -100,7 +101,7 @@ def test_engine_texts_round_trip_and_refuse_nonsense():
 def test_openings():
     pairs = openings("canonical")
     assert len(pairs) == 4068 and len(set(pairs)) == 4068
-    assert all(canonical(s[::-1], n[::-1]) == (s, n) for s, n in pairs)
+    assert all(canonical_pair(s[::-1], n[::-1]) == (s, n) for s, n in pairs)
     assert len(openings("all")) == 8100 and openings("all", seed=1) != openings("all")
     with pytest.raises(ValueError, match="canonical"):
         openings("some")
