@@ -51,7 +51,7 @@ def test_canonical_pairs_stand_for_the_pairs_asked():
     assert all(canonical_pair(*p) == p for p in canon)
     # every pair is one of them or the mirror of one
     mirrors = {(mirror_setup(c[0]), mirror_setup(c[1])) for c in canon}
-    assert canon | mirrors == set(all_pairs())
+    assert set(canon) | mirrors == set(all_pairs())
     some = select_pairs("321132", "all")
     assert canonical_pairs(some) == sorted(("231123", mirror_setup(n)) for n in ALL_SETUPS)
 
