@@ -164,6 +164,7 @@ ctypedef struct S:
     int poll_signals
     PyObject* exc[3]
     int seldepth
+    uint8_t nulled[MAX_PLY]        # the move into ply + 1 was a pass (null move)
 
 
 cdef inline double _now() noexcept nogil:
@@ -565,6 +566,13 @@ cdef enum:
     LMR_DEPTH = 3
     LMR_AFTER = 3
     LMR_MORE = 12
+    # null-move pruning: from NULL_DEPTH, off the principal variation, the side to move
+    # first lets the opponent move twice (a pass) in a search NULL_R plies shallower
+    # (NULL_R + 1 from NULL_DEEP); if that still fails high the node is cut. Never two
+    # passes in a row, nor with a landing score at stake (a cut is a bound, never a proof)
+    NULL_DEPTH = 3
+    NULL_R = 2
+    NULL_DEEP = 4
 
 
 cdef inline int _next(int* idx, int32_t* key, int j, int n) noexcept nogil:
@@ -727,6 +735,18 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
             if (bound == B_EXACT or (bound == B_LOWER and score >= beta)
                     or (bound == B_UPPER and score <= alpha)):
                 return score
+    if (not pv_node and depth >= NULL_DEPTH and not s.nulled[ply - 1 if ply > 0 else 0]
+            and -MATE_BOUND < beta < MATE_BOUND):
+        _push(s, b, side)
+        s.nulled[ply] = 1
+        score = -_search(s, b, opp, depth - 1 - NULL_R - (depth >= NULL_DEEP), -beta, -beta + 1,
+                         ply + 1, 0, 0)
+        s.nulled[ply] = 0
+        _pop(s)
+        if s.aborted:
+            return 0
+        if score >= beta:
+            return beta
     _hview(s, &h)
     n = gen_moves(b, side, s.rules, &h, moves, &mover)
     if n == 0:
@@ -989,6 +1009,7 @@ cdef class Search:
         self.s.seldepth = 0
         self.s.poll_signals = threading.current_thread() is threading.main_thread()
         memset(self.s.killer, 0, sizeof(self.s.killer))
+        memset(self.s.nulled, 0, sizeof(self.s.nulled))
         _hview(&self.s, &h)
         n = gen_moves(&b, side, self.s.rules, &h, self.root_moves, &mover)
         if n == 0:
