@@ -10,6 +10,7 @@ import click
 from gyges.game.rules import RuleRequest, RuleSet
 from gyges.output import OutputError, check_output, distinct
 from gyges.puzzles.generate import (
+    SOURCES,
     GenerateError,
     KnownCatalogueError,
     OutputNotCatalogue,
@@ -47,10 +48,11 @@ from gyges_cli.common import (
               help="The run's seed: the same seed gives the same puzzles, whatever --jobs.")
 @jobs_option()
 @scheduler_option
-@click.option("--source", type=click.Choice(["both", "play", "compose"]), default="both",
-              show_default=True,
-              help="Candidates from random play, from the CP-SAT construction, or both "
-              "(alternately).")
+@click.option("--source", type=click.Choice(["both", "play", "compose", "games"]),
+              default="both", show_default=True,
+              help="Candidates from random play, from the CP-SAT construction, both (play, "
+              "one candidate in 256 constructed), or from the builtin engine's self-play "
+              "games (each puzzle keeps its game as its history).")
 @click.option("--no-duals", is_flag=True, help="Reject puzzles with duals (default: keep them "
               "and note the dual as a flaw).")
 @click.option("--min-tries", default=2, show_default=True, type=int,
@@ -105,7 +107,7 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
     if max_candidates is not None and max_candidates < 1:
         raise UserError(f"{max_candidates}: give at least 1 (leave it out for the default)",
                         "--max-candidates")
-    sources = tuple(Source) if source == "both" else (Source(source),)
+    sources = SOURCES if source == "both" else (Source(source),)
     params = Params(moves, rules, seed, sources, wanted, no_duals, min_tries)
     if not against and os.path.isdir("puzzles"):
         against = ("puzzles",)
