@@ -73,13 +73,13 @@ def entry_text(rec: dict[str, Any], params: Params) -> str:
     f = rec["features"]
     rated = rating(Features.from_json(f))  # the current formula, also for records of older runs
     notes = proof_notes(st, f["quiet"], rec["duals"])
-    source = "random play from random setups"
+    source = Source.PLAY.text
     history = [Position.from_string(h) for h in rec["design"].get("history", ())]
     if rec["source"] == Source.GAMES:
         source = games_source(history)
     if rec["source"] == Source.COMPOSE:
         d = rec["design"]
-        source = (f"CP-SAT construction: a {d['key']} key, then a landing threat with "
+        source = (f"{Source.COMPOSE.text}: a {d['key']} key, then a landing threat with "
                   f"{d['bounces']} bounce{'s' if d['bounces'] != 1 else ''}"
                   f"{' crossing its own path' if d['crossing'] else ''}, "
                   f"{d['defenders']} defender{'s' if d['defenders'] != 1 else ''} on the shore"

@@ -35,8 +35,9 @@ from gyges.puzzles.play import Chooser, candidate_game, random_game
 from gyges.puzzles.schema import Puzzle
 from gyges.search.stipulation import ResultKind, Stipulation
 
-__all__ = ["ENGINE_HASH_BITS", "ENGINE_NODES", "ENGINE_PROVE", "GAMES_WAY", "engine_chooser",
-           "games_candidate", "games_design", "games_source", "history_problems", "replays"]
+__all__ = ["ENGINE_HASH_BITS", "ENGINE_NODES", "ENGINE_PROVE", "GAMES_TEXT", "GAMES_WAY",
+           "engine_chooser", "games_candidate", "games_design", "games_source",
+           "history_problems", "replays"]
 
 #: The engine's nodes a move. What it trades: a stronger engine plays more like a player
 #: and longer games, in which a side more often comes to a win the walk finds; but every
@@ -66,6 +67,9 @@ ENGINE_HASH_BITS = 16
 #: How games candidates are made, recorded in a run's parameters (a state file of another
 #: way is not resumed): the engine's settings.
 GAMES_WAY = f"builtin nodes={ENGINE_NODES} prove={ENGINE_PROVE}"
+
+#: How the ``source`` of a games puzzle begins (:func:`games_source`).
+GAMES_TEXT = "engine self-play"
 
 
 def engine_chooser(rules: RuleSet, nodes: int = ENGINE_NODES) -> Chooser:
@@ -98,7 +102,7 @@ def games_design(found: Game) -> dict[str, Any]:
 def games_source(history: Sequence[Position], nodes: int = ENGINE_NODES) -> str:
     """The ``source`` of a games puzzle whose game is ``history`` (its setup pair first)."""
     rows = history[0].board_string().split("/")
-    return (f"engine self-play (the builtin engine at {nodes} nodes a move), "
+    return (f"{GAMES_TEXT} (the builtin engine at {nodes} nodes a move), "
             f"{len(history)} moves from the setups {rows[-1]} (South) and {rows[0]} (North)")
 
 

@@ -20,7 +20,7 @@ import enum
 from typing import Any
 
 from gyges.game.rules import PRESETS, RuleError, RuleSet, closest_preset, parse_override
-from gyges.puzzles.games import GAMES_WAY
+from gyges.puzzles.games import GAMES_TEXT, GAMES_WAY
 from gyges.puzzles.play import PLAY_WAY
 from gyges.puzzles.schema import theme_problem
 from gyges.search.stipulation import Stipulation
@@ -55,6 +55,20 @@ class Source(str, enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+    @property
+    def text(self) -> str:
+        """How the ``source`` of this source's catalogue entries begins (what ``--select
+        source=play``, ``compose`` or ``games`` looks for).
+
+        >>> Source.GAMES.text
+        'engine self-play'
+        """
+        return _SOURCE_TEXTS[self.value]
+
+
+_SOURCE_TEXTS = {"play": "random play from random setups", "compose": "CP-SAT construction",
+                 "games": GAMES_TEXT}
 
 
 #: The sources of a run of ``--source both`` (the default): play and the construction. The
