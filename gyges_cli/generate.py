@@ -80,9 +80,10 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
              no_duals: bool,
              min_tries: int, max_candidates: int | None, against: tuple[str, ...],
              state: str | None, log: str | None, quiet: bool, out: str, force: bool) -> None:
-    """Generate sound puzzles: candidates from play and from a CP-SAT construction, each
-    proven by the solver (exact stipulation, one key, not trivial), rated, tagged with its
-    themes, duplicates removed; written to OUT as catalogue entries.
+    """Generate sound puzzles: candidates from play, from a CP-SAT construction or from
+    the builtin engine's self-play games (--source), each proven by the solver (exact
+    stipulation, one key, not trivial), rated, tagged with its themes, duplicates
+    removed; written to OUT as catalogue entries.
 
     Every candidate's verdict goes to a state file (OUT.jsonl) as it is judged: Ctrl-C
     keeps them (exit status 130) and the same command again resumes, to the same puzzles

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from catalogues import all_puzzles
+from common import run_gyges
 
 from gyges.formats.notation import parse_move
 from gyges.game.moves import Game, apply_move
@@ -40,6 +41,14 @@ def test_games_candidates_are_fixed_by_seed_and_index():
         assert replays(Game(pos, tuple(history)), RULES)
     other = Params(2, RULES, seed=4, sources=(Source.GAMES,))
     assert [c[1:] for c in made] != [candidate(i, other)[1:] for i in range(4)]
+
+
+def test_cli_games_run_writes_the_same_puzzles_with_two_jobs(games_file, tmp_path):
+    out = tmp_path / "cli.yaml"
+    r = run_gyges("generate", "--stipulation", "win in 2", "--count", "2", "--seed", "3",
+                  "--jobs", "2", "--source", "games", "--quiet", "--out", out)
+    assert r.exit_code == 0, r.output
+    assert out.read_text() == games_file.read_text()
 
 
 def test_games_puzzles_are_sound_with_their_game_as_history(games_file):
