@@ -229,7 +229,9 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
               help="Keep only matching puzzles; repeatable (all must match). Keys: id (glob, "
               "like 'seed000-*'), rules (a preset), stipulation ('win in 2', 'loss', 'none', "
               "'South wins in 2'), theme (like relocation or 'bounce chain'), difficulty "
-              "(3, 1-2 or unrated).")
+              "(3, 1-2 or unrated), source (play, compose or games: the generator's source "
+              "the puzzle came from; other words: found in the entry's source text, like "
+              "'seed 000').")
 @click.option("--chapters", type=click.Choice(["difficulty", "theme", "stipulation", "file"]),
               default="difficulty", show_default=True, help="How the book groups its puzzles.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,

@@ -10,6 +10,7 @@ import click
 from gyges.game.rules import RuleRequest, RuleSet
 from gyges.output import OutputError, check_output, distinct
 from gyges.puzzles.generate import (
+    SOURCES,
     GenerateError,
     KnownCatalogueError,
     OutputNotCatalogue,
@@ -47,10 +48,11 @@ from gyges_cli.common import (
               help="The run's seed: the same seed gives the same puzzles, whatever --jobs.")
 @jobs_option()
 @scheduler_option
-@click.option("--source", type=click.Choice(["both", "play", "compose"]), default="both",
-              show_default=True,
-              help="Candidates from random play, from the CP-SAT construction, or both "
-              "(alternately).")
+@click.option("--source", type=click.Choice(["both", "play", "compose", "games"]),
+              default="both", show_default=True,
+              help="Candidates from random play, from the CP-SAT construction, both (play, "
+              "one candidate in 256 constructed), or from the builtin engine's self-play "
+              "games (each puzzle keeps its game as its history).")
 @click.option("--no-duals", is_flag=True, help="Reject puzzles with duals (default: keep them "
               "and note the dual as a flaw).")
 @click.option("--min-tries", default=2, show_default=True, type=int,
@@ -78,9 +80,10 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
              no_duals: bool,
              min_tries: int, max_candidates: int | None, against: tuple[str, ...],
              state: str | None, log: str | None, quiet: bool, out: str, force: bool) -> None:
-    """Generate sound puzzles: candidates from play and from a CP-SAT construction, each
-    proven by the solver (exact stipulation, one key, not trivial), rated, tagged with its
-    themes, duplicates removed; written to OUT as catalogue entries.
+    """Generate sound puzzles: candidates from play, from a CP-SAT construction or from
+    the builtin engine's self-play games (--source), each proven by the solver (exact
+    stipulation, one key, not trivial), rated, tagged with its themes, duplicates
+    removed; written to OUT as catalogue entries.
 
     Every candidate's verdict goes to a state file (OUT.jsonl) as it is judged: Ctrl-C
     keeps them (exit status 130) and the same command again resumes, to the same puzzles
@@ -105,7 +108,7 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
     if max_candidates is not None and max_candidates < 1:
         raise UserError(f"{max_candidates}: give at least 1 (leave it out for the default)",
                         "--max-candidates")
-    sources = tuple(Source) if source == "both" else (Source(source),)
+    sources = SOURCES if source == "both" else (Source(source),)
     params = Params(moves, rules, seed, sources, wanted, no_duals, min_tries)
     if not against and os.path.isdir("puzzles"):
         against = ("puzzles",)

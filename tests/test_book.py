@@ -7,10 +7,18 @@ from __future__ import annotations
 import re
 
 import pytest
-from catalogues import all_puzzles, seed_puzzles
+from catalogues import all_puzzles, every_puzzle, seed_puzzles
 from common import ROOT
 
-from gyges.puzzles.book import Book, Chapters, is_classic, make_book, numbered_line
+from gyges.puzzles.book import (
+    BOOK_RULES,
+    Book,
+    Chapters,
+    is_classic,
+    make_book,
+    numbered_line,
+    rules_chapter,
+)
 
 
 @pytest.fixture(scope="module")
@@ -27,23 +35,50 @@ def test_every_puzzle_once_numbered_in_order(full_book):
 
 def test_chapters_by_difficulty_classics_first_among_equals(full_book):
     """Chapters by difficulty, easiest first, whatever the files' order: problem 1 is an
-    easy one, and seed 000's classics come first among their equals."""
-    difficulties = [e.puzzle.difficulty or 9 for e in full_book.entries]
+    easy one, and seed 000's classics come first among their equals. The puzzles under
+    other rules than the book's come after them (test_puzzles_under_other_rules_...)."""
+    ours = [e for e in full_book.entries if e.puzzle.rules == BOOK_RULES]
+    difficulties = [e.puzzle.difficulty or 9 for e in ours]
     assert difficulties == sorted(difficulties)
     assert full_book.entries[0].puzzle.difficulty == 1
-    for chapter in full_book.chapters:
+    chapters = [c for c in full_book.chapters if c.entries[0].puzzle.rules == BOOK_RULES]
+    for chapter in chapters:
         assert len({e.puzzle.difficulty for e in chapter.entries}) == 1
         assert str(chapter.entries[0].puzzle.difficulty) in chapter.title
         for level in {e.puzzle.difficulty for e in chapter.entries}:
             flags = [is_classic(e.puzzle) for e in chapter.entries
                      if e.puzzle.difficulty == level]
             assert flags == sorted(flags, reverse=True)  # classics first
-    assert len(full_book.chapters) == len({p.difficulty for p in all_puzzles()})
+    assert len(chapters) == len({p.difficulty for p in all_puzzles()
+                                 if p.rules == BOOK_RULES})
     # Every classic comes before every other puzzle of its difficulty.
-    for e in full_book.entries:
+    for e in ours:
         if is_classic(e.puzzle):
-            assert all(is_classic(o.puzzle) for o in full_book.entries
+            assert all(is_classic(o.puzzle) for o in ours
                        if o.number < e.number and o.puzzle.difficulty == e.puzzle.difficulty)
+
+
+@pytest.mark.parametrize("chapters", ["difficulty", "theme", "stipulation"])
+def test_puzzles_under_other_rules_have_a_chapter_per_rule_set_last(chapters):
+    """The puzzles under other rules than the book's (the deep wins in 5 without the Renop
+    law, bga, dorbec-beginner) come after the others, a chapter per rule set that says
+    which rules they use."""
+    puzzles = every_puzzle()
+    book = make_book(puzzles, chapters=chapters)
+    others = [c for c in book.chapters if c.entries[0].puzzle.rules != BOOK_RULES]
+    assert len(others) == len({p.rules for p in puzzles if p.rules != BOOK_RULES}) >= 3
+    assert book.chapters[-len(others):] == tuple(others)
+    for c in others:
+        assert len({e.puzzle.rules for e in c.entries}) == 1
+        assert c.title == rules_chapter(c.entries[0].puzzle.rules)
+        difficulties = [e.puzzle.difficulty or 9 for e in c.entries]
+        assert difficulties == sorted(difficulties)     # easier first within it
+    titles = [c.title for c in others]
+    assert "Without the Renop law: pbmserv with repetition=allowed" in titles
+    no_renop = {e.puzzle.id for c in others if c.title.startswith("Without the Renop law")
+                for e in c.entries}
+    assert no_renop == {p.id for p in puzzles if p.file.endswith("win-in-5-no-renop.yaml")}
+    assert {"Under the bga rules", "Under the dorbec-beginner rules"} <= set(titles)
 
 
 @pytest.mark.parametrize("chapters", ["theme", "stipulation", "file"])
@@ -54,8 +89,8 @@ def test_other_chapterings_keep_every_puzzle_once(chapters):
     assert sorted(e.puzzle.id for e in book.entries) == sorted(p.id for p in puzzles)
     titles = [c.title for c in book.chapters]
     assert len(titles) == len(set(titles))  # one chapter per group
-    if chapters == "stipulation":
-        for c in book.chapters:
+    if chapters == "stipulation":   # the chapters of the book's rules (the others: above)
+        for c in (c for c in book.chapters if c.entries[0].puzzle.rules == BOOK_RULES):
             assert len({(e.puzzle.stipulation.kind, e.puzzle.stipulation.moves)
                         for e in c.entries}) == 1
     if chapters == "file":

@@ -1,6 +1,8 @@
 """The puzzle book's model: the puzzles laid out as a :class:`Book` by :func:`make_book`,
 numbered, grouped in chapters (by difficulty unless asked otherwise, the seed-000 classics
-first among equals), with duplicate titles told apart and each main line played out; and
+first among equals; the puzzles under other rules than the book's, :data:`BOOK_RULES`,
+after them in a chapter per rule set), with duplicate titles told apart and each main
+line played out; and
 the phrases every rendering of it prints. The renderings are :mod:`~gyges.puzzles.booktext`,
 :mod:`~gyges.puzzles.bookhtml` and :mod:`~gyges.puzzles.pdf`; the solver's commentary
 (threats and variations) is :mod:`~gyges.puzzles.commentary`'s, handed in.
@@ -20,20 +22,24 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from gyges.formats.notation import format_move
-from gyges.game.rules import Side
+from gyges.game.rules import PRESETS, RuleSet, Side, closest_preset
 from gyges.puzzles.commentary import Commentary, Variation
 from gyges.puzzles.lines import Line, try_play_line
 from gyges.puzzles.schema import Puzzle
 from gyges.search.stipulation import Stipulation
 
 __all__ = [
-    "BOOK_TITLE", "CREDIT_VERBS", "DIFFICULTY_NAMES", "THEME_CHAPTERS", "THEME_ORDER", "Book",
-    "Chapter", "Chapters", "Entry", "as_book", "book_phrase", "credit_line", "credit_text",
-    "is_classic", "make_book", "numbered_line", "rules_note", "solution_phrase",
-    "variation_text",
+    "BOOK_RULES", "BOOK_TITLE", "CREDIT_VERBS", "DIFFICULTY_NAMES", "THEME_CHAPTERS",
+    "THEME_ORDER", "Book", "Chapter", "Chapters", "Entry", "as_book", "book_phrase",
+    "credit_line", "credit_text",
+    "is_classic", "make_book", "numbered_line", "rules_chapter", "rules_note", "rules_text",
+    "solution_phrase", "variation_text",
 ]
 
 BOOK_TITLE = "Gygès puzzles"
+#: The rules the book is for: those of seed 000 (pbmserv), whose notation and diagrams it
+#: prints. Puzzles under other rules get chapters of their own (:func:`rules_chapter`).
+BOOK_RULES = PRESETS["pbmserv"]
 
 
 class Chapters(str, enum.Enum):
@@ -192,18 +198,27 @@ def _primary_theme(p: Puzzle) -> str | None:
     return None
 
 
-def _chapter_key(p: Puzzle, chapters: str, file_order: Mapping[str, int]) -> tuple:
+def _chapter_key(p: Puzzle, chapters: str, file_order: Mapping[str, int],
+                 rules_order: Mapping[str, int]) -> tuple:
+    if chapters != "file":
+        if p.rules != BOOK_RULES:       # after the book's rules' chapters, by rule set
+            return (1, rules_order[p.rules.describe()])
+        return (0, *_grouping_key(p, chapters))
+    return (file_order[p.file],)
+
+
+def _grouping_key(p: Puzzle, chapters: str) -> tuple:
     if chapters == "difficulty":
         return (p.difficulty or 9,)
     if chapters == "stipulation":
         return _stipulation_order(p.stipulation)
-    if chapters == "theme":
-        theme = _primary_theme(p)
-        return (THEME_ORDER.index(theme) if theme else len(THEME_ORDER),)
-    return (file_order[p.file],)
+    theme = _primary_theme(p)
+    return (THEME_ORDER.index(theme) if theme else len(THEME_ORDER),)
 
 
 def _chapter_title(p: Puzzle, chapters: str, file_titles: Mapping[str, str]) -> str:
+    if chapters != "file" and p.rules != BOOK_RULES:
+        return rules_chapter(p.rules)
     if chapters == "difficulty":
         if p.difficulty is None:
             return "Unrated"
@@ -249,7 +264,9 @@ def make_book(
     ``chapters``: ``difficulty`` (easiest first), ``theme`` (each puzzle under its most
     distinctive theme, see :data:`THEME_ORDER`), ``stipulation`` (wins by length, then
     losses, then defences) or ``file`` (the catalogue files in the order given, titled by
-    ``file_titles`` or the file's name). Within a chapter: easier first, seed 000's
+    ``file_titles`` or the file's name). Except by file, the puzzles under other rules
+    than :data:`BOOK_RULES` come last, a chapter per rule set titled by its rules
+    (:func:`rules_chapter`), in the order first met. Within a chapter: easier first, seed 000's
     classics first among equals, then shorter stipulations, then catalogue order. Titles
     that repeat get a Roman numeral in book order. ``commentary`` (by puzzle id, from
     :func:`~gyges.puzzles.commentary.solver_commentary`) gives each entry its threat and
@@ -263,8 +280,10 @@ def make_book(
     file_titles = dict(file_titles or {})
     commentary = commentary or {}
     file_order: dict[str, int] = {}
+    rules_order: dict[str, int] = {}   # the other rule sets, in the order first met
     for p in puzzles:
         file_order.setdefault(p.file, len(file_order))
+        rules_order.setdefault(p.rules.describe(), len(rules_order))
     index = {id(p): i for i, p in enumerate(puzzles)}
 
     def within(p: Puzzle) -> tuple:
@@ -273,7 +292,8 @@ def make_book(
         return (p.difficulty or 9, not is_classic(p), _stipulation_order(p.stipulation),
                 index[id(p)])
 
-    ordered = sorted(puzzles, key=lambda p: (_chapter_key(p, chapters, file_order), within(p)))
+    ordered = sorted(puzzles, key=lambda p: (_chapter_key(p, chapters, file_order, rules_order),
+                                             within(p)))
     names = [p.title or p.id for p in ordered]
     repeats = {n for n in names if names.count(n) > 1}
     seen: dict[str, int] = {}
@@ -286,7 +306,7 @@ def make_book(
         line = try_play_line(p.position, p.rules, p.main_line, p.history)
         said = commentary.get(p.id, Commentary())
         entry = Entry(number, p, name, line, said.threats, said.variations, said.defences)
-        key = _chapter_key(p, chapters, file_order)
+        key = _chapter_key(p, chapters, file_order, rules_order)
         if key != last_key:
             groups.append((_chapter_title(p, chapters, file_titles), []))
             last_key = key
@@ -325,11 +345,42 @@ def book_phrase(st: Stipulation, turn_title: str) -> str:
 
 
 def rules_note(puzzle: Puzzle) -> str:
-    """``Rules: bga`` for a puzzle not under the pbmserv rules, else empty."""
-    name = puzzle.rules.name
-    if name == "pbmserv":
+    """``Rules: bga`` for a puzzle not under the book's rules (:data:`BOOK_RULES`), else
+    empty."""
+    if puzzle.rules == BOOK_RULES:
         return ""
-    return f"Rules: {name if name != 'custom' else puzzle.rules.describe()}"
+    return f"Rules: {rules_text(puzzle.rules)}"
+
+
+def rules_text(rules: RuleSet) -> str:
+    """A rule set in words: its preset, or the closest preset and what differs.
+
+    >>> rules_text(PRESETS["bga"]), rules_text(PRESETS["pbmserv"].with_options({"taboo": "entry"}))
+    ('bga', 'pbmserv with taboo=entry')
+    """
+    preset, changes = closest_preset(rules)
+    if not changes:
+        return preset
+    return f"{preset} with {', '.join(f'{k}={v}' for k, v in changes.items())}"
+
+
+def rules_chapter(rules: RuleSet) -> str:
+    """The title of the chapter of the puzzles under ``rules`` (not the book's): the rule
+    set in words, after what it means for a reader of the book where it says so.
+
+    >>> rules_chapter(PRESETS["pbmserv"].with_options({"repetition": "allowed"}))
+    'Without the Renop law: pbmserv with repetition=allowed'
+    >>> rules_chapter(PRESETS["bga"])
+    'Under the bga rules'
+    >>> rules_chapter(PRESETS["pbmserv"].with_options({"taboo": "entry"}))
+    'Under other rules: pbmserv with taboo=entry'
+    """
+    changes = closest_preset(rules)[1]
+    if not changes:
+        return f"Under the {rules_text(rules)} rules"
+    if changes.get("repetition") == "allowed" and BOOK_RULES.repetition == "forbidden":
+        return f"Without the Renop law: {rules_text(rules)}"
+    return f"Under other rules: {rules_text(rules)}"
 
 
 #: Words by which a credit says what it credits ("translated by ...", "analysed with the

@@ -27,6 +27,7 @@ from typing import Any
 from gyges.game.position import Position
 from gyges.output import OutputError, is_signed, signature_removed, signed, write_atomic
 from gyges.puzzles.authoring import Findings
+from gyges.puzzles.games import games_source
 from gyges.puzzles.lines import line_themes, play_line
 from gyges.puzzles.params import GenerateError, Params, Source
 from gyges.puzzles.rating import Features, rating
@@ -72,10 +73,13 @@ def entry_text(rec: dict[str, Any], params: Params) -> str:
     f = rec["features"]
     rated = rating(Features.from_json(f))  # the current formula, also for records of older runs
     notes = proof_notes(st, f["quiet"], rec["duals"])
-    source = "random play from random setups"
+    source = Source.PLAY.text
+    history = [Position.from_string(h) for h in rec["design"].get("history", ())]
+    if rec["source"] == Source.GAMES:
+        source = games_source(history)
     if rec["source"] == Source.COMPOSE:
         d = rec["design"]
-        source = (f"CP-SAT construction: a {d['key']} key, then a landing threat with "
+        source = (f"{Source.COMPOSE.text}: a {d['key']} key, then a landing threat with "
                   f"{d['bounces']} bounce{'s' if d['bounces'] != 1 else ''}"
                   f"{' crossing its own path' if d['crossing'] else ''}, "
                   f"{d['defenders']} defender{'s' if d['defenders'] != 1 else ''} on the shore"
@@ -85,7 +89,7 @@ def entry_text(rec: dict[str, Any], params: Params) -> str:
         entry_id(params, rec["index"]), pos, params.rules, difficulty=rated.difficulty,
         title=_title(rec), source=source,
         credit=f"composed by gyges generate, seed {params.seed} (candidate {rec['index']})",
-        notes=notes,
+        notes=notes, history=history,
     )
 
 

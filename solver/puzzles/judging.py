@@ -16,6 +16,7 @@ from typing import Any
 
 from gyges.game.position import Position
 from gyges.puzzles.compose import compose_candidate
+from gyges.puzzles.games import games_candidate, games_design, history_problems
 from gyges.puzzles.params import Params, Source
 from gyges.puzzles.play import play_candidate
 from gyges.puzzles.soundness import assess, theme_matches
@@ -41,6 +42,10 @@ def candidate(index: int, params: Params) -> tuple[Source, Position | None, dict
     source = params.source_of(index)
     if source is Source.PLAY:
         return source, play_candidate(rng, params.rules, params.moves), {}
+    if source is Source.GAMES:
+        found = games_candidate(rng, params.rules, params.moves)
+        return source, (None if found is None else found.position), \
+            ({} if found is None else games_design(found))
     pos, design = compose_candidate(rng, params.rules, params.moves, params.themes)
     return source, pos, design
 
@@ -62,6 +67,12 @@ def evaluate(index: int, params: Params) -> dict[str, Any]:
         a = assess(pos, params.rules, params.moves, no_duals=params.no_duals,
                    min_tries=params.min_tries)
         record.update(a.to_json())
+        history = [Position.from_string(h) for h in design.get("history", ())]
+        problems = history_problems(record, params.rules, params.moves, history) \
+            if a.sound else []
+        if problems:   # a games candidate judged with its game, as its entry is checked
+            record["sound"] = False
+            record["reasons"] = [f"with the game's history: {p}" for p in problems]
         if a.sound and params.themes and not theme_matches(params.themes, a.themes):
             record["sound"] = False
             record["reasons"] = [f"themes {', '.join(a.themes)} lack "

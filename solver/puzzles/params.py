@@ -20,6 +20,7 @@ import enum
 from typing import Any
 
 from gyges.game.rules import PRESETS, RuleError, RuleSet, closest_preset, parse_override
+from gyges.puzzles.games import GAMES_TEXT, GAMES_WAY
 from gyges.puzzles.play import PLAY_WAY
 from gyges.puzzles.schema import theme_problem
 from gyges.search.stipulation import Stipulation
@@ -50,11 +51,30 @@ class Source(str, enum.Enum):
 
     PLAY = "play"        #: random, engine-guided play from random setups
     COMPOSE = "compose"  #: the CP-SAT construction around a drawn design
+    GAMES = "games"      #: the builtin engine's self-play games from random setups
 
     def __str__(self) -> str:
         return self.value
 
+    @property
+    def text(self) -> str:
+        """How the ``source`` of this source's catalogue entries begins (what ``--select
+        source=play``, ``compose`` or ``games`` looks for).
 
+        >>> Source.GAMES.text
+        'engine self-play'
+        """
+        return _SOURCE_TEXTS[self.value]
+
+
+_SOURCE_TEXTS = {"play": "random play from random setups", "compose": "CP-SAT construction",
+                 "games": GAMES_TEXT}
+
+
+#: The sources of a run of ``--source both`` (the default): play and the construction. The
+#: engine's games are a source of their own (``--source games``): their candidates cost
+#: several times a play candidate's (the engine's nodes at every move), and the default
+#: keeps its speed.
 SOURCES: tuple[Source, ...] = (Source.PLAY, Source.COMPOSE)
 
 #: In a run of both sources, one candidate in this many is constructed (the last of each
@@ -152,6 +172,8 @@ class Params:
             # the way play candidates are made (:data:`~gyges.puzzles.play.PLAY_WAY`): a
             # state file of another way is not resumed
             d["play"] = PLAY_WAY
+        if Source.GAMES in self.sources:
+            d["games"] = GAMES_WAY   # the engine's settings: they make the games
         if self.compose_every is not None:
             d["compose_every"] = self.compose_every   # which candidates are constructed
         return d

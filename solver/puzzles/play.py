@@ -15,7 +15,9 @@ True
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Callable
 
 from gyges.game.moves import Game, Move, MoveList, apply_move, can_land
 from gyges.game.position import ALL_SETUPS, Position
@@ -23,7 +25,14 @@ from gyges.game.rules import RuleSet
 from gyges.puzzles.soundness import plausible_moves
 from gyges.search import Prover, ProverKind, table_bits, win_in
 
-__all__ = ["DEEP_FROM", "PLAY_WAY", "STEP_FROM", "WALK_THREATS", "play_candidate"]
+__all__ = ["DEEP_FROM", "PLAY_WAY", "STEP_FROM", "WALK_THREATS", "Chooser", "candidate_game",
+           "play_candidate", "random_chooser", "random_game"]
+
+#: How a game goes on: the game after one move of the given legal moves of its position
+#: (a side blocked: the moves of the other side). The walk (:func:`candidate_game`) asks it
+#: once a ply; :func:`random_chooser` is random play's, :mod:`gyges.puzzles.games` the
+#: engine's.
+Chooser = Callable[[Game, MoveList], Game]
 
 
 #: From this many moves on, play candidates are found by walking back from the first
@@ -34,7 +43,7 @@ DEEP_FROM = 3
 #: change gives other candidates for the same seed, so a state file made another way is
 #: refused rather than mixed in. Unmarked: a win in N asked at every ply; ``"walk-back"``:
 #: wins in 4 and 5 found by walking back; ``"walk-back 2"``: wins in 3 too, and the random
-#: safe move drawn by trying moves in a random order (:func:`_random_safe_move`);
+#: safe move drawn by trying moves in a random order (:func:`random_safe_move`);
 #: ``"walk-back 3"``: a walk that finds two winning moves (a cook) goes on playing;
 #: ``"walk-back 4"`` (this one): the walk of a win in 3 or 4 asks at most
 #: :data:`WALK_THREATS` threats (and the walk of a win in 6, :data:`STEP_FROM`, is
@@ -53,7 +62,7 @@ PLAY_WAY = "walk-back 4"
 STEP_FROM = 6
 
 #: From :data:`STEP_FROM` moves on, random play is careful: a move never lets the opponent
-#: win within this many moves when another does not (:func:`_random_safe_move`). What it
+#: win within this many moves when another does not (:func:`random_safe_move`). What it
 #: trades: each move tried costs a small proof, and the games run longer; but a walk back
 #: goes deeper only where the opponent's replies kept the win as long as it was, and a
 #: careless opponent seldom does: 3 walks of the first 10 lines of seed 7 reached the
@@ -75,13 +84,41 @@ WALK_THREATS = 6
 def play_candidate(rng: random.Random, rules: RuleSet, moves: int, max_plies: int = 40,
                    *, threats_asked: int = WALK_THREATS) -> Position | None:
     """Engine-guided random play from random setups: never a move that lets the opponent
-    land at once (when there is another). For a win in 1 or 2, the first position from
-    the fifth ply on where the side to move wins in exactly ``moves`` (and cannot land at
-    once) is returned; deeper, the first one :func:`_walk_back_candidate` finds (asking at
-    most ``threats_asked`` threats, except for a win in 5: :data:`WALK_THREATS`)."""
+    land at once (when there is another). The candidate is the one :func:`candidate_game`
+    finds in that game (asking at most ``threats_asked`` threats, except for a win in 5:
+    :data:`WALK_THREATS`)."""
+    game = random_game(rng)
+    found = candidate_game(game, rules, moves, random_chooser(rng, rules, moves),
+                           max_plies, threats_asked=threats_asked)
+    return None if found is None else found.position
+
+
+def random_game(rng: random.Random) -> Game:
+    """A game at a random setup pair (South's setup drawn first), no move played yet."""
+    return Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
+
+
+def random_chooser(rng: random.Random, rules: RuleSet, moves: int) -> Chooser:
+    """Random play's moves for the walk of a win in ``moves``: a random move that does not
+    let the opponent land at once; from :data:`STEP_FROM` moves on, careful ones
+    (:data:`CAREFUL_MOVES`)."""
+    careful = Prover(rules, ProverKind.ALPHABETA, CAREFUL_MOVES,
+                     table_bits=table_bits(CAREFUL_MOVES)) if moves >= STEP_FROM else None
+    return functools.partial(random_safe_move, rng, rules=rules, careful=careful)
+
+
+def candidate_game(start: Game, rules: RuleSet, moves: int, choose: Chooser,
+                   max_plies: int = 40, *, threats_asked: int = WALK_THREATS) -> Game | None:
+    """The candidate for a win in ``moves`` that a game from ``start`` meets, its moves
+    chosen by ``choose``, as a game: the candidate position with the positions before it
+    (from ``start``'s). For a win in 1 or 2, the first position from the fifth ply on
+    where the side to move wins in exactly ``moves`` (and cannot land at once); deeper,
+    the first one :func:`_walk_back_candidate` finds (asking at most ``threats_asked``
+    threats, except for a win in 5: :data:`WALK_THREATS`). None when the game ends (a
+    landing, or no move) or reaches ``max_plies`` first."""
     if moves >= DEEP_FROM:
-        return _walk_back_candidate(rng, rules, moves, max_plies, threats_asked)
-    game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
+        return _walk_back_candidate(start, rules, moves, choose, max_plies, threats_asked)
+    game = start
     for ply in range(max_plies):
         pos = game.position
         ml = game.legal_moves(rules, paths=False)
@@ -89,13 +126,13 @@ def play_candidate(rng: random.Random, rules: RuleSet, moves: int, max_plies: in
             return None
         if ply >= 4 and ml.mover is pos.turn and win_in(pos, rules, moves) \
                 and (moves == 1 or not win_in(pos, rules, moves - 1)):
-            return pos
-        game = _random_safe_move(rng, game, ml, rules)
+            return game
+        game = choose(game, ml)
     return None
 
 
-def _random_safe_move(rng: random.Random, game: Game, ml: MoveList, rules: RuleSet,
-                      careful: Prover | None = None) -> Game:
+def random_safe_move(rng: random.Random, game: Game, ml: MoveList, rules: RuleSet,
+                     careful: Prover | None = None) -> Game:
     """The game after a random move of ``ml`` that does not let the opponent land at once
     (any move when every one does), each such move as likely as another. With a
     ``careful`` prover, a move that does not let the opponent win within
@@ -120,9 +157,10 @@ def _random_safe_move(rng: random.Random, game: Game, ml: MoveList, rules: RuleS
     return game.play(order[0] if first_safe is None else first_safe)
 
 
-def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int, max_plies: int,
-                         threats_asked: int = WALK_THREATS) -> Position | None:
-    """A candidate for a win in ``moves`` (N, 3 or more) from the same random play, cheaply.
+def _walk_back_candidate(start: Game, rules: RuleSet, moves: int, choose: Chooser,
+                         max_plies: int, threats_asked: int = WALK_THREATS) -> Game | None:
+    """A candidate for a win in ``moves`` (N, 3 or more) in the game from ``start`` that
+    ``choose`` plays, cheaply (as a game: the candidate and the positions before it).
 
     A "no" to "win in N?" is the costly answer (every move of the side to move refuted),
     and most plies would give it. So each ply from the fifth on asks only for a win in
@@ -142,8 +180,8 @@ def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int, max_pli
     Either way the candidate wins in exactly N, and no position is asked "win in N?" as a
     whole: the question about one move is answered "no" by one defence that holds, and
     "no win in N - 1?" is asked only of a position with a winning move found. Every
-    answer is exact and the line depends only on ``rng``, so the candidate depends only on
-    the seed and the index.
+    answer is exact and the line depends only on ``start`` and ``choose``: a seeded
+    chooser's candidate depends only on the seed and the index.
     """
     stepwise = moves >= STEP_FROM
     shallow = moves - 3 if stepwise else max(moves - 2, 2)
@@ -160,9 +198,7 @@ def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int, max_pli
     # want the size ``solve`` gives (``python -m bench.bench_generate --deep`` runs both)
     bits = min(table_bits(moves), 18) if moves <= 4 else table_bits(moves)
     prover = Prover(rules, ProverKind.AUTO, moves, table_bits=bits)
-    careful = Prover(rules, ProverKind.ALPHABETA, CAREFUL_MOVES,
-                     table_bits=table_bits(CAREFUL_MOVES)) if stepwise else None
-    game = Game(Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS)))
+    game = start
     line: list[Position | None] = []    # the positions of the plies asked with no win
     for ply in range(max_plies):
         pos = game.position
@@ -193,8 +229,8 @@ def _walk_back_candidate(rng: random.Random, rules: RuleSet, moves: int, max_pli
                     if not prover.wins(earlier, earlier.turn, moves - 1):
                         if wins > 1:
                             break       # cooked: the game goes on to another candidate
-                        return earlier
-        game = _random_safe_move(rng, game, ml, rules, careful)
+                        return Game(earlier, game.history[:j])
+        game = choose(game, ml)
     return None
 
 

@@ -1,11 +1,11 @@
 """Selecting puzzles for a book: ``KEY=VALUE[,VALUE]`` criteria (:class:`Selection`), as
 the export's ``--select`` gives them.
 
->>> s = Selection.parse(["difficulty=1-2", "theme=relocation,taboo"])
+>>> s = Selection.parse(["difficulty=1-2", "theme=relocation,taboo", "source=games"])
 >>> s
-Selection('difficulty=1-2 theme=relocation,taboo')
+Selection('difficulty=1-2 theme=relocation,taboo source=games')
 >>> s.criteria
-(('difficulty', ('1-2',)), ('theme', ('relocation', 'taboo')))
+(('difficulty', ('1-2',)), ('theme', ('relocation', 'taboo')), ('source', ('games',)))
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ import re
 from collections.abc import Sequence
 
 from gyges.game.rules import Side
+from gyges.puzzles.params import Source
 from gyges.puzzles.schema import Puzzle
 
 __all__ = ["SELECT_KEYS", "Selection", "SelectionError", "select_puzzles"]
 
-SELECT_KEYS = ("id", "rules", "stipulation", "theme", "difficulty")
+SELECT_KEYS = ("id", "rules", "stipulation", "theme", "difficulty", "source")
 
 _SELECT_STIPULATION = re.compile(
     r"^(?:(?P<side>south|north)\s+)?(?:(?P<kind>wins?|loss|loses|none|no forced result)"
@@ -102,6 +103,8 @@ def _matches(key: str, value: str, p: Puzzle) -> bool:
         v = value.lower()
         return any(t.lower() == v or (v == "bounce chain" and t.startswith("bounce chain"))
                    for t in p.themes)
+    if key == "source":
+        return _from_source(value, p.source)
     if key == "difficulty":
         if value == "unrated":
             return p.difficulty is None
@@ -115,6 +118,22 @@ def _matches(key: str, value: str, p: Puzzle) -> bool:
     if kind != st.kind or (m.group("k") and int(m.group("k")) != st.moves):
         return False
     return not m.group("side") or Side.parse(m.group("side")) is p.position.turn
+
+
+def _from_source(value: str, source: str) -> bool:
+    """Does an entry's ``source`` text match ``value``: the generator's source kinds
+    ``play``, ``compose`` and ``games`` by how their texts begin
+    (:attr:`~gyges.puzzles.params.Source.text`), anything else as words of the text (in
+    any case)?
+
+    >>> _from_source("games", "engine self-play (the builtin engine ...)")
+    True
+    >>> _from_source("play", "engine self-play"), _from_source("seed 000", "Seed 000: ...")
+    (False, True)
+    """
+    if value.lower() in {s.value for s in Source}:
+        return source.lower().startswith(Source(value.lower()).text.lower())
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", source, re.IGNORECASE) is not None
 
 
 def select_puzzles(puzzles: Sequence[Puzzle], selection: Selection) -> list[Puzzle]:
