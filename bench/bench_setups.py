@@ -17,6 +17,12 @@ canonical pairs' order, at each node limit of ``GYGES_BENCH_RANK_NODES`` (defaul
 ``1000``; comma-separated) with the proof horizon 2, as the published table is played;
 games per CPU hour too (client and local workers), the figure a loaded machine changes
 least. ``GYGES_BENCH_SETUPS_ONLY=rank`` runs only this part.
+
+Depth 4 (``GYGES_BENCH_SETUPS_ONLY=depth4``, not in the default run: about 10 minutes):
+``analyze --depth 4 --canonical --no-split``, as the published table is made, over every
+``GYGES_BENCH_SETUPS_D4_STEP``-th canonical pair (default 200: 21 pairs) on 2 local
+workers; the whole table's time (4,068 pairs) extrapolated from it, in wall hours on this
+machine and in CPU hours (what a cluster divides among its cores).
 """
 
 from __future__ import annotations
@@ -50,14 +56,16 @@ def _cpu() -> float:
     return total
 
 
-def time_analyze(pairs, depth: int, jobs: int, scheduler: str = "") -> tuple[float, float]:
+def time_analyze(pairs, depth: int, jobs: int, scheduler: str = "",
+                 split: bool | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one analysis run (CPU: this process and its finished
     children; a Dask LocalCluster's workers are children too)."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "bench.jsonl")
         c = _cpu()
         t = time.perf_counter()
-        summary = run(pairs, PRESETS["pbmserv"], depth, out, jobs=jobs, scheduler=scheduler)
+        summary = run(pairs, PRESETS["pbmserv"], depth, out, jobs=jobs, scheduler=scheduler,
+                      split=split)
         elapsed = time.perf_counter() - t
         cpu = _cpu() - c
         assert summary.done == len(pairs) and summary.complete
@@ -65,8 +73,12 @@ def time_analyze(pairs, depth: int, jobs: int, scheduler: str = "") -> tuple[flo
 
 
 def main() -> None:
-    if os.environ.get("GYGES_BENCH_SETUPS_ONLY") == "rank":
+    only = os.environ.get("GYGES_BENCH_SETUPS_ONLY")
+    if only == "rank":
         selfplay()
+        return
+    if only == "depth4":
+        depth4()
         return
     rules = PRESETS["pbmserv"]
     t = time.perf_counter()
@@ -125,6 +137,20 @@ def depth3(every) -> None:
               f"{len(sample) / elapsed:.2f} pairs/s; {cpu:.1f} CPU s (client and local "
               "workers)")
 
+
+def depth4() -> None:
+    """The depth-4 canonical table's time, extrapolated from a sample of its pairs."""
+    step = int(os.environ.get("GYGES_BENCH_SETUPS_D4_STEP", "200"))
+    canonical = canonical_pairs(select_pairs())
+    sample = canonical[::step]
+    load = _load()
+    elapsed, cpu = time_analyze(sample, 4, 2, split=False)
+    whole = len(canonical) / len(sample)
+    print(f"analyze --depth 4 --canonical --no-split, {len(sample)} of {len(canonical)} pairs "
+          f"(every {step}th), local pool, 2 workers ({load} before, {_load()} after): "
+          f"{elapsed:.1f} s wall, {elapsed / len(sample):.1f} s a pair; {cpu:.1f} CPU s, "
+          f"{cpu / len(sample):.1f} CPU s a pair; whole table extrapolated: "
+          f"{whole * elapsed / 3600:.1f} h wall on 2 workers, {whole * cpu / 3600:.1f} CPU h")
 
 
 def selfplay() -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from gyges.game.rules import PRESETS
 from gyges.parallel import ParametersError, ResultsFileError, dumps
+from gyges.search import DFPN_FROM
 from gyges.search.prover import solve
 from gyges.setups.analysis import analyse_pair
 from gyges.setups.batch import combine_verdicts, first_move_verdicts, first_moves, run
@@ -117,6 +118,25 @@ def test_split_verdict_equals_solve_on_random_positions():
             sol = solve(p, RULES, depth, tree=False)
             assert got == (sol.result, sol.moves, sorted(str(k) for k in sol.keys)), (p, depth)
             seen.add(got[0])
+    assert seen == {"win", "loss", "none"}  # every branch of the combination was exercised
+
+
+def test_split_verdict_equals_solve_where_the_split_uses_dfpn():
+    """From DFPN_FROM moves on the first moves' questions go to df-pn: the same verdicts."""
+    rng = random.Random(5)
+    seen = set()
+    checked = 0
+    while checked < 8 or seen != {"win", "loss", "none"} and checked < 80:
+        p = sparse_position(rng, 3, 6)
+        n = first_moves(p, RULES)
+        if not n:
+            continue
+        checked += 1
+        found = first_move_verdicts(p, RULES, DFPN_FROM, range(n))
+        got = combine_verdicts(p, RULES, DFPN_FROM, found)
+        sol = solve(p, RULES, DFPN_FROM, tree=False)
+        assert got == (sol.result, sol.moves, sorted(str(k) for k in sol.keys)), p
+        seen.add(got[0])
     assert seen == {"win", "loss", "none"}  # every branch of the combination was exercised
 
 
