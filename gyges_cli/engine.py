@@ -143,7 +143,9 @@ def ugi(prove: int, weights: str | None, rules: RuleSet, rules_given: RuleReques
     """Speak the Universal Gyges Interface of Beck-Bjella/Gyges on standard input and
     output, for a GUI or a match runner: ugi, isready, setoption (maxTime, maxPly,
     maxNodes, prove, hash), setpos start|data BOARD, go, stop, quit. Boards and moves in
-    that protocol's numbering (from the side to move); docs/engine.md.
+    that protocol's numbering (from the side to move); docs/engine.md. As an extension,
+    'setpos data BOARD history ITEM...' gives the game's earlier positions, for the
+    Renop law (gyges's own client sends them).
 
     \b
     Example:

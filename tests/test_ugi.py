@@ -26,6 +26,7 @@ from gyges.engine.ugi import (
     move_from_ugi,
     move_to_ugi,
 )
+from gyges.formats.notation import parse_turn
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.rules import rules_from
 
@@ -221,6 +222,36 @@ def test_the_client_plays_against_gyges_ugi():
         a = engine.analyse(Position.setup("231123", "321123"), Limit(depth=2))
         assert a.move is not None and legal_moves(a.position, PBM).find(a.move) is not None
         assert a.depth == 2 and a.nodes > 0
+
+
+#: A game of two gyges engines over UGI in which North, told only the board, played a move
+#: that repeats an earlier position (51x44=43 undoes 43x44=51): illegal by the Renop law.
+RENOP_GAME = ("113322", "332112", [
+    "11-12x13=35", "65-64x63=32", "12-13-14-35x16=52", "64-63x62=34", "16-15-35-34-33",
+    "63-62x61=23", "14-15x13=24", "61x62=44", "13x23=22", "62-52x32=55", "15x35=25",
+    "66-55x44=45", "22-32x33=31", "52x32=36", "25-24-23-31x32=53", "55-44-42", "24x34=22",
+    "53-42-31x32=43", "22-23x31=21", "43x44=51", "21x31=22"])
+
+
+def test_the_history_goes_over_ugi_and_the_renop_law_holds():
+    south, north, moves = RENOP_GAME
+    p, history = Position.setup(south, north), []
+    for text in moves:
+        m = parse_turn(text, p, PBM, history)[0]
+        history.append(p)
+        p = apply_move(p, m)
+    legal = legal_moves(p, PBM, history)
+    with popen_ugi(GYGES_UGI) as engine:
+        assert engine.takes_history
+        blind = engine.analyse(p, Limit(depth=2))           # the board alone
+        told = engine.analyse(p, Limit(depth=2), history)
+    assert str(blind.move) == "51x44=43" and legal.find(blind.move) is None
+    assert told.move is not None and legal.find(told.move) is not None
+    with subprocess.Popen(GYGES_UGI, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          text=True) as proc:
+        out, _ = proc.communicate("setpos data 000000/000000/000000/000000/000000/000001 "
+                                  "history x:123\nquit\n", timeout=60)
+    assert "info string 'x:123' is not a history item" in out
 
 
 def test_the_client_fails_cleanly():

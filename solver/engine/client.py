@@ -9,7 +9,9 @@ input), also when the client fails or is interrupted. A program that dies, answe
 nothing within the time allowed, or answers what cannot be read raises
 :class:`EngineFailure`.
 
-The game's history cannot be said in the protocol: a UGI engine sees the board only.
+The protocol has no game history: a UGI engine sees the board only, unless it announces
+gyges's extension (:data:`~gyges.engine.ugi.HISTORY_EXTENSION`, as ``gyges ugi`` does);
+then the history is sent with the board, and the Renop law holds for it too.
 Scores are read as the builtin engine writes them (:meth:`Score.from_int`); another
 engine's numbers beyond that range are clamped to an evaluation.
 """
@@ -30,7 +32,14 @@ from typing import Any
 
 from gyges.engine.builtin import Analysis, Limit, PlayResult
 from gyges.engine.score import MATE, Eval, Score
-from gyges.engine.ugi import NO_LIMIT, UgiError, board_to_ugi, move_from_ugi
+from gyges.engine.ugi import (
+    HISTORY_EXTENSION,
+    NO_LIMIT,
+    UgiError,
+    board_to_ugi,
+    history_to_ugi,
+    move_from_ugi,
+)
 from gyges.game.moves import Move
 from gyges.game.position import Position
 
@@ -82,6 +91,7 @@ class UgiEngine:
         self.command = list(command)
         self.name = self.command[0] if self.command else "?"
         self.options: dict[str, str] = {}
+        self.takes_history = False
         self._sent: dict[str, str] = {}
         self.failed = False
         self._lines: queue.Queue[str | None] = queue.Queue()
@@ -103,6 +113,8 @@ class UgiEngine:
                     self.name = " ".join(words[2:])
                 elif words[:1] == ["option"] and len(words) > 1:
                     self.options[words[1]] = " ".join(words[2:])
+                elif line.strip() == HISTORY_EXTENSION:
+                    self.takes_history = True
             self._ready()
         except BaseException:
             self.close()
@@ -172,18 +184,22 @@ class UgiEngine:
 
     def analyse(self, position: Position, limit: Limit,
                 history: Sequence[Position] = ()) -> Analysis:
-        """Search ``position`` within ``limit`` (``history`` cannot be sent: unused)."""
+        """Search ``position`` within ``limit``; ``history`` (the game's earlier
+        positions, oldest first) is sent to an engine that takes it."""
         try:
-            return self._analyse(position, limit)
+            return self._analyse(position, limit, history)
         except EngineFailure:
             self.failed = True
             raise
 
-    def _analyse(self, position: Position, limit: Limit) -> Analysis:
+    def _analyse(self, position: Position, limit: Limit,
+                 history: Sequence[Position]) -> Analysis:
         start = time.monotonic()
         self.configure(_limit_options(limit))
         self._ready()
-        self._send(f"setpos data {board_to_ugi(position)}")
+        items = history_to_ugi(position, history) if self.takes_history and history else []
+        self._send(" ".join(["setpos", "data", board_to_ugi(position),
+                             *(["history", *items] if items else [])]))
         self._send("go")
         wait = (limit.time * (1 + GRACE_SHARE) + GRACE_SECONDS if limit.time
                 else UNTIMED_SECONDS)

@@ -13,8 +13,11 @@ none) runs until ``stop``. Anything else gets one ``info string`` line saying
 what is wrong.
 
 Each ``go`` searches afresh (the table cleared first), as Helios does: the protocol has
-no new-game command and sends no history, so the answer depends on the board and the
-options only, whatever the program searched before.
+no new-game command, so the answer depends on the position and the options only,
+whatever the program searched before. The protocol sends no history; gyges takes it as an
+extension, ``setpos data BOARD history ITEM...`` (:mod:`gyges.engine.ugi`), announced by
+an ``info string`` line of its ``ugi`` answer, so that a gyges client gives the game's
+earlier positions and the Renop law holds.
 
 Scores are the search's integers: hundredths of the evaluation's logit, and ``32000 -
 p`` for a landing on the ``p``-th ply (its negative for the opponent's).
@@ -32,7 +35,14 @@ from collections.abc import Callable
 from typing import TextIO
 
 from gyges.engine.builtin import Analysis, Engine, EngineError, Limit, Options
-from gyges.engine.ugi import NO_LIMIT, UgiError, board_from_ugi, move_to_ugi
+from gyges.engine.ugi import (
+    HISTORY_EXTENSION,
+    NO_LIMIT,
+    UgiError,
+    board_from_ugi,
+    history_from_ugi,
+    move_to_ugi,
+)
 from gyges.game.moves import Move
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
@@ -61,6 +71,7 @@ class _Server:
         self.options = options
         self.engine = Engine(rules, options)
         self.position = START
+        self.history: tuple[Position, ...] = ()
         self.limits: dict[str, float] = {}
         self.lock = threading.Lock()
         self.searching = False
@@ -128,6 +139,7 @@ class _Server:
         self.say("id author the gyges developers")
         for name in OPTIONS:
             self.say(f"option {name}")
+        self.say(HISTORY_EXTENSION)
         self.say("ugiok")
 
     def setoption(self, args: list[str]) -> None:
@@ -157,12 +169,14 @@ class _Server:
 
     def setpos(self, args: list[str]) -> None:
         if args[:1] == ["start"] and len(args) == 1:
-            self.position = START
-        elif args[:1] == ["data"] and len(args) == 2:
-            self.position = board_from_ugi(args[1])
+            self.position, self.history = START, ()
+        elif args[:1] == ["data"] and (len(args) == 2 or args[2:3] == ["history"]):
+            position = board_from_ugi(args[1])
+            self.history = tuple(history_from_ugi(args[3:]))
+            self.position = position
         else:
-            raise EngineError(f"setpos takes 'start' or 'data BOARD', not "
-                              f"{' '.join(args)[:60]!r}")
+            raise EngineError(f"setpos takes 'start', 'data BOARD' or 'data BOARD history "
+                              f"ITEM...', not {' '.join(args)[:60]!r}")
 
     def limit(self) -> Limit:
         """The options as a limit: a value at :data:`NO_LIMIT` or beyond (a depth from
@@ -186,7 +200,7 @@ class _Server:
                 self.engine.stop()
         try:
             self.engine.clear()
-            a = self.engine.analyse(self.position, self.limit(), (), self.info)
+            a = self.engine.analyse(self.position, self.limit(), self.history, self.info)
         finally:
             with self.lock:
                 self.searching = False

@@ -21,17 +21,31 @@ order (the board turned round: :meth:`~gyges.game.position.Position.flipped`).
 '....../3...../..1.1./1.23.3/3.22.1/....2. N'
 >>> move_to_ugi(24, 37, None, p.turn), move_from_ugi("6|37", p.turn)
 ('6|37', (24, 37, None))
+
+The game's history (for the Renop law) is a gyges extension of ``setpos``, which an
+engine announces in its ``ugi`` answer (:data:`HISTORY_EXTENSION`): ``setpos data BOARD
+history ITEM...``, each ITEM an earlier position of the game, oldest first, its board as
+the side to move *now* sees it, after ``s:`` when the same side was to move then, ``o:``
+when the other was (:func:`history_to_ugi`, :func:`history_from_ugi`).
+
+>>> before = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/..2... S")
+>>> history_to_ugi(p, [before])
+['o:000000/300000/001010/102303/302201/002000']
+>>> [str(h.flipped()) for h in history_from_ugi(history_to_ugi(p, [before]))]
+['....../3...../..1.1./1.23.3/3.22.1/..2... S']
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from gyges.game.position import Position, PositionError
 from gyges.game.rules import Side
 from gyges.game.squares import NORTH_GOAL, SOUTH_GOAL
 
-__all__ = ["NO_LIMIT", "OWN_GOAL", "TARGET_GOAL", "UgiError", "board_from_ugi", "board_to_ugi",
+__all__ = ["HISTORY_EXTENSION", "NO_LIMIT", "OWN_GOAL", "TARGET_GOAL", "UgiError",
+           "board_from_ugi", "board_to_ugi", "history_from_ugi", "history_to_ugi",
            "move_from_ugi", "move_to_ugi", "slot_of_square", "square_of_slot"]
 
 TARGET_GOAL = 37  #: the UGI square of the goal the side to move lands on
@@ -40,6 +54,9 @@ OWN_GOAL = 36     #: the UGI square of the goal behind the side to move
 #: The option values that mean "no such limit": the protocol cannot unset an option, so
 #: a client sends these (far beyond any search, and within the peer engine's ranges).
 NO_LIMIT: dict[str, float] = {"maxTime": 1e6, "maxPly": 99, "maxNodes": 1e15}
+
+#: The line of an engine's ``ugi`` answer announcing that ``setpos`` takes the history.
+HISTORY_EXTENSION = "info string extension setpos history"
 
 _SLASHED = re.compile(r"[0-3]{6}(/[0-3]{6}){5}")
 _BARE = re.compile(r"[0-3]{36}(00)?")
@@ -132,3 +149,24 @@ def move_from_ugi(text: str, turn: Side) -> tuple[int, int, int | None]:
     if slots[0] >= 36 or (len(slots) == 3 and slots[2] >= 36):
         raise UgiError(f"{t}: a move starts, and drops a ring, on a square 0-35")
     return slots[0], slots[1], slots[2] if len(slots) == 3 else None
+
+
+def history_to_ugi(position: Position, history: Sequence[Position]) -> list[str]:
+    """The items of ``setpos ... history``: each earlier position's board as the side to
+    move in ``position`` sees it, after ``s:`` (the same side to move then) or ``o:``."""
+    return [f"{'s' if h.turn is position.turn else 'o'}:"
+            f"{board_to_ugi(h.with_turn(position.turn))}" for h in history]
+
+
+def history_from_ugi(items: Sequence[str]) -> list[Position]:
+    """The earlier positions of ``setpos ... history`` items, in the frame
+    :func:`board_from_ugi` reads the board in (the side to move now is South)."""
+    out = []
+    for item in items:
+        mark, _, board = item.partition(":")
+        if mark not in ("s", "o") or not board:
+            raise UgiError(f"{item[:60]!r} is not a history item: write s:BOARD (the side "
+                           "to move now was to move then) or o:BOARD (the other side was)")
+        p = board_from_ugi(board)
+        out.append(p if mark == "s" else p.with_turn(Side.NORTH))
+    return out
