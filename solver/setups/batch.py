@@ -52,7 +52,14 @@ __all__ = [
 
 LOG = logging.getLogger("gyges.setups")
 
-SPLIT_FROM = 4  #: from this depth on, pairs are split per first move by default
+#: From this depth on, pairs are split per first move by default. What it trades: a
+#: split pair costs more CPU in all (each group of first moves starts with an empty
+#: table, and North's question is asked apart when they are combined: at depth 5, 142 s
+#: of one core against 106 s unsplit for the pair 211323 / 132312), but its groups go to
+#: several workers at once. A whole pair is a fine enough unit while pairs outnumber
+#: workers and one takes minutes at most (depth 4: about 5 s of one core, depth 5: 1-5
+#: minutes); ``--split`` still helps below this depth with fewer pairs than workers.
+SPLIT_FROM = 6
 GROUP = 16  #: first moves per task when a pair is split
 BLOCK_PER_WORKER = 4  #: pairs split at a time, per worker (at least MIN_BLOCK)
 MIN_BLOCK = 16
