@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from catalogues import all_puzzles
-from common import run_gyges
+from common import PUZZLES, run_gyges
 
 from gyges.formats.notation import parse_move
 from gyges.game.moves import Game, apply_move
@@ -64,8 +64,10 @@ def test_games_puzzles_are_sound_with_their_game_as_history(games_file):
 
 def test_select_source_picks_exactly_the_games_entries(games_file):
     games, _ = load_all([games_file])
+    shipped = [p for p in all_puzzles() if p.file == str(PUZZLES / "games.yaml")]
+    assert len(shipped) == 12                  # puzzles/games.yaml, made by this source
     puzzles = [*all_puzzles(), *games]
-    assert select_puzzles(puzzles, Selection.parse(["source=games"])) == games
+    assert select_puzzles(puzzles, Selection.parse(["source=games"])) == [*shipped, *games]
     play = select_puzzles(puzzles, Selection.parse(["source=play"]))
     assert play and all(p.source.lower().startswith("random play") for p in play)
     assert not set(p.id for p in play) & set(p.id for p in games)
