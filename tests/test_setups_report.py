@@ -1,10 +1,12 @@
-"""The report of a setup analysis (gyges.setups.report): the published depth-3 table's
-report and heat map are exactly what the report makes of its records; the numbers of a
+"""The report of a setup analysis (gyges.setups.report): the published depth-3 and depth-4
+tables' reports and heat maps are exactly what the report makes of their records (the
+depth-4 table whole: every canonical pair once, sorted); the numbers of a
 small fixed table, the ranking and its lists, singular forms, the explanations, and a
 table of canonical pairs counted with its mirrors."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ import pytest
 from gyges.game.rules import PRESETS, Side
 from gyges.output import signed
 from gyges.setups.heatmap import heatmap_svg
-from gyges.setups.pairs import ALL_SETUPS, canonical_pair, mirror_setup
+from gyges.setups.pairs import ALL_SETUPS, all_pairs, canonical_pair, canonical_pairs, mirror_setup
 from gyges.setups.report import report, strengths
 from gyges.setups.results import params, read_results
 
@@ -32,6 +34,19 @@ def test_the_published_report_and_heat_map_are_reproduced(published):
     text = (DATA / "pbmserv-depth3-report.txt").read_text(encoding="utf-8")
     assert report(records, found) + "\n" == text
     svg = (DATA / "pbmserv-depth3.svg").read_text(encoding="utf-8")
+    assert signed(heatmap_svg(records), "<!--", "-->") == svg
+
+
+def test_the_published_depth_4_table_is_whole_and_its_report_reproduced():
+    found, records = read_results(str(DATA / "pbmserv-depth4.jsonl"))
+    assert found is not None and found["depth"] == 4 and found["canonical"]
+    lines = (DATA / "pbmserv-depth4.jsonl").read_text(encoding="utf-8").splitlines()
+    order = [(json.loads(line)["south"], json.loads(line)["north"]) for line in lines]
+    assert order == sorted(order) and len(order) == len(records)   # sorted by pair, once
+    assert {(r["south"], r["north"]) for r in records} == set(canonical_pairs(all_pairs()))
+    text = (DATA / "pbmserv-depth4-report.txt").read_text(encoding="utf-8")
+    assert report(records, found) + "\n" == text
+    svg = (DATA / "pbmserv-depth4.svg").read_text(encoding="utf-8")
     assert signed(heatmap_svg(records), "<!--", "-->") == svg
 
 
