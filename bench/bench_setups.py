@@ -18,7 +18,7 @@ canonical pairs' order, at each node limit of ``GYGES_BENCH_RANK_NODES`` (defaul
 games per CPU hour too (client and local workers), the figure a loaded machine changes
 least. ``GYGES_BENCH_SETUPS_ONLY=rank`` runs only this part.
 
-Depth 4 (``GYGES_BENCH_SETUPS_ONLY=depth4``, not in the default run: about 10 minutes):
+Depth 4 (``GYGES_BENCH_SETUPS_ONLY=depth4``, not in the default run: about a minute):
 ``analyze --depth 4 --canonical --no-split``, as the published table is made, over every
 ``GYGES_BENCH_SETUPS_D4_STEP``-th canonical pair (default 200: 21 pairs) on 2 local
 workers; the whole table's time (4,068 pairs) extrapolated from it, in wall hours on this
