@@ -9,12 +9,12 @@ from catalogues import all_puzzles
 from common import PUZZLES, run_gyges
 
 from gyges.formats.notation import parse_move
-from gyges.game.moves import Game, apply_move
+from gyges.game.moves import Game, apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
 from gyges.puzzles.catalogue import load_all
 from gyges.puzzles.checking import check_catalogue
-from gyges.puzzles.games import games_source, history_problems, replays
+from gyges.puzzles.games import games_source, history_problems
 from gyges.puzzles.generate import run
 from gyges.puzzles.judging import candidate
 from gyges.puzzles.params import SOURCES, Params, Source
@@ -22,6 +22,30 @@ from gyges.puzzles.selection import Selection, select_puzzles
 
 RULES = PRESETS["pbmserv"]
 GAMES = Params(2, RULES, seed=3, sources=(Source.GAMES,))
+
+
+def replays(found: Game, rules, history=None) -> bool:
+    """Does the game lead from its first position (a setup pair: both home rows full, no
+    ring between) to its position, each step one legal move under ``rules`` with the
+    positions before it (the Renop law)? ``history``: instead of ``found.history``."""
+    line = [h for h in (found.history if history is None else history)
+            if isinstance(h, Position)]
+    if not line or not _is_setup(line[0]):
+        return False
+    steps = [*line, found.position]
+    for i in range(len(line)):
+        before, after = steps[i], steps[i + 1]
+        ml = legal_moves(before, rules, steps[:i], paths=False)
+        if not any(not m.is_win and apply_move(before, m) == after for m in ml.moves):
+            return False
+    return True
+
+
+def _is_setup(p: Position) -> bool:
+    """A position where no ring has moved: six rings on each home row."""
+    board = p.board_string().split("/")
+    return all("." not in row for row in (board[0], board[-1])) and \
+        all(set(row) == {"."} for row in board[1:-1])
 
 
 @pytest.fixture(scope="module")

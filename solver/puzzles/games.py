@@ -11,8 +11,8 @@ A node limit makes the engine deterministic: the same seed and index give the sa
 >>> import random
 >>> from gyges.game.rules import PRESETS
 >>> found = games_candidate(random.Random(3), PRESETS["pbmserv"], 2)
->>> found is None or replays(found, PRESETS["pbmserv"])
-True
+>>> str(found.history[0])      # the game's setup pair, then every position after a move
+'321231/....../....../....../....../211233 S'
 >>> print(games_source([Position.setup("231123", "321123")] * 9))
 engine self-play (the builtin engine at 1000 nodes a move), 9 moves from the setups 231123 \
 (South) and 321123 (North)
@@ -26,7 +26,7 @@ from typing import Any
 
 from gyges.engine import Engine, Limit, Options
 from gyges.formats.notation import format_turn
-from gyges.game.moves import Game, MoveList, apply_move, legal_moves
+from gyges.game.moves import Game, MoveList
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 from gyges.puzzles.checking import check_puzzle
@@ -37,7 +37,7 @@ from gyges.search.stipulation import ResultKind, Stipulation
 
 __all__ = ["ENGINE_HASH_BITS", "ENGINE_NODES", "ENGINE_PROVE", "GAMES_TEXT", "GAMES_WAY",
            "engine_chooser", "games_candidate", "games_design", "games_source",
-           "history_problems", "replays"]
+           "history_problems"]
 
 #: The engine's nodes a move. What it trades: a stronger engine plays more like a player
 #: and longer games, in which a side more often comes to a win the walk finds; but every
@@ -104,30 +104,6 @@ def games_source(history: Sequence[Position], nodes: int = ENGINE_NODES) -> str:
     rows = history[0].board_string().split("/")
     return (f"{GAMES_TEXT} (the builtin engine at {nodes} nodes a move), "
             f"{len(history)} moves from the setups {rows[-1]} (South) and {rows[0]} (North)")
-
-
-def replays(found: Game, rules: RuleSet, history: Sequence[Position] | None = None) -> bool:
-    """Does the game lead from its first position (a setup pair: both home rows full, no
-    ring between) to its position, each step one legal move under ``rules`` with the
-    positions before it (the Renop law)? ``history``: instead of ``found.history``."""
-    line = [h for h in (found.history if history is None else history)
-            if isinstance(h, Position)]
-    if not line or not _is_setup(line[0]):
-        return False
-    steps = [*line, found.position]
-    for i in range(len(line)):
-        before, after = steps[i], steps[i + 1]
-        ml = legal_moves(before, rules, steps[:i], paths=False)
-        if not any(not m.is_win and apply_move(before, m) == after for m in ml.moves):
-            return False
-    return True
-
-
-def _is_setup(p: Position) -> bool:
-    """A position where no ring has moved: six rings on each home row."""
-    board = p.board_string().split("/")
-    return all("." not in row for row in (board[0], board[-1])) and \
-        all(set(row) == {"."} for row in board[1:-1])
 
 
 def history_problems(record: dict[str, Any], rules: RuleSet, moves: int,
