@@ -127,11 +127,15 @@ def _pool(jobs: int, init: Callable[..., None] | None, args: tuple) -> Iterator[
         yield pool
         finished = True
     finally:
-        if finished:
-            pool.close()
-        else:
+        # a Ctrl-C while the pool winds down is delivered after it (inside the caller's
+        # interruptible block), not in the pool's finalizer at the interpreter's exit,
+        # which would print a traceback: terminate() runs that finalizer now
+        with deferred():
+            if finished:
+                pool.close()
+                pool.join()
             pool.terminate()
-        pool.join()
+            pool.join()
 
 
 def _run_forked(writer: Any, func: Callable[..., Any], args: tuple) -> None:
