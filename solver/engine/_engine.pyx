@@ -165,6 +165,7 @@ ctypedef struct S:
     PyObject* exc[3]
     int seldepth
     uint8_t nulled[MAX_PLY]        # the move into ply + 1 was a pass (null move)
+    int root_depth                 # the depth of the iteration under way
 
 
 cdef inline double _now() noexcept nogil:
@@ -573,6 +574,12 @@ cdef enum:
     NULL_DEPTH = 3
     NULL_R = 2
     NULL_DEEP = 4
+    # late move pruning: at depth 1 (2), off the principal variation, a quiet move (no
+    # threat, the side not facing one) after LMP_MOVES (2 * LMP_MOVES) moves is not searched
+    LMP_MOVES = 8
+    # a side facing a threat with at most this many parries is searched a ply deeper (as a
+    # check with one reply is in chess), within twice the iteration's depth from the root
+    REPLY_EXT = 1
 
 
 cdef inline int _next(int* idx, int32_t* key, int j, int n) noexcept nogil:
@@ -682,6 +689,21 @@ cdef int _order_rest(S* s, const Board* b, int side, int depth, CMove* moves, in
     return live
 
 
+cdef int _parries(S* s, const Board* b, const CMove* moves, int n, Witness* w) noexcept nogil:
+    """How many of the ``n`` moves leave ``w.side`` (the opponent) unable to land, counted
+    up to REPLY_EXT + 1."""
+    cdef int i, k = 0
+    cdef Board child
+    for i in range(n):
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, moves[i])
+        if not _lands_after(s, w, &child, moves[i]):
+            k += 1
+            if k > REPLY_EXT:
+                break
+    return k
+
+
 cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta, int ply,
                  int pv_node, int no_land) noexcept nogil:
     """Negamax with principal variation search. ``no_land``: the side to move is known
@@ -759,6 +781,8 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
             return MATE - (ply + 1)
     _push(s, b, side)
     _witness(s, &w, b, opp)
+    if w.sup and ply < 2 * s.root_depth and _parries(s, b, moves, n, &w) <= REPLY_EXT:
+        depth += 1
     best = -MATE
     bound = B_UPPER
     tried = 0
@@ -792,6 +816,9 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
             i = _next(idx, order, j - 3, nlive)
             j += 1
             m = moves[i]
+            if (depth <= 2 and tried >= LMP_MOVES * depth and not pv_node and not w.sup
+                    and order[i] < (1 << 27) and best > -MATE_BOUND):
+                continue                       # a late quiet move near the horizon
             if (depth >= LMR_DEPTH and tried >= LMR_AFTER and not w.sup
                     and order[i] < (1 << 27)):
                 cut = 1 if tried < LMR_MORE else 2
@@ -1051,12 +1078,17 @@ cdef class Search:
             if d >= 3 and -MATE_BOUND < last_score < MATE_BOUND:
                 alpha = last_score - delta
                 beta = last_score + delta
+            self.s.root_depth = d
+            risen = None
             while True:
                 with nogil:
                     best, best_i = _root(&self.s, &b, side, d, alpha, beta, self.root_moves,
                                          self.root_score, self.root_lost, n)
                 if self.s.aborted:
                     break
+                if best > last_score and d > 1 and self.s.pvlen[0] > 0:
+                    # a move beat the last depth's best (a fail high, or within the window)
+                    risen = [_triple(self.s.pv[0][i]) for i in range(self.s.pvlen[0])], best
                 if best <= alpha and alpha > -MATE:
                     alpha = -MATE if delta > 400 else best - delta
                     delta *= 4
@@ -1066,11 +1098,14 @@ cdef class Search:
                 else:
                     break
             if self.s.aborted:
-                # a move that beat the last depth's best in a completed search is kept
+                # a move that beat the last depth's best is kept: found in the search cut
+                # short, or in an earlier pass of this depth that failed high
                 if best_i > 0 and best > last_score and self.s.pvlen[0] > 0 \
                         and _same(self.s.pv[0][0], self.root_moves[best_i]):
                     best_pv = [_triple(self.s.pv[0][i]) for i in range(self.s.pvlen[0])]
                     best_score = best
+                elif risen is not None:
+                    best_pv, best_score = risen
                 break
             _sort_root(self.root_moves, self.root_score, self.root_lost, n)
             best_pv = [_triple(self.s.pv[0][i]) for i in range(self.s.pvlen[0])]
@@ -1083,8 +1118,6 @@ cdef class Search:
                 break                                # a win no deeper search shortens
             if best < -MATE_BOUND and MATE + best <= d:
                 break
-            if self.s.deadline > 0 and (_now() - start) * 2.5 > seconds:
-                break                                # the next depth would not finish
         exc = None
         if self.s.exc[0] != NULL:
             PyErr_Restore(self.s.exc[0], self.s.exc[1], self.s.exc[2])
