@@ -4,6 +4,7 @@ catalogue's keys at fixed depth, the weights file."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -231,3 +232,38 @@ def test_the_fit_is_the_same_on_every_run_whatever_the_jobs(tmp_path):
     fitted = Weights.load(tmp_path / "one.json")
     assert fitted.fit["games"] == 6 and fitted.fit["positions"] > 20
     assert any(v != 0 for v in fitted.values)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_mobility_features_count_the_move_list(preset):
+    """The evaluation counts moves without listing every replace (the core's count_moves):
+    its moves, rings landed on and ends agree with the full move list, on positions of
+    random play (with their history, for the Renop law) and arbitrary boards."""
+    from gyges.engine._engine import Search
+    from tests.positions import arbitrary_position, reachable_positions
+
+    rules = PRESETS[preset]
+    rng = random.Random(7)
+    cases = reachable_positions(11, rules, 60, max_plies=40)
+    cases += [(arbitrary_position(rng), []) for _ in range(60)]
+    search = Search(rules.flags(), Weights.load().values)
+    names = list(FEATURES)
+    checked = 0
+    for position, history in cases:
+        _, features = search.evaluate(position.key, position.turn.index,
+                                      [h.key for h in history])
+        if features is None:
+            continue
+        f = dict(zip(names, features, strict=True))
+        for who, side in (("x", position.turn), ("y", position.turn.other)):
+            moves = legal_moves(position.with_turn(side), rules, history, paths=False)
+            if moves.mover is not side:
+                assert f[f"moves_{who}"] == 0
+                continue
+            plain = {m.end for m in moves if m.relocation is None and not m.is_win}
+            landed = {m.end for m in moves if m.relocation is not None}
+            assert f[f"moves_{who}"] == pytest.approx(len(moves.moves) / 50), position
+            assert f[f"rings_{who}"] == len(landed), position
+            assert f[f"ends_{who}"] == pytest.approx(len(plain) / 4), position
+            checked += 1
+    assert checked > 100

@@ -46,7 +46,7 @@ cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
 
 from gyges.game._movegen cimport (
-    Board, CMove, History, board_load, board_make, gen_moves, goal_out_of_reach_in,
+    Board, CMove, History, board_load, board_make, count_moves, gen_moves, goal_out_of_reach_in,
     land_search, land_support, shore_row, simple_moves, surely_moves, zobrist,
     GOAL_N, GOAL_S, MAX_MOVES, NO_SLOT, NORTH, SOUTH,
     R_BLOCK_DRAW, R_BLOCK_NEXTROW, R_REPEAT_OK, R_REPLACE_ANY, R_REPLACE_SHORE,
@@ -452,20 +452,13 @@ cdef void _features(S* s, const Board* b, int x, int threat, Reach* reach,
 cdef void _mobility(S* s, const Board* b, int side, const History* h,
                     double* f) noexcept nogil:
     """The side's legal moves (``f[0]``), the rings it can land on (``f[2]``) and the
-    empty slots its moves end on (``f[4]``), from the core's move list."""
+    empty slots its moves end on (``f[4]``), from the core's count of its move list."""
     cdef CMove moves[MAX_MOVES]
-    cdef int n, mover, i
+    cdef int n, mover
     cdef uint64_t rings = 0, ends = 0
-    n = gen_moves(b, side, s.rules, h, moves, &mover)
+    n = count_moves(b, side, s.rules, h, moves, &mover, &rings, &ends)
     if mover != side:
         return
-    for i in range(n):
-        if moves[i].to >= 36:
-            continue
-        if moves[i].reloc != NO_SLOT:
-            rings |= 1ULL << moves[i].to
-        else:
-            ends |= 1ULL << moves[i].to
     f[0] = n / 50.0
     f[2] = _popcount(rings)
     f[4] = _popcount(ends) / 4.0
@@ -576,7 +569,7 @@ cdef enum:
     NULL_DEEP = 4
     # late move pruning: at depth 1 (2), off the principal variation, a quiet move (no
     # threat, the side not facing one) after LMP_MOVES (2 * LMP_MOVES) moves is not searched
-    LMP_MOVES = 8
+    LMP_MOVES = 16
     # a side facing a threat with at most this many parries is searched a ply deeper (as a
     # check with one reply is in chess), within twice the iteration's depth from the root
     REPLY_EXT = 1
@@ -664,10 +657,13 @@ cdef inline void _good(S* s, CMove m, int ply, int depth) noexcept nogil:
 
 
 cdef int _order_rest(S* s, const Board* b, int side, int depth, CMove* moves, int n,
-                     const int* early, int32_t* order, int* idx, Witness* w) noexcept nogil:
+                     const int* early, int32_t* order, int* idx, Witness* w,
+                     int lazy) noexcept nogil:
     """The moves not tried early, compacted at the front of ``moves``: those after which
     the opponent lands dropped (lost), each keyed by the history table, threats (moves
-    after which the side could land) first. Returns how many."""
+    after which the side could land) first. Returns how many. ``lazy``: the lost moves
+    are kept, for the caller to drop as it comes to them (where late moves may be pruned,
+    most are never looked at)."""
     cdef int i, k, live = 0
     cdef CMove m
     cdef Board child
@@ -677,7 +673,7 @@ cdef int _order_rest(S* s, const Board* b, int side, int depth, CMove* moves, in
         m = moves[i]
         memcpy(&child, b, sizeof(Board))
         board_make(&child, m)
-        if _lands_after(s, w, &child, m):
+        if not lazy and _lands_after(s, w, &child, m):
             continue
         moves[live] = m
         k = s.hist[_mi(m)]
@@ -713,7 +709,7 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
     on its own (a cut there spares the rest of the node's work); then every other move,
     those after which the opponent lands dropped (lost), threats (moves after which the
     side could land) first, the rest by the history table."""
-    cdef int opp = 1 - side, n, i, j, mover, score, best, bound, nlive, tried, cut
+    cdef int opp = 1 - side, n, i, j, mover, score, best, bound, nlive, tried, cut, lazy = 0
     cdef uint64_t key
     cdef TTEntry* e
     cdef CMove tt_move, m
@@ -810,7 +806,8 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
                 continue                       # lost: the opponent lands
         else:
             if nlive < 0:
-                nlive = _order_rest(s, b, side, depth, moves, n, early, order, idx, &w)
+                lazy = depth <= 2 and not pv_node and not w.sup
+                nlive = _order_rest(s, b, side, depth, moves, n, early, order, idx, &w, lazy)
             if j - 3 >= nlive:
                 break
             i = _next(idx, order, j - 3, nlive)
@@ -819,6 +816,11 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
             if (depth <= 2 and tried >= LMP_MOVES * depth and not pv_node and not w.sup
                     and order[i] < (1 << 27) and best > -MATE_BOUND):
                 continue                       # a late quiet move near the horizon
+            if lazy:
+                memcpy(&child, b, sizeof(Board))
+                board_make(&child, m)
+                if _lands_after(s, &w, &child, m):
+                    continue                   # lost: the opponent lands
             if (depth >= LMR_DEPTH and tried >= LMR_AFTER and not w.sup
                     and order[i] < (1 << 27)):
                 cut = 1 if tried < LMR_MORE else 2

@@ -44,6 +44,8 @@ cdef void board_make(Board* b, CMove m) noexcept nogil
 cdef int shore_row(const Board* b, int side) noexcept nogil
 cdef int gen_moves(const Board* b, int side, int rules, const History* hist,
                    CMove* out, int* mover) noexcept nogil
+cdef int count_moves(const Board* b, int side, int rules, const History* hist, CMove* out,
+                     int* mover, uint64_t* rings, uint64_t* ends) noexcept nogil
 cdef int can_land(const Board* b, int side, int rules, const History* hist) noexcept nogil
 cdef uint64_t land_support(const Board* b, int side, int rules, const History* hist) noexcept nogil
 cdef int goal_out_of_reach(const Board* b, int side, int rules) noexcept nogil
