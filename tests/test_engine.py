@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from positions import arbitrary_position, reachable_positions
 
 from gyges import PRESETS, Position
+from gyges.engine._engine import Search
 from gyges.engine.builtin import Engine, EngineError, Limit, Options, analyse
 from gyges.engine.fit import fit, main
 from gyges.engine.match import play_game, replay_moves
@@ -239,9 +241,6 @@ def test_the_mobility_features_count_the_move_list(preset):
     """The evaluation counts moves without listing every replace (the core's count_moves):
     its moves, rings landed on and ends agree with the full move list, on positions of
     random play (with their history, for the Renop law) and arbitrary boards."""
-    from gyges.engine._engine import Search
-    from tests.positions import arbitrary_position, reachable_positions
-
     rules = PRESETS[preset]
     rng = random.Random(7)
     cases = reachable_positions(11, rules, 60, max_plies=40)
