@@ -6,7 +6,8 @@ principal variation as :class:`~gyges.game.moves.Move` values, depth, nodes, spe
 Proof-backed: before searching, the df-pn prover is asked for a forced win within
 ``prove`` moves (:mod:`gyges.engine.proofs`), and the move chosen is checked for a forced
 loss within ``prove`` moves (then the search runs again without it). Under a time limit
-the prover is also asked one move deeper, within a share of the time.
+the prover is also asked one move deeper: after the search, when it has proven nothing,
+for a win; and for the move chosen, with the time that is left.
 
 >>> from gyges import PRESETS, Position
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
@@ -33,13 +34,15 @@ from gyges.game.rules import RuleSet
 __all__ = ["Analysis", "Engine", "EngineError", "Limit", "Options", "PlayResult",
            "SearchInterrupted", "analyse", "play"]
 
-#: Shares of a move's time (``Limit.time``): the deeper win question, and what the search
-#: may use of what is left (the rest is kept for checking the move chosen, to one move
-#: beyond the horizon). A question often takes far less than its share (wins in 4 on
-#: positions from games: 0.2 s on average, a few seconds at most), and a share not used
-#: goes to the search.
+#: Shares of a move's time (``Limit.time``): what the search may use of the time left
+#: after the win question within the horizon; then the deeper win question, at most its
+#: share of the move's time, and never into the part kept for checking the move chosen
+#: (to one move beyond the horizon, with all the time still left). A question often takes
+#: far less than its share (wins in 4 on positions from games: 0.2 s on average, a few
+#: seconds at most).
+SEARCH_SHARE = 0.8
 DEEP_SHARE = 0.25
-SEARCH_SHARE = 0.7
+CHECK_SHARE = 0.1
 #: Below this many seconds a move, the deeper win question is not asked.
 DEEP_FROM = 0.2
 
@@ -285,11 +288,8 @@ class _Run:
         k = engine.options.prove
         if k >= 2 and not engine._stopped:
             win = proofs.forced_win(p, rules, k, self.history, self.budget(1.0))
-            if win is None and self.deep() and not engine._stopped:
-                win = proofs.forced_win(p, rules, k + 1, self.history, self.budget(DEEP_SHARE))
             if win is not None:
-                key = legal_moves(p, rules, self.history).find(win.key) or win.key
-                return self.analysis(key, Win(win.moves), (key,), 2 * win.moves - 1)
+                return self.proven(win)
         excluded: list[tuple[int, int, int | None]] = []
         lost: Analysis | None = None
         while True:
@@ -299,6 +299,10 @@ class _Run:
             self.best = a
             if engine._stopped or k < 2 or a.score.is_proven:
                 return a
+            if not excluded and self.deep():
+                win = proofs.forced_win(p, rules, k + 1, self.history, self.deep_budget())
+                if win is not None:
+                    return self.proven(win)
             within = self.loses(a.move, k)
             if within is None:
                 return a
@@ -307,6 +311,20 @@ class _Run:
             excluded.append((a.move.start, a.move.end, a.move.relocation))
             if len(excluded) >= len(self.moves):
                 return lost
+
+    def proven(self, win: proofs.ProvenWin) -> Analysis:
+        """The analysis of a win the prover found: its key, with its path."""
+        p, rules = self.position, self.engine.rules
+        key = legal_moves(p, rules, self.history).find(win.key) or win.key
+        return self.analysis(key, Win(win.moves), (key,), 2 * win.moves - 1)
+
+    def deep_budget(self) -> float | None:
+        """Seconds for the deeper win question, asked after the search: its share of the
+        move's time, less what the check of the move keeps."""
+        left = self.left()
+        if left is None or self.limit.time is None:
+            return None
+        return max(0.0, min(left - CHECK_SHARE * self.limit.time, DEEP_SHARE * self.limit.time))
 
     def deep(self) -> bool:
         """Is there time to ask the prover one move beyond its horizon?"""
