@@ -124,6 +124,12 @@ ctypedef struct LandEntry:
     uint64_t khi           # the board's high key, the side in bit 63, bit 62: used
     uint64_t sup
 
+ctypedef struct ReachEntry:
+    uint64_t klo
+    uint64_t khi           # the board's high key, the side in bit 63, bit 62: used
+    uint64_t region        # goal_out_of_reach_in's region (its answer: far)
+    uint64_t far
+
 ctypedef struct Witness:
     # the opponent's landing (or its absence) on the parent board of a move loop
     int side
@@ -145,6 +151,7 @@ ctypedef struct S:
     uint64_t tt_mask       # buckets - 1
     uint8_t gen
     LandEntry* lc
+    ReachEntry* rc
     uint64_t* hlo          # boards before the node: the game's, then the line's
     uint64_t* hhi
     int hn
@@ -273,6 +280,20 @@ cdef inline uint64_t _land_near(S* s, const Board* b, int side) noexcept nogil:
     return sup
 
 
+cdef inline int _out_of_reach(S* s, const Board* b, int side, uint64_t* region) noexcept nogil:
+    """The core's ``goal_out_of_reach_in``, cached by board and side (a leaf asks it of
+    boards its parent asked it of)."""
+    cdef uint64_t hi = b.khi | (<uint64_t>side << 63) | (1ULL << 62)
+    cdef ReachEntry* e = &s.rc[_mix(b.klo ^ (hi * 0xC2B2AE3D27D4EB4FULL))
+                               & ((1ULL << LAND_BITS) - 1)]
+    if e.klo != b.klo or e.khi != hi:
+        e.far = goal_out_of_reach_in(b, side, s.rules, &e.region)
+        e.klo = b.klo
+        e.khi = hi
+    region[0] = e.region
+    return <int>e.far
+
+
 cdef inline uint64_t _land(S* s, const Board* b, int side) noexcept nogil:
     """The core's ``land_support`` (0: ``side`` cannot land on ``b``): its quick test,
     then its exact search through a cache (not under ``blocked=next-row``, where the
@@ -282,7 +303,7 @@ cdef inline uint64_t _land(S* s, const Board* b, int side) noexcept nogil:
     if s.rules & R_BLOCK_NEXTROW:
         _hview(s, &h)
         return land_support(b, side, s.rules, &h)
-    if goal_out_of_reach_in(b, side, s.rules, &region):
+    if _out_of_reach(s, b, side, &region):
         return 0
     return _land_near(s, b, side)
 
@@ -295,7 +316,7 @@ cdef inline void _witness(S* s, Witness* w, const Board* b, int side) noexcept n
     w.sup = 0
     if s.rules & R_BLOCK_NEXTROW:
         return
-    if goal_out_of_reach_in(b, side, s.rules, &w.region):
+    if _out_of_reach(s, b, side, &w.region):
         w.far = 1
         return
     w.sup = land_search(b, side, s.rules, NULL, &w.region)
@@ -402,7 +423,7 @@ cdef inline int _out(S* s) noexcept nogil:
 cdef void _reach(S* s, const Board* b, Reach* r) noexcept nogil:
     cdef int side
     for side in range(2):
-        r.far[side] = goal_out_of_reach_in(b, side, s.rules, &r.region[side])
+        r.far[side] = _out_of_reach(s, b, side, &r.region[side])
 
 
 cdef void _features(S* s, const Board* b, int x, int threat, Reach* reach,
@@ -964,11 +985,12 @@ cdef class Search:
         self.s.tt = <TTEntry*>calloc(1ULL << tt_bits, sizeof(TTEntry))
         self.s.tt_mask = (1ULL << (tt_bits - 2)) - 1
         self.s.lc = <LandEntry*>calloc(1ULL << LAND_BITS, sizeof(LandEntry))
+        self.s.rc = <ReachEntry*>calloc(1ULL << LAND_BITS, sizeof(ReachEntry))
         self.s.hlo = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
         self.s.hhi = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
         self.s.keys = <uint64_t*>calloc(MAX_HIST, sizeof(uint64_t))
         self.s.hist = <int32_t*>calloc(HIST_SIZE, sizeof(int32_t))
-        if (self.s.tt == NULL or self.s.lc == NULL or self.s.hlo == NULL
+        if (self.s.tt == NULL or self.s.lc == NULL or self.s.rc == NULL or self.s.hlo == NULL
                 or self.s.hhi == NULL or self.s.keys == NULL or self.s.hist == NULL):
             raise MemoryError("no memory for the engine's tables")
         for i, v in enumerate(weights):
@@ -977,6 +999,7 @@ cdef class Search:
     def __dealloc__(self):
         free(self.s.tt)
         free(self.s.lc)
+        free(self.s.rc)
         free(self.s.hlo)
         free(self.s.hhi)
         free(self.s.keys)
@@ -995,6 +1018,7 @@ cdef class Search:
         """Forget what earlier searches learnt (table, killers, history)."""
         memset(self.s.tt, 0, (1ULL << self.tt_bits) * sizeof(TTEntry))
         memset(self.s.lc, 0, (1ULL << LAND_BITS) * sizeof(LandEntry))
+        memset(self.s.rc, 0, (1ULL << LAND_BITS) * sizeof(ReachEntry))
         memset(self.s.hist, 0, HIST_SIZE * sizeof(int32_t))
         memset(self.s.killer, 0, sizeof(self.s.killer))
 
