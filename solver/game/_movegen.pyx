@@ -779,6 +779,24 @@ cdef int _gen_side(Ctx* c, const Board* b, int side, int rules, const History* h
 cdef Ctx _CTX   # scratch space for the nogil entry points (the module is not re-entrant)
 
 
+cdef int _moves(Ctx* c, const Board* b, int side, int rules, const History* hist, CMove* out,
+                int* mover, int count_only) noexcept nogil:
+    """gen_moves, or with ``count_only`` its count's listed part (see count_moves)."""
+    cdef int n
+    c.verbose = 0
+    c.count_only = count_only
+    c.counted = 0
+    c.counted_rings = 0
+    mover[0] = side
+    _near_history(c, b, rules, hist)
+    n = _gen_side(c, b, side, rules, hist, out)
+    if not (n or c.counted or rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW)):
+        mover[0] = 1 - side
+        n = _gen_side(c, b, 1 - side, rules, hist, out)
+    c.count_only = 0
+    return n
+
+
 cdef int gen_moves(const Board* b, int side, int rules, const History* hist,
                    CMove* out, int* mover) noexcept nogil:
     """Every legal move of the side to move (one per distinct result, wins included).
@@ -787,17 +805,7 @@ cdef int gen_moves(const Board* b, int side, int rules, const History* hist,
     no legal move is passed over and its opponent moves again. 0 moves means the game
     cannot go on (``blocked=draw``, or both sides stuck).
     """
-    cdef Ctx* c = &_CTX
-    c.verbose = 0
-    c.count_only = 0
-    c.counted = 0
-    mover[0] = side
-    _near_history(c, b, rules, hist)
-    cdef int n = _gen_side(c, b, side, rules, hist, out)
-    if n or rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW):
-        return n
-    mover[0] = 1 - side
-    return _gen_side(c, b, 1 - side, rules, hist, out)
+    return _moves(&_CTX, b, side, rules, hist, out, mover, 0)
 
 
 cdef int count_moves(const Board* b, int side, int rules, const History* hist, CMove* out,
@@ -809,19 +817,8 @@ cdef int count_moves(const Board* b, int side, int rules, const History* hist, C
     landing times its relocation targets, and only the Renop law or a swap (relocation to
     the start) can drop one of them."""
     cdef Ctx* c = &_CTX
-    cdef int n, i, total
-    c.verbose = 0
-    c.count_only = 1
-    c.counted = 0
-    c.counted_rings = 0
-    mover[0] = side
-    _near_history(c, b, rules, hist)
-    n = _gen_side(c, b, side, rules, hist, out)
-    if not (n or c.counted or rules & (R_BLOCK_DRAW | R_BLOCK_NEXTROW)):
-        mover[0] = 1 - side
-        n = _gen_side(c, b, 1 - side, rules, hist, out)
-    c.count_only = 0
-    total = n + c.counted
+    cdef int n = _moves(c, b, side, rules, hist, out, mover, 1), i
+    cdef int total = n + c.counted
     c.counted = 0
     rings[0] = c.counted_rings
     ends[0] = 0
