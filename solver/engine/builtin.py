@@ -267,12 +267,14 @@ class _Run:
             return None
         return self.limit.time - (time.perf_counter() - self.start)
 
-    def budget(self, share: float) -> float | None:
-        """Seconds for a prover question: None without a time limit (no budget)."""
+    def budget(self, share: float, keep: float = 0.0) -> float | None:
+        """Seconds for a prover question: ``share`` of the move's time, less what it would
+        take of the part ``keep`` kept for later (both shares of the move's time); None
+        without a time limit (no budget)."""
         left = self.left()
         if left is None or self.limit.time is None:
             return None
-        return max(0.0, min(left, share * self.limit.time))
+        return max(0.0, min(left - keep * self.limit.time, share * self.limit.time))
 
     def analysis(self, move: Move | None, score: Score, pv: Sequence[Move], depth: int,
                  seldepth: int = 0) -> Analysis:
@@ -300,7 +302,8 @@ class _Run:
             if engine._stopped or k < 2 or a.score.is_proven:
                 return a
             if not excluded and self.deep():
-                win = proofs.forced_win(p, rules, k + 1, self.history, self.deep_budget())
+                win = proofs.forced_win(p, rules, k + 1, self.history,
+                                        self.budget(DEEP_SHARE, keep=CHECK_SHARE))
                 if win is not None:
                     return self.proven(win)
             within = self.loses(a.move, k)
@@ -317,14 +320,6 @@ class _Run:
         p, rules = self.position, self.engine.rules
         key = legal_moves(p, rules, self.history).find(win.key) or win.key
         return self.analysis(key, Win(win.moves), (key,), 2 * win.moves - 1)
-
-    def deep_budget(self) -> float | None:
-        """Seconds for the deeper win question, asked after the search: its share of the
-        move's time, less what the check of the move keeps."""
-        left = self.left()
-        if left is None or self.limit.time is None:
-            return None
-        return max(0.0, min(left - CHECK_SHARE * self.limit.time, DEEP_SHARE * self.limit.time))
 
     def deep(self) -> bool:
         """Is there time to ask the prover one move beyond its horizon?"""
