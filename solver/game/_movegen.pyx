@@ -281,9 +281,10 @@ ctypedef struct Ctx:
     int near_n           # earlier boards one move could reproduce (Renop), see _near_history
     uint64_t near_lo[64]
     uint64_t near_hi[64]
-    int count_only       # count_moves: replaces that no rule could drop are counted, not listed
+    int count_only       # count_moves: moves that no rule could drop are counted, not listed
     int counted          # ... how many
-    uint64_t counted_rings   # ... the rings they land on
+    uint64_t counted_rings   # ... the rings their replaces land on
+    uint64_t counted_ends    # ... the empty slots their other moves end on
     int null_index       # where the row's null move (board unchanged) went, or -1
     int null_depth
     int nswap            # swaps emitted in the current row: (start, landing) pairs
@@ -651,6 +652,14 @@ cdef int _gen_ring(Ctx* c, const Board* b, int side, int rules, const History* h
             if best_e < 0 or c.depth[e] < c.depth[best_e]:
                 best_e = e
     targets = c.ends | (reloc if same else 0)
+    if c.count_only and c.near_n == 0:
+        # no earlier board to reproduce: every target but the start is a move
+        t = _popcount(targets & ~(1ULL << s))
+        c.counted += t
+        c.counted_ends |= c.ends & ~(1ULL << s)
+        if (targets & ~c.ends) & ~(1ULL << s):
+            c.counted_rings |= 1ULL << best_e
+        targets &= 1ULL << s             # the null move is listed (one per row)
     while targets:
         t = _lowbit(targets)
         targets &= targets - 1
@@ -787,6 +796,7 @@ cdef int _moves(Ctx* c, const Board* b, int side, int rules, const History* hist
     c.count_only = count_only
     c.counted = 0
     c.counted_rings = 0
+    c.counted_ends = 0
     mover[0] = side
     _near_history(c, b, rules, hist)
     n = _gen_side(c, b, side, rules, hist, out)
@@ -810,18 +820,19 @@ cdef int gen_moves(const Board* b, int side, int rules, const History* hist,
 
 cdef int count_moves(const Board* b, int side, int rules, const History* hist, CMove* out,
                      int* mover, uint64_t* rings, uint64_t* ends) noexcept nogil:
-    """How many moves ``gen_moves`` lists (``mover`` as there), without listing every
-    replace: ``rings`` receives the slots its replaces land on, ``ends`` the empty slots
-    its other moves end on (goal landings left out); ``out`` is scratch space of
-    ``MAX_MOVES``. The evaluation's mobility, at a fraction of the cost: a replace is a
-    landing times its relocation targets, and only the Renop law or a swap (relocation to
-    the start) can drop one of them."""
+    """How many moves ``gen_moves`` lists (``mover`` as there), without listing them
+    all: ``rings`` receives the slots its replaces land on, ``ends`` the empty slots its
+    other moves end on (goal landings left out); ``out`` is scratch space of
+    ``MAX_MOVES``. The evaluation's mobility, at a fraction of the cost: a ring's plain
+    moves are its end slots, a replace is a landing times its relocation targets, and
+    only the Renop law, a null move or a swap (relocation to the start) can drop one of
+    them; those are listed."""
     cdef Ctx* c = &_CTX
     cdef int n = _moves(c, b, side, rules, hist, out, mover, 1), i
     cdef int total = n + c.counted
     c.counted = 0
     rings[0] = c.counted_rings
-    ends[0] = 0
+    ends[0] = c.counted_ends
     for i in range(n):
         if out[i].to >= 36:
             continue
