@@ -20,6 +20,7 @@ from gyges.engine.match import play_game, replay_moves
 from gyges.engine.players import open_player
 from gyges.engine.score import Eval, Loss, Score, ScoreError, Win
 from gyges.engine.weights import FEATURES, Weights, WeightsError
+from gyges.game._movegen import quick_moves
 from gyges.game.moves import apply_move, legal_moves
 from gyges.puzzles.catalogue import load_catalogue
 from gyges.search import solve, win_in
@@ -238,9 +239,10 @@ def test_the_fit_is_the_same_on_every_run_whatever_the_jobs(tmp_path):
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_the_mobility_features_count_the_move_list(preset):
-    """The evaluation counts moves without listing every replace (the core's count_moves):
-    its moves, rings landed on and ends agree with the full move list, on positions of
-    random play (with their history, for the Renop law) and arbitrary boards."""
+    """The evaluation counts moves without listing them (the core's count_moves and
+    count_simple_moves): its moves, rings landed on and ends agree with the full move
+    list, its simple moves with the list of simple_moves, on positions of random play
+    (with their history, for the Renop law) and arbitrary boards."""
     rules = PRESETS[preset]
     rng = random.Random(7)
     cases = reachable_positions(11, rules, 60, max_plies=40)
@@ -255,6 +257,9 @@ def test_the_mobility_features_count_the_move_list(preset):
             continue
         f = dict(zip(names, features, strict=True))
         for who, side in (("x", position.turn), ("y", position.turn.other)):
+            simple, _ = quick_moves(position.key, side.index, rules.flags(),
+                                    [h.key for h in history])
+            assert f[f"mobility_{who}"] == pytest.approx(len(simple) / 8), position
             moves = legal_moves(position.with_turn(side), rules, history, paths=False)
             if moves.mover is not side:
                 assert f[f"moves_{who}"] == 0

@@ -47,7 +47,8 @@ cdef extern from *:
 
 from gyges.game._movegen cimport (
     Board, CMove, History, board_load, board_make, count_moves, gen_moves, goal_out_of_reach_in,
-    land_search, land_support, shore_row, simple_moves, surely_moves, zobrist,
+    count_simple_moves, land_search, land_support, shore_row, simple_moves, surely_moves,
+    zobrist,
     GOAL_N, GOAL_S, MAX_MOVES, NO_SLOT, NORTH, SOUTH,
     R_BLOCK_DRAW, R_BLOCK_NEXTROW, R_REPEAT_OK, R_REPLACE_ANY, R_REPLACE_SHORE,
 )
@@ -432,7 +433,6 @@ cdef void _features(S* s, const Board* b, int x, int threat, Reach* reach,
     ``reach``: both sides' quick goal tests)."""
     cdef int y = 1 - x, rx = shore_row(b, x), ry = shore_row(b, y), i, lo, hi, r, side
     cdef uint64_t rowx, rowy, occ = b.occ
-    cdef CMove buf[256]
     cdef History h
     _hview(s, &h)
     memset(f, 0, NFEATURES * sizeof(double))
@@ -445,7 +445,7 @@ cdef void _features(S* s, const Board* b, int x, int threat, Reach* reach,
         else:
             f[2 + i] = 1.0
             f[16 + i] = 36 / 8.0
-        f[4 + i] = simple_moves(b, side, s.rules, &h, buf, 256) / 8.0
+        f[4 + i] = count_simple_moves(b, side, s.rules, &h) / 8.0
     f[6] = rx if x == SOUTH else 5 - rx
     f[7] = ry if y == SOUTH else 5 - ry
     rowx = (occ >> (6 * rx)) & 63

@@ -55,5 +55,7 @@ cdef int goal_out_of_reach_in(const Board* b, int side, int rules,
                               uint64_t* region) noexcept nogil
 cdef uint64_t zobrist(const Board* b, int side) noexcept nogil
 cdef int surely_moves(const Board* b, int side, int rules, const History* hist) noexcept nogil
+cdef int count_simple_moves(const Board* b, int side, int rules,
+                            const History* hist) noexcept nogil
 cdef int simple_moves(const Board* b, int side, int rules, const History* hist, CMove* out,
                       int cap) noexcept nogil

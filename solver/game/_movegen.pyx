@@ -1043,6 +1043,40 @@ cdef int simple_moves(const Board* b, int side, int rules, const History* hist, 
             n = _add_walk(b, rules, hist, r, seg.end, out, n, cap)
     return n
 
+
+cdef int count_simple_moves(const Board* b, int side, int rules,
+                            const History* hist) noexcept nogil:
+    """How many moves ``simple_moves`` lists (with no cap), without listing them: each
+    ring's end slots, less those that would reproduce an earlier board (asked only of the
+    boards one move could reproduce)."""
+    cdef Ctx* c = &_CTX
+    cdef int row = shore_row(b, side), r, t, i, a, n = 0
+    cdef uint64_t rings, ends
+    cdef const Segment* seg
+    if row < 0:
+        return 0
+    _near_history(c, b, rules, hist)
+    rings = b.occ & ROW_MASK[row]
+    while rings:
+        r = _lowbit(rings)
+        rings &= rings - 1
+        t = r * 4 + b.size[r]                    # mode 0: taboo=connection
+        ends = 0
+        for i in range(SEG_FIRST[t], SEG_FIRST[t] + SEG_COUNT[t]):
+            seg = &SEGS[i]
+            if seg.end < 36 and not (seg.mid & b.occ):
+                ends |= 1ULL << seg.end
+        ends &= ~b.occ
+        if c.near_n == 0:
+            n += _popcount(ends)
+            continue
+        while ends:
+            a = _lowbit(ends)
+            ends &= ends - 1
+            if not _walk_repeats(b, rules, hist, r, a):
+                n += 1
+    return n
+
 # ---------------------------------------------------------------------------------------
 # Python entry points. Boards cross the boundary as 36-byte ``bytes`` (ring size per slot).
 
