@@ -2,9 +2,9 @@
 games against it and between settings, the catalogue's keys in a second each (figures in
 docs/engine.md).
 
-- ``nps [SECONDS]``: nodes per second on the same positions, side by side: Helios (its
-  last ``info ... nps`` line) on core 1, the builtin engine (no proofs) on core 0, each
-  given SECONDS a position, alternating.
+- ``nps [SECONDS] [--runs N]``: nodes per second on the same positions, side by side:
+  Helios (its last ``info ... nps`` line) on core 1, the builtin engine (no proofs) on
+  core 0, each given SECONDS a position, alternating, N times (default 3): the median.
 - ``match GAMES SECONDS [ENGINE] [--out FILE]``: ENGINE (default ``builtin``) against
   Helios under Helios's rules, from canonical setup pairs in the fixed order, each pair
   twice with the sides swapped, SECONDS a move, one core each (``run_match``, as
@@ -77,26 +77,42 @@ def _helios_nps(position: Position, seconds: float) -> tuple[int, int]:
     return a.nps, a.depth
 
 
-def bench_nps(seconds: float = 1.0) -> None:
-    """Nodes a second side by side; a program that settles a position (Helios: ply 99;
-    gyges: a proven score) stops early, and its rate over that moment is left out of the
-    ratio."""
-    print(f"nodes per second, {seconds:g} s a position, one core each  ({machine()})")
-    print(f"  {'position':46s} {'Helios nps (ply)':>18s} {'gyges nps (depth)':>18s}")
+def bench_nps(seconds: float = 1.0, runs: int = 3) -> None:
+    """Nodes a second side by side, each program ``runs`` times a position (alternating),
+    its median rate (a single run of Helios varies by a sixth from one run to the next);
+    a program that settles a position (Helios: ply 99; gyges: a proven score) stops
+    early, and its rate over that moment is left out of the ratio."""
+    print(f"nodes per second, {seconds:g} s a position, one core each, the median of "
+          f"{runs} runs (lowest-highest)  ({machine()})")
+    print(f"  {'position':46s} {'Helios nps (ply)':>30s} {'gyges nps (depth)':>30s}")
     _pin(0)
     ratios = []
     for text in POSITIONS:
         p = Position.from_string(text)
-        hn, hd = _helios_nps(p, seconds) if HELIOS.exists() else (0, 0)
-        a = analyse(p, PEER, Limit(time=seconds), options=Options(prove=0))
+        helios: list[tuple[int, int]] = []
+        gyges = []
+        for _ in range(runs):
+            if HELIOS.exists():
+                helios.append(_helios_nps(p, seconds))
+            gyges.append(analyse(p, PEER, Limit(time=seconds), options=Options(prove=0)))
+        hn, hd = _median(helios) if helios else (0, 0)
+        a = sorted(gyges, key=lambda x: x.nps)[len(gyges) // 2]
         settled = f"  gyges: {a.score} after {a.nodes} nodes" if a.score.is_proven else ""
-        settled += "  Helios: solved" if hd >= 99 else ""
-        print(f"  {text:46s} {hn:12d} ({hd:2d}) {a.nps:12d} ({a.depth:2d}){settled}")
+        settled += "  Helios: solved" if any(d >= 99 for _, d in helios) else ""
+        h_range = f"{min(n for n, _ in helios)}-{max(n for n, _ in helios)}" if helios else "-"
+        g_range = f"{min(x.nps for x in gyges)}-{max(x.nps for x in gyges)}"
+        print(f"  {text:46s} {hn:8d} ({hd:2d}) {h_range:>15s} "
+              f"{a.nps:8d} ({a.depth:2d}) {g_range:>15s}{settled}")
         if hn and not settled:
             ratios.append(a.nps / hn)
     if ratios:
-        print(f"  gyges / Helios on the {len(ratios)} positions both searched: "
+        print(f"  gyges / Helios (medians) on the {len(ratios)} positions both searched: "
               f"{min(ratios):.2f} to {max(ratios):.2f} (mean {sum(ratios) / len(ratios):.2f})")
+
+
+def _median(runs: list[tuple[int, int]]) -> tuple[int, int]:
+    """The run of the median rate: (nodes a second, ply)."""
+    return sorted(runs)[len(runs) // 2]
 
 
 def _match(a: str, b: str, games: int, limit: Limit, rules: RuleSet, out: Path | None,
@@ -192,6 +208,7 @@ def main(argv: list[str] | None = None) -> None:
     sub = parser.add_subparsers(dest="what")
     p = sub.add_parser("nps")
     p.add_argument("seconds", type=float, nargs="?", default=1.0)
+    p.add_argument("--runs", type=int, default=3)
     p = sub.add_parser("match")
     p.add_argument("games", type=int)
     p.add_argument("seconds", type=float)
@@ -214,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv if argv is not None else [])
     print(f"  {time.strftime('%Y-%m-%d %H:%M')}")
     if args.what in (None, "nps"):
-        bench_nps(getattr(args, "seconds", 1.0))
+        bench_nps(getattr(args, "seconds", 1.0), getattr(args, "runs", 3))
     if args.what == "match":
         bench_match(args.games, args.seconds, args.engine, args.out)
     if args.what == "versus":
