@@ -408,7 +408,8 @@ cdef void _dfs(Ctx* c, int at, int k, uint64_t ulo, uint64_t uhi, uint64_t lande
         if not (c.occm & eb):
             if not c.goal_only:
                 c.ends |= eb
-                _record(c, e, seg, depth)
+                if not c.count_only or e == c.path[0]:
+                    _record(c, e, seg, depth)   # (counting reads the start's only)
             continue
         if (c.rules & R_ONCE) and (landed & eb):
             continue
