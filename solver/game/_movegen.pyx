@@ -17,7 +17,7 @@ relocates that ring), or, as the exact last step, on the opponent's goal (a win)
 forbids reusing a connection (``connection``) or entering a slot from the same side twice
 (``entry``) within one move.
 """
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport int16_t, uint8_t, uint64_t
 from libc.string cimport memset, memcpy
 from cpython.ref cimport PyObject
 
@@ -287,11 +287,13 @@ ctypedef struct Ctx:
     uint64_t counted_ends    # ... the empty slots their other moves end on
     int null_index       # where the row's null move (board unchanged) went, or -1
     int null_depth
-    int nswap            # swaps emitted in the current row: (start, landing) pairs
-    uint8_t swap_a[64]
-    uint8_t swap_b[64]
-    uint8_t swap_depth[64]
-    int swap_index[64]
+    # swaps emitted in the current row (its rings: swap_row): bit e of swap_to[a] when
+    # ring a swapped with the ring on e, with its bounces and its place in the list (-1:
+    # dropped)
+    uint64_t swap_row
+    uint64_t swap_to[36]
+    uint8_t swap_depth[36][36]
+    int16_t swap_index[36][36]
     # follow_chain: the written chain (landings, then the final slot or -1 for any), the
     # kind of the final slot (0 end, 1 land, 2 goal, -1 any), the written intermediate
     # steps of each segment (grp_n -1: not written) and how many paths to collect
@@ -732,30 +734,31 @@ cdef int _emit_swap(Ctx* c, const Board* b, int rules, const History* hist, CMov
     board: the swap is listed once, with the path of fewer bounces (the first one on ties).
     """
     cdef int i, depth = c.depth[e]
-    for i in range(c.nswap):
-        if c.swap_a[i] == e and c.swap_b[i] == s:
-            if depth < c.swap_depth[i] and c.swap_index[i] >= 0:
-                out[c.swap_index[i]].start = <uint8_t>s
-                out[c.swap_index[i]].to = <uint8_t>e
-                out[c.swap_index[i]].reloc = <uint8_t>s
-                c.swap_depth[i] = <uint8_t>depth
-            return n
+    if (c.swap_row >> e) & 1 and (c.swap_to[e] >> s) & 1:
+        i = c.swap_index[e][s]
+        if depth < c.swap_depth[e][s] and i >= 0:
+            out[i].start = <uint8_t>s
+            out[i].to = <uint8_t>e
+            out[i].reloc = <uint8_t>s
+            c.swap_depth[e][s] = <uint8_t>depth
+        return n
     cdef int before = n
     n = _emit(c, b, hist, out, n, s, e, s)
-    if c.nswap < 64:
-        c.swap_a[c.nswap] = <uint8_t>s
-        c.swap_b[c.nswap] = <uint8_t>e
-        c.swap_depth[c.nswap] = <uint8_t>depth
-        c.swap_index[c.nswap] = before if n > before else -1
-        c.nswap += 1
+    c.swap_to[s] |= 1ULL << e
+    c.swap_depth[s][e] = <uint8_t>depth
+    c.swap_index[s][e] = <int16_t>(before if n > before else -1)
     return n
 
 
 cdef int _gen_row(Ctx* c, const Board* b, int side, int rules, const History* hist, int row,
                   CMove* out) noexcept nogil:
-    cdef uint64_t rings = b.occ & ROW_MASK[row]
+    cdef uint64_t rings = b.occ & ROW_MASK[row], left = rings
     cdef int s, n = 0
-    c.nswap = 0
+    c.swap_row = rings
+    while left:
+        s = _lowbit(left)
+        left &= left - 1
+        c.swap_to[s] = 0
     c.null_index = -1
     while rings:
         s = _lowbit(rings)
