@@ -986,24 +986,35 @@ cdef inline int _walk_repeats(const Board* b, int rules, const History* hist, in
     return _in_history(hist, t.klo, t.khi)
 
 
+cdef inline uint64_t _simple_ends(const Board* b, int r) noexcept nogil:
+    """The empty slots the ring on ``r`` reaches by a simple move: one segment of its k
+    steps (taboo=connection, the stricter reading) through empty slots only."""
+    cdef int t = r * 4 + b.size[r], i                # mode 0: taboo=connection
+    cdef uint64_t ends = 0
+    for i in range(SEG_FIRST[t], SEG_FIRST[t] + SEG_COUNT[t]):
+        if SEGS[i].end < 36 and not (SEGS[i].mid & b.occ):
+            ends |= 1ULL << SEGS[i].end
+    return ends & ~b.occ
+
+
 cdef int surely_moves(const Board* b, int side, int rules, const History* hist) noexcept nogil:
     """A cheap sufficient test that ``side`` is not blocked: a ring on its shore has a
     simple move (``simple_moves``: its k steps through empty slots onto an empty slot,
     never back over a connection, a move under every rule set) that does not reproduce an
     earlier board. 0 means "not sure"."""
-    cdef int row = shore_row(b, side), r, i, a, t
-    cdef uint64_t rings
+    cdef int row = shore_row(b, side), r, a
+    cdef uint64_t rings, ends
     if row < 0:
         return 0
     rings = b.occ & ROW_MASK[row]
     while rings:
         r = _lowbit(rings)
         rings &= rings - 1
-        t = r * 4 + b.size[r]                    # mode 0: taboo=connection
-        for i in range(SEG_FIRST[t], SEG_FIRST[t] + SEG_COUNT[t]):
-            a = SEGS[i].end
-            if a < 36 and not (SEGS[i].mid & b.occ) and not (b.occ >> a) & 1 \
-                    and not _walk_repeats(b, rules, hist, r, a):
+        ends = _simple_ends(b, r)
+        while ends:
+            a = _lowbit(ends)
+            ends &= ends - 1
+            if not _walk_repeats(b, rules, hist, r, a):
                 return 1
     return 0
 
@@ -1054,9 +1065,8 @@ cdef int count_simple_moves(const Board* b, int side, int rules,
     ring's end slots, less those that would reproduce an earlier board (asked only of the
     boards one move could reproduce)."""
     cdef Ctx* c = &_CTX
-    cdef int row = shore_row(b, side), r, t, i, a, n = 0
+    cdef int row = shore_row(b, side), r, a, n = 0
     cdef uint64_t rings, ends
-    cdef const Segment* seg
     if row < 0:
         return 0
     _near_history(c, b, rules, hist)
@@ -1064,13 +1074,7 @@ cdef int count_simple_moves(const Board* b, int side, int rules,
     while rings:
         r = _lowbit(rings)
         rings &= rings - 1
-        t = r * 4 + b.size[r]                    # mode 0: taboo=connection
-        ends = 0
-        for i in range(SEG_FIRST[t], SEG_FIRST[t] + SEG_COUNT[t]):
-            seg = &SEGS[i]
-            if seg.end < 36 and not (seg.mid & b.occ):
-                ends |= 1ULL << seg.end
-        ends &= ~b.occ
+        ends = _simple_ends(b, r)
         if c.near_n == 0:
             n += _popcount(ends)
             continue
