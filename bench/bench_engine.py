@@ -13,8 +13,12 @@ docs/engine.md).
   engine texts against each other the same way (fixed depth or nodes: deterministic).
 - ``throughput [GAMES] [SECONDS] [--jobs J]``: self-play games an hour, the builtin engine
   against itself at SECONDS a move (default 0.05) on J worker processes (default 2).
-- ``puzzles [SECONDS]``: every win of the catalogue (wins in 1 to 5): is the key found
-  within SECONDS (default 1), and how long the search took.
+- ``puzzles [SECONDS] [--cores C]``: every win of the catalogue (wins in 1 to 5): is the
+  key found within SECONDS (default 1) by the engine on C cores (default 1), and how long
+  the search took.
+- ``cores [SECONDS] [--runs N] [--cores C]``: the search on one core and on C (default
+  2): the time to the deepest depth both reach within SECONDS (default 2), N times
+  (default 3) alternating, the medians.
 
 Helios is built by ``bash ../shared/peer/build.sh`` (docs/engine.md); without it the
 comparisons are skipped. Run: ``python -m bench.bench_engine nps 1``;
@@ -32,7 +36,7 @@ import time
 from pathlib import Path
 
 from bench import machine
-from gyges.engine import Limit, Options, analyse
+from gyges.engine import Analysis, Limit, Options, analyse
 from gyges.engine.client import popen_ugi
 from gyges.engine.match import PEER_RULES, MatchResult, MatchSettings, run_match
 from gyges.formats.notation import parse_turn
@@ -110,6 +114,51 @@ def bench_nps(seconds: float = 1.0, runs: int = 3) -> None:
               f"{min(ratios):.2f} to {max(ratios):.2f} (mean {sum(ratios) / len(ratios):.2f})")
 
 
+def _depth_times(position: Position, rules: RuleSet, seconds: float,
+                 cores: int) -> dict[int, float]:
+    """Each depth the search completes within ``seconds`` (no prover), with the time it
+    took."""
+    times: dict[int, float] = {}
+
+    def info(a: Analysis) -> None:
+        times[a.depth] = a.search_time
+
+    analyse(position, rules, Limit(time=seconds), options=Options(prove=0, cores=cores),
+            info=info)
+    return times
+
+
+def bench_cores(seconds: float = 2.0, runs: int = 3, cores: int = 2) -> None:
+    """The search on one core and on ``cores``: on each position, the deepest depth both
+    complete within ``seconds`` and the time each took to it (the median of ``runs``
+    alternating runs); the catalogue's two deepest wins in 5 of the no-Renop file too. A
+    position the search settles (a proven result) in under 0.1 s is left out."""
+    print(f"time to a depth on 1 and {cores} cores, {seconds:g} s a search, the median of "
+          f"{runs} runs  ({machine()})")
+    cases = [(text, PEER, Position.from_string(text)) for text in POSITIONS]
+    deep = load_catalogue(ROOT / "puzzles" / "deep" / "win-in-5-no-renop.yaml")
+    cases += [(p.id, p.rules, p.position) for p in deep.puzzles
+              if p.id in ("gen-w5-s52-00000", "gen-w5-s52-00002")]
+    ratios = []
+    for name, rules, p in cases:
+        one: list[dict[int, float]] = []
+        many: list[dict[int, float]] = []
+        for _ in range(runs):
+            one.append(_depth_times(p, rules, seconds, 1))
+            many.append(_depth_times(p, rules, seconds, cores))
+        depth = min(max(t) for t in one + many if t)
+        t1 = sorted(t[depth] for t in one)[runs // 2]
+        tn = sorted(t[depth] for t in many)[runs // 2]
+        if t1 < 0.1:
+            print(f"  {name:46s} settled at depth {depth} in {t1:.2f} s (left out)")
+            continue
+        ratios.append(t1 / tn)
+        print(f"  {name:46s} depth {depth:2d}: {t1:5.2f} s on 1 core, {tn:5.2f} s on "
+              f"{cores}: {t1 / tn:4.2f} times faster")
+    print(f"  {min(ratios):.2f} to {max(ratios):.2f} times faster (mean "
+          f"{sum(ratios) / len(ratios):.2f})")
+
+
 def _median(runs: list[tuple[int, int]]) -> tuple[int, int]:
     """The run of the median rate: (nodes a second, ply)."""
     return sorted(runs)[len(runs) // 2]
@@ -168,11 +217,12 @@ def _move(puzzle: Puzzle, text: str) -> Move:
     return parse_turn(text, puzzle.position, puzzle.rules, puzzle.history)[0]
 
 
-def bench_puzzles(seconds: float = 1.0) -> None:
+def bench_puzzles(seconds: float = 1.0, cores: int = 1) -> None:
     """Every win of the catalogue: is its key (or a cook: the catalogue lists every
     winning first move, checked by the solver) found within ``seconds``? Counts by
     length; each miss with what was played and how far the search got."""
-    print(f"the catalogue's wins: key found within {seconds:g} s?  ({machine()})")
+    print(f"the catalogue's wins: key found within {seconds:g} s on {cores} "
+          f"core{'s' if cores > 1 else ''}?  ({machine()})")
     by_length: dict[int, list[int]] = {}
     slowest = 0.0
     for path in sorted((ROOT / "puzzles").rglob("*.yaml")):
@@ -181,7 +231,8 @@ def bench_puzzles(seconds: float = 1.0) -> None:
             if stip.kind != "win":
                 continue
             t = time.perf_counter()
-            a = analyse(puzzle.position, puzzle.rules, Limit(time=seconds), puzzle.history)
+            a = analyse(puzzle.position, puzzle.rules, Limit(time=seconds), puzzle.history,
+                        Options(cores=cores))
             spent = time.perf_counter() - t
             keys = {_move(puzzle, text).result_key(puzzle.position)
                     for text in (puzzle.key, *puzzle.cooks) if text}
@@ -209,6 +260,10 @@ def main(argv: list[str] | None = None) -> None:
     p = sub.add_parser("nps")
     p.add_argument("seconds", type=float, nargs="?", default=1.0)
     p.add_argument("--runs", type=int, default=3)
+    p = sub.add_parser("cores")
+    p.add_argument("seconds", type=float, nargs="?", default=2.0)
+    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--cores", type=int, default=2)
     p = sub.add_parser("match")
     p.add_argument("games", type=int)
     p.add_argument("seconds", type=float)
@@ -228,10 +283,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--jobs", type=int, default=2)
     p = sub.add_parser("puzzles")
     p.add_argument("seconds", type=float, nargs="?", default=1.0)
+    p.add_argument("--cores", type=int, default=1)
     args = parser.parse_args(argv if argv is not None else [])
     print(f"  {time.strftime('%Y-%m-%d %H:%M')}")
     if args.what in (None, "nps"):
         bench_nps(getattr(args, "seconds", 1.0), getattr(args, "runs", 3))
+    if args.what == "cores":
+        bench_cores(args.seconds, args.runs, args.cores)
     if args.what == "match":
         bench_match(args.games, args.seconds, args.engine, args.out)
     if args.what == "versus":
@@ -240,7 +298,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.what == "throughput":
         bench_throughput(args.games, args.seconds, args.jobs)
     if args.what in (None, "puzzles"):
-        bench_puzzles(getattr(args, "seconds", 1.0))
+        bench_puzzles(getattr(args, "seconds", 1.0), getattr(args, "cores", 1))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,14 @@ from typing import Any, TypeVar
 
 import click
 
-from gyges.engine.builtin import Analysis, EngineError, Limit, Options, SearchInterrupted
+from gyges.engine.builtin import (
+    MAX_CORES,
+    Analysis,
+    EngineError,
+    Limit,
+    Options,
+    SearchInterrupted,
+)
 from gyges.engine.builtin import analyse as run_analyse
 from gyges.engine.score import Loss, Win
 from gyges.engine.server import serve
@@ -26,9 +33,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_SECONDS = 2.0
 
 
-def _options(prove: int, weights: str | None) -> Options:
+def _options(prove: int, weights: str | None, cores: int) -> Options:
     try:
-        return Options(prove=prove, weights=Weights.load(weights) if weights else None)
+        return Options(prove=prove, weights=Weights.load(weights) if weights else None,
+                       cores=cores)
     except (WeightsError, EngineError) as e:
         raise UserError(str(e)) from None
 
@@ -82,6 +90,12 @@ def limit_of(seconds: float | None, depth: int | None, nodes: int | None,
     return Limit(time=seconds, depth=depth, nodes=nodes)
 
 
+cores_option = click.option(
+    "--cores", type=click.IntRange(1, MAX_CORES), default=1, show_default=True,
+    help="Processes searching: helpers share the table and the root's moves (1: the "
+         "search is deterministic at fixed --depth or --nodes).")
+
+
 @click.command("analyse", short_help="The engine's best move, score and line for a position.")
 @click.argument("source", metavar="POS|FILE")
 @limit_options("to search", DEFAULT_SECONDS)
@@ -90,10 +104,11 @@ def limit_of(seconds: float | None, depth: int | None, nodes: int | None,
                    "the winner (0: no proofs).")
 @click.option("--weights", default=None, metavar="FILE",
               help="The evaluation's weights (default: the shipped ones).")
+@cores_option
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @rule_options
 def analyse(source: str, seconds: float | None, depth: int | None, nodes: int | None,
-            prove: int, weights: str | None, as_json: bool, rules: RuleSet,
+            prove: int, weights: str | None, cores: int, as_json: bool, rules: RuleSet,
             rules_given: RuleRequest) -> None:
     """Search a position with the engine: best move, score (the evaluation and its win
     probability, or "wins in k (proven)"), principal variation in pbmserv notation.
@@ -118,7 +133,7 @@ def analyse(source: str, seconds: float | None, depth: int | None, nodes: int | 
 
     try:
         result = run_analyse(loaded.position, rules, limit, loaded.history,
-                             _options(prove, weights), progress)
+                             _options(prove, weights, cores), progress)
     except SearchInterrupted as e:
         status.clear()
         if e.analysis is not None and e.analysis.move is not None:
@@ -138,20 +153,22 @@ def analyse(source: str, seconds: float | None, depth: int | None, nodes: int | 
               help="The proof horizon, in moves of the winner (0: no proofs).")
 @click.option("--weights", default=None, metavar="FILE",
               help="The evaluation's weights (default: the shipped ones).")
+@cores_option
 @rule_options(from_file=False)
-def ugi(prove: int, weights: str | None, rules: RuleSet, rules_given: RuleRequest) -> None:
+def ugi(prove: int, weights: str | None, cores: int, rules: RuleSet,
+        rules_given: RuleRequest) -> None:
     """Speak the Universal Gyges Interface of Beck-Bjella/Gyges on standard input and
     output, for a GUI or a match runner: ugi, isready, setoption (maxTime, maxPly,
-    maxNodes, prove, hash), setpos start|data BOARD, go, stop, quit. Boards and moves in
-    that protocol's numbering (from the side to move); docs/engine.md. As an extension,
-    'setpos data BOARD history ITEM...' gives the game's earlier positions, for the
-    Renop law (gyges's own client sends them).
+    maxNodes, prove, hash, cores), setpos start|data BOARD, go, stop, quit. Boards and
+    moves in that protocol's numbering (from the side to move); docs/engine.md. As an
+    extension, 'setpos data BOARD history ITEM...' gives the game's earlier positions,
+    for the Renop law (gyges's own client sends them).
 
     \b
     Example:
       printf 'ugi\\nsetoption maxTime 1\\nsetpos start\\ngo\\nquit\\n' | gyges ugi
     """
-    serve(rules, sys.stdin, sys.stdout, _options(prove, weights))
+    serve(rules, sys.stdin, sys.stdout, _options(prove, weights, cores))
 
 
 COMMANDS = [analyse, ugi]

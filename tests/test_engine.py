@@ -4,7 +4,12 @@ catalogue's keys at fixed depth, the weights file."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -271,3 +276,122 @@ def test_the_mobility_features_count_the_move_list(preset):
             assert f[f"ends_{who}"] == pytest.approx(len(plain) / 4), position
             checked += 1
     assert checked > 100
+
+
+# -- several cores --------------------------------------------------------------------------
+
+
+def _children() -> set[int]:
+    """This process's child processes (Linux: /proc)."""
+    me = os.getpid()
+    return {int(e.name) for e in Path("/proc").iterdir()
+            if e.name.isdigit() and _parent(e) == me}
+
+
+@pytest.mark.parametrize("puzzle", _catalogue_sample()[::2], ids=lambda p: p.id)
+def test_on_two_cores_the_search_proves_what_one_core_proves(puzzle):
+    """The helper shares the table and the root's moves: every win in k is still seen
+    at depth 2k - 1, and the move played is a key (or a cook) of the solver's."""
+    k = puzzle.stipulation.moves
+    a = analyse(puzzle.position, puzzle.rules, Limit(depth=2 * k - 1), puzzle.history,
+                Options(prove=0, cores=2))
+    assert a.score == Win(k)
+    truth = solve(puzzle.position, puzzle.rules, k, puzzle.history, tree=False)
+    assert a.move.result_key(puzzle.position) in {
+        key.result_key(puzzle.position) for key in truth.keys}
+
+
+def test_on_two_cores_the_line_is_legal_under_the_renop_law():
+    """The helper searches with the game's earlier boards: every move of its line is
+    legal (the Renop law), on positions of games with their history."""
+    with Engine(PBM, Options(prove=0, cores=2)) as engine:
+        for p, history in SAMPLE[10::6]:
+            a = engine.analyse(p, Limit(depth=4), history)
+            if a.move is None:
+                continue
+            line, seen = p, list(history)
+            for m in a.pv:
+                moves = legal_moves(line, PBM, seen)
+                assert moves.find(m) == m, str(p)
+                seen.append(line)
+                line = apply_move(line.with_turn(m.side), m)
+
+
+def test_helper_processes_end_with_the_engine():
+    before = _children()
+    engine = Engine(PBM, Options(prove=0, cores=3))
+    helpers = _children() - before
+    assert len(helpers) == 2
+    a = engine.analyse(START, Limit(time=0.3))
+    assert a.move is not None and a.depth >= 3 and a.nodes > 0
+    engine.close()                       # the helpers are told to end, and reaped
+    assert not (_children() & helpers)
+    again = engine.analyse(START, Limit(depth=2))     # this process alone from now on
+    assert again.move is not None
+    engine = Engine(PBM, Options(prove=0, cores=2))
+    helpers = _children() - before
+    assert len(helpers) == 1
+    del engine                           # or when the engine goes
+    assert not (_children() & helpers)
+
+
+def test_cores_are_checked():
+    with pytest.raises(EngineError, match="cores must be 1..8, not 0"):
+        Options(cores=0)
+    with pytest.raises(EngineError, match="cores must be 1..8, not 9"):
+        Options(cores=9)
+
+
+def _alive(pid: int) -> bool:
+    """Is ``pid`` running (not gone, not a zombie)?"""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_a_helper_ends_when_its_parent_is_killed_mid_search():
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from gyges_cli.main import cli; cli()", "analyse",
+         "321123/....../....../....../....../231123 S", "--depth", "30", "--prove", "0",
+         "--cores", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        helpers: list[int] = []
+        while not helpers and time.monotonic() < deadline:
+            time.sleep(0.2)
+            helpers = [int(e.name) for e in Path("/proc").iterdir()
+                       if e.name.isdigit() and _parent(e) == proc.pid]
+        assert len(helpers) == 1
+        time.sleep(1.0)                            # the search is under way
+        proc.kill()
+        proc.wait(10)
+        deadline = time.monotonic() + 10
+        while _alive(helpers[0]) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(helpers[0])
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def _parent(entry: Path) -> int:
+    try:
+        return int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return -1
+
+
+def test_the_search_goes_on_when_a_helper_is_killed():
+    """A helper killed from outside ends the iteration under way; the search answers
+    with its best so far, and later searches go on without it."""
+    before = _children()
+    with Engine(PBM, Options(prove=0, cores=2)) as engine:
+        (helper,) = _children() - before
+        os.kill(helper, signal.SIGKILL)
+        a = engine.analyse(START, Limit(depth=5))
+        assert a.move is not None and a.depth >= 2
+        b = engine.analyse(START, Limit(depth=4))
+        assert b.move is not None and b.depth == 4
+    assert not (_children() & {helper})

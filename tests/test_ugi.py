@@ -164,18 +164,45 @@ def test_a_conversation_with_gyges_ugi():
         c.send("setoption maxTime 1000000")
         c.send("setoption maxNodes 1000000000000000")
         c.send("setoption prove 0")
-        c.send("setpos data 23112300000000000000000000000032112300")
-        c.send("go")
-        time.sleep(1.0)
-        c.send("isready")
-        assert c.until("readyok")[-1] == "readyok"    # answered during the search
-        t = time.monotonic()
-        c.send("stop")
-        lines = c.until("bestmove")
-        assert time.monotonic() - t < 3.0
-        assert lines[-1].split()[1] != "null"
+        _stop_a_search(c)
     finally:
         assert c.close() == 0
+
+
+def _stop_a_search(c: Conversation) -> None:
+    """A search with no limit answers ``isready`` while it runs, and ``stop`` at once with
+    its best move so far."""
+    c.send("setpos data 23112300000000000000000000000032112300")
+    c.send("go")
+    time.sleep(1.0)
+    c.send("isready")
+    assert c.until("readyok")[-1] == "readyok"    # answered during the search
+    t = time.monotonic()
+    c.send("stop")
+    lines = c.until("bestmove")
+    assert time.monotonic() - t < 3.0
+    assert lines[-1].split()[1] != "null"
+
+
+def test_gyges_ugi_on_two_cores_stops_and_leaves_nothing_running():
+    """``--cores 2`` (and ``setoption cores``): a search with no limit answers ``stop``
+    at once with a move; at ``quit`` the helper processes end with the engine (its
+    output closes)."""
+    c = Conversation("--cores", "2", "--prove", "0")
+    try:
+        c.send("setoption cores 3")
+        c.send("setoption maxPly 4")
+        c.send("setpos start")
+        c.send("go")
+        lines = c.until("bestmove")
+        assert [ln.split()[2] for ln in lines[:-1]] == ["1", "2", "3", "4"]
+        c.send("setoption maxPly 90")
+        c.send("setoption maxTime 1000000")
+        _stop_a_search(c)
+    finally:
+        assert c.close() == 0
+    assert c.proc.stdout is not None
+    assert c.proc.stdout.read() == ""        # no helper keeps the output open
 
 
 def test_each_go_searches_afresh():

@@ -24,13 +24,19 @@ draw. The transposition table's key adds, under the Renop law, the hash of the e
 boards the subtree could reproduce, so an answer is reused only where the same moves are
 legal.
 
-Deterministic: the moves chosen depend on the position, the rules, the history, the
-weights and the limits in depth or nodes; only a time limit (or ``stop``) makes a search
-end at a moment that depends on the machine.
+Deterministic on one core: the moves chosen depend on the position, the rules, the
+history, the weights and the limits in depth or nodes; only a time limit (or ``stop``)
+makes a search end at a moment that depends on the machine. On several cores (helper
+processes forked by :class:`Search`, sharing the table and the root's moves) the proven
+results are the same, the choice between near-equal moves may vary.
 """
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport calloc, free
+from libc.signal cimport signal as c_signal, SIGINT, SIG_IGN
+from posix.unistd cimport fork, getpid, getppid, pipe, read, write, close, _exit
+from posix.wait cimport waitpid, WNOHANG
+from posix.mman cimport mmap, munmap, PROT_READ, PROT_WRITE, MAP_SHARED, MAP_ANONYMOUS, MAP_FAILED
 from libc.math cimport exp
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from cpython.ref cimport PyObject
@@ -44,6 +50,26 @@ cdef extern from "Python.h":
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
+
+cdef extern from *:
+    """
+    static inline int gy_fetch_add(int* p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+    static inline int gy_load(int* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+    static inline void gy_store(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
+    static inline void gy_pause(void) {
+    #if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+    #endif
+    }
+    static inline void gy_lock(int* p) { while (__atomic_exchange_n(p, 1, __ATOMIC_ACQUIRE)) gy_pause(); }
+    static inline void gy_unlock(int* p) { __atomic_store_n(p, 0, __ATOMIC_RELEASE); }
+    """
+    int gy_fetch_add(int* p, int v) noexcept nogil
+    int gy_load(int* p) noexcept nogil
+    void gy_store(int* p, int v) noexcept nogil
+    void gy_pause() noexcept nogil
+    void gy_lock(int* p) noexcept nogil
+    void gy_unlock(int* p) noexcept nogil
 
 from gyges.game._movegen cimport (
     Board, CMove, History, board_load, board_make, count_moves, gen_moves, goal_out_of_reach_in,
@@ -111,7 +137,7 @@ FEATURES = (
 assert len(FEATURES) == NFEATURES
 
 ctypedef struct TTEntry:
-    uint64_t key
+    uint64_t key           # the node's key xor the entry's other 8 bytes (see _probe)
     int16_t score
     uint8_t depth
     uint8_t flag           # bound (bits 0-1), generation (bits 2-7)
@@ -144,6 +170,51 @@ ctypedef struct Reach:
     int far[2]
     uint64_t region[2]
 
+cpdef enum:
+    MAX_CORES = 8          # processes one search may use (the first and 7 helpers)
+
+cdef enum:
+    MAX_PROCS = MAX_CORES
+    SPLIT_DEPTH = 3        # from this depth, the root's moves after the first are shared out
+    CUT_OFF = 2            # S.aborted: another process's move failed high at the root
+
+ctypedef struct Shared:
+    # what the processes of one search share (a MAP_SHARED mapping, beside the table);
+    # the helpers are forked from the first process and wait on a pipe between searches
+    int state              # 1 while a search runs (the helpers take part), 0 between
+    int job                # root iterations posted in this search
+    int done[MAX_PROCS]    # the last iteration each helper finished
+    int running[MAX_PROCS] # 1 while the helper is in the search
+    int cut_short[MAX_PROCS]  # the helper's part of its last iteration was cut short
+    int pid[MAX_PROCS]     # the helpers' process ids, and which have died (not waited for)
+    int dead[MAX_PROCS]
+    unsigned int spins[MAX_PROCS]
+    unsigned long long nodes[MAX_PROCS]
+    int halt               # stop now (stop(), Ctrl-C, the node limit)
+    int lock
+    int next               # the next root move to take
+    int cut                # a move failed high: no more are taken
+    int alpha
+    int beta
+    int depth
+    int best
+    int best_i
+    int pvlen
+    CMove pv[MAX_PLY]
+    int n
+    CMove moves[MAX_MOVES]
+    uint8_t lost[MAX_MOVES]
+    int scores[MAX_MOVES]
+    int clears             # clear() calls: a helper forgets when it sees a new one
+    Board board            # the search's setup
+    int side
+    double deadline
+    uint8_t gen
+    int hn
+    uint64_t hlo[MAX_HIST]
+    uint64_t hhi[MAX_HIST]
+    uint64_t keys[MAX_HIST]
+
 ctypedef struct S:
     int rules
     int repeat_draw        # repetition=allowed: a position met before is a draw
@@ -174,6 +245,9 @@ ctypedef struct S:
     int seldepth
     uint8_t nulled[MAX_PLY]        # the move into ply + 1 was a pass (null move)
     int root_depth                 # the depth of the iteration under way
+    int* halt                      # a helper process: the search's shared stop flag
+    int parent                     # ... and its parent's pid (it ends if the parent does)
+    int* cut                       # sharing the root's moves: a move failed high
 
 
 cdef inline double _now() noexcept nogil:
@@ -342,14 +416,24 @@ cdef inline int _lands_after(S* s, Witness* w, const Board* child, CMove m) noex
 
 # -- the table ---------------------------------------------------------------------------------
 
-cdef inline TTEntry* _probe(S* s, uint64_t key) noexcept nogil:
-    """The entry of ``key`` in its bucket, or NULL."""
+cdef inline uint64_t _tt_data(const TTEntry* e) noexcept nogil:
+    """The entry's 8 bytes after its key, as one number."""
+    cdef uint64_t d
+    memcpy(&d, &e.score, 8)
+    return d
+
+
+cdef inline int _probe(S* s, uint64_t key, TTEntry* out) noexcept nogil:
+    """Copy the entry of ``key`` in its bucket to ``out``; 0: none. The processes of one
+    search share the table: an entry keeps its key xor its data, so one half-written by
+    another process does not match (the lockless table of chess engines)."""
     cdef TTEntry* e = &s.tt[(key & s.tt_mask) * BUCKET]
     cdef int i
     for i in range(BUCKET):
-        if e[i].used and e[i].key == key:
-            return &e[i]
-    return NULL
+        memcpy(out, &e[i], sizeof(TTEntry))
+        if out.used and (out.key ^ _tt_data(out)) == key:
+            return 1
+    return 0
 
 
 cdef inline int _to_tt(int score, int ply) noexcept nogil:
@@ -376,16 +460,15 @@ cdef inline void _store(S* s, uint64_t key, int depth, int score, int bound, CMo
     cdef TTEntry* r = NULL
     cdef int i, worth, best = 1 << 30
     for i in range(BUCKET):
-        if not e[i].used or e[i].key == key:
+        if not e[i].used or (e[i].key ^ _tt_data(&e[i])) == key:
             r = &e[i]
             break
         worth = e[i].depth + (256 if (e[i].flag >> 2) == s.gen else 0)
         if worth < best:
             best = worth
             r = &e[i]
-    if r.used and r.key == key and r.depth > depth and bound != B_EXACT:
+    if r.used and (r.key ^ _tt_data(r)) == key and r.depth > depth and bound != B_EXACT:
         return                                 # a deeper answer of the same node stays
-    r.key = key
     r.score = <int16_t>_to_tt(score, ply)
     r.depth = <uint8_t>(depth if depth < 255 else 255)
     r.flag = <uint8_t>(bound | (s.gen << 2))
@@ -393,6 +476,7 @@ cdef inline void _store(S* s, uint64_t key, int depth, int score, int bound, CMo
     r.to = m.to
     r.reloc = m.reloc
     r.used = 1
+    r.key = key ^ _tt_data(r)
 
 
 # -- stopping ------------------------------------------------------------------------------------
@@ -412,8 +496,11 @@ cdef inline int _out(S* s) noexcept nogil:
     if s.node_limit and s.nodes >= s.node_limit:
         s.aborted = 1
     elif (s.nodes & CHECK_EVERY) == 0:
-        if s.stop or (s.deadline > 0 and _now() >= s.deadline):
+        if s.stop or (s.deadline > 0 and _now() >= s.deadline) or (
+                s.halt != NULL and (gy_load(s.halt) or getppid() != s.parent)):
             s.aborted = 1
+        elif s.cut != NULL and gy_load(s.cut):
+            s.aborted = CUT_OFF                # this move's search is not needed
         elif s.poll_signals and _signalled(s):
             s.aborted = 1
     return s.aborted
@@ -732,7 +819,7 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
     side could land) first, the rest by the history table."""
     cdef int opp = 1 - side, n, i, j, mover, score, best, bound, nlive, tried, cut, lazy = 0
     cdef uint64_t key
-    cdef TTEntry* e
+    cdef TTEntry e
     cdef CMove tt_move, m
     cdef CMove moves[MAX_MOVES]
     cdef int32_t order[MAX_MOVES]
@@ -760,11 +847,10 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
     if s.repeat_draw and _repeated(s, zobrist(b, side)):
         return 0
     key = zobrist(b, side) ^ _relevant(s, b, depth + 2)
-    e = _probe(s, key)
     tt_move.start = NO_SLOT
     tt_move.to = NO_SLOT
     tt_move.reloc = NO_SLOT
-    if e != NULL:
+    if _probe(s, key, &e):
         tt_move.start = e.start
         tt_move.to = e.to
         tt_move.reloc = e.reloc
@@ -911,15 +997,20 @@ cdef void _sort_root(CMove* moves, int* score, uint8_t* lost, int n) noexcept:
 
 
 cdef (int, int) _root(S* s, const Board* b, int side, int depth, int alpha, int beta,
-                      CMove* moves, int* scores, uint8_t* lost, int n) noexcept nogil:
+                      CMove* moves, int* scores, uint8_t* lost, int n, Shared* sh,
+                      int helpers) noexcept nogil:
     """One depth of the root: every move in the order of the last depth, the first with a
     full window, the others with a null window and a re-search when they beat it. A move
     after which the opponent lands at once is not searched. Returns the best score and
     the index of its move (-1: none searched, every move loses at once); each move's
-    score (its value, or a bound below the best) orders the next depth."""
+    score (its value, or a bound below the best) orders the next depth. With ``helpers``
+    (processes sharing ``sh``), from SPLIT_DEPTH the moves are shared out among them
+    (:func:`_share`)."""
     cdef int i, score, best = -MATE, best_i = -1, opp = 1 - side
     cdef Board child
     s.pvlen[0] = 0
+    if helpers > 0 and depth >= SPLIT_DEPTH:
+        return _share(s, sh, helpers, b, side, depth, alpha, beta, moves, scores, lost, n)
     _push(s, b, side)
     for i in range(n):
         if lost[i]:
@@ -950,6 +1041,195 @@ cdef (int, int) _root(S* s, const Board* b, int side, int depth, int alpha, int 
     return best, best_i
 
 
+cdef (int, int) _share(S* s, Shared* sh, int helpers, const Board* b, int side, int depth,
+                       int alpha, int beta, CMove* moves, int* scores, uint8_t* lost,
+                       int n) noexcept nogil:
+    """One depth of the root as :func:`_root` searches it, shared out: this process
+    searches the first move with the full window while its helpers take the others from
+    a common counter, with a null window at the window's alpha until the first move's
+    score raises it; then this process takes moves too. A move that beats alpha is
+    searched again with the full window; the best, its line and alpha are shared."""
+    cdef int k, job, first = 0, spins = 0, score, gone = 0
+    cdef Board child
+    while first < n and lost[first]:
+        first += 1
+    if first == n:
+        return -MATE, -1
+    sh.n = n
+    memcpy(sh.moves, moves, n * sizeof(CMove))
+    memcpy(sh.lost, lost, n * sizeof(uint8_t))
+    memcpy(sh.scores, scores, n * sizeof(int))
+    sh.best = -MATE
+    sh.best_i = -1
+    sh.alpha = alpha
+    sh.beta = beta
+    sh.depth = depth
+    sh.pvlen = 0
+    sh.cut = 0
+    gy_store(&sh.next, first + 1)
+    for k in range(helpers):
+        if sh.dead[k]:
+            gone |= 1 << k                     # (killed from outside: not waited for)
+    job = gy_fetch_add(&sh.job, 1) + 1          # the helpers take part from here
+    _push(s, b, side)
+    s.cut = &sh.cut
+    memcpy(&child, b, sizeof(Board))
+    board_make(&child, moves[first])
+    score = -_search(s, &child, 1 - side, depth - 1, -beta, -alpha, 1, 1, 1)
+    if not s.aborted:
+        _shared_result(s, sh, first, score, alpha)
+    _pop(s)
+    s.cut = NULL
+    if s.aborted == CUT_OFF:
+        s.aborted = 0
+    if not s.aborted:
+        _split(s, sh, b, side)
+    if s.aborted:
+        gy_store(&sh.halt, 1)
+    for k in range(helpers):
+        if (gone >> k) & 1:
+            continue
+        while gy_load(&sh.done[k]) != job and not _gone(sh, k):
+            gy_pause()
+            spins += 1
+            if (spins & 4095) == 0 and not s.aborted and (
+                    s.stop or (s.deadline > 0 and _now() >= s.deadline)
+                    or (s.poll_signals and _signalled(s))):
+                s.aborted = 1                  # (the helpers stop at their next look)
+                gy_store(&sh.halt, 1)
+        if sh.cut_short[k] or sh.dead[k]:
+            s.aborted = 1                      # the iteration is not complete
+    memcpy(scores, sh.scores, n * sizeof(int))
+    if sh.pvlen == 0 and sh.best_i >= 0:
+        sh.pv[0] = moves[sh.best_i]
+        sh.pvlen = 1
+    memcpy(s.pv[0], sh.pv, sh.pvlen * sizeof(CMove))
+    s.pvlen[0] = sh.pvlen
+    return sh.best, sh.best_i
+
+
+cdef int _gone(Shared* sh, int k) noexcept nogil:
+    """Has helper ``k`` died (killed from outside)? Looked at now and then."""
+    cdef int status
+    if sh.dead[k]:
+        return 1
+    sh.spins[k] += 1
+    if (sh.spins[k] & 65535) == 0 and waitpid(sh.pid[k], &status, WNOHANG) == sh.pid[k]:
+        sh.dead[k] = 1
+    return sh.dead[k]
+
+
+cdef void _shared_result(S* s, Shared* sh, int i, int score, int a) noexcept nogil:
+    """Record root move ``i``'s score, searched with ``a`` as alpha (its line in
+    ``s.pv[1]`` when it beat ``a``): the best, alpha and the line are shared."""
+    cdef int n
+    sh.scores[i] = score
+    gy_lock(&sh.lock)
+    if score > sh.best:
+        sh.best = score
+        sh.best_i = i
+        if score > sh.alpha:
+            sh.alpha = score
+            sh.pv[0] = sh.moves[i]
+            n = s.pvlen[1] if score > a else 0
+            if n > MAX_PLY - 1:
+                n = MAX_PLY - 1
+            memcpy(&sh.pv[1], s.pv[1], n * sizeof(CMove))
+            sh.pvlen = n + 1
+            if score >= sh.beta:
+                sh.cut = 1
+    gy_unlock(&sh.lock)
+
+
+cdef void _split(S* s, Shared* sh, const Board* b, int side) noexcept nogil:
+    """Take the root's moves one by one from the shared counter until none is left (or a
+    move fails high): each searched with a null window at the shared alpha, and again
+    with the full window when it beats it."""
+    cdef int i, a, score, depth = sh.depth, beta = sh.beta
+    cdef Board child
+    _push(s, b, side)
+    s.cut = &sh.cut
+    while not s.aborted and not gy_load(&sh.cut):
+        i = gy_fetch_add(&sh.next, 1)
+        if i >= sh.n:
+            break
+        if sh.lost[i]:
+            continue
+        a = gy_load(&sh.alpha)
+        memcpy(&child, b, sizeof(Board))
+        board_make(&child, sh.moves[i])
+        score = -_search(s, &child, 1 - side, depth - 1, -a - 1, -a, 1, 0, 1)
+        if score > a and score < beta and not s.aborted:
+            a = gy_load(&sh.alpha)             # (it may have risen meanwhile)
+            if score > a:
+                score = -_search(s, &child, 1 - side, depth - 1, -beta, -a, 1, 1, 1)
+        if s.aborted:
+            break
+        _shared_result(s, sh, i, score, a)
+    _pop(s)
+    s.cut = NULL
+    if s.aborted == CUT_OFF:
+        s.aborted = 0
+
+
+cdef void _helper(S* s, Shared* sh, int k, int fd) noexcept nogil:
+    """A helper process's life: wait on the pipe for a search, take part in its root
+    iterations until it ends, and again; return when the pipe closes or says quit."""
+    cdef char c
+    cdef int job, state, clears = 0, spins = 0
+    cdef Board b
+    s.halt = &sh.halt
+    s.poll_signals = 0
+    while True:
+        if read(fd, &c, 1) != 1 or c == b'q':
+            return
+        if sh.clears != clears:
+            clears = sh.clears
+            _forget(s)
+        memcpy(&b, &sh.board, sizeof(Board))
+        memcpy(s.hlo, sh.hlo, sh.hn * sizeof(uint64_t))
+        memcpy(s.hhi, sh.hhi, sh.hn * sizeof(uint64_t))
+        memcpy(s.keys, sh.keys, sh.hn * sizeof(uint64_t))
+        s.hn = sh.hn
+        s.kn = sh.hn
+        s.gen = sh.gen
+        s.deadline = sh.deadline
+        s.nodes = 0
+        s.node_limit = 0
+        s.stop = 0
+        s.seldepth = 0
+        memset(s.killer, 0, sizeof(s.killer))
+        memset(s.nulled, 0, sizeof(s.nulled))
+        job = 0
+        while True:
+            state = gy_load(&sh.state)
+            if state == 0:
+                break
+            if gy_load(&sh.job) == job:
+                gy_pause()
+                spins += 1
+                if (spins & 65535) == 0 and getppid() != s.parent:
+                    return                     # the parent has ended mid-search
+                continue
+            job += 1
+            s.root_depth = sh.depth
+            s.aborted = 0
+            _split(s, sh, &b, sh.side)
+            sh.cut_short[k] = s.aborted
+            sh.nodes[k] = s.nodes
+            gy_store(&sh.done[k], job)
+        gy_store(&sh.running[k], 0)
+
+
+cdef void _forget(S* s) noexcept nogil:
+    """Forget what earlier searches learnt, but the shared table (killers, history,
+    landing caches)."""
+    memset(s.lc, 0, (1ULL << LAND_BITS) * sizeof(LandEntry))
+    memset(s.rc, 0, (1ULL << LAND_BITS) * sizeof(ReachEntry))
+    memset(s.hist, 0, HIST_SIZE * sizeof(int32_t))
+    memset(s.killer, 0, sizeof(s.killer))
+
+
 cdef class Search:
     """One engine's search state for one rule set: its transposition table (kept from one
     search to the next: a game's later moves reuse what the earlier ones found), killers,
@@ -965,16 +1245,33 @@ cdef class Search:
     to move is blocked (its opponent moves) or every move is excluded, 0 with an empty
     ``pv`` when nobody can move (a draw); ``interrupted`` the exception a signal's handler
     raised (Ctrl-C), the search having returned its best so far.
+
+    ``cores``: how many processes search (1: this one alone, and the search is
+    deterministic at fixed depth or nodes). With more, helper processes forked here share
+    the table and take the root's moves after the first from a common counter, from
+    depth SPLIT_DEPTH on; they wait between searches and end with this object (or when
+    this process ends).
     """
     cdef S s
     cdef int tt_bits
     cdef CMove root_moves[MAX_MOVES]
     cdef int root_score[MAX_MOVES]
     cdef uint8_t root_lost[MAX_MOVES]
+    cdef int helpers                   # helper processes (cores - 1)
+    cdef Shared* sh                    # shared with them (NULL without)
+    cdef void* mapping                 # the shared table and ``sh``
+    cdef size_t mapping_size
+    cdef int pids[MAX_PROCS]
+    cdef int fds[MAX_PROCS]            # the write ends of their pipes
+    cdef int owner                     # the process that forked them
 
-    def __cinit__(self, int rules, weights, int tt_bits=20):
+    def __cinit__(self, int rules, weights, int tt_bits=20, int cores=1):
+        cdef int fd[2]
+        cdef int k, j, pid, parent
         if not 10 <= tt_bits <= 28:
             raise ValueError("tt_bits must be 10..28")
+        if not 1 <= cores <= MAX_PROCS:
+            raise ValueError(f"cores must be 1..{MAX_PROCS}")
         if len(weights) != NFEATURES:
             raise ValueError(f"the evaluation takes {NFEATURES} weights, not {len(weights)}")
         memset(&self.s, 0, sizeof(S))
@@ -982,7 +1279,17 @@ cdef class Search:
         self.s.rules = rules
         self.s.repeat_draw = 1 if rules & R_REPEAT_OK else 0
         self.s.replace = 1 if rules & (R_REPLACE_SHORE | R_REPLACE_ANY) else 0
-        self.s.tt = <TTEntry*>calloc(1ULL << tt_bits, sizeof(TTEntry))
+        if cores > 1:
+            self.mapping_size = (1ULL << tt_bits) * sizeof(TTEntry) + sizeof(Shared)
+            self.mapping = mmap(NULL, self.mapping_size, PROT_READ | PROT_WRITE,
+                                MAP_SHARED | MAP_ANONYMOUS, -1, 0)
+            if self.mapping == MAP_FAILED:
+                self.mapping = NULL
+                raise MemoryError("no memory for the engine's shared table")
+            self.s.tt = <TTEntry*>self.mapping
+            self.sh = <Shared*>(<char*>self.mapping + (1ULL << tt_bits) * sizeof(TTEntry))
+        else:
+            self.s.tt = <TTEntry*>calloc(1ULL << tt_bits, sizeof(TTEntry))
         self.s.tt_mask = (1ULL << (tt_bits - 2)) - 1
         self.s.lc = <LandEntry*>calloc(1ULL << LAND_BITS, sizeof(LandEntry))
         self.s.rc = <ReachEntry*>calloc(1ULL << LAND_BITS, sizeof(ReachEntry))
@@ -995,9 +1302,49 @@ cdef class Search:
             raise MemoryError("no memory for the engine's tables")
         for i, v in enumerate(weights):
             self.s.w[i] = float(v)
+        for k in range(cores - 1):
+            if pipe(fd) != 0:
+                raise OSError("no pipe for a helper process")
+            parent = getpid()
+            self.owner = parent
+            pid = fork()
+            if pid < 0:
+                close(fd[0])
+                close(fd[1])
+                raise OSError("could not start a helper process")
+            if pid == 0:
+                # the helper: no Python from here on; it ends when its pipe closes
+                c_signal(SIGINT, SIG_IGN)
+                close(fd[1])
+                for j in range(k):
+                    close(self.fds[j])
+                self.s.parent = parent
+                _helper(&self.s, self.sh, k, fd[0])
+                _exit(0)
+            close(fd[0])
+            self.pids[k] = pid
+            self.sh.pid[k] = pid
+            self.fds[k] = fd[1]
+            self.helpers = k + 1
+
+    def close(self):
+        """End the helper processes: later searches use this process alone."""
+        cdef int k, status
+        cdef int mine = getpid() == self.owner
+        for k in range(self.helpers):
+            if mine and not self.sh.dead[k]:   # (a copy in a forked process leaves them be)
+                write(self.fds[k], b"q", 1)
+            close(self.fds[k])
+            if mine and not self.sh.dead[k]:
+                waitpid(self.pids[k], &status, 0)
+        self.helpers = 0
 
     def __dealloc__(self):
-        free(self.s.tt)
+        self.close()
+        if self.mapping != NULL:
+            munmap(self.mapping, self.mapping_size)
+        else:
+            free(self.s.tt)
         free(self.s.lc)
         free(self.s.rc)
         free(self.s.hlo)
@@ -1009,6 +1356,8 @@ cdef class Search:
         """Ask a running search (from another thread) to return its best so far; a
         search started later stops at once, until :meth:`resume`."""
         self.s.stop = 1
+        if self.sh != NULL:
+            gy_store(&self.sh.halt, 1)
 
     def resume(self):
         """Let searches run again after :meth:`stop`."""
@@ -1021,6 +1370,8 @@ cdef class Search:
         memset(self.s.rc, 0, (1ULL << LAND_BITS) * sizeof(ReachEntry))
         memset(self.s.hist, 0, HIST_SIZE * sizeof(int32_t))
         memset(self.s.killer, 0, sizeof(self.s.killer))
+        if self.sh != NULL:
+            self.sh.clears += 1
 
     cdef int _load(self, bytes board, int side, history, Board* b) except -1:
         """Set up a search of ``board``: the earlier boards (the Renop law) and the
@@ -1095,55 +1446,60 @@ cdef class Search:
         best_score = self.root_score[0]
         if self.root_lost[0]:
             return best_score, best_pv, 1, 1, None     # every move lets the opponent land
-        for d in range(1, max_depth + 1):
-            if self.s.stop:
-                break
-            delta = 40
-            alpha = -MATE
-            beta = MATE
-            if d >= 3 and -MATE_BOUND < last_score < MATE_BOUND:
-                alpha = last_score - delta
-                beta = last_score + delta
-            self.s.root_depth = d
-            risen = None
-            while True:
-                with nogil:
-                    best, best_i = _root(&self.s, &b, side, d, alpha, beta, self.root_moves,
-                                         self.root_score, self.root_lost, n)
+        self._wake(&b, side)
+        try:
+            for d in range(1, max_depth + 1):
+                if self.s.stop:
+                    break
+                delta = 40
+                alpha = -MATE
+                beta = MATE
+                if d >= 3 and -MATE_BOUND < last_score < MATE_BOUND:
+                    alpha = last_score - delta
+                    beta = last_score + delta
+                self.s.root_depth = d
+                risen = None
+                while True:
+                    with nogil:
+                        best, best_i = _root(&self.s, &b, side, d, alpha, beta, self.root_moves,
+                                             self.root_score, self.root_lost, n, self.sh,
+                                             self.helpers)
+                    if self.s.aborted:
+                        break
+                    if best > last_score and d > 1 and self.s.pvlen[0] > 0:
+                        # a move beat the last depth's best (a fail high, or within the window)
+                        risen = [_triple(self.s.pv[0][i]) for i in range(self.s.pvlen[0])], best
+                    if best <= alpha and alpha > -MATE:
+                        alpha = -MATE if delta > 400 else best - delta
+                        delta *= 4
+                    elif best >= beta and beta < MATE:
+                        beta = MATE if delta > 400 else best + delta
+                        delta *= 4
+                    else:
+                        break
                 if self.s.aborted:
+                    # a move that beat the last depth's best is kept: found in the search cut
+                    # short, or in an earlier pass of this depth that failed high
+                    if best_i > 0 and best > last_score and self.s.pvlen[0] > 0 \
+                            and _same(self.s.pv[0][0], self.root_moves[best_i]):
+                        best_pv = [_triple(self.s.pv[0][i]) for i in range(self.s.pvlen[0])]
+                        best_score = best
+                    elif risen is not None:
+                        best_pv, best_score = risen
                     break
-                if best > last_score and d > 1 and self.s.pvlen[0] > 0:
-                    # a move beat the last depth's best (a fail high, or within the window)
-                    risen = [_triple(self.s.pv[0][i]) for i in range(self.s.pvlen[0])], best
-                if best <= alpha and alpha > -MATE:
-                    alpha = -MATE if delta > 400 else best - delta
-                    delta *= 4
-                elif best >= beta and beta < MATE:
-                    beta = MATE if delta > 400 else best + delta
-                    delta *= 4
-                else:
+                _sort_root(self.root_moves, self.root_score, self.root_lost, n)
+                best_pv = [_triple(self.s.pv[0][i]) for i in range(self.s.pvlen[0])]
+                best_score = best
+                last_score = best
+                done = d
+                if info is not None:
+                    info(d, best, best_pv, self._nodes(), self.s.seldepth)
+                if best > MATE_BOUND and MATE - best <= d:
+                    break                                # a win no deeper search shortens
+                if best < -MATE_BOUND and MATE + best <= d:
                     break
-            if self.s.aborted:
-                # a move that beat the last depth's best is kept: found in the search cut
-                # short, or in an earlier pass of this depth that failed high
-                if best_i > 0 and best > last_score and self.s.pvlen[0] > 0 \
-                        and _same(self.s.pv[0][0], self.root_moves[best_i]):
-                    best_pv = [_triple(self.s.pv[0][i]) for i in range(self.s.pvlen[0])]
-                    best_score = best
-                elif risen is not None:
-                    best_pv, best_score = risen
-                break
-            _sort_root(self.root_moves, self.root_score, self.root_lost, n)
-            best_pv = [_triple(self.s.pv[0][i]) for i in range(self.s.pvlen[0])]
-            best_score = best
-            last_score = best
-            done = d
-            if info is not None:
-                info(d, best, best_pv, self.s.nodes, self.s.seldepth)
-            if best > MATE_BOUND and MATE - best <= d:
-                break                                # a win no deeper search shortens
-            if best < -MATE_BOUND and MATE + best <= d:
-                break
+        finally:
+            self._idle()
         exc = None
         if self.s.exc[0] != NULL:
             PyErr_Restore(self.s.exc[0], self.s.exc[1], self.s.exc[2])
@@ -1152,7 +1508,54 @@ cdef class Search:
                 _raise_pending()
             except BaseException as e:
                 exc = e
-        return best_score, best_pv, done, self.s.nodes, exc
+        return best_score, best_pv, done, self._nodes(), exc
+
+    cdef void _wake(self, const Board* b, int side):
+        """Set up the search for the helpers and wake them."""
+        cdef Shared* sh = self.sh
+        cdef int k
+        if self.helpers and getpid() != self.owner:
+            self.close()                       # a copy in a forked process: alone
+        if self.helpers == 0:
+            return
+        memcpy(&sh.board, b, sizeof(Board))
+        sh.side = side
+        sh.deadline = self.s.deadline
+        sh.gen = self.s.gen
+        sh.hn = self.s.hn
+        memcpy(sh.hlo, self.s.hlo, self.s.hn * sizeof(uint64_t))
+        memcpy(sh.hhi, self.s.hhi, self.s.hn * sizeof(uint64_t))
+        memcpy(sh.keys, self.s.keys, self.s.hn * sizeof(uint64_t))
+        sh.halt = self.s.stop
+        sh.job = 0
+        for k in range(self.helpers):
+            sh.done[k] = 0
+            sh.cut_short[k] = 0
+            sh.nodes[k] = 0
+            sh.running[k] = 0 if sh.dead[k] else 1
+        gy_store(&sh.state, 1)
+        for k in range(self.helpers):
+            if not sh.dead[k]:
+                write(self.fds[k], b"g", 1)
+
+    cdef void _idle(self):
+        """End the helpers' part in the search; they wait for the next."""
+        cdef int k
+        if self.helpers == 0:
+            return
+        gy_store(&self.sh.state, 0)
+        with nogil:
+            for k in range(self.helpers):
+                while gy_load(&self.sh.running[k]) and not _gone(self.sh, k):
+                    gy_pause()
+
+    cdef unsigned long long _nodes(self):
+        """The nodes of this search, its helpers' included."""
+        cdef unsigned long long total = self.s.nodes
+        cdef int k
+        for k in range(self.helpers):
+            total += self.sh.nodes[k]
+        return total
 
     def evaluate(self, bytes board, int side, history=()):
         """``(score, features)``: ``board`` with ``side`` to move as the search's horizon

@@ -24,15 +24,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gyges.engine import proofs
-from gyges.engine._engine import Search
+from gyges.engine._engine import MAX_CORES, Search
 from gyges.engine.score import Eval, Loss, Score, Win
 from gyges.engine.weights import Weights
 from gyges.game.moves import Move, MoveList, apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 
-__all__ = ["Analysis", "Engine", "EngineError", "Limit", "Options", "PlayResult",
-           "SearchInterrupted", "analyse", "play"]
+__all__ = ["MAX_CORES", "Analysis", "Engine", "EngineError", "Limit", "Options",
+           "PlayResult", "SearchInterrupted", "analyse", "play"]
 
 #: Shares of a move's time (``Limit.time``): what the search may use of the time left
 #: after the win question within the horizon; then the deeper win question, at most its
@@ -76,17 +76,23 @@ class Limit:
 class Options:
     """The builtin engine's settings: ``prove``, the proof horizon in moves of the
     winner; ``hash_bits``, its transposition table's size (2 ** bits entries of 16
-    bytes); ``weights``, the evaluation's (None: the shipped ones)."""
+    bytes); ``weights``, the evaluation's (None: the shipped ones); ``cores``, how many
+    processes search (1: this one alone, deterministic at fixed depth or nodes; more:
+    helper processes share the table and the root's moves, and the moves chosen may
+    vary from run to run)."""
 
     prove: int = 3
     hash_bits: int = 20
     weights: Weights | None = None
+    cores: int = 1
 
     def __post_init__(self) -> None:
         if not 0 <= self.prove <= 6:
             raise EngineError(f"the proof horizon must be 0..6 moves, not {self.prove}")
         if not 10 <= self.hash_bits <= 28:
             raise EngineError(f"the table size must be 10..28 bits, not {self.hash_bits}")
+        if not 1 <= self.cores <= MAX_CORES:
+            raise EngineError(f"the cores must be 1..{MAX_CORES}, not {self.cores}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -178,7 +184,8 @@ class Engine:
         self.rules = rules
         self.options = options or Options()
         weights = self.options.weights or Weights.load()
-        self._search = Search(rules.flags(), weights.values, self.options.hash_bits)
+        self._search = Search(rules.flags(), weights.values, self.options.hash_bits,
+                              self.options.cores)
         self._stopped = False
 
     def __enter__(self) -> Engine:
@@ -188,7 +195,9 @@ class Engine:
         self.close()
 
     def close(self) -> None:
-        """Nothing to release (the tables go with the object); for the protocol."""
+        """End the search's helper processes (``cores`` > 1; they end with the object
+        too): later searches use this process alone."""
+        self._search.close()
 
     def clear(self) -> None:
         """Forget what earlier searches learnt (the table, killers, history): the next

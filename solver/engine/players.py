@@ -52,6 +52,7 @@ BUILTIN_OPTIONS = {
     "time": "seconds per move (replaces the match's time)",
     "prove": "the proof horizon, in moves of the winner (0 turns the prover off)",
     "hash": "the transposition table's size, 2 ** hash entries of 16 bytes",
+    "cores": "processes searching (1: deterministic at fixed depth or nodes)",
     "weights": "a weights file for the evaluation (default: the shipped one)",
 }
 
@@ -121,13 +122,15 @@ class EngineSpec:
     def engine_options(self) -> Options:
         """The builtin engine's settings (defaults where not given)."""
         prove, bits = self._number("prove", int), self._number("hash", int)
+        cores = self._number("cores", int)
         path = dict(self.options).get("weights")
         try:
             weights = Weights.load(path) if path else None
         except WeightsError as e:
             raise EngineError(str(e)) from None
         return Options(prove=3 if prove is None else int(prove),
-                       hash_bits=20 if bits is None else int(bits), weights=weights)
+                       hash_bits=20 if bits is None else int(bits), weights=weights,
+                       cores=1 if cores is None else int(cores))
 
 
 class _Builtin:

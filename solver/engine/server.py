@@ -3,9 +3,9 @@ match runner, :func:`gyges.engine.client.popen_ugi`) can use it.
 
 Commands: ``ugi`` (id lines, the options, ``ugiok``), ``isready`` (``readyok``, also
 during a search), ``setoption NAME VALUE`` (or ``setoption name NAME value VALUE``;
-``maxTime`` seconds, ``maxPly``, ``maxNodes``, ``prove``, ``hash``), ``setpos start``,
-``setpos data BOARD`` (six slashed groups or 38 digits), ``go``, ``stop`` (during ``go``:
-the best move so far), ``quit``. A search sends an ``info`` line per depth (``ply``,
+``maxTime`` seconds, ``maxPly``, ``maxNodes``, ``prove``, ``hash``, ``cores``),
+``setpos start``, ``setpos data BOARD`` (six slashed groups or 38 digits), ``go``, ``stop``
+(during ``go``: the best move so far), ``quit``. A search sends an ``info`` line per depth (``ply``,
 ``bestmove``, ``score``, ``nodes``, ``nps``, ``time``, ``pv``) and ends with ``bestmove
 MOVE score S time T`` (``bestmove null`` when the side to move has no move). A search
 with no limit set (or each at :data:`~gyges.engine.ugi.NO_LIMIT`, the values that mean
@@ -34,7 +34,7 @@ import threading
 from collections.abc import Callable
 from typing import TextIO
 
-from gyges.engine.builtin import Analysis, Engine, EngineError, Limit, Options
+from gyges.engine.builtin import MAX_CORES, Analysis, Engine, EngineError, Limit, Options
 from gyges.engine.ugi import (
     HISTORY_EXTENSION,
     NO_LIMIT,
@@ -61,8 +61,8 @@ OPTIONS: dict[str, tuple[type, float, float, str]] = {
     "maxNodes": (int, 1, 10 ** 18, "nodes a move"),
     "prove": (int, 0, 6, "the proof horizon, in moves of the winner"),
     "hash": (int, 10, 28, "the table's size, 2 ** hash entries"),
+    "cores": (int, 1, MAX_CORES, "processes searching"),
 }
-
 
 class _Server:
     def __init__(self, rules: RuleSet, out: TextIO, options: Options):
@@ -158,14 +158,20 @@ class _Server:
             raise EngineError(f"option {name} ({what}) takes "
                               f"{'an integer' if kind is int else 'a number'} from "
                               f"{lo:g} to {hi:g}, not {text[:30]!r}")
-        if name in ("prove", "hash"):
-            if name == "prove":
-                self.options = dataclasses.replace(self.options, prove=int(value))
-            else:
-                self.options = dataclasses.replace(self.options, hash_bits=int(value))
-            self.engine = Engine(self.rules, self.options)
+        if name == "prove":
+            self.reopen(dataclasses.replace(self.options, prove=int(value)))
+        elif name == "hash":
+            self.reopen(dataclasses.replace(self.options, hash_bits=int(value)))
+        elif name == "cores":
+            self.reopen(dataclasses.replace(self.options, cores=int(value)))
         else:
             self.limits[name] = value
+
+    def reopen(self, options: Options) -> None:
+        """The engine again with other settings (the old one's helpers end)."""
+        self.options = options
+        self.engine.close()
+        self.engine = Engine(self.rules, options)
 
     def setpos(self, args: list[str]) -> None:
         if args[:1] == ["start"] and len(args) == 1:
