@@ -24,7 +24,7 @@ from gyges.engine.server import serve
 from gyges.engine.weights import Weights, WeightsError
 from gyges.game.rules import RuleRequest, RuleSet, combine_rules
 from gyges.parallel import StatusLine
-from gyges_cli.common import UserError, interrupted, rule_options
+from gyges_cli.common import UserError, check_jobs, interrupted, rule_options
 from gyges_cli.inputs import load_input
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -92,8 +92,10 @@ def limit_of(seconds: float | None, depth: int | None, nodes: int | None,
 
 cores_option = click.option(
     "--cores", type=click.IntRange(1, MAX_CORES), default=1, show_default=True,
+    callback=lambda ctx, param, value: check_jobs(value, "--cores"),
     help="Processes searching: helpers share the table and the root's moves (1: the "
-         "search is deterministic at fixed --depth or --nodes).")
+         "search is deterministic at fixed --depth or --nodes; more than the machine's "
+         "cores is capped at them, with a note).")
 
 
 @click.command("analyse", short_help="The engine's best move, score and line for a position.")

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from click.testing import CliRunner
 
 from gyges_cli.main import cli
@@ -48,15 +49,20 @@ def test_analyse_json_and_rules():
 def test_analyse_bad_input_is_one_line():
     for args in (["analyse", "nonsense"], ["analyse", START, "--time", "0"],
                  ["analyse", START, "--depth", "0"], ["analyse", START, "--rule", "x=y"],
-                 ["analyse", START, "--weights", "/nonexistent.json"]):
+                 ["analyse", START, "--weights", "/nonexistent.json"],
+                 ["analyse", START, "--cores", "0"], ["ugi", "--cores", "9"]):
         r = subprocess.run([*GYGES, *args], capture_output=True, text=True, timeout=60)
         assert r.returncode == 2, (args, r.stderr)
         assert r.stderr.count("\n") == 1 and r.stderr.startswith("gyges: "), r.stderr
         assert "Traceback" not in r.stderr
 
 
-def test_analyse_ctrl_c_prints_the_best_so_far():
-    p = subprocess.Popen([*GYGES, "analyse", START, "--depth", "30", "--prove", "0"],
+@pytest.mark.parametrize("cores", ["1", "2"])
+def test_analyse_ctrl_c_prints_the_best_so_far(cores):
+    """Ctrl-C reaches the whole process group (the helpers of ``--cores 2`` too): the
+    best move so far is printed, and nothing is left running."""
+    p = subprocess.Popen([*GYGES, "analyse", START, "--depth", "30", "--prove", "0",
+                          "--cores", cores],
                          start_new_session=True, text=True, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)
     time.sleep(4.0)
@@ -66,3 +72,19 @@ def test_analyse_ctrl_c_prints_the_best_so_far():
     assert err.strip().splitlines() == ["gyges: interrupted: the best found so far is "
                                         "printed above"]
     assert out.startswith("best move  ") and "line " in out
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(p.pid, 0)                      # the process group is empty
+
+
+def test_more_cores_than_the_machine_has_are_capped_with_a_note():
+    cores = os.cpu_count() or 1
+    if cores >= 8:
+        pytest.skip("the machine has the most cores a search may use")
+    r = subprocess.run([*GYGES, "analyse", START, "--depth", "2", "--prove", "0",
+                        "--cores", str(cores + 1)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == (f"gyges: --cores {cores + 1}: this machine has {cores} core"
+                        f"{'s' if cores != 1 else ''}; using {cores}\n")
+    assert r.stdout.startswith("best move  ")
