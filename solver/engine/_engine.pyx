@@ -1261,7 +1261,6 @@ cdef class Search:
     cdef Shared* sh                    # shared with them (NULL without)
     cdef void* mapping                 # the shared table and ``sh``
     cdef size_t mapping_size
-    cdef int pids[MAX_PROCS]
     cdef int fds[MAX_PROCS]            # the write ends of their pipes
     cdef int owner                     # the process that forked them
 
@@ -1322,7 +1321,6 @@ cdef class Search:
                 _helper(&self.s, self.sh, k, fd[0])
                 _exit(0)
             close(fd[0])
-            self.pids[k] = pid
             self.sh.pid[k] = pid
             self.fds[k] = fd[1]
             self.helpers = k + 1
@@ -1336,7 +1334,7 @@ cdef class Search:
                 write(self.fds[k], b"q", 1)
             close(self.fds[k])
             if mine and not self.sh.dead[k]:
-                waitpid(self.pids[k], &status, 0)
+                waitpid(self.sh.pid[k], &status, 0)
         self.helpers = 0
 
     def __dealloc__(self):
