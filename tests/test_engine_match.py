@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 
 import pytest
 
 from gyges import PRESETS, Position
-from gyges.engine.builtin import Analysis, EngineError, Limit, PlayResult
+from gyges.engine.builtin import MAX_CORES, Analysis, EngineError, Limit, PlayResult
 from gyges.engine.client import EngineFailure
 from gyges.engine.match import PEER_RULES, PlayedGame, play_game, replay_moves
 from gyges.engine.openings import openings
@@ -93,9 +94,19 @@ def test_engine_texts_round_trip_and_refuse_nonsense():
     assert EngineSpec.parse("builtin").limit(Limit(depth=9)) == Limit(depth=9)
     for bad in ("stockfish", "builtin:colour=red", "builtin:depth", "builtin:depth=x",
                 "builtin:prove=9", "builtin:hash=40", "ugi:", "ugi:'unclosed",
-                "builtin:weights=/nonexistent.json"):
+                "builtin:weights=/nonexistent.json", "builtin:cores=0", "builtin:cores=9"):
         with pytest.raises(EngineError):
             EngineSpec.parse(bad)
+
+
+def test_builtin_cores_are_capped_at_the_machines():
+    """``builtin:cores=C`` searches on at most the cores of the machine it runs on (the
+    text keeps what was asked, for the game records)."""
+    cores = os.cpu_count() or 1
+    for asked in range(1, MAX_CORES + 1):
+        spec = EngineSpec.parse(f"builtin:cores={asked}")
+        assert str(spec) == f"builtin:cores={asked}"
+        assert spec.engine_options().cores == min(asked, cores)
 
 
 def test_openings():

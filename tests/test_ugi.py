@@ -4,6 +4,7 @@ it is built), and games between engines over UGI."""
 
 from __future__ import annotations
 
+import os
 import shlex
 import subprocess
 import sys
@@ -185,12 +186,17 @@ def _stop_a_search(c: Conversation) -> None:
 
 
 def test_gyges_ugi_on_two_cores_stops_and_leaves_nothing_running():
-    """``--cores 2`` (and ``setoption cores``): a search with no limit answers ``stop``
-    at once with a move; at ``quit`` the helper processes end with the engine (its
-    output closes)."""
+    """``--cores 2`` (and ``setoption cores``, capped at the machine's cores with an
+    ``info string`` note): a search with no limit answers ``stop`` at once with a move;
+    at ``quit`` the helper processes end with the engine (its output closes)."""
     c = Conversation("--cores", "2", "--prove", "0")
     try:
         c.send("setoption cores 3")
+        c.send("isready")
+        cores = os.cpu_count() or 1
+        assert c.until("readyok") == (
+            [f"info string cores 3: this machine has {cores} core{'s' if cores != 1 else ''}; "
+             f"using {cores}"] if cores < 3 else []) + ["readyok"]
         c.send("setoption maxPly 4")
         c.send("setpos start")
         c.send("go")

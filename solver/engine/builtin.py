@@ -19,6 +19,7 @@ for a win; and for the move chosen, with the time that is left.
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -32,7 +33,7 @@ from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 
 __all__ = ["MAX_CORES", "Analysis", "Engine", "EngineError", "Limit", "Options",
-           "PlayResult", "SearchInterrupted", "analyse", "play"]
+           "PlayResult", "SearchInterrupted", "analyse", "machine_cores", "play"]
 
 #: Shares of a move's time (``Limit.time``): what the search may use of the time left
 #: after the win question within the horizon; then the deeper win question, at most its
@@ -49,6 +50,12 @@ DEEP_FROM = 0.2
 
 class EngineError(ValueError):
     """Engine settings that cannot be used."""
+
+
+def machine_cores() -> int:
+    """The cores of this machine: more processes searching than this only slow a search
+    down (the command line, the UGI option ``cores`` and ``builtin:cores=`` cap there)."""
+    return os.cpu_count() or 1
 
 
 @dataclasses.dataclass(frozen=True)

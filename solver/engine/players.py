@@ -21,7 +21,15 @@ import shlex
 from collections.abc import Sequence
 from typing import Protocol
 
-from gyges.engine.builtin import Analysis, Engine, EngineError, Limit, Options, PlayResult
+from gyges.engine.builtin import (
+    Analysis,
+    Engine,
+    EngineError,
+    Limit,
+    Options,
+    PlayResult,
+    machine_cores,
+)
 from gyges.engine.client import UgiEngine, popen_ugi
 from gyges.engine.score import Eval
 from gyges.engine.weights import Weights, WeightsError
@@ -52,7 +60,8 @@ BUILTIN_OPTIONS = {
     "time": "seconds per move (replaces the match's time)",
     "prove": "the proof horizon, in moves of the winner (0 turns the prover off)",
     "hash": "the transposition table's size, 2 ** hash entries of 16 bytes",
-    "cores": "processes searching (1: deterministic at fixed depth or nodes)",
+    "cores": "processes searching (1: deterministic at fixed depth or nodes; capped at the "
+             "cores of the machine the engine runs on)",
     "weights": "a weights file for the evaluation (default: the shipped one)",
 }
 
@@ -120,7 +129,8 @@ class EngineSpec:
         return Limit(time=seconds, depth=depth, nodes=nodes)  # type: ignore[arg-type]
 
     def engine_options(self) -> Options:
-        """The builtin engine's settings (defaults where not given)."""
+        """The builtin engine's settings (defaults where not given; ``cores`` capped at
+        this machine's)."""
         prove, bits = self._number("prove", int), self._number("hash", int)
         cores = self._number("cores", int)
         path = dict(self.options).get("weights")
@@ -128,9 +138,10 @@ class EngineSpec:
             weights = Weights.load(path) if path else None
         except WeightsError as e:
             raise EngineError(str(e)) from None
-        return Options(prove=3 if prove is None else int(prove),
-                       hash_bits=20 if bits is None else int(bits), weights=weights,
-                       cores=1 if cores is None else int(cores))
+        options = Options(prove=3 if prove is None else int(prove),
+                          hash_bits=20 if bits is None else int(bits), weights=weights,
+                          cores=1 if cores is None else int(cores))
+        return dataclasses.replace(options, cores=min(options.cores, machine_cores()))
 
 
 class _Builtin:

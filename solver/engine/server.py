@@ -34,7 +34,15 @@ import threading
 from collections.abc import Callable
 from typing import TextIO
 
-from gyges.engine.builtin import MAX_CORES, Analysis, Engine, EngineError, Limit, Options
+from gyges.engine.builtin import (
+    MAX_CORES,
+    Analysis,
+    Engine,
+    EngineError,
+    Limit,
+    Options,
+    machine_cores,
+)
 from gyges.engine.ugi import (
     HISTORY_EXTENSION,
     NO_LIMIT,
@@ -163,7 +171,11 @@ class _Server:
         elif name == "hash":
             self.reopen(dataclasses.replace(self.options, hash_bits=int(value)))
         elif name == "cores":
-            self.reopen(dataclasses.replace(self.options, cores=int(value)))
+            cores = min(int(value), machine_cores())
+            if cores < value:
+                self.say(f"info string cores {int(value)}: this machine has {cores} "
+                         f"core{'s' if cores != 1 else ''}; using {cores}")
+            self.reopen(dataclasses.replace(self.options, cores=cores))
         else:
             self.limits[name] = value
 
