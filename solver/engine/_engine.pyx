@@ -681,6 +681,11 @@ cdef enum:
     # a side facing a threat with at most this many parries is searched a ply deeper (as a
     # check with one reply is in chess), within twice the iteration's depth from the root
     REPLY_EXT = 1
+    # late move reductions at the root: from this depth, a quiet root move (no threat)
+    # after ROOT_LMR_AFTER moves in the last depth's order is searched a ply shallower
+    # first, and at full depth only if it beats alpha
+    ROOT_LMR_DEPTH = 5
+    ROOT_LMR_AFTER = 8
 
 
 cdef inline int _next(int* idx, int32_t* key, int j, int n) noexcept nogil:
@@ -996,11 +1001,32 @@ cdef void _sort_root(CMove* moves, int* score, uint8_t* lost, int n) noexcept:
         lost[j + 1] = tl
 
 
+cdef int _root_move(S* s, const Board* child, int side, int depth, int i, int* alpha,
+                    int beta, int* shared) noexcept nogil:
+    """The score of the root's ``i``-th move (not the first; ``child`` the board after
+    it): a null window at ``alpha`` (a ply shallower first for a late quiet move, from
+    ROOT_LMR_DEPTH), and the full window when it beats alpha. ``shared``: the alpha the
+    processes of a search share (others may raise it): read again before the full window,
+    and ``alpha`` set to it."""
+    cdef int opp = 1 - side, a = alpha[0], score = alpha[0] + 1
+    if depth >= ROOT_LMR_DEPTH and i >= ROOT_LMR_AFTER and not _land(s, child, side):
+        score = -_search(s, child, opp, depth - 2, -a - 1, -a, 1, 0, 1)
+    if score > a and not s.aborted:
+        score = -_search(s, child, opp, depth - 1, -a - 1, -a, 1, 0, 1)
+    if score > a and score < beta and not s.aborted:
+        if shared != NULL:
+            a = gy_load(shared)                # (it may have risen meanwhile)
+            alpha[0] = a
+        if score > a:
+            score = -_search(s, child, opp, depth - 1, -beta, -a, 1, 1, 1)
+    return score
+
+
 cdef (int, int) _root(S* s, const Board* b, int side, int depth, int alpha, int beta,
                       CMove* moves, int* scores, uint8_t* lost, int n, Shared* sh,
                       int helpers) noexcept nogil:
     """One depth of the root: every move in the order of the last depth, the first with a
-    full window, the others with a null window and a re-search when they beat it. A move
+    full window, the others as :func:`_root_move` searches them. A move
     after which the opponent lands at once is not searched. Returns the best score and
     the index of its move (-1: none searched, every move loses at once); each move's
     score (its value, or a bound below the best) orders the next depth. With ``helpers``
@@ -1020,9 +1046,7 @@ cdef (int, int) _root(S* s, const Board* b, int side, int depth, int alpha, int 
         if best_i < 0:
             score = -_search(s, &child, opp, depth - 1, -beta, -alpha, 1, 1, 1)
         else:
-            score = -_search(s, &child, opp, depth - 1, -alpha - 1, -alpha, 1, 0, 1)
-            if score > alpha and score < beta and not s.aborted:
-                score = -_search(s, &child, opp, depth - 1, -beta, -alpha, 1, 1, 1)
+            score = _root_move(s, &child, side, depth, i, &alpha, beta, NULL)
         if s.aborted:
             break
         scores[i] = score
@@ -1143,8 +1167,7 @@ cdef void _shared_result(S* s, Shared* sh, int i, int score, int a) noexcept nog
 
 cdef void _split(S* s, Shared* sh, const Board* b, int side) noexcept nogil:
     """Take the root's moves one by one from the shared counter until none is left (or a
-    move fails high): each searched with a null window at the shared alpha, and again
-    with the full window when it beats it."""
+    move fails high): each searched as :func:`_root_move` does, at the shared alpha."""
     cdef int i, a, score, depth = sh.depth, beta = sh.beta
     cdef Board child
     _push(s, b, side)
@@ -1158,11 +1181,7 @@ cdef void _split(S* s, Shared* sh, const Board* b, int side) noexcept nogil:
         a = gy_load(&sh.alpha)
         memcpy(&child, b, sizeof(Board))
         board_make(&child, sh.moves[i])
-        score = -_search(s, &child, 1 - side, depth - 1, -a - 1, -a, 1, 0, 1)
-        if score > a and score < beta and not s.aborted:
-            a = gy_load(&sh.alpha)             # (it may have risen meanwhile)
-            if score > a:
-                score = -_search(s, &child, 1 - side, depth - 1, -beta, -a, 1, 1, 1)
+        score = _root_move(s, &child, side, depth, i, &a, beta, &sh.alpha)
         if s.aborted:
             break
         _shared_result(s, sh, i, score, a)
