@@ -1026,8 +1026,8 @@ cdef (int, int) _root(S* s, const Board* b, int side, int depth, int alpha, int 
                       CMove* moves, int* scores, uint8_t* lost, int n, Shared* sh,
                       int helpers) noexcept nogil:
     """One depth of the root: every move in the order of the last depth, the first with a
-    full window, the others as :func:`_root_move` searches them. A move
-    after which the opponent lands at once is not searched. Returns the best score and
+    full window, the others as :func:`_root_move` searches them. A move after which the
+    opponent lands at once is not searched. Returns the best score and
     the index of its move (-1: none searched, every move loses at once); each move's
     score (its value, or a bound below the best) orders the next depth. With ``helpers``
     (processes sharing ``sh``), from SPLIT_DEPTH the moves are shared out among them
