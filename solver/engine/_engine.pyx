@@ -1027,11 +1027,10 @@ cdef (int, int) _root(S* s, const Board* b, int side, int depth, int alpha, int 
                       int helpers) noexcept nogil:
     """One depth of the root: every move in the order of the last depth, the first with a
     full window, the others as :func:`_root_move` searches them. A move after which the
-    opponent lands at once is not searched. Returns the best score and
-    the index of its move (-1: none searched, every move loses at once); each move's
-    score (its value, or a bound below the best) orders the next depth. With ``helpers``
-    (processes sharing ``sh``), from SPLIT_DEPTH the moves are shared out among them
-    (:func:`_share`)."""
+    opponent lands at once is not searched. Returns the best score and the index of its
+    move (-1: none searched, every move loses at once); each move's score (its value, or
+    a bound below the best) orders the next depth. With ``helpers`` (processes sharing
+    ``sh``), from SPLIT_DEPTH the moves are shared out among them (:func:`_share`)."""
     cdef int i, score, best = -MATE, best_i = -1, opp = 1 - side
     cdef Board child
     s.pvlen[0] = 0
@@ -1383,10 +1382,7 @@ cdef class Search:
     def clear(self):
         """Forget what earlier searches learnt (table, killers, history)."""
         memset(self.s.tt, 0, (1ULL << self.tt_bits) * sizeof(TTEntry))
-        memset(self.s.lc, 0, (1ULL << LAND_BITS) * sizeof(LandEntry))
-        memset(self.s.rc, 0, (1ULL << LAND_BITS) * sizeof(ReachEntry))
-        memset(self.s.hist, 0, HIST_SIZE * sizeof(int32_t))
-        memset(self.s.killer, 0, sizeof(self.s.killer))
+        _forget(&self.s)
         if self.sh != NULL:
             self.sh.clears += 1
 

@@ -4,13 +4,13 @@ match runner, :func:`gyges.engine.client.popen_ugi`) can use it.
 Commands: ``ugi`` (id lines, the options, ``ugiok``), ``isready`` (``readyok``, also
 during a search), ``setoption NAME VALUE`` (or ``setoption name NAME value VALUE``;
 ``maxTime`` seconds, ``maxPly``, ``maxNodes``, ``prove``, ``hash``, ``cores``),
-``setpos start``, ``setpos data BOARD`` (six slashed groups or 38 digits), ``go``, ``stop``
-(during ``go``: the best move so far), ``quit``. A search sends an ``info`` line per depth (``ply``,
-``bestmove``, ``score``, ``nodes``, ``nps``, ``time``, ``pv``) and ends with ``bestmove
-MOVE score S time T`` (``bestmove null`` when the side to move has no move). A search
-with no limit set (or each at :data:`~gyges.engine.ugi.NO_LIMIT`, the values that mean
-none) runs until ``stop``. Anything else gets one ``info string`` line saying
-what is wrong.
+``setpos start``, ``setpos data BOARD`` (six slashed groups or 38 digits), ``go``,
+``stop`` (during ``go``: the best move so far), ``quit``. A search sends an ``info`` line
+per depth (``ply``, ``bestmove``, ``score``, ``nodes``, ``nps``, ``time``, ``pv``) and
+ends with ``bestmove MOVE score S time T`` (``bestmove null`` when the side to move has
+no move). A search with no limit set (or each at :data:`~gyges.engine.ugi.NO_LIMIT`, the
+values that mean none) runs until ``stop``. Anything else gets one ``info string`` line
+saying what is wrong.
 
 Each ``go`` searches afresh (the table cleared first), as Helios does: the protocol has
 no new-game command, so the answer depends on the position and the options only,
@@ -71,6 +71,7 @@ OPTIONS: dict[str, tuple[type, float, float, str]] = {
     "hash": (int, 10, 28, "the table's size, 2 ** hash entries"),
     "cores": (int, 1, MAX_CORES, "processes searching"),
 }
+
 
 class _Server:
     def __init__(self, rules: RuleSet, out: TextIO, options: Options):
@@ -171,11 +172,11 @@ class _Server:
         elif name == "hash":
             self.reopen(dataclasses.replace(self.options, hash_bits=int(value)))
         elif name == "cores":
-            cores = min(int(value), machine_cores())
-            if cores < value:
-                self.say(f"info string cores {int(value)}: this machine has {cores} "
+            asked, cores = int(value), machine_cores()
+            if asked > cores:
+                self.say(f"info string cores {asked}: this machine has {cores} "
                          f"core{'s' if cores != 1 else ''}; using {cores}")
-            self.reopen(dataclasses.replace(self.options, cores=cores))
+            self.reopen(dataclasses.replace(self.options, cores=min(asked, cores)))
         else:
             self.limits[name] = value
 
