@@ -42,7 +42,7 @@ from gyges.puzzles.publish import (
     publish_book,
 )
 from gyges.puzzles.selection import Selection, SelectionError
-from gyges.search.prover import SolveError, solve
+from gyges.search import SolveError, solve
 from gyges_cli.common import (
     EXIT_BAD_INPUT,
     EXIT_CHECK_FAILED,

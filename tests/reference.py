@@ -1,6 +1,6 @@
 """A deliberately naive reference move generator, written from the rules text alone.
 
-This module exists to check the compiled generator (``solver/game/_movegen.pyx``) and was
+This module exists to check the compiled generator (``solver/gyges/game/_movegen.pyx``) and was
 written without reading it. It knows nothing of bitboards or tables: a ring walks the
 board one step at a time, by recursion, and remembers the connections it has used in a
 plain Python set (a walk state met before is not walked again: its future is the same).

@@ -16,8 +16,8 @@ from gyges.game import _movegen
 #: is ``gyges.game.moves``), and the setups analysis, which takes the core's raw tuples
 #: for speed. Notation, the other formats, the puzzles and the CLI go through the game layer.
 DIRECT = {
-    "solver/game/moves.py", "solver/game/position.py", "solver/game/squares.py",
-    "solver/setups/constraints.py",
+    "solver/gyges/game/moves.py", "solver/gyges/game/position.py", "solver/gyges/game/squares.py",
+    "solver/gyges/setups/constraints.py",
 }
 
 
@@ -38,7 +38,7 @@ def _imports(path: Path, module: str) -> bool:
 def _users(module: str) -> set[str]:
     return {
         p.relative_to(ROOT).as_posix()
-        for package in ("solver", "gyges_cli")
+        for package in ("solver/gyges", "gyges_cli")
         for p in (ROOT / package).rglob("*.py")
         if _imports(p, module)
     }
@@ -46,14 +46,14 @@ def _users(module: str) -> set[str]:
 
 def test_only_the_game_layer_calls_the_compiled_core():
     users = _users("gyges.game._movegen")
-    assert "solver/game/moves.py" in users        # the check does see the imports
+    assert "solver/gyges/game/moves.py" in users        # the check does see the imports
     assert users <= DIRECT, sorted(users - DIRECT)
 
 
 def test_only_the_search_layer_calls_the_compiled_provers():
     users = _users("gyges.search._search") | _users("gyges.search._dfpn")
-    assert "solver/search/session.py" in users    # the check does see the imports
-    outside = {u for u in users if not u.startswith("solver/search/")}
+    assert "solver/gyges/search/session.py" in users    # the check does see the imports
+    outside = {u for u in users if not u.startswith("solver/gyges/search/")}
     assert not outside, f"{sorted(outside)}: ask a gyges.search.Prover instead"
 
 

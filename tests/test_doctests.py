@@ -1,6 +1,6 @@
 """The examples in the library's and the CLI's docstrings, run against the installed
-``gyges`` package (the source folder is ``solver/``; collecting its files by path would
-import them a second time under the folder's name)."""
+``gyges`` package, its compiled modules included (pytest's ``--doctest-modules`` reads
+``.py`` files only)."""
 
 from __future__ import annotations
 

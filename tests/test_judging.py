@@ -11,7 +11,7 @@ from gyges.game.moves import legal_moves
 from gyges.game.rules import PRESETS
 from gyges.puzzles.judging import candidate, evaluate
 from gyges.puzzles.params import Params
-from gyges.search.prover import solve, win_in
+from gyges.search import solve, win_in
 
 RULES = PRESETS["pbmserv"]
 PLAY = Params(2, RULES, seed=11, sources=("play",))

@@ -15,7 +15,8 @@ from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
 from gyges.search import Known, Prover, ProverKind, SolveError, solve, win_in
 from gyges.search._dfpn import DfpnSearcher
-from gyges.search.prover import pick, table_bits, winners_among
+from gyges.search.policy import pick, table_bits
+from gyges.search.session import winners_among_boards as winners_among
 
 PBM = PRESETS["pbmserv"]
 SAMPLE_12 = "..1.../..23../..3.../..3113/2..2../2..1.. S"      # win in 2, one key
@@ -106,7 +107,7 @@ def test_winners_among_counts_a_landing_and_refuses_its_position(kind):
 
 def test_winners_among_is_the_compiled_step_older_callers_use():
     """What ``puzzles/generate.py`` asks of a DfpnSearcher through
-    ``gyges.search.prover.winners_among`` is what ``Prover.some_winners_among`` answers."""
+    ``gyges.search.session.winners_among_boards`` is what ``Prover.some_winners_among`` answers."""
     p = pos(CHAIN)
     root = legal_moves(p, PBM)
     children = [apply_move(p, m).key for m in root]

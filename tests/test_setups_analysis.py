@@ -10,7 +10,7 @@ from gyges.game.moves import apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
 from gyges.parallel import dumps
-from gyges.search.prover import solve
+from gyges.search import solve
 from gyges.setups.analysis import analyse_pair, win_defence
 from gyges.setups.constraints import first_move_threats, hardest_threat
 from gyges.setups.results import PairRecord

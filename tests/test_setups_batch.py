@@ -11,8 +11,7 @@ import pytest
 
 from gyges.game.rules import PRESETS
 from gyges.parallel import ParametersError, ResultsFileError, dumps
-from gyges.search import DFPN_FROM
-from gyges.search.prover import solve
+from gyges.search import DFPN_FROM, solve
 from gyges.setups.analysis import analyse_pair
 from gyges.setups.batch import combine_verdicts, first_move_verdicts, first_moves, run
 from gyges.setups.pairs import canonical_pair, mirror_setup, select_pairs

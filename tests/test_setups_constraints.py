@@ -10,7 +10,7 @@ import pytest
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
-from gyges.search.prover import win_in
+from gyges.search import win_in
 from gyges.setups.constraints import (
     check_pair,
     find_setups,

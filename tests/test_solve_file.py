@@ -16,8 +16,8 @@ from common import BOUNCING, POSITIONS, START, run_gyges
 from gyges.formats.poslist import looks_like_position_list, parse_position_list
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
+from gyges.search import solve
 from gyges.search.batch import read_solved, solve_many
-from gyges.search.prover import solve
 
 RULES = PRESETS["pbmserv"]
 WIN1 = BOUNCING                                 # North wins in 1

@@ -19,7 +19,7 @@ from gyges.puzzles.soundness import (
     plausible_moves,
     theme_matches,
 )
-from gyges.search.prover import solve
+from gyges.search import solve
 from gyges.search.tree import node_from_json
 
 RULES = PRESETS["pbmserv"]
@@ -89,7 +89,7 @@ def test_a_sound_puzzle_and_what_it_records():
 def test_duals_are_a_flaw_unless_refused():
     # stub solver answers: a proven win in 2 with one key, and a tree with a dual
     pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
-    from gyges.search.prover import solve as real
+    from gyges.search import solve as real
 
     def dual_solve(*args, **kwargs):
         sol = real(*args, **kwargs)

@@ -60,7 +60,7 @@ from gyges.puzzles.judgement import (
     limit_text,
     limit_to_json,
 )
-from gyges.search.prover import solve as search_solve
+from gyges.search import solve as search_solve
 
 __all__ = ["GameReview", "Kind", "Mark", "MoveReview", "ReviewInterrupted", "Verdict",
            "review_game"]

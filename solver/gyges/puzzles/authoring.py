@@ -5,7 +5,7 @@ stipulation, the main line is built and replayed, the themes are read from it
 (:func:`findings`), and :meth:`Findings.entry` writes the entry.
 
 >>> from gyges.game.rules import PRESETS
->>> from gyges.search.prover import solve
+>>> from gyges.search import solve
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
 >>> f = findings(p, PRESETS["pbmserv"], solve(p, PRESETS["pbmserv"], 1))
 >>> str(f.stipulation), f.key, f.main_line, f.themes
@@ -24,7 +24,7 @@ from gyges.game.rules import RuleSet
 from gyges.puzzles.lines import SolveFn, line_themes, play_line, principal_line, renop_matters
 from gyges.puzzles.rating import Rating, rate
 from gyges.puzzles.writing import append_entries, check_target, format_entry
-from gyges.search.prover import solve as search_solve
+from gyges.search import solve as search_solve
 from gyges.search.solution import Solution
 from gyges.search.stipulation import Stipulation
 

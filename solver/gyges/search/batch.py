@@ -30,7 +30,7 @@ from typing import Any, TextIO
 from gyges.formats.poslist import Entry, PositionListError
 from gyges.game.rules import PRESETS, RuleSet
 from gyges.parallel import ResultsFile, RunEvent, RunSummary, run
-from gyges.search.prover import DUALS_UP_TO, solve
+from gyges.search import DUALS_UP_TO, solve
 
 __all__ = ["FORMAT", "SolveListError", "SolvedList", "entry_key", "read_solved",
            "record_key", "results_file", "solve_entry", "solve_many", "summary_table"]

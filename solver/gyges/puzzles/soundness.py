@@ -24,7 +24,7 @@ from gyges.game.position import Position
 from gyges.game.rules import RuleSet, Side
 from gyges.puzzles.authoring import AuthoringError, findings
 from gyges.puzzles.rating import CAPS, TRIES_UP_TO, Features, Rating, measure, rating, threatens
-from gyges.search.prover import solve as search_solve
+from gyges.search import solve as search_solve
 from gyges.search.stipulation import Stipulation
 from gyges.search.tree import Node, Step, WinnerNode, walk
 

@@ -17,7 +17,7 @@ from gyges.formats.notation import format_move
 from gyges.game.moves import apply_move, legal_moves
 from gyges.puzzles.lines import try_play_line
 from gyges.puzzles.schema import Puzzle
-from gyges.search.prover import solve
+from gyges.search import solve
 from gyges.search.tree import LoserNode, resistance
 
 __all__ = ["Commentary", "Variation", "commentary", "solver_commentary"]

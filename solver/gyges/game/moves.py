@@ -2,7 +2,7 @@
 
 A :class:`Move` knows its start slot, every slot its ring entered along its representative
 path, the rings it bounced on, its end (a slot or a goal) and any relocation. Move
-generation itself is compiled (``solver/game/_movegen.pyx``); this module turns its output
+generation itself is compiled (``solver/gyges/game/_movegen.pyx``); this module turns its output
 into values, applies moves to positions (:class:`Game` keeps the history as it goes) and
 is the public face of the core: the path-constrained search that notation parsing asks
 (:func:`follow_chain`), the taboo (:func:`taboo_clash`), the segments (:func:`segments`),

@@ -11,7 +11,7 @@ cdef enum:
     SOUTH = 0
     NORTH = 1
 
-# Rule flags (RuleSet.flags() builds them; see solver/rules.py).
+# Rule flags (RuleSet.flags() builds them; see solver/gyges/game/rules.py).
 cdef enum:
     R_ENTRY = 1          # taboo=entry (else connection)
     R_ONCE = 2           # rebounce=once

@@ -30,7 +30,7 @@ from gyges.game import _movegen
 from gyges.game.moves import Move, MoveResult, board_after, legal_moves, result_of
 from gyges.game.position import ALL_SETUPS, Position
 from gyges.game.rules import PRESETS, RuleSet, Side
-from gyges.search.prover import win_in
+from gyges.search import win_in
 from gyges.setups.model import RoundProgress, solutions
 from gyges.setups.options import constraints_from_options
 from gyges.setups.values import Constraints, SearchResult
@@ -54,7 +54,7 @@ def key_after(key: bytes, start: int, end: int, relocation: int | None) -> bytes
 
 def forced_landing_within(position: Position, rules: RuleSet, k: int) -> bool:
     """Can the side to move force a landing on the goal within ``k`` of its moves?
-    (The solver's ``gyges.search.prover.win_in``.)"""
+    (The solver's ``gyges.search.win_in``.)"""
     return bool(win_in(position, rules, k))
 
 

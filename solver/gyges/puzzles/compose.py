@@ -59,7 +59,7 @@ from gyges.game.moves import Move, apply_move, can_land, legal_moves, segments
 from gyges.game.position import Position, flipped
 from gyges.game.rules import RuleSet, Side
 from gyges.game.squares import NORTH_GOAL, SLOTS, row_of
-from gyges.search.prover import solve, win_in
+from gyges.search import solve, win_in
 
 __all__ = ["ComposeError", "Design", "construct", "compose_candidate", "walks"]
 

@@ -31,7 +31,7 @@ from gyges.formats.notation import parse_move
 from gyges.game.moves import Move, apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet, Side
-from gyges.search.prover import solve as search_solve
+from gyges.search import solve as search_solve
 from gyges.search.stipulation import Stipulation
 
 __all__ = ["CAPS", "THRESHOLDS", "TRIES_UP_TO", "WEIGHTS", "Features", "Rating", "measure",

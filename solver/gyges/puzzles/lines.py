@@ -22,7 +22,7 @@ from gyges.formats.notation import format_turn, parse_turn
 from gyges.game.moves import Game, Move, apply_move
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
-from gyges.search.prover import solve as search_solve
+from gyges.search import solve as search_solve
 from gyges.search.solution import Solution
 from gyges.search.stipulation import ResultKind, Stipulation
 

@@ -29,8 +29,8 @@ from gyges.game.moves import Move, apply_move
 from gyges.game.rules import Side
 from gyges.puzzles.lines import Line, SolveFn, line_themes, play_line, renop_matters
 from gyges.puzzles.schema import CatalogueError, Puzzle
-from gyges.search.prover import SolveError
-from gyges.search.prover import solve as search_solve
+from gyges.search import SolveError
+from gyges.search import solve as search_solve
 from gyges.search.solution import Solution
 from gyges.search.stipulation import Stipulation
 

@@ -3,7 +3,7 @@
 The seeds (the published texts) disagree on details; each disagreement is an option of
 :class:`RuleSet`, and each source is a preset. docs/rules.md quotes the sentence each
 option value comes from. How the options act on movement is implemented, once, in the
-compiled core (``solver/game/_movegen.pyx``); this module names and validates them, and
+compiled core (``solver/gyges/game/_movegen.pyx``); this module names and validates them, and
 says which rules are in force when a file's rules meet the ones asked for
 (:func:`combine_rules`).
 

@@ -20,7 +20,7 @@ from gyges.formats.notation import format_move
 from gyges.game.moves import legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet, Side
-from gyges.search.prover import solve
+from gyges.search import solve
 from gyges.search.stipulation import ResultKind
 from gyges.setups.constraints import (
     first_move_threats,
