@@ -17,12 +17,12 @@ from gyges.formats.notation import NotationError, format_move, parse_move
 from gyges.formats.posfile import PositionFile
 from gyges.game.moves import Game, Move, MoveList, apply_move, can_land, legal_moves
 from gyges.game.position import START, Position, PositionError
-from gyges.game.rules import PRESETS, RuleError, RuleSet, Side, preset, rules_from
+from gyges.game.rules import PRESETS, RuleError, RuleSet, Side, rules_from
 from gyges.search import Solution, solve
 
 __all__ = [
     "PRESETS", "START", "Game", "InputError", "Move", "MoveList", "NotationError", "Position",
     "PositionError", "PositionFile", "RuleError", "RuleSet", "Side", "Solution", "apply_move",
-    "can_land", "format_move", "legal_moves", "load_position", "parse_move", "preset",
+    "can_land", "format_move", "legal_moves", "load_position", "parse_move",
     "rules_from", "solve",
 ]

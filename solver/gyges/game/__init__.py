@@ -40,7 +40,6 @@ from gyges.game.rules import (
     Win,
     closest_preset,
     combine_rules,
-    preset,
     rules_from,
 )
 from gyges.game.squares import NORTH_GOAL, SLOTS, SOUTH_GOAL, parse_slot, slot, slot_name
@@ -51,5 +50,5 @@ __all__ = [
     "Rebounce", "Repetition", "Replace", "RuleError", "RuleRequest", "RuleSet", "Setup", "Side",
     "Taboo", "Win", "apply_move", "can_land", "closest_preset", "combine_rules", "format_move",
     "landing_moves", "legal_moves", "parse_slot", "perft", "perft_depth", "perft_table",
-    "preset", "rules_from", "slot", "slot_name",
+    "rules_from", "slot", "slot_name",
 ]

@@ -34,7 +34,7 @@ from gyges.game.names import NameEnum
 __all__ = [
     "OPTIONS", "OPTION_TYPES", "PRESETS", "PRESET_SOURCES", "Blocked", "NullMove", "Rebounce",
     "Repetition", "Replace", "RuleError", "RuleRequest", "RuleSet", "Setup", "Side", "Taboo",
-    "Win", "closest_preset", "combine_rules", "parse_override", "preset", "rules_from",
+    "Win", "closest_preset", "combine_rules", "parse_override", "rules_from",
 ]
 
 
@@ -272,6 +272,11 @@ PRESETS: dict[str, RuleSet] = {
         taboo=Taboo.ENTRY, replace=Replace.OFF, blocked=Blocked.NEXT_ROW,
         repetition=Repetition.ALLOWED, null_move=NullMove.ALLOWED, setup=Setup.ALTERNATE,
     ),
+    # The peer engine Helios (Beck-Bjella/Gyges), as its source plays: pbmserv's movement,
+    # a ring bounced off once a move, a move back to its own start, no move a draw, no
+    # repetition law.
+    "helios": RuleSet(rebounce=Rebounce.ONCE, null_move=NullMove.ALLOWED,
+                      blocked=Blocked.DRAW, repetition=Repetition.ALLOWED),
 }
 
 PRESET_SOURCES: dict[str, str] = {
@@ -280,10 +285,11 @@ PRESET_SOURCES: dict[str, str] = {
     "bga": "seed 003: the Board Game Arena rules summary",
     "dorbec": "seed 004: Paul Dorbec's French rules, advanced replace rule",
     "dorbec-beginner": "seed 004: Paul Dorbec's French rules for beginners (no replace)",
+    "helios": "the peer engine Helios (Beck-Bjella/Gyges), as its source plays",
 }
 
 
-def preset(name: str) -> RuleSet:
+def _preset(name: str) -> RuleSet:
     """The named preset; RuleError lists the presets when the name is unknown."""
     try:
         return PRESETS[name]
@@ -322,8 +328,14 @@ def parse_override(text: str) -> tuple[str, str]:
 
 
 def rules_from(preset_name: str = "pbmserv", overrides: Iterable[str] = ()) -> RuleSet:
-    """A preset with ``key=value`` overrides applied, as given on the command line."""
-    return preset(preset_name).with_options(dict(parse_override(o) for o in overrides))
+    """A preset with ``key=value`` overrides applied, as given on the command line: the one
+    way to name a rule set (:data:`PRESETS` is the table it reads).
+
+    >>> rules_from("pbmserv", ["rebounce=once", "null-move=allowed", "blocked=draw",
+    ...                        "repetition=allowed"]) == PRESETS["helios"]
+    True
+    """
+    return _preset(preset_name).with_options(dict(parse_override(o) for o in overrides))
 
 
 # -- which rules are in force ----------------------------------------------------------------
@@ -353,13 +365,13 @@ class RuleRequest:
         """The request for a preset name (or None) and ``key=value`` settings, checked:
         RuleError names an unknown preset or a bad setting (the preset first)."""
         if preset_name is not None:
-            preset(preset_name)
+            _preset(preset_name)
         return cls(preset_name, tuple(parse_override(s) for s in settings))
 
     def rules(self) -> RuleSet:
         """The rules asked for on their own: the preset (pbmserv when none is named) with
         the settings applied."""
-        return preset(self.preset or "pbmserv").with_options(dict(self.overrides))
+        return _preset(self.preset or "pbmserv").with_options(dict(self.overrides))
 
 
 def combine_rules(file_rules: RuleSet | None, request: RuleRequest) -> RuleSet:

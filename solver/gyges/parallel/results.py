@@ -77,11 +77,14 @@ def dumps(record: Record) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class Line:
-    """One record of a results file: its line number, the record, the item it answers."""
+    """One record of a results file: its line number, the record, the item it answers, and
+    the record as its kind's value (what the file's ``check`` returned: a typed record's
+    ``from_json``; the JSON object itself where the file has no check)."""
 
     number: int
     record: Record
     key: Hashable
+    value: Any = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,14 +99,20 @@ class Results:
         """The records by the item they answer (a later line wins over an earlier one)."""
         return {line.key: line.record for line in self.lines}
 
+    def values(self) -> dict[Hashable, Any]:
+        """The typed records (:attr:`Line.value`) by the item they answer (a later line
+        wins over an earlier one)."""
+        return {line.key: line.value for line in self.lines}
+
 
 @dataclasses.dataclass(frozen=True)
 class ResultsFile:
     """A results file of one kind, and how to read it.
 
     ``what`` names a record in messages (``"a solve record"``); ``key`` gives the item a
-    record answers (default: its line number); ``check`` raises ``KeyError`` (a missing
-    key) or ``ValueError`` for a record that is not of this kind. ``params_of`` gives the
+    record answers (default: its line number); ``check`` reads a record as its kind's value
+    (a frozen dataclass's ``from_json``; kept as :attr:`Line.value`), raising ``KeyError``
+    (a missing key) or ``ValueError`` for a record that is not of this kind. ``params_of`` gives the
     parameters stored in a record; every record must carry ``params`` (when given), or else
     all the same ones as the first; ``describe`` words parameters for messages.
     """
@@ -154,13 +163,13 @@ class ResultsFile:
         for number, raw in enumerate(raws, 1):
             if not raw.strip():
                 continue
-            record, key, params = self._parse(raw, number)
+            record, value, key, params = self._parse(raw, number)
             if self.params_of is not None:
                 if found is _UNSET:
                     found = params
                 elif params != found:
                     raise self._mismatch(number, params, found)
-            lines.append(Line(number, record, key))
+            lines.append(Line(number, record, key, value))
         if repair and mend:
             with open(self.path, "ab") as f:
                 f.write(mend)
@@ -176,15 +185,14 @@ class ResultsFile:
         except ValueError:
             return False
 
-    def _parse(self, raw: bytes, number: int) -> tuple[Record, Hashable, Any]:
-        """The record on one line, its key and parameters; ResultsFileError if it is not a
-        record of this kind."""
+    def _parse(self, raw: bytes, number: int) -> tuple[Record, Any, Hashable, Any]:
+        """The record on one line, its value, key and parameters; ResultsFileError if it is
+        not a record of this kind."""
         try:
             record = _json(raw)
             if not isinstance(record, dict):
                 raise ValueError("not a JSON object")
-            if self.check is not None:
-                self.check(record)
+            value = self.check(record) if self.check is not None else record
             key = self.key(record) if self.key is not None else number
             params = self.params_of(record) if self.params_of is not None else None
         except KeyError as e:
@@ -192,7 +200,7 @@ class ResultsFile:
                                    ) from None
         except (ValueError, TypeError) as e:
             raise ResultsFileError(self.path, number, f"not {self.what} ({e})") from None
-        return record, key, params
+        return record, value, key, params
 
     def _mismatch(self, number: int, params: Any, found: Any) -> ResultsFileError:
         if self.params is not None:
