@@ -36,6 +36,15 @@ def read_text_file(path: str | os.PathLike[str], what: str = "file",
         raise UserError(str(e)) from None
 
 
+def load_inputs(arg: str) -> inputs.Positions:
+    """One position or a position list named by ``gyges solve``'s ``POS|FILE`` argument,
+    the file read once."""
+    try:
+        return inputs.load_positions(arg)
+    except InputError as e:
+        raise UserError(str(e)) from None
+
+
 def load_input(arg: str) -> PositionFile:
     """The position (and rules, history...) named by a command's ``POS|FILE`` argument."""
     try:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import click
 
+from gyges.formats.inputs import Positions
+from gyges.game.bounds import MAX_MOVES
 from gyges.game.rules import RuleRequest, RuleSet, combine_rules
 from gyges.parallel import Interrupted, StatusLine
 from gyges.search import DUALS_UP_TO, PROVERS, SolveProgress
@@ -22,13 +23,13 @@ from gyges_cli.common import (
     rule_options,
     ticking,
 )
-from gyges_cli.inputs import load_input, read_text_file
+from gyges_cli.inputs import load_inputs
 
 
 @click.command("solve")
 @click.argument("source", metavar="POS|FILE")
-@click.option("--max-moves", "-n", default=None, type=click.IntRange(1, 30),
-              help="Bound N: look for wins of at most N moves of the winner (1..30).  "
+@click.option("--max-moves", "-n", default=None, type=click.IntRange(1, MAX_MOVES),
+              help=f"Bound N: look for wins of at most N moves of the winner (1..{MAX_MOVES}).  "
                    "[default: 3; a list's max-moves= wins]")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the solution as JSON (a list: one JSON line per position).")
@@ -85,9 +86,10 @@ def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: 
       gyges solve puzzle.yaml -n 4 --tries --jobs 2
       gyges solve positions.txt --out results.jsonl --jobs 2
     """
-    if _is_list(source) or out is not None:
-        _solve_list(source, max_moves or 3, as_json, tries, jobs, duals, prover, out, strict,
-                    tree, scheduler, log, quiet, rules, rules_given)
+    given = load_inputs(source)
+    if given.is_list or out is not None:
+        _solve_list(given, max_moves or 3, as_json, tries, jobs, duals, prover, out, strict,
+                    tree, scheduler, log, quiet, rules_given)
         return
     if tree:
         raise UserError("is for a position list, whose records then hold each solution "
@@ -95,7 +97,7 @@ def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: 
                         "solution always shows its tree", "--tree")
     max_moves = 3 if max_moves is None else max_moves
     jobs = 1 if jobs is None else jobs
-    loaded = load_input(source)
+    loaded = given.entries[0]
     rules = combine_rules(loaded.rules, rules_given)
     if duals < 0:
         raise UserError(f"must be 0 or more, not {duals}", "--duals")
@@ -136,47 +138,22 @@ def solve(source: str, max_moves: int | None, as_json: bool, tries: bool, jobs: 
         click.echo(solution.text())
 
 
-def _is_list(source: str) -> bool:
-    from gyges.formats.poslist import looks_like_position_list
-
-    path = Path(source)
-    try:
-        if not path.is_file():
-            return False
-    except (OSError, ValueError):   # a name too long to be a file's: a position string
-        return False
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False  # the single-position reader says what is wrong
-    return looks_like_position_list(text, path.suffix)
-
-
-def _solve_list(source: str, max_moves: int, as_json: bool, tries: bool, jobs: int | None,
-                duals: int, prover: str, out: str | None, strict: bool, tree: bool,
-                scheduler: str | None, log: str | None, quiet: bool, rules: RuleSet,
+def _solve_list(given: Positions, max_moves: int, as_json: bool, tries: bool,
+                jobs: int | None, duals: int, prover: str, out: str | None, strict: bool,
+                tree: bool, scheduler: str | None, log: str | None, quiet: bool,
                 rules_given: RuleRequest) -> None:
-    """``gyges solve FILE`` for a position list (or one position with ``--out``): the
-    entries read here, bad lines reported as found, then the library's list pipeline."""
+    """``gyges solve FILE`` for a position list (or one position with ``--out``): the bad
+    lines reported, then the library's list pipeline (:func:`gyges.search.batch.solve_file`)."""
     import functools
 
-    from gyges.formats.poslist import Entry, parse_position_list
-    from gyges.search.batch import SolveListError, solve_many
+    from gyges.search.batch import SolveListError, solve_file
 
-    path = Path(source)
-    if _is_list(source):
-        text = read_text_file(path, "position list")
-        entries, bad = parse_position_list(text, source, path.suffix)
-    else:
-        one = load_input(source)
-        entries, bad = [Entry(1, one.position, one.rules, None, one.history,
-                              one.previous)], []
-    for problem in bad:
+    for problem in given.bad:
         click.echo(f"gyges: {problem}" + ("" if strict else " (line skipped)"), err=True)
     try:
         with run_errors("--out"):
-            solved = solve_many(
-                entries, out, source=source, bad=bad, strict=strict, max_moves=max_moves,
+            solved = solve_file(
+                given, out, strict=strict, max_moves=max_moves,
                 rules_for=functools.partial(combine_rules, request=rules_given),
                 tree=tree, tries=tries, duals=duals, prover=prover, scheduler=scheduler,
                 jobs=jobs, log=log, progress=None if quiet else sys.stderr)

@@ -51,7 +51,7 @@ def test_the_phrasings_of_a_stipulation():
 def test_the_solution_states_what_it_proved():
     s = solve(BOUNCING, PBM, 2)
     assert s.proven() == Stipulation("win", 1, Side.NORTH)
-    assert s.stipulation() == "North to move wins in 1"
+    assert s.statement() == "North to move wins in 1"
     none = solve(BOUNCING.with_turn(Side.SOUTH), PBM, 1)
     assert none.proven() == Stipulation("none", 1, Side.SOUTH)
 

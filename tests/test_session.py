@@ -182,4 +182,3 @@ def test_win_in_asks_a_session_or_a_fresh_table():
     prover = Prover(PBM, "dfpn", 2)
     assert win_in(p, PBM, 2, searcher=prover) and prover.nodes > 0
     assert win_in(p, PBM, 2) and not win_in(p, PBM, 1) and not win_in(p, PBM, 0)
-    assert win_in(p, PBM, 2, searcher=DfpnSearcher(PBM.flags(), 12))

@@ -11,7 +11,8 @@ import pytest
 
 from gyges.game.rules import PRESETS
 from gyges.parallel import ParametersError, ResultsFileError, dumps
-from gyges.search import DFPN_FROM, solve
+from gyges.search import solve
+from gyges.search.policy import DFPN_FROM
 from gyges.setups.analysis import analyse_pair
 from gyges.setups.batch import combine_verdicts, first_move_verdicts, first_moves, run
 from gyges.setups.pairs import canonical_pair, mirror_setup, select_pairs

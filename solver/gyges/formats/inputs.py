@@ -5,7 +5,9 @@
 a name of an existing file is read as a file, a ``.yaml``/``.yml`` one as YAML and any
 other by its content (a file that begins like YAML is YAML, one that holds just a
 position string is that position, anything else a diagram, which must say who is to
-move); anything else is read as a position string. :func:`load_game` reads a game record
+move); anything else is read as a position string. :func:`load_positions` reads the same
+argument once as either one position or a position list (:mod:`gyges.formats.poslist`), as
+``gyges solve`` takes it. :func:`load_game` reads a game record
 (:mod:`gyges.formats.record`) and, for a record without setups, its start position.
 
 Files larger than :data:`MAX_INPUT_BYTES` are refused before they are read whole
@@ -23,20 +25,26 @@ gyges.formats.inputs.InputError: no such file 'nope.yaml' and not a position str
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from pathlib import Path
 
 from gyges.formats.diagram import looks_like_diagram, parse_diagram
 from gyges.formats.posfile import KEYS, PositionFile, parse_position_file
+from gyges.formats.poslist import (
+    Entry,
+    PositionListError,
+    looks_like_position_list,
+    parse_position_list,
+)
 from gyges.formats.quoting import excerpt, quoted
 from gyges.formats.record import GameRecord, RecordError, parse_record
 from gyges.game.position import Position, PositionError
 
 __all__ = [
-    "MAX_INPUT_BYTES", "InputError", "StartConflict", "excerpt", "exists", "load_game",
-    "load_position",
-    "read_text_file",
+    "MAX_INPUT_BYTES", "InputError", "Positions", "StartConflict", "excerpt", "exists",
+    "load_game", "load_position", "load_positions", "read_text_file",
 ]
 
 MAX_INPUT_BYTES = 16 << 20  #: the largest input file read (16 MiB)
@@ -133,6 +141,41 @@ def load_position(arg: str | os.PathLike[str]) -> PositionFile:
                          f"({_POSITION_SHAPE})") from None
 
 
+@dataclasses.dataclass(frozen=True)
+class Positions:
+    """What a ``POS|FILE`` argument holds when it may be a position list: its entries (one
+    for a single position), the list's bad lines, and whether it is a list (a YAML list, or
+    text with several position lines or ``key=value`` overrides).
+
+    >>> one = load_positions("321123/....../....../....../....../231123 S")
+    >>> one.is_list, one.entries[0].position, one.bad
+    (False, Position('321123/....../....../....../....../231123 S'), ())
+    """
+
+    source: str
+    entries: tuple[Entry, ...]
+    bad: tuple[PositionListError, ...] = ()
+    is_list: bool = False
+
+
+def load_positions(arg: str) -> Positions:
+    """One position or a position list from ``arg``, the file read once: a file that
+    :func:`~gyges.formats.poslist.looks_like_position_list` is a list (its bad lines kept,
+    not raised); anything else is one position, read as :func:`load_position` reads it
+    (InputError when it is not one)."""
+    path = Path(arg)
+    if arg.strip() and exists(path) and not path.is_dir():
+        text = read_text_file(path, "position file")
+        if looks_like_position_list(text, path.suffix):
+            entries, bad = parse_position_list(text, arg, path.suffix)
+            return Positions(arg, tuple(entries), tuple(bad), is_list=True)
+        one = _parse_file(text, path)
+    else:
+        one = load_position(arg)
+    return Positions(arg, (Entry(1, one.position, one.rules, None, one.history,
+                                 one.previous),))
+
+
 def load_game(
     path: str | os.PathLike[str], start: str | os.PathLike[str] | None = None
 ) -> tuple[GameRecord, PositionFile | None]:
@@ -171,7 +214,11 @@ def _first_content_line(text: str) -> str:
 
 
 def _read_file(path: Path) -> PositionFile:
-    text = read_text_file(path, "position file")
+    return _parse_file(read_text_file(path, "position file"), path)
+
+
+def _parse_file(text: str, path: Path) -> PositionFile:
+    """The position of a file's text: YAML, one position string, or a diagram."""
     source = str(path)
     try:
         if path.suffix.lower() in (".yaml", ".yml"):

@@ -41,13 +41,13 @@ import yaml
 from gyges.formats import yamlnodes
 from gyges.formats.posfile import PositionFileError, position_from_node
 from gyges.formats.quoting import shorten
+from gyges.game.bounds import MAX_MOVES
 from gyges.game.position import Position, PositionError
 from gyges.game.rules import PRESETS, RuleError, RuleSet, rules_from
 
 __all__ = ["Entry", "PositionListError", "looks_like_position_list", "parse_position_list"]
 
 OVERRIDES = ("rules", "max-moves")  #: the ``key=value`` overrides of a text line
-MAX_MOVES = 30
 _EXAMPLE = "321123/....../....../....../....../231123 S"
 
 

@@ -23,7 +23,8 @@ from gyges.game.moves import Game, Move, MoveList, apply_move, can_land
 from gyges.game.position import ALL_SETUPS, Position
 from gyges.game.rules import RuleSet
 from gyges.puzzles.soundness import plausible_moves
-from gyges.search import Prover, ProverKind, table_bits, win_in
+from gyges.search import Prover, ProverKind, win_in
+from gyges.search.policy import table_bits
 
 __all__ = ["DEEP_FROM", "PLAY_WAY", "STEP_FROM", "WALK_THREATS", "Chooser", "candidate_game",
            "play_candidate", "random_chooser", "random_game"]

@@ -24,7 +24,7 @@ Uses the game and formats layers.
 True
 """
 
-from gyges.search.policy import DFPN_FROM, PROVERS, ProverKind, SolveError, pick, table_bits
+from gyges.search.policy import PROVERS, ProverKind, SolveError
 from gyges.search.progress import SolveProgress, Stage
 from gyges.search.session import Known, Prover, win_in
 from gyges.search.solution import Solution, SolutionError, Stats, Try
@@ -45,9 +45,9 @@ from gyges.search.tree import (
 )
 
 __all__ = [
-    "DFPN_FROM", "DUALS_UP_TO", "PROVERS", "Defence", "Known", "LoserNode", "Node", "Prover",
+    "DUALS_UP_TO", "PROVERS", "Defence", "Known", "LoserNode", "Node", "Prover",
     "ProverKind", "ResultKind", "Solution", "SolutionError", "SolveError", "SolveProgress",
     "Stage", "Stats", "Step", "Stipulation", "Try", "TreeError", "WinnerNode",
-    "main_line_steps", "main_line_turns", "node_from_json", "pick", "solve", "table_bits",
+    "main_line_steps", "main_line_turns", "node_from_json", "solve",
     "walk", "win_in",
 ]

@@ -27,13 +27,14 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from gyges.formats.inputs import Positions
 from gyges.formats.poslist import Entry, PositionListError
 from gyges.game.rules import PRESETS, RuleSet
 from gyges.parallel import ResultsFile, RunEvent, RunSummary, run
 from gyges.search import DUALS_UP_TO, solve
 
-__all__ = ["FORMAT", "SolveListError", "SolvedList", "entry_key", "read_solved",
-           "record_key", "results_file", "solve_entry", "solve_many", "summary_table"]
+__all__ = ["FORMAT", "Question", "SolveListError", "SolveRecord", "SolvedList", "read_solved",
+           "results_file", "solve_entry", "solve_file", "solve_many", "summary_table"]
 
 FORMAT = 1  #: version of the record layout
 LOG = logging.getLogger("gyges.solve")
@@ -50,19 +51,83 @@ class SolveListError(ValueError):
         super().__init__(f"{source}: {problem}")
 
 
-def entry_key(entry: Entry) -> str:
-    """What makes two entries the same question: position, rules, bound, history."""
-    assert entry.rules is not None and entry.max_moves is not None
-    hist = ",".join(str(p) for p in entry.history)
-    prev = str(entry.previous) if entry.previous is not None else ""
-    return f"{entry.position}|{entry.rules.describe()}|{entry.max_moves}|{hist}|{prev}"
+@dataclasses.dataclass(frozen=True)
+class Question:
+    """What makes two entries the same question, and what a record answers: the position,
+    the rules (``RuleSet.describe()``), the bound, the history and the previous position,
+    in their text forms. An entry's and its record's are equal.
+
+    >>> from gyges.game.rules import PRESETS
+    >>> from gyges.game.position import Position
+    >>> e = Entry(3, Position.from_string("321123/....../....../....../....../231123 S"),
+    ...           PRESETS["pbmserv"], 2)
+    >>> Question.of(e) == SolveRecord.from_json(solve_entry(e)).question
+    True
+    """
+
+    position: str
+    rules: str
+    max_moves: int
+    history: tuple[str, ...] = ()
+    previous: str | None = None
+
+    @classmethod
+    def of(cls, entry: Entry) -> Question:
+        """The question of a list entry whose rules and bound are filled in."""
+        assert entry.rules is not None and entry.max_moves is not None
+        return cls(str(entry.position), entry.rules.describe(), entry.max_moves,
+                   tuple(str(p) for p in entry.history),
+                   str(entry.previous) if entry.previous is not None else None)
 
 
-def record_key(record: dict[str, Any]) -> str:
-    """The question a record answers, as :func:`entry_key` words it."""
-    hist = ",".join(record.get("history", ()))
-    return (f"{record['position']}|{record['rules']}|{record['max_moves']}|{hist}|"
-            f"{record.get('previous', '')}")
+#: A record's keys that every record has, with their JSON types.
+_REQUIRED: dict[str, type | tuple[type, ...]] = {
+    "format": int, "line": int, "position": str, "rules": str, "max_moves": int,
+    "options": dict, "nodes": int, "result": str, "moves": (int, type(None)),
+    "winner": (str, type(None)), "keys": list, "cook": bool,
+    "stoppable": (bool, type(None)),
+}
+#: The keys some records have: ``id``, ``history``/``previous``, and those of the options.
+_OPTIONAL: dict[str, type | tuple[type, ...]] = {
+    "id": str, "history": list, "previous": str, "tree": dict, "main_line": list,
+    "tries": list,
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class SolveRecord:
+    """One line of a ``gyges solve FILE --out`` file: the question (:class:`Question`) and
+    the solver's verdict, read by :meth:`from_json` (which says what is wrong with a line
+    that is not one) and written by :meth:`to_json`, key for key (see :func:`solve_entry`).
+    """
+
+    data: dict[str, Any]
+    question: Question
+
+    @classmethod
+    def from_json(cls, data: Any) -> SolveRecord:
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        for key, kind in _REQUIRED.items():
+            if key not in data:
+                raise KeyError(key)
+            if not isinstance(data[key], kind) or (kind is int and isinstance(data[key], bool)):
+                raise ValueError(f"{key} is {data[key]!r}")
+        for key, kind in _OPTIONAL.items():
+            if key in data and not isinstance(data[key], kind):
+                raise ValueError(f"{key} is {data[key]!r}")
+        if data["format"] != FORMAT:
+            raise ValueError(f"record format {data['format']}, this program writes {FORMAT}")
+        if data["result"] not in ("win", "loss", "none"):
+            raise ValueError(f"result is {data['result']!r}")
+        history = data.get("history", [])
+        if not all(isinstance(p, str) for p in history):
+            raise ValueError("history is not a list of position strings")
+        return cls(dict(data), Question(data["position"], data["rules"], data["max_moves"],
+                                        tuple(history), data.get("previous")))
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.data)
 
 
 def _options(tree: bool, tries: bool, duals: int) -> dict[str, Any]:
@@ -110,8 +175,9 @@ def results_file(path: str, options: dict[str, Any]) -> ResultsFile:
     """The output file of a run with ``options`` (``{"tree", "tries", "duals"}``, as in
     every record): records keyed by :func:`record_key`; a record made with other options
     is refused."""
-    return ResultsFile(path, "a solve record", key=record_key, params=options,
-                       params_of=lambda record: record["options"],
+    return ResultsFile(path, "a solve record", check=SolveRecord.from_json,
+                       key=lambda record: SolveRecord.from_json(record).question,
+                       params=options, params_of=lambda record: record["options"],
                        describe=_options_text)
 
 
@@ -132,11 +198,10 @@ def _options_text(options: dict[str, Any]) -> str:
 
 
 def read_solved(path: str, options: dict[str, Any], repair: bool = False
-                ) -> dict[str, dict[str, Any]]:
-    """The records already in an output file, by :func:`entry_key`; records made with
-    other options are refused (:class:`~gyges.parallel.ParametersError`)."""
-    return {record_key(line.record): line.record
-            for line in results_file(path, options).read(repair).lines}
+                ) -> dict[Question, SolveRecord]:
+    """The records already in an output file, by their :class:`Question`; records made
+    with other options are refused (:class:`~gyges.parallel.ParametersError`)."""
+    return results_file(path, options).read(repair).values()  # type: ignore[return-value]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -220,14 +285,24 @@ def solve_many(
     options = _options(tree, tries, duals)
     summary = run(
         functools.partial(solve_entry, tree=tree, tries=tries, duals=duals, prover=prover),
-        filled, key=entry_key, results=results_file(out, options) if out is not None else None,
+        filled, key=Question.of, results=results_file(out, options) if out is not None else None,
         scheduler=scheduler, jobs=jobs, progress=progress, unit="positions", watch=watch,
         log=log, logger=LOG, describe=_log_text)
-    first: dict[str, Entry] = {}
+    first: dict[Question, Entry] = {}
     for e in filled:
-        first.setdefault(entry_key(e), e)
+        first.setdefault(Question.of(e), e)
     return SolvedList(tuple(first.values()), tuple(summary.records.get(k) for k in first),
                       summary, out, tuple(bad))
+
+
+def solve_file(given: Positions, out: str | None = None, *, strict: bool = False,
+               rules_for: Callable[[RuleSet | None], RuleSet] | None = None,
+               **options: Any) -> SolvedList:
+    """:func:`solve_many` of what :func:`~gyges.formats.inputs.load_positions` read: a
+    position list, or one position (solved as a one-entry list, to write ``out``). Its bad
+    lines come with it (:attr:`SolvedList.bad`); ``options`` are :func:`solve_many`'s."""
+    return solve_many(given.entries, out, source=given.source, bad=given.bad, strict=strict,
+                      rules_for=rules_for, **options)
 
 
 def _verdict(rec: dict[str, Any]) -> str:

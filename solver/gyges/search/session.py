@@ -28,6 +28,7 @@ import enum
 from collections.abc import Callable, Iterable, Sequence
 from typing import NoReturn
 
+from gyges.game.bounds import MAX_MOVES
 from gyges.game.moves import Move, MoveList, apply_move, board_after, landing_moves, legal_moves
 from gyges.game.moves import result_of as _result_of
 from gyges.game.position import Position
@@ -45,7 +46,6 @@ Line = Iterable[Position | bytes]
 #: A child of a position: the move that reaches it, or the position it reaches.
 Child = Move | Position
 
-_MAX_MOVES = 30    #: the deepest question the compiled provers take
 
 
 class Known(enum.Enum):
@@ -83,8 +83,8 @@ class Prover:
 
     def __init__(self, rules: RuleSet, kind: ProverKind | str = ProverKind.AUTO,
                  within: int = 3, *, history: Line = (), table_bits: int | None = None):
-        if not 1 <= within <= _MAX_MOVES:
-            raise SolveError(f"questions go 1..{_MAX_MOVES} moves deep, not {within}")
+        if not 1 <= within <= MAX_MOVES:
+            raise SolveError(f"questions go 1..{MAX_MOVES} moves deep, not {within}")
         self._rules = rules
         self._kind = pick(kind, within)
         self._bits = policy.table_bits(within) if table_bits is None else table_bits
@@ -355,12 +355,12 @@ def winners_among_boards(searcher: DfpnSearcher, board: bytes, side: int, d: int
 
 
 def win_in(position: Position, rules: RuleSet, k: int, history: Line = (),
-           searcher: Prover | Searcher | DfpnSearcher | None = None) -> bool:
+           searcher: Prover | None = None) -> bool:
     """Does the side to move win in at most ``k`` moves? One question, with a fresh
     df-pn table (a :class:`Prover` keeps its table across many questions).
 
-    ``searcher``: a :class:`Prover` of ``rules`` to ask instead (or one of the compiled
-    searchers themselves, as older callers keep them), kept by the caller across calls.
+    ``searcher``: a :class:`Prover` of ``rules`` to ask instead, kept by the caller across
+    calls.
 
     >>> from gyges.game.rules import PRESETS
     >>> win_in(Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S"),
@@ -370,9 +370,7 @@ def win_in(position: Position, rules: RuleSet, k: int, history: Line = (),
     if k < 1:
         return False
     me = position.turn
-    if isinstance(searcher, Prover):
-        return searcher.wins(position, me, k, history)
     if searcher is not None:
-        return searcher.win(position.key, me.index, me.index, k, _boards(history))
-    return Prover(rules, ProverKind.DFPN, min(k, _MAX_MOVES), history=history,
+        return searcher.wins(position, me, k, history)
+    return Prover(rules, ProverKind.DFPN, min(k, MAX_MOVES), history=history,
                   table_bits=16).wins(position, me, k)

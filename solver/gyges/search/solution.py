@@ -186,11 +186,6 @@ class Solution:
         """``South to move wins in 2``, the way a chess problem states its task."""
         return self.proven().statement(stoppable=self.stoppable)
 
-    def stipulation(self) -> str:
-        """:meth:`statement`, under the name the catalogue's tests use (it is a statement;
-        the :class:`~gyges.search.stipulation.Stipulation` proven is :meth:`proven`)."""
-        return self.statement()
-
     def to_json(self) -> dict[str, Any]:
         return {
             "position": str(self.position),

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import cast
 
+from gyges.game.bounds import MAX_MOVES
 from gyges.game.moves import Move, MoveList, NotOneMove, landing_stands, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
@@ -96,8 +97,8 @@ def solve(
     always built the same way (the prover ``auto`` picks for its k), so it does not depend
     on this choice.
     """
-    if not 1 <= max_moves <= 30:
-        raise SolveError(f"the bound N must be 1..30, not {max_moves}")
+    if not 1 <= max_moves <= MAX_MOVES:
+        raise SolveError(f"the bound N must be 1..{MAX_MOVES}, not {max_moves}")
     if jobs < 1:
         raise SolveError(f"the number of processes must be at least 1, not {jobs}")
     if tries and (try_refutations < 1 or try_count < 1):

@@ -26,6 +26,7 @@ import dataclasses
 import re
 from typing import Literal
 
+from gyges.game.bounds import MAX_MOVES
 from gyges.game.names import NameEnum
 from gyges.game.rules import Side
 
@@ -46,7 +47,6 @@ class ResultKind(NameEnum):
 ResultName = ResultKind | Literal["win", "loss", "none"]
 RESULT_KINDS: tuple[ResultKind, ...] = tuple(ResultKind)
 
-MAX_MOVES = 30  #: the longest stipulation the solver proves
 _STIPULATION = re.compile(
     r"^\s*(?:(?P<side>south|north|s|n)\s+)?(?:to\s+move\s+(?:and\s+)?)?"
     r"(?P<verb>wins?|loses?)\s+in\s+(?P<k>\d+)\s*$"

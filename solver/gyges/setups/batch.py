@@ -39,7 +39,8 @@ from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 from gyges.parallel import Batch, Progress, ResultsFile, RunEvent, RunSummary
 from gyges.parallel import run as run_tasks
-from gyges.search import Prover, ProverKind, ResultKind, table_bits
+from gyges.search import Prover, ProverKind, ResultKind
+from gyges.search.policy import table_bits
 from gyges.setups.analysis import Verdict, analyse_pair
 from gyges.setups.pairs import canonical_pairs
 from gyges.setups.results import describe_params, params, params_of, results_file
@@ -102,7 +103,7 @@ def combine_verdicts(position: Position, rules: RuleSet, depth: int,
     keys: the moves reaching it); if none, the opponent wins in d when every first move
     loses within d (checked here: first within ``depth``, where the first move that holds
     settles it, then for the least d). The provers are the solver's (df-pn from
-    :data:`~gyges.search.DFPN_FROM` moves: at depth 5 it answers a pair's first moves
+    :data:`~gyges.search.policy.DFPN_FROM` moves: at depth 5 it answers a pair's first moves
     about 40 times faster than the alpha-beta kernel)."""
     ml = legal_moves(position, rules)
     assert set(found) == set(range(len(ml)))
