@@ -89,6 +89,27 @@ CASES = [
      "--jobs: 0: use at least one worker"),
     ("name-too-long", "show " + "x/" * 5000, 2, "bad position string"),
     ("check-name-too-long", "catalogue check " + "x/" * 5000, 2, "File name too long"),
+    # An output path that is no regular file is refused before any work (it was read back
+    # to resume, without end: /dev/zero ate all memory).
+    ("solve-out-device", "solve {positions.txt} --out /dev/full -q", 2,
+     "/dev/full: is not a regular file (a device, a pipe or a socket): give the name of a "
+     "file (--out)"),
+    ("solve-out-zero", f"solve '{BOUNCING}' --out /dev/zero", 2, "/dev/zero: is not a regular"),
+    ("solve-log-device", "solve {positions.txt} --out {tmp}/r.jsonl --log /dev/full", 2,
+     "/dev/full: is not a regular file (a device, a pipe or a socket): give the name of a "
+     "file (--log)"),
+    ("analyze-out-device", "setups analyze --depth 1 --south 231123 --north 321123 "
+     "--out /dev/full", 2, "/dev/full: is not a regular file"),
+    ("add-to-device", f"catalogue add '{BOUNCING}' --to /dev/zero --id x", 2,
+     "/dev/zero: is not a regular file"),
+    ("match-out-device", "match builtin:nodes=100 builtin:nodes=100 --games 2 "
+     "--out /dev/zero", 2, "/dev/zero: is not a regular file"),
+    ("rank-out-device", "setups rank --games 2 --nodes 100 --out /dev/zero", 2,
+     "/dev/zero: is not a regular file"),
+    ("generate-out-device", "generate --stipulation 'win in 2' --count 1 --out /dev/zero", 2,
+     "/dev/zero: is not a regular file"),
+    ("review-puzzles-device", "review {game.txt} --puzzles /dev/zero", 2,
+     "/dev/zero: is not a regular file"),
 ]
 
 
@@ -265,3 +286,20 @@ def test_report_on_a_file_without_records_is_bad_input(tmp_path, content):
     path.write_bytes(content)
     r = run_gyges("setups", "report", path)
     assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+
+
+def test_an_output_that_is_the_standard_output_is_refused(tmp_path):
+    """``--out /dev/stdout``: a pipe is no regular file, and a file stdout is redirected
+    to would get the table written over the records; both refused before any work."""
+    import subprocess
+
+    args = ["gyges", "solve", BOUNCING, "--out", "/dev/stdout", "-q"]
+    piped = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 2 and "is not a regular file" in piped.stderr, piped.stderr
+    redirected = tmp_path / "out.txt"
+    with open(redirected, "w") as f:
+        r = subprocess.run(args, stdout=f, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == "gyges: /dev/stdout: is this command's standard output: give the " \
+                       "name of a file (--out)\n"
+    assert redirected.read_text() == ""

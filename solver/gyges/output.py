@@ -12,6 +12,10 @@ The policy every command follows for an output path (docs in the README):
   the command was given ``--force``; commands that merge (a catalogue gaining puzzles)
   keep what the user wrote instead.
 - Missing parent directories are created (the nearest existing one must be a directory).
+- An output path is a regular file or nothing yet: a device (``/dev/full``, ``/dev/zero``),
+  a pipe or a socket is refused, and so is the file that is this process's standard
+  output or standard error (``--out /dev/stdout`` would read its own pipe, or write the
+  file over the table printed to it).
 - :func:`check_output` applies the policy before any work starts, so a long run never
   fails at the end on its output path; a write that fails all the same (a full disk, a
   folder made read-only meanwhile) is one :class:`OutputError` naming the file, and
@@ -34,6 +38,7 @@ import contextlib
 import hashlib
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -102,6 +107,29 @@ def _existing_ancestor(path: Path) -> Path:
     return parent
 
 
+def _not_a_file(path: Path) -> str:
+    """Why ``path``, which may exist, cannot be an output file ('' when it can): it is no
+    regular file, or it is the standard output or error of this process.
+
+    >>> _not_a_file(Path("/dev/null")), _not_a_file(Path("no/such/file"))
+    ('is not a regular file (a device, a pipe or a socket)', '')
+    """
+    try:
+        st = path.stat()
+    except (OSError, ValueError):
+        return ""           # nothing there yet (or a name the system refuses: said later)
+    if not stat.S_ISREG(st.st_mode):
+        return "is not a regular file (a device, a pipe or a socket)"
+    for fd, stream in ((1, "standard output"), (2, "standard error")):
+        try:
+            other = os.fstat(fd)
+        except OSError:
+            continue
+        if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
+            return f"is this command's {stream}"
+    return ""
+
+
 def check_output(path: str | os.PathLike[str], *, force: bool = False,
                  replaceable: bool | None = None) -> Path:
     """May a command write the file ``path``? Raises :class:`OutputError` if not (its
@@ -122,6 +150,9 @@ def check_output(path: str | os.PathLike[str], *, force: bool = False,
                           "characters)") from None
     if is_dir:
         raise OutputError("is a directory: give a file name", name)
+    problem = _not_a_file(p)
+    if problem:
+        raise OutputError(f"{problem}: give the name of a file", name)
     anc = _existing_ancestor(p)
     if not anc.is_dir():
         raise OutputError(f"cannot create it: {anc} is not a directory", name)

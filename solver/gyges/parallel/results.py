@@ -33,13 +33,20 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import stat
 from collections.abc import Callable, Hashable
 from typing import Any
 
-__all__ = ["Line", "ParametersError", "Results", "ResultsFile", "ResultsFileError", "dumps",
-           "read_jsonl"]
+__all__ = ["MAX_RESULTS_BYTES", "Line", "ParametersError", "Results", "ResultsFile",
+           "ResultsFileError", "dumps", "read_jsonl"]
 
 Record = dict[str, Any]
+
+#: The largest results file read back (a run's records: 256 MiB, about a million games); a
+#: larger one, or one that is no regular file (a device such as /dev/zero), is refused
+#: before it is read whole.
+MAX_RESULTS_BYTES = 256 << 20
 _UNSET: Any = object()   # no parameters seen yet
 
 
@@ -136,7 +143,10 @@ class ResultsFile:
         """
         try:
             with open(self.path, "rb") as f:
-                data = f.read()
+                if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                    raise ResultsFileError(self.path, None, "is not a regular file (a "
+                                           "device, a pipe or a socket): give a file name")
+                data = f.read(MAX_RESULTS_BYTES + 1)
         except FileNotFoundError:
             return Results(())
         except IsADirectoryError:
@@ -144,6 +154,9 @@ class ResultsFile:
                                    ) from None
         except OSError as e:
             raise ResultsFileError(self.path, None, f"cannot read it: {e.strerror}") from None
+        if len(data) > MAX_RESULTS_BYTES:
+            raise ResultsFileError(self.path, None, f"larger than {MAX_RESULTS_BYTES >> 20} "
+                                   "MiB: not a results file this program reads back")
         raws = data.split(b"\n")
         tail = raws.pop()
         mend = b""            # what repair appends; or the length to cut the file to
