@@ -20,10 +20,14 @@ from collections.abc import Iterable
 from gyges.formats.notation import parse_setup
 from gyges.game.position import ALL_SETUPS, canonical_pair, mirror_setup
 from gyges.game.rules import Side
-from gyges.setups.values import SetupError
 
-__all__ = ["ALL_SETUPS", "PairListError", "PairSelectionError", "all_pairs", "canonical_pair",
+__all__ = ["PairListError", "PairSelectionError", "SetupError", "all_pairs", "canonical_pair",
            "canonical_pairs", "mirror_setup", "parse_pairs", "select_pairs"]
+
+
+class SetupError(ValueError):
+    """A constraint that cannot be read, or a setup search or analysis that cannot be made
+    (the error of every part of :mod:`gyges.setups`)."""
 
 
 def canonical_pairs(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
