@@ -18,6 +18,8 @@ from gyges.game.rules import RuleRequest, RuleSet
 from gyges.output import OutputError, check_output, open_atomic, signed
 from gyges.parallel import ResultsFileError, RunSummary, StatusLine
 from gyges.setups import (
+    MAX_DEPTH,
+    MIN_DEPTH,
     ConstraintFileError,
     PairListError,
     PairSelectionError,
@@ -168,8 +170,10 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
               help="Analyse only the canonical pair standing for each pair and its mirror "
                    "(both rows reversed: the same verdict and figures): 4,068 pairs stand "
                    "for all 8,100; 'setups report' counts each for its mirror too.")
-@click.option("--depth", type=click.IntRange(1, 30), default=2, show_default=True,
-              help="Prove forced wins within this many of South's moves (1..30).")
+@click.option("--depth", type=click.IntRange(MIN_DEPTH, MAX_DEPTH), default=2,
+              show_default=True,
+              help=f"Prove forced wins within this many of South's moves "
+                   f"({MIN_DEPTH}..{MAX_DEPTH}).")
 @jobs_option()
 @scheduler_option
 @click.option("--split/--no-split", default=None,
@@ -418,9 +422,10 @@ def _games_report(results: str, proven_file: str | None, svg: bool
     if proven_file is not None:
         if not os.path.isfile(proven_file):
             raise UserError("no such results file", proven_file)
-        analysis, proven = read_results(proven_file)
-        if analysis is not None and analysis["rules"] != found["rules"]:
-            raise UserError(f"made under other rules ({analysis['rules']}) than the games "
+        analysis, records = read_results(proven_file)
+        proven = [r.to_json() for r in records]
+        if analysis is not None and analysis.rules != found["rules"]:
+            raise UserError(f"made under other rules ({analysis.rules}) than the games "
                             f"({found['rules']}): give an analysis under the games' rules",
                             f"--proven {proven_file}")
     table = game_table(games, found["canonical"], proven)

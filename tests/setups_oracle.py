@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from hypothesis import strategies as st
 
-from gyges.setups.values import CENTRE, EDGES, Constraints, SideConstraints
+from gyges.setups.search.constraints import CENTRE, EDGES, Constraints, SideConstraints
 
 # Every setup: the permutations of the six rings, duplicates removed.
 BRUTE_SETUPS = sorted({"".join(map(str, p)) for p in itertools.permutations((1, 1, 2, 2, 3, 3))})

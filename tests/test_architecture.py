@@ -17,7 +17,7 @@ from gyges.game import _movegen
 #: for speed. Notation, the other formats, the puzzles and the CLI go through the game layer.
 DIRECT = {
     "solver/gyges/game/moves.py", "solver/gyges/game/position.py", "solver/gyges/game/squares.py",
-    "solver/gyges/setups/constraints.py",
+    "solver/gyges/setups/search/figures.py",
 }
 
 

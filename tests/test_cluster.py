@@ -24,7 +24,7 @@ from gyges.game.position import Position
 from gyges.game.rules import PRESETS
 from gyges.search.batch import solve_many
 from gyges.setups import select_pairs
-from gyges.setups.batch import run
+from gyges.setups.proven.batch import run
 
 pytest.importorskip("distributed")
 

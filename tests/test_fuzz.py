@@ -356,7 +356,7 @@ def _jsonl(tmp_path_factory, analysis, data, command):
         else:   # every pair there (a record edited by hand but well-formed is kept)
             from gyges.setups import read_results
 
-            pairs = {(r["south"], r["north"]) for r in read_results(str(f))[1]}
+            pairs = {r.pair for r in read_results(str(f))[1]}
             assert pairs >= {("231123", "321123"), ("231123", "312213")}
         return
     args = ["setups", "report", str(f)]

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from gyges.game.rules import PRESETS, Side
 from gyges.output import signed
+from gyges.setups.proven.records import read_results
 from gyges.setups.rank import read_games
 from gyges.setups.rankreport import best_replies, rank_report
-from gyges.setups.results import read_results
 from gyges.setups.scoremap import NO_GAMES, score_colour, score_map_svg
 from gyges.setups.selfplay import game_table
 from gyges.setups.strengths import fit_strengths
@@ -161,8 +161,8 @@ def test_the_published_self_play_report_and_map_are_reproduced():
     assert found is not None and found["canonical"] and found["limit"] == {"nodes": 1000}
     assert [g["game"] for g in games] == list(range(len(games)))   # sorted, none missing
     proven_found, proven = read_results(str(DATA / "pbmserv-depth3.jsonl"))
-    assert proven_found is not None and proven_found["rules"] == found["rules"]
-    table = game_table(games, canonical=True, proven=proven)
+    assert proven_found is not None and proven_found.rules == found["rules"]
+    table = game_table(games, canonical=True, proven=[r.to_json() for r in proven])
     text = (DATA / "pbmserv-selfplay-report.txt").read_text(encoding="utf-8")
     assert rank_report(table, found, games) + "\n" == text
     svg = (DATA / "pbmserv-selfplay.svg").read_text(encoding="utf-8")

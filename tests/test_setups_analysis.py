@@ -1,46 +1,49 @@
-"""The analysis of one setup pair (gyges.setups.analysis): the figures agree with the public
+"""The analysis of one setup pair (gyges.setups.proven.analysis): the figures agree with the public
 API, the record's verdict comes from the solver or is given, and the defence follows the
 verdict."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from gyges.game.moves import apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
 from gyges.parallel import dumps
-from gyges.search import solve
-from gyges.setups.analysis import analyse_pair, win_defence
-from gyges.setups.constraints import first_move_threats, hardest_threat
-from gyges.setups.results import PairRecord
+from gyges.search import ResultKind, solve
+from gyges.setups.proven.analysis import analyse_pair, win_defence
+from gyges.setups.proven.records import PairRecord
+from gyges.setups.search.figures import first_move_threats, hardest_threat
 
 RULES = PRESETS["pbmserv"]
 
 
 def test_a_given_verdict_is_the_records():
     rec = analyse_pair("112233", "213132", RULES, 2)
-    verdict = (rec["result"], rec["win_in"], rec["keys"])
+    verdict = (rec.result, rec.win_in, list(rec.keys))
     assert analyse_pair("112233", "213132", RULES, 2, verdict=verdict) == rec
     # another verdict: the record says it, and the defence is still the hardest threat
     lost = analyse_pair("112233", "213132", RULES, 2, verdict=("loss", 2, []))
-    assert (lost["result"], lost["win_in"], lost["keys"]) == ("loss", 2, [])
-    assert lost["defence"] == rec["defence"] and {**lost, "result": "none", "win_in": None} == rec
+    assert (lost.result, lost.win_in, lost.keys) == ("loss", 2, ())
+    assert lost.defence == rec.defence and dataclasses.replace(
+        lost, result=ResultKind.NONE, win_in=None) == rec
 
 
 def test_the_record_holds_the_engines_figures():
     start = Position.setup("231132", "132312")
-    record = PairRecord.from_json(analyse_pair("231132", "132312", RULES, 1))
+    record = analyse_pair("231132", "132312", RULES, 1)
+    assert PairRecord.from_json(record.to_json()) == record
     moves = legal_moves(start, RULES)
     figures = first_move_threats(start, RULES, moves)
     assert (record.landing_threats, record.blunders) == (figures.landing_threats,
                                                          figures.blunders)
     assert record.defence == hardest_threat(start, RULES, figures.threats)
-    assert record.south_moves == len(moves) and record.depth == 1
+    assert record.south_moves == len(moves) and record.params.depth == 1
 
 
 def test_figures_agree_with_the_public_api():
-    rec = analyse_pair("231132", "132312", RULES, 1)
+    rec = analyse_pair("231132", "132312", RULES, 1).to_json()
     p = Position.setup("231132", "132312")
     south = legal_moves(p, RULES)
     north = legal_moves(p.with_turn(Side.NORTH), RULES)

@@ -1,4 +1,4 @@
-"""The batch run of setup pairs (gyges.setups.batch): one resumable run of gyges.parallel.
+"""The batch run of setup pairs (gyges.setups.proven.batch): one resumable run of gyges.parallel.
 One and two workers write the same records, a run resumes after an interruption, a file
 of other parameters is refused untouched, the per-first-move split gives what the unsplit
 solver gives, and a run of canonical pairs writes the records of the pairs it stands for."""
@@ -13,10 +13,10 @@ from gyges.game.rules import PRESETS
 from gyges.parallel import ParametersError, ResultsFileError, dumps
 from gyges.search import solve
 from gyges.search.policy import DFPN_FROM
-from gyges.setups.analysis import analyse_pair
-from gyges.setups.batch import combine_verdicts, first_move_verdicts, first_moves, run
 from gyges.setups.pairs import canonical_pair, mirror_setup, select_pairs
-from gyges.setups.results import describe_params, params, read_results
+from gyges.setups.proven.analysis import analyse_pair
+from gyges.setups.proven.batch import combine_verdicts, first_move_verdicts, first_moves, run
+from gyges.setups.proven.records import AnalysisParams, read_results
 from tests.positions import sparse_position
 
 RULES = PRESETS["pbmserv"]
@@ -35,10 +35,10 @@ def test_jobs_1_and_2_give_the_same_results(tmp_path):
     assert s1.done == s2.done == len(PAIRS) and not s1.interrupted and s1.complete
     p1, r1 = read_results(str(out1))
     p2, r2 = read_results(str(out2))
-    assert p1 == p2 == params(RULES, 1) and r1 == r2 and len(r1) == len(PAIRS)
+    assert p1 == p2 == AnalysisParams.of(RULES, 1) and r1 == r2 and len(r1) == len(PAIRS)
     assert sorted(out1.read_text().splitlines()) == sorted(out2.read_text().splitlines())
     # one job: the records in the order of the pairs, each as analyse_pair makes it
-    assert out1.read_text() == "".join(dumps(analyse_pair(s, n, RULES, 1)) + "\n"
+    assert out1.read_text() == "".join(dumps(analyse_pair(s, n, RULES, 1).to_json()) + "\n"
                                        for s, n in PAIRS)
     log = (tmp_path / "b.log").read_text()
     # the workers' lines reach the one log file
@@ -77,8 +77,8 @@ def test_resume_refuses_other_parameters_with_the_facts(tmp_path):
     with pytest.raises(ParametersError) as e:
         run(pairs, RULES, 2, str(out), jobs=1, scheduler="")
     assert e.value.path == str(out) and e.value.line == 1
-    assert e.value.found == describe_params(params(RULES, 1))
-    assert e.value.wanted == describe_params(params(RULES, 2))
+    assert e.value.found == str(AnalysisParams.of(RULES, 1))
+    assert e.value.wanted == str(AnalysisParams.of(RULES, 2))
     assert "--" not in str(e.value) and "depth 1" in str(e.value)
     assert out.read_bytes() == before
 
@@ -200,16 +200,16 @@ def test_a_canonical_run_writes_the_records_of_the_pairs_it_stands_for(tmp_path)
     stand = sorted({canonical_pair(*p) for p in pairs})
     assert s.done == s.todo == len(stand) == 4 and s.complete
     found, records = read_results(str(canon))
-    assert found == {**params(RULES, 1), "canonical": True}
-    assert [(r["south"], r["north"]) for r in records] == stand
+    assert found == AnalysisParams.of(RULES, 1, canonical=True)
+    assert [r.pair for r in records] == stand
     run(pairs, RULES, 1, str(full), jobs=1)
     _, every = read_results(str(full))
-    by_pair = {(r["south"], r["north"]): r for r in every}
+    by_pair = {r.pair: r.to_json() for r in every}
     for r in records:
-        same = by_pair[(r["south"], r["north"])]
-        assert {k: v for k, v in r.items() if k != "canonical"} == same
+        same = by_pair[r.pair]
+        assert {k: v for k, v in r.to_json().items() if k != "canonical"} == same
         # the mirror pair has the same figures and verdict (its moves are mirrored)
-        twin = by_pair[(mirror_setup(r["south"]), mirror_setup(r["north"]))]
+        twin = by_pair[(mirror_setup(r.south), mirror_setup(r.north))]
         differ = {k for k in same if same[k] != twin[k]}
         assert differ <= {"south", "north", "keys", "defence"}
     # a table of canonical pairs is one analysis, a table of every pair another

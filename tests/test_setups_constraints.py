@@ -1,4 +1,4 @@
-"""The setup search with engine properties (gyges.setups.constraints): lazily enforced,
+"""The setup search with engine properties (gyges.setups.search.find): lazily enforced,
 checked against the engine's public API over the same set; and the search's result."""
 
 from __future__ import annotations
@@ -11,16 +11,12 @@ from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
 from gyges.search import win_in
-from gyges.setups.constraints import (
-    check_pair,
-    find_setups,
-    first_move_threats,
-    replace_threats,
-    search,
-)
-from gyges.setups.model import RoundProgress
-from gyges.setups.options import constraints_from_options
-from gyges.setups.values import SearchResult, SearchSide, SetupError
+from gyges.setups.pairs import SetupError
+from gyges.setups.search.constraints import SearchResult, SearchSide
+from gyges.setups.search.figures import first_move_threats, replace_threats
+from gyges.setups.search.find import check_pair, find_setups, search
+from gyges.setups.search.model import RoundProgress
+from gyges.setups.search.options import constraints_from_options
 from tests.setups_oracle import BRUTE_SETUPS, brute
 
 RULES = PRESETS["pbmserv"]

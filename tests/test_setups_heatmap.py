@@ -1,4 +1,4 @@
-"""The heat map of a setup analysis (gyges.setups.heatmap): a cell per pair in its colour,
+"""The heat map of a setup analysis (gyges.setups.proven.heatmap): a cell per pair in its colour,
 every setup labelled on both axes beside its row or column, nothing drawn outside the
 picture on any map size, a legend, a pure function of the table, and a table of canonical
 pairs drawn whole."""
@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from gyges.setups.heatmap import heatmap_svg
-from gyges.setups.pairs import ALL_SETUPS, canonical_pair
-from gyges.setups.results import read_results
+from gyges.game.position import ALL_SETUPS
+from gyges.setups.pairs import canonical_pair
+from gyges.setups.proven.heatmap import heatmap_svg
+from gyges.setups.proven.records import PairRecord, read_results
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "setups"
 NS = "{http://www.w3.org/2000/svg}"
@@ -24,16 +25,16 @@ ASCENT, DESCENT = 0.8, 0.25   # a line's reach above and below its baseline, in 
 
 
 @pytest.fixture(scope="module")
-def table() -> list[dict]:
+def table() -> list[PairRecord]:
     return read_results(str(DATA / "pbmserv-depth3.jsonl"))[1]
 
 
-def part(records: list[dict], souths: int, norths: int) -> list[dict]:
+def part(records: list[PairRecord], souths: int, norths: int) -> list[PairRecord]:
     """The pairs of the first ``souths`` South setups and ``norths`` North setups (every
     90 // n-th setup, to spread them)."""
     s = set(ALL_SETUPS[::max(1, 90 // souths)][:souths])
     n = set(ALL_SETUPS[::max(1, 90 // norths)][:norths])
-    return [r for r in records if r["south"] in s and r["north"] in n]
+    return [r for r in records if r.south in s and r.north in n]
 
 
 def rotated(points: list[tuple[float, float]], transform: str | None
@@ -101,8 +102,8 @@ def test_labels_on_both_axes_and_nothing_outside(table, souths, norths):
     column_labels = {t.text: t for t in labels
                      if (t.get("transform") or "").startswith("rotate(-90 ")}
     assert len(labels) == souths + norths
-    assert sorted(row_labels) == sorted({r["south"] for r in records})
-    assert sorted(column_labels) == sorted({r["north"] for r in records})
+    assert sorted(row_labels) == sorted({r.south for r in records})
+    assert sorted(column_labels) == sorted({r.north for r in records})
     grid_left = min(float(c.get("x")) for c in by_pair.values())
     grid_top = min(float(c.get("y")) for c in by_pair.values())
     for (s, n), cell in by_pair.items():
@@ -123,13 +124,15 @@ def test_labels_on_both_axes_and_nothing_outside(table, souths, norths):
     assert "no forced result: South's landing threats" in texts
 
 
-def test_a_cell_per_pair_in_its_colour_and_a_pure_function():
+def test_a_cell_per_pair_in_its_colour_and_a_pure_function(table):
     records = []
     for i, s in enumerate(ALL_SETUPS[:3]):
         for j, n in enumerate(ALL_SETUPS[:4]):
             result = "win" if i == 0 and j < 3 else "loss" if (i, j) == (2, 3) else "none"
-            records.append({"south": s, "north": n, "result": result, "landing_threats": i + j,
-                            "depth": 2})
+            records.append(PairRecord.from_json({
+                **table[0].to_json(), "south": s, "north": n, "result": result,
+                "win_in": None if result == "none" else 2, "landing_threats": i + j,
+                "depth": 2}))
     svg = heatmap_svg(records)
     assert heatmap_svg(records[::-1]) == svg     # the table, not the order of its lines
     by_pair = cells(ET.fromstring(svg))
@@ -140,8 +143,7 @@ def test_a_cell_per_pair_in_its_colour_and_a_pure_function():
     assert [pair for pair, f in fills.items() if f == "#1f77b4"] == [(ALL_SETUPS[2],
                                                                       ALL_SETUPS[3])]
     # the other pairs: a green, darker with more landing threats
-    threats = {(r["south"], r["north"]): r["landing_threats"] for r in records
-               if r["result"] == "none"}
+    threats = {r.pair: r.landing_threats for r in records if r.result == "none"}
     shades = sorted((threats[p], tuple(int(fills[p][k:k + 2], 16) for k in (1, 3, 5)))
                     for p in threats)
     assert len({v for v, _ in shades}) == 4 and all(
@@ -152,10 +154,10 @@ def test_a_cell_per_pair_in_its_colour_and_a_pure_function():
 
 def test_a_canonical_table_is_drawn_with_its_mirrors(table):
     every = part(table, 20, 20)
-    setups = {r["south"] for r in every} | {r[::-1] for r in {r["south"] for r in every}}
-    every = [r for r in table if r["south"] in setups and r["north"] in setups]
-    canonical = [{**r, "canonical": True} for r in every
-                 if canonical_pair(r["south"], r["north"]) == (r["south"], r["north"])]
+    setups = {r.south for r in every} | {r[::-1] for r in {r.south for r in every}}
+    every = [r for r in table if r.south in setups and r.north in setups]
+    canonical = [PairRecord.from_json({**r.to_json(), "canonical": True}) for r in every
+                 if canonical_pair(*r.pair) == r.pair]
     assert len(canonical) < len(every)
     drawn = {pair: c.get("fill") for pair, c in cells(ET.fromstring(heatmap_svg(canonical)))
              .items()}

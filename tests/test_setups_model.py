@@ -1,4 +1,4 @@
-"""The CP-SAT model of setups (gyges.setups.model): its solutions checked against brute
+"""The CP-SAT model of setups (gyges.setups.search.model): its solutions checked against brute
 force with itertools and against plain-Python readings of the constraints."""
 
 from __future__ import annotations
@@ -9,10 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gyges.setups.constraints import search
-from gyges.setups.model import RoundProgress, solutions
-from gyges.setups.options import constraints_from_options
-from gyges.setups.pairs import ALL_SETUPS, mirror_setup
+from gyges.game.position import ALL_SETUPS
+from gyges.game.rules import PRESETS
+from gyges.setups.pairs import mirror_setup
+from gyges.setups.search.find import search
+from gyges.setups.search.model import RoundProgress, solutions
+from gyges.setups.search.options import constraints_from_options
 from tests.setups_oracle import (
     BRUTE_SETUPS,
     adjacent,
@@ -23,12 +25,14 @@ from tests.setups_oracle import (
     option_sets,
 )
 
+RULES = PRESETS["pbmserv"]  # the model's constraints do not depend on the rules
+
 
 def test_ninety_per_side_and_8100_pairs():
     assert len(BRUTE_SETUPS) == 90 and list(ALL_SETUPS) == BRUTE_SETUPS
-    assert search(constraints_from_options({})) == BRUTE_SETUPS
-    assert search(constraints_from_options({"side": "north"})) == BRUTE_SETUPS
-    pairs = search(constraints_from_options({"side": "pair"}))
+    assert search(constraints_from_options({}), RULES) == BRUTE_SETUPS
+    assert search(constraints_from_options({"side": "north"}), RULES) == BRUTE_SETUPS
+    pairs = search(constraints_from_options({"side": "pair"}), RULES)
     assert len(pairs) == 8100 == len(set(pairs))
     assert pairs == sorted(itertools.product(BRUTE_SETUPS, BRUTE_SETUPS))
 
@@ -56,13 +60,13 @@ def test_ninety_per_side_and_8100_pairs():
     ],
 )
 def test_simple_constraints_match_brute_force(options, pred):
-    got = search(constraints_from_options(options))
+    got = search(constraints_from_options(options), RULES)
     assert got == brute(pred)
     assert got, "a constraint of this test should leave some setups"
     # the same constraint on North's row when searching North
     north = {k: v for k, v in options.items()}
     north["side"] = "north"
-    assert search(constraints_from_options(north)) == brute(pred)
+    assert search(constraints_from_options(north), RULES) == brute(pred)
 
 
 def test_pair_constraints_match_brute_force():
@@ -70,35 +74,36 @@ def test_pair_constraints_match_brute_force():
         {"side": "pair", "fix": ["N:3@1", "S:1@6"], "apart": ["N:2"], "centre": "3>=1"})
     want = [(s, n) for s in BRUTE_SETUPS for n in BRUTE_SETUPS
             if n[0] == "3" and s[5] == "1" and not adjacent(n, "2") and "3" in s[2:4]]
-    assert search(c) == want == allowed_pairs(c)
-    assert search(c, count_only=True) == len(want)
+    assert search(c, RULES) == want == allowed_pairs(c)
+    assert search(c, RULES, count_only=True) == len(want)
 
 
 @pytest.mark.parametrize("how, tie", [("mirror", lambda s: s), ("rotated", mirror_setup)],
                          ids=["mirror", "rotated"])
 def test_north_tied_to_south(how, tie):
     c = constraints_from_options({"side": "pair", "north-as": how, "fix": "2@2"})
-    got = search(c)
+    got = search(c, RULES)
     assert got == [(s, tie(s)) for s in BRUTE_SETUPS if s[1] == "2"] == allowed_pairs(c)
 
 
 def test_north_fixed_and_south_search():
-    got = search(constraints_from_options({"north": "321123", "off": "1@123456"}))
+    got = search(constraints_from_options({"north": "321123", "off": "1@123456"}), RULES)
     assert got == []
-    got = search(constraints_from_options({"side": "pair", "north": "321123"}))
+    got = search(constraints_from_options({"side": "pair", "north": "321123"}), RULES)
     assert got == [(s, "321123") for s in BRUTE_SETUPS]
 
 
 def test_canonical_reports_each_mirror_class_once():
-    got = search(constraints_from_options({"canonical": True}))
+    got = search(constraints_from_options({"canonical": True}), RULES)
     classes = {min(s, s[::-1]) for s in BRUTE_SETUPS}
     assert len(got) == len(classes) == 48  # 6 symmetric setups + 84 / 2
     assert {min(s, s[::-1]) for s in got} == classes
     # a constraint that is not mirror-symmetric: members outside the solutions don't count
-    got = search(constraints_from_options({"fix": "3@1", "canonical": True}))
+    got = search(constraints_from_options({"fix": "3@1", "canonical": True}), RULES)
     sols = brute(lambda s: s[0] == "3")
     assert len(got) == len({min(s, s[::-1]) for s in sols})
-    pairs = search(constraints_from_options({"side": "pair", "canonical": True}), count_only=True)
+    pairs = search(constraints_from_options({"side": "pair", "canonical": True}), RULES,
+                   count_only=True)
     # pairs fixed by the whole-board mirror: both setups symmetric (6 x 6)
     assert pairs == (8100 - 36) // 2 + 36
 

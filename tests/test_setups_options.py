@@ -1,4 +1,4 @@
-"""Reading constraints (gyges.setups.options): option keys, KEY=VALUE arguments, YAML
+"""Reading constraints (gyges.setups.search.options): option keys, KEY=VALUE arguments, YAML
 files (YAML 1.2 booleans), their errors, and the round trip with Constraints.options."""
 
 from __future__ import annotations
@@ -9,8 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gyges.game.rules import Side
-from gyges.setups.model import solutions
-from gyges.setups.options import (
+from gyges.setups.pairs import SetupError
+from gyges.setups.search.constraints import (
+    Constraints,
+    Count,
+    CountOp,
+    NorthAs,
+    SearchSide,
+    SideConstraints,
+)
+from gyges.setups.search.model import solutions
+from gyges.setups.search.options import (
     ConstraintFileError,
     ScopeError,
     Yaml12Loader,
@@ -18,15 +27,6 @@ from gyges.setups.options import (
     load_constraints,
     merge_options,
     read_constraints,
-)
-from gyges.setups.values import (
-    Constraints,
-    Count,
-    CountOp,
-    NorthAs,
-    SearchSide,
-    SetupError,
-    SideConstraints,
 )
 from tests.setups_oracle import brute, option_sets
 

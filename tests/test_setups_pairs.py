@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from gyges.game.position import ALL_SETUPS
 from gyges.game.rules import Side
 from gyges.setups.pairs import (
-    ALL_SETUPS,
     PairListError,
     PairSelectionError,
     all_pairs,

@@ -1,4 +1,4 @@
-"""The report of a setup analysis (gyges.setups.report): the published depth-3 and depth-4
+"""The report of a setup analysis (gyges.setups.proven.report): the published depth-3 and depth-4
 tables' reports and heat maps are exactly what the report makes of their records (the
 depth-4 table whole: every canonical pair once, sorted); the numbers of a
 small fixed table, the ranking and its lists, singular forms, the explanations, and a
@@ -11,21 +11,22 @@ from pathlib import Path
 
 import pytest
 
+from gyges.game.position import ALL_SETUPS
 from gyges.game.rules import PRESETS, Side
 from gyges.output import signed
-from gyges.setups.heatmap import heatmap_svg
-from gyges.setups.pairs import ALL_SETUPS, all_pairs, canonical_pair, canonical_pairs, mirror_setup
-from gyges.setups.report import report, strengths
-from gyges.setups.results import params, read_results
+from gyges.setups.pairs import all_pairs, canonical_pair, canonical_pairs, mirror_setup
+from gyges.setups.proven.heatmap import heatmap_svg
+from gyges.setups.proven.records import AnalysisParams, PairRecord, read_results
+from gyges.setups.proven.report import report, strengths
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "setups"
 RULES = PRESETS["pbmserv"]
 
 
 @pytest.fixture(scope="module")
-def published() -> tuple[dict, list[dict]]:
+def published() -> tuple[AnalysisParams, list[PairRecord]]:
     found, records = read_results(str(DATA / "pbmserv-depth3.jsonl"))
-    assert len(records) == 8100 and found is not None and found["depth"] == 3
+    assert len(records) == 8100 and found is not None and found.depth == 3
     return found, records
 
 
@@ -39,11 +40,11 @@ def test_the_published_report_and_heat_map_are_reproduced(published):
 
 def test_the_published_depth_4_table_is_whole_and_its_report_reproduced():
     found, records = read_results(str(DATA / "pbmserv-depth4.jsonl"))
-    assert found is not None and found["depth"] == 4 and found["canonical"]
+    assert found is not None and found.depth == 4 and found.canonical
     lines = (DATA / "pbmserv-depth4.jsonl").read_text(encoding="utf-8").splitlines()
     order = [(json.loads(line)["south"], json.loads(line)["north"]) for line in lines]
     assert order == sorted(order) and len(order) == len(records)   # sorted by pair, once
-    assert {(r["south"], r["north"]) for r in records} == set(canonical_pairs(all_pairs()))
+    assert {r.pair for r in records} == set(canonical_pairs(all_pairs()))
     text = (DATA / "pbmserv-depth4-report.txt").read_text(encoding="utf-8")
     assert report(records, found) + "\n" == text
     svg = (DATA / "pbmserv-depth4.svg").read_text(encoding="utf-8")
@@ -52,13 +53,18 @@ def test_the_published_depth_4_table_is_whole_and_its_report_reproduced():
 
 def test_a_small_report_ranks_by_the_tie_break(published):
     found, records = published
-    few = [r for r in records if r["south"] in ("213132", "323211")
-           and r["north"] in ("112233", "332211")]
+    few = [r for r in records if r.south in ("213132", "323211")
+           and r.north in ("112233", "332211")]
     text = report(few, found, top=1)
     assert text.splitlines()[0].startswith("4 setup pairs (2 South setups x 2 North setups)")
     strongest = text.split("strongest South setups")[1].splitlines()[1]
     weakest = text.split("weakest South setups")[1].splitlines()[1]
     assert strongest.split()[0] == "213132" and weakest.split()[0] == "323211"
+
+
+def typed(rows: list[dict]) -> list[PairRecord]:
+    """The records of JSON objects (as a results file holds them)."""
+    return [PairRecord.from_json(r) for r in rows]
 
 
 def synthetic(n_s: int = 3, n_n: int = 4) -> list[dict]:
@@ -91,7 +97,7 @@ def test_report_summarises():
     recs = synthetic()
     recs[5]["defence"] = {"threat": "11-21", "replies": 7, "reply": "61-51"}
     recs[7]["defence"] = {"threat": "12-22", "replies": 1, "reply": "62-52"}
-    text = report(recs, {"depth": 2, "format": 1, "rules": RULES.describe()}, top=2)
+    text = report(typed(recs), AnalysisParams.of(RULES, 2), top=2)
     assert "12 setup pairs (3 South setups x 4 North setups)" in text
     assert "forces a landing within 2: 3 pairs (25.0%)" in text
     assert "  win in 2: 3 pairs" in text and "North forces a landing whatever South does: " \
@@ -116,7 +122,7 @@ def test_report_summarises():
 
 
 def test_every_section_says_what_its_numbers_are():
-    text = report(synthetic(), None)
+    text = report(typed(synthetic()), None)
     lines = text.splitlines()
     for heading in ("Forced results within 2:", "Setups ranked:", "Distributions:",
                     "South's first moves: ", "North's moves (if to move): ",
@@ -128,7 +134,7 @@ def test_every_section_says_what_its_numbers_are():
 
 def test_singular_forms():
     rec = {**synthetic(1, 1)[0], "defence": {"threat": "11-21", "replies": 1, "reply": "x"}}
-    text = report([rec], None)
+    text = report(typed([rec]), None)
     assert text.startswith("1 setup pair (1 South setup x 1 North setup), depth 2")
     assert "within 2: 1 pair (100.0%)" in text and "  win in 2: 1 pair\n" in text
     assert "South setups, strongest first (all 1 setup):" in text
@@ -138,7 +144,8 @@ def test_singular_forms():
 
 
 def test_a_win_outranks_any_number_of_landing_threats():
-    rows = [{"south": s, "north": n, "result": r, "landing_threats": t}
+    rows = [PairRecord.from_json({**synthetic(1, 1)[0], "south": s, "north": n, "result": r,
+                                  "win_in": 2 if r == "win" else None, "landing_threats": t})
             for s, n, r, t in (("231123", "112233", "win", 0), ("231123", "112323", "none", 1),
                                ("321132", "112233", "none", 90),
                                ("321132", "112323", "none", 90))]
@@ -161,12 +168,12 @@ def test_a_canonical_table_is_counted_with_its_mirrors():
     table = [{**r, "canonical": True} for r in every
              if canonical_pair(r["south"], r["north"]) == (r["south"], r["north"])]
     assert len(table) == 4068
-    found = params(RULES, 2, canonical=True)
-    text = report(table, found)
+    found = AnalysisParams.of(RULES, 2, canonical=True)
+    text = report(typed(table), found)
     first = text.splitlines()[0]
     assert first.startswith("4,068 canonical pairs (8,100 with mirrors: 90 South setups x 90 "
                             "North setups), depth 2")
-    full = report(every, params(RULES, 2))
+    full = report(typed(every), AnalysisParams.of(RULES, 2))
     assert "8,100 setup pairs (90 South setups x 90 North setups)" in full
     # every count, ranking and distribution is the whole table's
     after = text.split("Forced results within 2:")[1]

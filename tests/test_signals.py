@@ -21,8 +21,9 @@ def test_cp_sat_leaves_sigint_to_python():
     code = textwrap.dedent("""
         import random, signal
         from gyges.puzzles.compose import Design, _solve_model, draw_path
-        from gyges.setups.constraints import constraints_from_options, search
-        search(constraints_from_options({"fix": ["3@1"]}))
+        from gyges.game.rules import PRESETS
+        from gyges.setups import constraints_from_options, search
+        search(constraints_from_options({"fix": ["3@1"]}), PRESETS["pbmserv"])
         rng = random.Random(1)
         d = Design(bounces=1, defenders=1)
         for _ in range(5):

@@ -25,12 +25,13 @@ def test_option_help_says_what_is_true():
 
 
 def test_setups_report_has_no_negative_zero():
-    from gyges.setups import report
+    from gyges.setups import PairRecord, report
 
     rec = {"south": "231123", "north": "321123", "result": "none", "landing_threats": 0,
            "south_moves": 1, "north_moves": 1, "blunders": 0, "replace_threats": 0,
+           "south_replaces": 0, "north_replaces": 0, "keys": [], "format": 1,
            "depth": 1, "rules": "r", "win_in": None, "defence": None}
-    text = report([rec, {**rec, "north": "312213"}], None)
+    text = report([PairRecord.from_json(r) for r in (rec, {**rec, "north": "312213"})], None)
     assert "-0.0000" not in text and "+0.0000" in text
 
 

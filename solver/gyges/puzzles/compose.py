@@ -32,7 +32,7 @@ land yet, the fewest bounces of a landing after the key is the designed number, 
 opponent cannot land at once after the key; with ``stalemate``, that the opponent has no
 legal move after the key) and a quick proof checks the stipulation; a
 rejected board gets a no-good cut and the model is solved again (the pattern of
-:mod:`gyges.setups.constraints`). The model is built for South; half the designs are turned around
+:mod:`gyges.setups.search.model`). The model is built for South; half the designs are turned around
 for North (:meth:`gyges.game.position.Position.flipped`).
 
 >>> import random

@@ -1,55 +1,36 @@
-"""Opening setups: the setups meeting some constraints, searched with CP-SAT, and the batch
-analysis of setup pairs with its report. Uses search, formats and game.
+"""Opening setups: the setups meeting some constraints, searched with CP-SAT; the proven
+analysis of setup pairs in batch, with its report; self-play games ranking the setups.
+Uses engine, search, formats and game.
 
-The modules, by job:
+The package is laid out by job, each room a subpackage; this module gathers their public
+names:
 
-- ``values``: what a search asks for (:class:`Constraints`) and what it found
-  (:class:`SearchResult`);
-- ``pairs``: the setup space (the mirror, canonical pairs, the pairs asked for, lists of
-  pairs);
-- ``options``: constraints read from option keys, ``KEY=VALUE`` arguments and YAML files;
-- ``model``: the CP-SAT model of the placements;
-- ``constraints``: the search itself, and the engine's figures of a start position;
-- ``analysis``: the analysis of one pair, as a record;
-- ``results``: the results file and its records (:class:`PairRecord`);
-- ``batch``: the run over many pairs (one resumable run of :mod:`gyges.parallel`), whole
-  or split per first move;
-- ``report``: the summary as text;
-- ``heatmap``: the heat map as SVG;
+- ``pairs``: the setup space, shared by every room (the mirror, canonical pairs, the
+  pairs asked for, lists of pairs) and :class:`SetupError`;
+- ``search``: the setup search (``setups search``): what it asks for and found
+  (``search.constraints``), constraints read from options and files (``search.options``),
+  the CP-SAT model (``search.model``), the engine's figures of a start position
+  (``search.figures``) and the search itself (``search.find``);
+- ``proven``: the proven analysis of pairs (``setups analyze``, ``setups report``): one
+  pair (``proven.analysis``), the records and their file (``proven.records``), the run
+  over many pairs (``proven.batch``), the report as text (``proven.report``) and the heat
+  map (``proven.heatmap``);
 - ``rank``: self-play games of the engine from setup pairs (``setups rank``), one
   resumable run of :mod:`gyges.parallel`, and the games file;
 - ``strengths``: the Bradley-Terry fit of one strength per setup and side, with intervals;
 - ``selfplay``: the games as a table (the mirror folded in, proven verdicts first);
 - ``rankreport`` and ``scoremap``: the report of a games file as text, its heat map.
 
->>> found = find_setups(read_constraints(["fix=3@1", "fix=3@6", "apart=1"]))
+>>> from gyges.game.rules import PRESETS
+>>> found = find_setups(read_constraints(["fix=3@1", "fix=3@6", "apart=1"]), PRESETS["pbmserv"])
 >>> found.lines()
 ['312123', '312213', '321213']
 """
 
-from gyges.setups.analysis import analyse_pair, win_defence
-from gyges.setups.batch import combine_verdicts, first_move_verdicts, first_moves, run
-from gyges.setups.constraints import (
-    check_pair,
-    find_setups,
-    forced_landing_within,
-    replace_threats,
-    search,
-)
-from gyges.setups.heatmap import heatmap_svg
-from gyges.setups.model import RoundProgress
-from gyges.setups.options import (
-    KEYS,
-    ConstraintFileError,
-    ScopeError,
-    constraints_from_options,
-    load_constraints,
-    read_constraints,
-)
 from gyges.setups.pairs import (
-    ALL_SETUPS,
     PairListError,
     PairSelectionError,
+    SetupError,
     all_pairs,
     canonical_pair,
     canonical_pairs,
@@ -57,30 +38,50 @@ from gyges.setups.pairs import (
     parse_pairs,
     select_pairs,
 )
+from gyges.setups.proven.analysis import MAX_DEPTH, MIN_DEPTH, analyse_pair, win_defence
+from gyges.setups.proven.batch import combine_verdicts, first_move_verdicts, first_moves, run
+from gyges.setups.proven.heatmap import heatmap_svg
+from gyges.setups.proven.records import (
+    AnalysisParams,
+    BatchError,
+    PairRecord,
+    read_results,
+    results_file,
+)
+from gyges.setups.proven.report import report
 from gyges.setups.rank import read_games, run_games
 from gyges.setups.rankreport import rank_report
-from gyges.setups.report import report
-from gyges.setups.results import BatchError, PairRecord, read_results, results_file
 from gyges.setups.scoremap import score_map_svg
-from gyges.setups.selfplay import GameTable, game_table
-from gyges.setups.strengths import Fit, Rating, fit_strengths
-from gyges.setups.values import (
+from gyges.setups.search.constraints import (
     Constraints,
     Count,
     CountOp,
     NorthAs,
     SearchResult,
     SearchSide,
-    SetupError,
     SideConstraints,
 )
+from gyges.setups.search.figures import forced_landing_within, replace_threats
+from gyges.setups.search.find import check_pair, find_setups, search
+from gyges.setups.search.model import RoundProgress
+from gyges.setups.search.options import (
+    KEYS,
+    MAX_LANDING_MOVES,
+    ConstraintFileError,
+    ScopeError,
+    constraints_from_options,
+    load_constraints,
+    read_constraints,
+)
+from gyges.setups.selfplay import GameTable, game_table
+from gyges.setups.strengths import Fit, Rating, fit_strengths
 
 __all__ = [
-    "ALL_SETUPS", "KEYS", "BatchError", "ConstraintFileError", "Constraints", "Count",
-    "CountOp", "Fit", "GameTable", "NorthAs", "PairListError", "PairRecord",
-    "PairSelectionError", "Rating", "RoundProgress", "ScopeError", "SearchResult",
-    "SearchSide", "SetupError", "SideConstraints", "all_pairs", "analyse_pair",
-    "canonical_pair", "canonical_pairs", "check_pair", "combine_verdicts",
+    "KEYS", "MAX_DEPTH", "MAX_LANDING_MOVES", "MIN_DEPTH", "AnalysisParams", "BatchError",
+    "ConstraintFileError", "Constraints", "Count", "CountOp", "Fit", "GameTable", "NorthAs",
+    "PairListError", "PairRecord", "PairSelectionError", "Rating", "RoundProgress",
+    "ScopeError", "SearchResult", "SearchSide", "SetupError", "SideConstraints", "all_pairs",
+    "analyse_pair", "canonical_pair", "canonical_pairs", "check_pair", "combine_verdicts",
     "constraints_from_options", "find_setups", "first_move_verdicts", "first_moves",
     "fit_strengths", "forced_landing_within", "game_table", "heatmap_svg",
     "load_constraints", "mirror_setup", "parse_pairs", "rank_report", "read_constraints",

@@ -1,12 +1,14 @@
-"""The setup space: a setup's mirror, the pairs of setups, and the pairs asked for.
+"""The setup space: a setup's mirror, the pairs of setups, and the pairs asked for; the
+error every part of :mod:`gyges.setups` raises (:class:`SetupError`).
 
 A setup is one side's arrangement of two 1s, two 2s and two 3s on its starting row, written
-as six digits for columns 1..6 as drawn (``231123``): 90 per side (:data:`ALL_SETUPS`),
-8,100 pairs. A pair's start position is ``Position.setup(south, north)``, South to move.
-The rules are the same mirrored left to right, so a pair and its mirror (both rows
-reversed) have the same figures and verdict: 4,068 canonical pairs stand for all 8,100
-(:func:`canonical_pair`, :func:`canonical_pairs`). A list of pairs is read from text, one
-``SOUTH NORTH`` pair per line (:func:`parse_pairs`).
+as six digits for columns 1..6 as drawn (``231123``): 90 per side
+(:data:`gyges.game.position.ALL_SETUPS`), 8,100 pairs. A pair's start position is
+``Position.setup(south, north)``, South to move. The rules are the same mirrored left to
+right, so a pair and its mirror (both rows reversed) have the same figures and verdict:
+4,068 canonical pairs stand for all 8,100 (:func:`canonical_pair`,
+:func:`canonical_pairs`). A list of pairs is read from text, one ``SOUTH NORTH`` pair per
+line (:func:`parse_pairs`).
 
 >>> len(ALL_SETUPS), ALL_SETUPS[0], ALL_SETUPS[-1]
 (90, '112233', '332211')
@@ -20,10 +22,14 @@ from collections.abc import Iterable
 from gyges.formats.notation import parse_setup
 from gyges.game.position import ALL_SETUPS, canonical_pair, mirror_setup
 from gyges.game.rules import Side
-from gyges.setups.values import SetupError
 
-__all__ = ["ALL_SETUPS", "PairListError", "PairSelectionError", "all_pairs", "canonical_pair",
+__all__ = ["PairListError", "PairSelectionError", "SetupError", "all_pairs", "canonical_pair",
            "canonical_pairs", "mirror_setup", "parse_pairs", "select_pairs"]
+
+
+class SetupError(ValueError):
+    """A constraint that cannot be read, or a setup search or analysis that cannot be made
+    (the error of every part of :mod:`gyges.setups`)."""
 
 
 def canonical_pairs(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:

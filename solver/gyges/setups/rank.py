@@ -41,8 +41,7 @@ from gyges.formats.notation import parse_setup
 from gyges.game.rules import RuleSet
 from gyges.parallel import ResultsFile, RunEvent, RunSummary
 from gyges.parallel import run as run_tasks
-from gyges.setups.pairs import canonical_pairs
-from gyges.setups.values import SetupError
+from gyges.setups.pairs import SetupError, canonical_pairs
 
 __all__ = [
     "FORMAT", "GAME_RESULTS", "HASH_BITS", "OPENING_PLIES", "ScheduledGame", "check_game",

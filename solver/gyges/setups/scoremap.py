@@ -18,7 +18,7 @@ colours mean, and every cell has a tooltip with its games and the model's expect
 
 from __future__ import annotations
 
-from gyges.setups.heatmap import CELL, GAP, LEGEND_SIZE, Canvas, axes, svg_document
+from gyges.setups.proven.heatmap import CELL, GAP, LEGEND_SIZE, Canvas, axes, svg_document
 from gyges.setups.selfplay import GameTable
 
 __all__ = ["NO_GAMES", "score_colour", "score_map_svg"]

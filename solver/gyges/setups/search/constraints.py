@@ -5,7 +5,7 @@ A :class:`Constraints` is what ``gyges setups search`` asks for: what is enumera
 with :class:`Count` s of a size on some columns), North's row tied to South's
 (:class:`NorthAs`), and properties of the start position that only the engine can judge.
 Its :meth:`~Constraints.options` are the option keys it is read from
-(:func:`gyges.setups.options.constraints_from_options` reads them back), and it prints as
+(:func:`gyges.setups.search.options.constraints_from_options` reads them back), and it prints as
 them. A :class:`SearchResult` is what a search found, with its JSON form.
 
 >>> c = Constraints(SearchSide.PAIR, north=SideConstraints(fixed=((3, 1),)), canonical=True)
@@ -25,20 +25,16 @@ from typing import Any
 
 from gyges.formats.notation import parse_setup
 from gyges.game.rules import RuleSet, Side
+from gyges.setups.pairs import SetupError
 
 __all__ = [
-    "Constraints", "Count", "CountOp", "NorthAs", "SearchResult", "SearchSide", "SetupError",
-    "SideConstraints",
+    "Constraints", "Count", "CountOp", "NorthAs", "SearchResult", "SearchSide", "SideConstraints",
 ]
 
 SIZES = (1, 2, 3)
 COLUMNS = (1, 2, 3, 4, 5, 6)
 CENTRE = (3, 4)
 EDGES = (1, 6)
-
-
-class SetupError(ValueError):
-    """A constraint that cannot be read, or a setup search or analysis that cannot be made."""
 
 
 class _Word(str, Enum):
@@ -191,7 +187,7 @@ class Constraints:
         """The option keys and values these constraints are read from, the defaults left
         out (placements always name their side: ``S:3@1``).
 
-        >>> from gyges.setups.options import constraints_from_options
+        >>> from gyges.setups.search.options import constraints_from_options
         >>> c = constraints_from_options({"side": "pair", "off": "3@16", "min-moves": 300})
         >>> c.options()
         {'side': 'pair', 'off': ['S:3@16'], 'min-moves': 300}

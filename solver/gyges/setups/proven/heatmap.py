@@ -4,14 +4,14 @@ A pure function of the records (:func:`heatmap_svg`). Every setup is labelled on
 axes (the North setups turned upright above the columns), the axis titles and a legend
 of the colours say what is shown, and everything drawn lies inside the picture, whatever
 the number of setups: the picture is sized to what it holds. A table of canonical pairs
-is drawn with its mirror pairs (:func:`gyges.setups.results.with_mirrors`).
+is drawn with its mirror pairs (:func:`gyges.setups.proven.records.with_mirrors`).
 
 The text is in a monospace font, whose width is known without measuring it (at most
 :data:`CHAR_WIDTH` of the font size a character), so the layout can make room for it.
 
 >>> import xml.etree.ElementTree as ET
 >>> from gyges.game.rules import PRESETS
->>> from gyges.setups.analysis import analyse_pair
+>>> from gyges.setups.proven.analysis import analyse_pair
 >>> svg = ET.fromstring(heatmap_svg([analyse_pair("231123", "321123", PRESETS["pbmserv"], 1)]))
 >>> svg.tag, [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")][:4]
 ('{http://www.w3.org/2000/svg}svg', ['321123', '231123', 'North setup →', 'South setup →'])
@@ -21,16 +21,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from gyges.setups.pairs import canonical_pair
-from gyges.setups.results import is_canonical, with_mirrors
+from gyges.setups.proven.records import COUNTS, PairRecord, is_canonical, with_mirrors
 
 __all__ = ["CELL", "CHAR_WIDTH", "Canvas", "axes", "heatmap_svg", "svg_document", "text_width"]
-
-Record = Mapping[str, Any]
 
 #: cell side (px): larger cells read more easily but make a larger picture; 15 holds a
 #: label of LABEL_SIZE in each row and column, and 90 setups make a grid of 1,350 px
@@ -116,7 +114,7 @@ class Canvas:
         self.parts.append(f"<text {attrs}>{escape(text)}</text>")
 
 
-def _grid(c: Canvas, rows: Sequence[Record], souths: list[str], norths: list[str],
+def _grid(c: Canvas, rows: Sequence[PairRecord], souths: list[str], norths: list[str],
           key: str, hi: int, canonical: bool) -> None:
     """The cells, one per pair, with a tooltip each; the grid's top left corner at 0, 0."""
     si = {s: i for i, s in enumerate(souths)}
@@ -124,12 +122,12 @@ def _grid(c: Canvas, rows: Sequence[Record], souths: list[str], norths: list[str
     results = {"win": "South forces a landing", "loss": "North forces a landing",
                "none": "no forced result"}
     for r in rows:
-        s, n = r["south"], r["north"]
-        colour = (WIN if r["result"] == "win" else LOSS if r["result"] == "loss"
-                  else _shade(r[key], hi))
+        s, n = r.pair
+        colour = (WIN if r.result == "win" else LOSS if r.result == "loss"
+                  else _shade(r.count(key), hi))
         mirrored = canonical and canonical_pair(s, n) != (s, n)
-        tip = (f"S {s} N {n}: {results.get(r['result'], str(r['result']))}, "
-               f"{key.replace('_', ' ')} {r[key]}"
+        tip = (f"S {s} N {n}: {results.get(r.result, str(r.result))}, "
+               f"{key.replace('_', ' ')} {r.count(key)}"
                + (f" (as its mirror S {s[::-1]} N {n[::-1]})" if mirrored else ""))
         c.rect(CELL * ni[n], CELL * si[s], CELL, CELL, colour, tip)
     c.rect(0, 0, CELL * len(norths), CELL * len(souths), "none", stroke="#999999")
@@ -184,21 +182,24 @@ def _legend(c: Canvas, x: float, y: float, depth: Any, key: str, hi: int) -> Non
         c.text(end + 6, y + box - 1 + line, f"({meaning})", LEGEND_SIZE)
 
 
-def heatmap_svg(records: Sequence[Record], value: str = "auto") -> str:
+def heatmap_svg(records: Sequence[PairRecord], value: str = "auto") -> str:
     """A heat map, South setup (rows) by North setup (columns), both sorted, as an SVG 1.1
     document of its natural size.
 
     Each cell's colour shows the pair's result: a South win red, a North win blue; for
     pairs without a forced result, a shade from white to green shows South's landing
-    threats (``value``: ``auto``, or any numeric record key). Every cell has a tooltip.
+    threats (``value``: ``auto``, or another of the record's counts,
+    :data:`~gyges.setups.proven.records.COUNTS`). Every cell has a tooltip.
     """
-    table = sorted(records, key=lambda r: (r["south"], r["north"]))
-    rows = with_mirrors(table)
-    souths = sorted({r["south"] for r in rows})
-    norths = sorted({r["north"] for r in rows})
     key = "landing_threats" if value == "auto" else value
-    hi = max([r[key] for r in rows] + [1])
-    depth = table[0]["depth"] if table else "?"
+    if key not in COUNTS:
+        raise ValueError(f"{value!r} is not a count of a record: {', '.join(COUNTS)}")
+    table = sorted(records, key=lambda r: r.pair)
+    rows = with_mirrors(table)
+    souths = sorted({r.south for r in rows})
+    norths = sorted({r.north for r in rows})
+    hi = max([r.count(key) for r in rows] + [1])
+    depth = table[0].params.depth if table else "?"
     c = Canvas()
     _grid(c, rows, souths, norths, key, hi, is_canonical(table))
     left = axes(c, souths, norths)

@@ -1,8 +1,8 @@
 """The batch analysis of setup pairs: parallel, streamed to JSON Lines, resumable.
 
 :func:`run` is one resumable run of :mod:`gyges.parallel`: one task per pair
-(:func:`gyges.setups.analysis.analyse_pair`) on the local process pool or a Dask cluster,
-each record appended to the results file (:mod:`gyges.setups.results`) as it arrives, so
+(:func:`gyges.setups.proven.analysis.analyse_pair`) on the local process pool or a Dask cluster,
+each record appended to the results file (:mod:`gyges.setups.proven.records`) as it arrives, so
 an interrupted run keeps everything written and a rerun with the same file resumes. Each
 record depends only on its pair and the parameters, so the records do not depend on the
 backend or the number of workers. With ``canonical`` the run analyses the canonical pair
@@ -41,14 +41,13 @@ from gyges.parallel import Batch, Progress, ResultsFile, RunEvent, RunSummary
 from gyges.parallel import run as run_tasks
 from gyges.search import Prover, ProverKind, ResultKind
 from gyges.search.policy import table_bits
-from gyges.setups.analysis import Verdict, analyse_pair
-from gyges.setups.pairs import canonical_pairs
-from gyges.setups.results import describe_params, params, params_of, results_file
-from gyges.setups.values import SetupError
+from gyges.setups.pairs import SetupError, canonical_pairs
+from gyges.setups.proven.analysis import MAX_DEPTH, MIN_DEPTH, Verdict, analyse_pair
+from gyges.setups.proven.records import AnalysisParams, BatchError, PairRecord, results_file
 
 __all__ = [
-    "GROUP", "SPLIT_FROM", "analyse_task", "combine_verdicts", "finish_task",
-    "first_move_verdicts", "first_moves", "moves_task", "parts_file", "run",
+    "GROUP", "SPLIT_FROM", "FirstMoveVerdicts", "analyse_task", "combine_verdicts",
+    "finish_task", "first_move_verdicts", "first_moves", "moves_task", "parts_file", "run",
 ]
 
 LOG = logging.getLogger("gyges.setups")
@@ -124,10 +123,18 @@ def combine_verdicts(position: Position, rules: RuleSet, depth: int,
 # -- the tasks: module functions, pickled for the workers -----------------------------------
 
 
+def _with_params(record: PairRecord, rules: RuleSet, depth: int, canonical: bool
+                 ) -> dict[str, Any]:
+    """A pair's record with the run's parameters, as the line written."""
+    wanted = AnalysisParams.of(rules, depth, canonical)
+    return dataclasses.replace(record, params=wanted).to_json()
+
+
 def analyse_task(pair: Pair, *, rules: RuleSet, depth: int, canonical: bool = False
                  ) -> dict[str, Any]:
-    """One pair's record, with the run's parameters (:func:`~gyges.setups.results.params`)."""
-    return {**analyse_pair(pair[0], pair[1], rules, depth), **params(rules, depth, canonical)}
+    """One pair's record, with the run's parameters
+    (:class:`~gyges.setups.proven.records.AnalysisParams`), as its JSON object."""
+    return _with_params(analyse_pair(pair[0], pair[1], rules, depth), rules, depth, canonical)
 
 
 def moves_task(item: tuple[str, str, int, int], *, rules: RuleSet, depth: int,
@@ -136,8 +143,8 @@ def moves_task(item: tuple[str, str, int, int], *, rules: RuleSet, depth: int,
     record of the ``.parts`` file (:func:`parts_file`)."""
     south, north, lo, hi = item
     found = first_move_verdicts(Position.setup(south, north), rules, depth, range(lo, hi))
-    return {**params(rules, depth, canonical), "south": south, "north": north, "lo": lo,
-            "hi": hi, "found": {str(i): v for i, v in found.items()}}
+    return FirstMoveVerdicts(south, north, lo, tuple(found[i] for i in range(lo, hi)),
+                             AnalysisParams.of(rules, depth, canonical)).to_json()
 
 
 def finish_task(item: tuple[str, str, dict[int, int | None] | None], *, rules: RuleSet,
@@ -147,45 +154,84 @@ def finish_task(item: tuple[str, str, dict[int, int | None] | None], *, rules: R
     verdict = None
     if found is not None:
         verdict = combine_verdicts(Position.setup(south, north), rules, depth, found)
-    return {**analyse_pair(south, north, rules, depth, verdict=verdict),
-            **params(rules, depth, canonical)}
+    return _with_params(analyse_pair(south, north, rules, depth, verdict=verdict), rules,
+                        depth, canonical)
 
 
 # -- the first-move verdicts kept between runs ----------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class FirstMoveVerdicts:
+    """The verdicts of a group of first moves of a split pair: what one line of the
+    ``.parts`` file holds (:func:`moves_task` makes it). ``found``: for each first move
+    ``lo``, ``lo + 1`` ... in legal-move order, the least number of South's moves forcing a
+    landing after it, or None (:func:`first_move_verdicts`)."""
+
+    south: str
+    north: str
+    lo: int
+    found: tuple[int | None, ...]
+    params: AnalysisParams  #: the analysis the group belongs to
+
+    @property
+    def hi(self) -> int:
+        """The first move after the group."""
+        return self.lo + len(self.found)
+
+    def verdicts(self) -> dict[int, int | None]:
+        """The verdicts by first move."""
+        return dict(enumerate(self.found, self.lo))
+
+    def to_json(self) -> dict[str, Any]:
+        """The group as its JSON object: the pair, ``lo``, ``hi``, ``found`` (the verdicts
+        by first move, as text) and the parameters."""
+        return {**self.params.to_json(), "south": self.south, "north": self.north,
+                "lo": self.lo, "hi": self.hi,
+                "found": {str(i): v for i, v in self.verdicts().items()}}
+
+    @classmethod
+    def from_json(cls, record: Any) -> FirstMoveVerdicts:
+        """The group of a JSON object; KeyError names a missing key, BatchError (a
+        ValueError) says what else is wrong."""
+        if not isinstance(record, Mapping):
+            raise BatchError("not an object")
+        lo, hi, found = record["lo"], record["hi"], record["found"]
+        if not (isinstance(record["south"], str) and isinstance(record["north"], str)):
+            raise BatchError("south and north are setups")
+        if not (type(lo) is int and type(hi) is int and 0 <= lo < hi
+                and isinstance(found, dict)):
+            raise BatchError("lo < hi are first moves, found their verdicts")
+        if set(found) != {str(i) for i in range(lo, hi)} or not all(
+                v is None or type(v) is int for v in found.values()):
+            raise BatchError("found gives each first move lo..hi-1 a length or null")
+        return cls(record["south"], record["north"], lo,
+                   tuple(found[str(i)] for i in range(lo, hi)), AnalysisParams.from_json(record))
+
+    def __repr__(self) -> str:
+        return (f"FirstMoveVerdicts(S {self.south} N {self.north}, first moves "
+                f"{self.lo}-{self.hi - 1}, depth {self.params.depth})")
 
 
 def _part_key(record: Mapping[str, Any]) -> tuple[str, str, int, int]:
     return record["south"], record["north"], record["lo"], record["hi"]
 
 
-def _check_part(record: Mapping[str, Any]) -> None:
-    """KeyError or ValueError unless ``record`` is a group of first-move verdicts."""
-    lo, hi, found = record["lo"], record["hi"], record["found"]
-    if not (isinstance(record["south"], str) and isinstance(record["north"], str)):
-        raise ValueError("south and north are setups")
-    if not (type(lo) is int and type(hi) is int and 0 <= lo < hi and isinstance(found, dict)):
-        raise ValueError("lo < hi are first moves, found their verdicts")
-    if set(found) != {str(i) for i in range(lo, hi)} or not all(
-            v is None or type(v) is int for v in found.values()):
-        raise ValueError("found gives each first move lo..hi-1 a length or null")
-    params_of(record)   # KeyError names a missing parameter
-
-
-def parts_file(out: str, wanted: Mapping[str, Any]) -> ResultsFile:
+def parts_file(out: str, wanted: AnalysisParams) -> ResultsFile:
     """``OUT.parts``, the first-move verdicts of a split run (:func:`moves_task`), keyed by
-    ``(south, north, lo, hi)``; a file made with other parameters than ``wanted`` is
-    refused, as the results file would be."""
+    ``(south, north, lo, hi)``, each read as a :class:`FirstMoveVerdicts`; a file made
+    with other parameters than ``wanted`` is refused, as the results file would be."""
     return ResultsFile(out + ".parts", "a first-move record", key=_part_key,
-                       check=_check_part, params=dict(wanted), params_of=params_of,
-                       describe=describe_params)
+                       check=FirstMoveVerdicts.from_json, params=wanted,
+                       params_of=AnalysisParams.from_json, describe=str)
 
 
 def _verdicts(parts: Mapping[Hashable, Mapping[str, Any]]) -> dict[Pair, dict[int, Any]]:
     """The first-move verdicts of the ``.parts`` records, by pair."""
     out: dict[Pair, dict[int, Any]] = {}
     for rec in parts.values():
-        out.setdefault((rec["south"], rec["north"]), {}).update(
-            {int(i): v for i, v in rec["found"].items()})
+        group = FirstMoveVerdicts.from_json(rec)
+        out.setdefault((group.south, group.north), {}).update(group.verdicts())
     return out
 
 
@@ -193,11 +239,13 @@ def _verdicts(parts: Mapping[Hashable, Mapping[str, Any]]) -> dict[Pair, dict[in
 
 
 def _log_text(record: Mapping[str, Any]) -> str:
-    return f"{record['south']} {record['north']}: {record['result']}"
+    r = PairRecord.from_json(record)
+    return f"{r.south} {r.north}: {r.result}"
 
 
 def _part_text(record: Mapping[str, Any]) -> str:
-    return f"{record['south']} {record['north']} first moves {record['lo']}-{record['hi'] - 1}"
+    group = FirstMoveVerdicts.from_json(record)
+    return f"{group.south} {group.north} first moves {group.lo}-{group.hi - 1}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -310,7 +358,7 @@ def run(
     counts each for its mirror too). ``split`` (default: from depth :data:`SPLIT_FROM` on)
     makes the tasks finer: each pair's first moves go out in groups of ``group``
     (:func:`first_move_verdicts`), then one task per pair combines them and computes the
-    rest (:func:`combine_verdicts`, :func:`~gyges.setups.analysis.analyse_pair`); the
+    rest (:func:`combine_verdicts`, :func:`~gyges.setups.proven.analysis.analyse_pair`); the
     groups done are kept in ``out.parts`` (:func:`parts_file`), so that a resumed run
     does not redo them. The records are the same either way.
 
@@ -323,13 +371,13 @@ def run(
     :class:`~gyges.output.OutputError`); Ctrl-C or SIGTERM stops the run, every line
     written stays, and the summary says ``interrupted``.
     """
-    if depth < 1:
-        raise SetupError(f"depth {depth}: give at least 1")
+    if not MIN_DEPTH <= depth <= MAX_DEPTH:
+        raise SetupError(f"depth {depth}: give {MIN_DEPTH} to {MAX_DEPTH}")
     if group < 1:
         raise SetupError(f"group {group}: give at least 1 first move per task")
     split = depth >= SPLIT_FROM if split is None else split
     asked = canonical_pairs(pairs) if canonical else list(pairs)
-    wanted = params(rules, depth, canonical)
+    wanted = AnalysisParams.of(rules, depth, canonical)
     results = results_file(out, wanted)
     if not split:
         return run_tasks(

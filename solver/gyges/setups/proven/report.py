@@ -1,14 +1,14 @@
 """The report of a setup analysis as text: forced results, setups ranked, distributions.
 
-A pure function of the records (:func:`gyges.setups.results.read_results`); each section
+A pure function of the records (:func:`gyges.setups.proven.records.read_results`); each section
 says in one line what its numbers are. A table of canonical pairs (``setups analyze
---canonical``) is counted with its mirror pairs (:func:`gyges.setups.results.with_mirrors`).
-The heat map is :func:`gyges.setups.heatmap.heatmap_svg`.
+--canonical``) is counted with its mirror pairs (:func:`gyges.setups.proven.records.with_mirrors`).
+The heat map is :func:`gyges.setups.proven.heatmap.heatmap_svg`.
 
 >>> from gyges.game.rules import PRESETS
->>> from gyges.setups.analysis import analyse_pair
+>>> from gyges.setups.proven.analysis import analyse_pair
 >>> rec = analyse_pair("231123", "321123", PRESETS["pbmserv"], 1)
->>> report([rec], None).splitlines()[0]
+>>> report([rec], rec.params).splitlines()[0]
 '1 setup pair (1 South setup x 1 North setup), depth 1, rules taboo=connection ...'
 """
 
@@ -16,16 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 from gyges.game.rules import Side
-from gyges.setups.results import is_canonical, with_mirrors
+from gyges.setups.proven.records import AnalysisParams, PairRecord, is_canonical, with_mirrors
 
 __all__ = ["Strength", "count", "report", "strengths"]
-
-Record = Mapping[str, Any]
-
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
     """``n`` and its noun, singular for 1 (thousands separated).
@@ -75,22 +71,22 @@ class Strength:
                 f"{self.threats_per_pair:.1f} landing threats a pair")
 
 
-def strengths(records: Iterable[Record], side: Side) -> list[Strength]:
+def strengths(records: Iterable[PairRecord], side: Side) -> list[Strength]:
     """Every setup of ``side`` over its pairs, strongest first (:meth:`Strength.rank_key`).
 
-    >>> rows = [{"south": "231123", "north": n, "result": r, "landing_threats": t}
-    ...         for n, r, t in (("112233", "win", 9), ("332211", "none", 3))]
-    >>> [(s.setup, s.score) for s in strengths(rows, Side.NORTH)]
-    [('332211', 0.0), ('112233', -1.0)]
+    >>> from gyges.game.rules import PRESETS
+    >>> from gyges.setups.proven.analysis import analyse_pair
+    >>> rows = [analyse_pair("231123", n, PRESETS["pbmserv"], 1) for n in ("112233", "332211")]
+    >>> [(s.setup, s.score, s.threats) for s in strengths(rows, Side.NORTH)]
+    [('112233', 0.0, 9), ('332211', 0.0, 14)]
     """
-    key = side.title.lower()
     table: dict[str, list[int]] = {}
     for r in records:
-        t = table.setdefault(r[key], [0, 0, 0, 0])
-        t[0] += r["result"] == "win"
-        t[1] += r["result"] == "loss"
+        t = table.setdefault(r.setup(side), [0, 0, 0, 0])
+        t[0] += r.result == "win"
+        t[1] += r.result == "loss"
         t[2] += 1
-        t[3] += r["landing_threats"]
+        t[3] += r.landing_threats
     ranked = [Strength(side, setup, *figures) for setup, figures in table.items()]
     return sorted(ranked, key=Strength.rank_key)
 
@@ -120,10 +116,10 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%"
 
 
-def _header(table: Sequence[Record], rows: Sequence[Record], canonical: bool, depth: int,
-            rules: str) -> list[str]:
-    sides = (f"{count(len({r['south'] for r in rows}), 'South setup')} x "
-             f"{count(len({r['north'] for r in rows}), 'North setup')}")
+def _header(table: Sequence[PairRecord], rows: Sequence[PairRecord], canonical: bool,
+            depth: int, rules: str) -> list[str]:
+    sides = (f"{count(len({r.south for r in rows}), 'South setup')} x "
+             f"{count(len({r.north for r in rows}), 'North setup')}")
     if not canonical:
         return [f"{count(len(rows), 'setup pair')} ({sides}), depth {depth}, rules {rules}"]
     return [f"{count(len(table), 'canonical pair')} ({len(rows):,} with mirrors: {sides}), "
@@ -133,10 +129,10 @@ def _header(table: Sequence[Record], rows: Sequence[Record], canonical: bool, de
                       f"{len(rows):,} pairs")]
 
 
-def _results(rows: Sequence[Record], depth: int) -> list[str]:
+def _results(rows: Sequence[PairRecord], depth: int) -> list[str]:
     n = len(rows)
-    wins = [r for r in rows if r["result"] == "win"]
-    losses = sum(r["result"] == "loss" for r in rows)
+    wins = [r for r in rows if r.result == "win"]
+    losses = sum(r.result == "loss" for r in rows)
     lines = [
         f"\nForced results within {depth}:",
         *_explain(f"proven by the solver: a side lands on the goal within {depth} of its own "
@@ -149,15 +145,16 @@ def _results(rows: Sequence[Record], depth: int) -> list[str]:
     ]
     by_k: dict[int, int] = {}
     for r in wins:
-        by_k[r["win_in"]] = by_k.get(r["win_in"], 0) + 1
+        assert r.win_in is not None
+        by_k[r.win_in] = by_k.get(r.win_in, 0) + 1
     lines += [f"  win in {k}: {count(by_k[k], 'pair')}" for k in sorted(by_k)]
-    winners = len({r["south"] for r in wins})
+    winners = len({r.south for r in wins})
     lines.append(f"South setups with a forced win against some North setup: {winners} of "
-                 f"{len({r['south'] for r in rows})}")
+                 f"{len({r.south for r in rows})}")
     return lines
 
 
-def _rankings(rows: Sequence[Record], top: int) -> list[str]:
+def _rankings(rows: Sequence[PairRecord], top: int) -> list[str]:
     if top <= 0:
         return []
     lines = ["\nSetups ranked:",
@@ -179,9 +176,9 @@ def _rankings(rows: Sequence[Record], top: int) -> list[str]:
     return lines
 
 
-def _defences(table: Sequence[Record], canonical: bool, top: int) -> list[str]:
-    narrow = sorted((r for r in table if r.get("defence") and "threat" in r["defence"]),
-                    key=lambda r: (r["defence"]["replies"], r["south"], r["north"]))
+def _defences(table: Sequence[PairRecord], canonical: bool, top: int) -> list[str]:
+    narrow = [(r, r.defence) for r in table if r.defence and "threat" in r.defence]
+    narrow.sort(key=lambda rd: (rd[1]["replies"], rd[0].south, rd[0].north))
     if not narrow or top <= 0:
         return []
     lines = ["\nnarrowest defences:",
@@ -189,9 +186,8 @@ def _defences(table: Sequence[Record], canonical: bool, top: int) -> list[str]:
                        "North replies stop, by landing first or by leaving South no landing; "
                        "one of those replies is shown"
                        + ("; a pair and its mirror are listed once" if canonical else ""))]
-    for r in narrow[:top]:
-        d = r["defence"]
-        lines.append(f"  S {r['south']} N {r['north']}: {d['threat']}, stopped by "
+    for r, d in narrow[:top]:
+        lines.append(f"  S {r.south} N {r.north}: {d['threat']}, stopped by "
                      f"{count(d['replies'], 'reply', 'replies')}, "
                      f"e.g. {d['reply']}")
     return lines
@@ -209,13 +205,13 @@ _DISTRIBUTIONS = (
 )
 
 
-def _distributions(rows: Sequence[Record]) -> list[str]:
+def _distributions(rows: Sequence[PairRecord]) -> list[str]:
     n = len(rows)
     lines = ["\nDistributions:",
              *_explain("over the pairs; each line is a range of values, how many pairs fall "
                        "in it, and a bar")]
     for key, title, meaning in _DISTRIBUTIONS:
-        values = [r[key] for r in rows]
+        values = [r.count(key) for r in rows]
         lines.append(f"\n{title}: min {min(values)}, mean {sum(values) / n:.1f}, "
                      f"max {max(values)}")
         lines += _explain(meaning)
@@ -223,17 +219,18 @@ def _distributions(rows: Sequence[Record]) -> list[str]:
     return lines
 
 
-def report(records: Sequence[Record], found: Mapping[str, Any] | None, top: int = 5) -> str:
+def report(records: Sequence[PairRecord], found: AnalysisParams | None, top: int = 5) -> str:
     """The summary of an analysis as text (``found``: its parameters, as
-    :func:`~gyges.setups.results.read_results` gives them; ``top``: how many strongest and
-    weakest setups of each side to list, and narrowest defences)."""
+    :func:`~gyges.setups.proven.records.read_results` gives them, None: the first
+    record's; ``top``: how many strongest and weakest setups of each side to list, and
+    narrowest defences)."""
     if not records:
         return "no results"
-    table = sorted(records, key=lambda r: (r["south"], r["north"]))
+    table = sorted(records, key=lambda r: r.pair)
     canonical = is_canonical(table)
     rows = with_mirrors(table)
-    depth = found["depth"] if found else table[0]["depth"]
-    rules = found["rules"] if found else table[0]["rules"]
+    params = found if found is not None else table[0].params
+    depth, rules = params.depth, params.rules
     return "\n".join([*_header(table, rows, canonical, depth, rules), *_results(rows, depth),
                       *_rankings(rows, top), *_defences(table, canonical, top),
                       *_distributions(rows)])

@@ -3,8 +3,8 @@
 The same keys (:data:`KEYS`) serve as command-line options (``--fix 3@1``), as
 ``KEY=VALUE`` arguments (``fix=3@1``) and in a YAML constraint file (``fix: [3@1, N:2@6]``).
 :func:`constraints_from_options` reads a mapping of them into
-:class:`~gyges.setups.values.Constraints`; :func:`read_constraints` gathers them from all
-three sources. YAML files are read with YAML 1.2's booleans (:class:`Yaml12Loader`):
+:class:`~gyges.setups.search.constraints.Constraints`; :func:`read_constraints` gathers
+them from all three sources. YAML files are read with YAML 1.2's booleans (:class:`Yaml12Loader`):
 ``true`` and ``false`` are booleans, ``yes``, ``no``, ``on`` and ``off`` are words, so
 ``off: [3@16]`` is the key ``off``.
 
@@ -28,20 +28,25 @@ import yaml
 from gyges.formats import yamlnodes
 from gyges.formats.notation import parse_setup
 from gyges.game.rules import Side
-from gyges.setups.values import (
+from gyges.setups.pairs import SetupError
+from gyges.setups.search.constraints import (
     Constraints,
     Count,
     CountOp,
     NorthAs,
     SearchSide,
-    SetupError,
     SideConstraints,
 )
 
 __all__ = [
-    "KEYS", "REPEATABLE", "ConstraintFileError", "ScopeError", "Yaml12Loader",
-    "constraints_from_options", "load_constraints", "merge_options", "read_constraints",
+    "KEYS", "MAX_LANDING_MOVES", "REPEATABLE", "ConstraintFileError", "ScopeError",
+    "Yaml12Loader", "constraints_from_options", "load_constraints", "merge_options",
+    "read_constraints",
 ]
+
+#: the most moves ``lands-in`` and ``cannot-land-in`` ask about (the engine judges each
+#: pair the model proposes to that depth)
+MAX_LANDING_MOVES = 9
 
 #: option keys, the same on the command line (``--key``) and in a YAML constraint file.
 KEYS = (
@@ -112,7 +117,7 @@ def constraints_from_options(options: Mapping[str, Any]) -> Constraints:
     >>> constraints_from_options({"fix": "4@1"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    gyges.setups.values.SetupError: fix: '4@1' is not SIZE@COLUMN: write a size 1-3, ...
+    gyges.setups.pairs.SetupError: fix: '4@1' is not SIZE@COLUMN: write a size 1-3, ...
     """
     unknown = [k for k in options if k not in KEYS]
     if unknown:
@@ -135,8 +140,10 @@ def constraints_from_options(options: Mapping[str, Any]) -> Constraints:
         south=_side_constraints(per[Side.SOUTH]),
         north=_side_constraints(per[Side.NORTH]),
         north_as=north_as,
-        lands_in=None if lands_in is None else _int(lands_in, "lands-in", 1, 9),
-        cannot_land_in=None if cannot is None else _int(cannot, "cannot-land-in", 1, 9),
+        lands_in=None if lands_in is None
+        else _int(lands_in, "lands-in", 1, MAX_LANDING_MOVES),
+        cannot_land_in=None if cannot is None
+        else _int(cannot, "cannot-land-in", 1, MAX_LANDING_MOVES),
         min_moves=None if min_moves is None else _int(min_moves, "min-moves", 0),
         max_replace_threats=None if threats is None else _int(threats, "max-replace-threats", 0),
         canonical=_flag(options.get("canonical"), "canonical"),

@@ -1,17 +1,18 @@
 """The CP-SAT model of setups: one Boolean per placement, the constraints, every solution.
 
 The model has one Boolean variable ``x[side][column, size]`` per placement on each placed
-row (:attr:`Constraints.placed <gyges.setups.values.Constraints.placed>`): each column holds
-exactly one size, each size stands on exactly two columns, and every placement constraint
-is a linear constraint on these variables. CP-SAT enumerates every solution, exactly and in
-a fixed order (one worker, ``enumerate_all_solutions``; the solutions are sorted).
+row (:attr:`Constraints.placed <gyges.setups.search.constraints.Constraints.placed>`):
+each column holds exactly one size, each size stands on exactly two columns, and every
+placement constraint is a linear constraint on these variables. CP-SAT enumerates every
+solution, exactly and in a fixed order (one worker, ``enumerate_all_solutions``; the
+solutions are sorted).
 
 Properties only the engine can judge are enforced lazily by a *judge* that this module
-does not know (:func:`gyges.setups.constraints.search` passes the engine's): CP-SAT
+does not know (:func:`gyges.setups.search.find.search` passes the engine's): CP-SAT
 proposes, the judge checks, a no-good cut forbids each rejected assignment, and the model is
 solved again until it is exhausted.
 
->>> from gyges.setups.options import constraints_from_options
+>>> from gyges.setups.search.options import constraints_from_options
 >>> solutions(constraints_from_options({"fix": ["3@1", "3@6"], "apart": ["1"]}))
 ['312123', '312213', '321213']
 >>> judge = lambda south, north: south.startswith("1")
@@ -27,7 +28,8 @@ from typing import Any
 
 from gyges.game.position import canonical_pair, mirror_setup
 from gyges.game.rules import Side
-from gyges.setups.values import (
+from gyges.setups.pairs import SetupError
+from gyges.setups.search.constraints import (
     CENTRE,
     COLUMNS,
     EDGES,
@@ -36,7 +38,6 @@ from gyges.setups.values import (
     CountOp,
     NorthAs,
     SearchSide,
-    SetupError,
     SideConstraints,
 )
 

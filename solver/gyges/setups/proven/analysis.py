@@ -1,15 +1,16 @@
 """The analysis of one setup pair: its start position's figures and the solver's verdict.
 
 Each setup pair gives one start position, South to move (seed 000: South sets up first and
-moves first). :func:`analyse_pair` computes its figures as one JSON-ready record (the
-layout of :class:`gyges.setups.results.PairRecord`), asking the solver for the verdict
+moves first). :func:`analyse_pair` computes its figures as one record
+(:class:`gyges.setups.proven.records.PairRecord`), asking the solver for the verdict
 unless it is given (the verdict of a pair split per first move:
-:func:`gyges.setups.batch.combine_verdicts`).
+:func:`gyges.setups.proven.batch.combine_verdicts`), within :data:`MIN_DEPTH` ..
+:data:`MAX_DEPTH` of South's moves.
 
 >>> from gyges.game.rules import PRESETS
 >>> r = analyse_pair("231123", "321123", PRESETS["pbmserv"], 1)
->>> r["result"], r["win_in"], r["keys"], r["south"], r["north"]
-('none', None, [], '231123', '321123')
+>>> r.result, r.win_in, r.keys, r.south, r.north
+('none', None, (), '231123', '321123')
 """
 
 from __future__ import annotations
@@ -17,21 +18,25 @@ from __future__ import annotations
 from typing import Any
 
 from gyges.formats.notation import format_move
+from gyges.game.bounds import MAX_MOVES
 from gyges.game.moves import legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet, Side
 from gyges.search import solve
 from gyges.search.stipulation import ResultKind
-from gyges.setups.constraints import (
+from gyges.setups.proven.records import AnalysisParams, PairRecord
+from gyges.setups.search.figures import (
     first_move_threats,
     goal_landings,
     hardest_threat,
     key_after,
     replace_threats,
 )
-from gyges.setups.results import PairRecord
 
-__all__ = ["Verdict", "analyse_pair", "win_defence"]
+__all__ = ["MAX_DEPTH", "MIN_DEPTH", "Verdict", "analyse_pair", "win_defence"]
+
+MIN_DEPTH = 1  #: the shallowest analysis: South's verdict within one move
+MAX_DEPTH = MAX_MOVES  #: the deepest analysis: the solver's limit
 
 #: The solver's verdict for the side to move: ``(result, win_in, keys)``, the keys in
 #: notation, sorted.
@@ -75,8 +80,10 @@ def win_defence(position: Position, rules: RuleSet, key_text: str, k: int) -> di
 
 
 def analyse_pair(south: str, north: str, rules: RuleSet, depth: int,
-                 verdict: Verdict | None = None) -> dict[str, Any]:
-    """The figures of one setup pair (South to move), as one JSON-ready record.
+                 verdict: Verdict | None = None) -> PairRecord:
+    """The figures of one setup pair (South to move), as one record (its parameters
+    :meth:`AnalysisParams.of <gyges.setups.proven.records.AnalysisParams.of>` ``rules``
+    and ``depth``).
 
     ``verdict``: the solver's ``(result, win_in, keys)`` when already known; otherwise the
     solver is asked here.
@@ -89,11 +96,11 @@ def analyse_pair(south: str, north: str, rules: RuleSet, depth: int,
     - ``landing_threats``: South first moves after which South could land next move if
       North did nothing; ``blunders``: South first moves that let North land at once;
       ``replace_threats``: South first moves North can answer by replacing the ring just
-      moved (:func:`gyges.setups.constraints.replace_threats`).
+      moved (:func:`gyges.setups.search.figures.replace_threats`).
     - ``defence``: North's best defence. After a South win: North's reply to the first key
       that holds out longest, then leaves South the fewest landings (:func:`win_defence`).
       Otherwise: the landing threat hardest to meet
-      (:func:`gyges.setups.constraints.hardest_threat`: ``threat``, the South first move
+      (:func:`gyges.setups.search.figures.hardest_threat`: ``threat``, the South first move
       whose threat the fewest North replies stop, not counting moves that let North land
       first; ``replies``: how many replies stop it, by landing or by leaving South no
       landing; ``reply``: the first of them in slot order), or null when South has no
@@ -116,6 +123,6 @@ def analyse_pair(south: str, north: str, rules: RuleSet, depth: int,
         north_replaces=sum(m.is_replace for m in nl),
         landing_threats=figures.landing_threats, blunders=figures.blunders,
         replace_threats=replace_threats(start, rules),
-        result=result, win_in=win_in, keys=tuple(keys), defence=defence,
-        depth=depth, rules=rules.describe(),
-    ).to_json()
+        result=ResultKind(result), win_in=win_in, keys=tuple(keys), defence=defence,
+        params=AnalysisParams.of(rules, depth),
+    )

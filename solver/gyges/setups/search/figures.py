@@ -1,50 +1,36 @@
-"""The setup search, and what the engine says about a start position.
+"""What the engine says about a start position: the figures of its first moves.
 
-:func:`search` lists every setup or pair meeting a
-:class:`~gyges.setups.values.Constraints` (read by
-:func:`~gyges.setups.options.constraints_from_options`): the CP-SAT model
-(:mod:`gyges.setups.model`) proposes, and the engine judges what only it can
-(:func:`check_pair`). The engine's other figures of a start position are here too, for the
-analysis of a pair (:mod:`gyges.setups.analysis`): landing threats and blunders, the landing
-threat hardest to meet, the landings a side has. They call the compiled core's raw entry
-points (``generate``, ``goal_reachable``: tuples, no Move objects), since they run over
-every first move of a pair and every reply to it.
+Landing threats and blunders among the first moves of the side to move, the landing threat
+hardest to meet, the replace threats, the landings a side has, and whether a side forces a
+landing within some moves. The search judges its pairs with them
+(:func:`gyges.setups.search.find.check_pair`), and the analysis of a pair reports them
+(:func:`gyges.setups.proven.analysis.analyse_pair`). They call the compiled core's raw
+entry points (``generate``, ``goal_reachable``: tuples, no Move objects), since they run
+over every first move of a pair and every reply to it.
 
->>> len(ALL_SETUPS), ALL_SETUPS[0]
-(90, '112233')
->>> c = constraints_from_options({"fix": ["3@1", "3@6"], "apart": ["1"]})
->>> search(c)
-['312123', '312213', '321213']
->>> search(constraints_from_options({"side": "pair"}), count_only=True)
-8100
+>>> from gyges.game.rules import PRESETS
+>>> replace_threats(Position.setup("231132", "132312"), PRESETS["pbmserv"])
+24
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from gyges.formats.notation import format_move
 from gyges.game import _movegen
 from gyges.game.moves import Move, MoveResult, board_after, legal_moves, result_of
-from gyges.game.position import ALL_SETUPS, Position
-from gyges.game.rules import PRESETS, RuleSet, Side
+from gyges.game.position import Position
+from gyges.game.rules import RuleSet, Side
 from gyges.search import win_in
-from gyges.setups.model import RoundProgress, solutions
-from gyges.setups.options import constraints_from_options
-from gyges.setups.values import Constraints, SearchResult
 
-# ALL_SETUPS and constraints_from_options are importable from here too (tests/test_batch.py
-# and tests/test_signals.py import them from this module).
 __all__ = [
-    "ALL_SETUPS", "FirstMoveThreats", "check_pair", "constraints_from_options", "find_setups",
-    "first_move_threats", "forced_landing_within", "goal_landings", "hardest_threat",
-    "key_after", "replace_threats", "search",
+    "FirstMoveThreats", "first_move_threats", "forced_landing_within", "goal_landings",
+    "hardest_threat", "key_after", "replace_threats",
 ]
 
-
-# -- the engine's figures of a position ----------------------------------------------------
 
 
 def key_after(key: bytes, start: int, end: int, relocation: int | None) -> bytes:
@@ -96,6 +82,7 @@ def goal_landings(key: bytes, side: Side, rules: RuleSet, history: Sequence[byte
 class FirstMoveThreats:
     """What the first moves of the side to move threaten, and what they allow.
 
+    >>> from gyges.game.rules import PRESETS
     >>> p = Position.setup("231132", "132312")
     >>> first_move_threats(p, PRESETS["pbmserv"], legal_moves(p, PRESETS["pbmserv"]))
     FirstMoveThreats(landing_threats=17, blunders=23, threats=['12-31', '12x11=41', ...])
@@ -175,59 +162,3 @@ def hardest_threat(start: Position, rules: RuleSet, threats: Sequence[Move]) -> 
         reply = next(format_move(r) for r in legal_moves(after_pos, rules, [start])
                      if r.result_key(after_pos) == first)
     return {"threat": format_move(m), "replies": stops, "reply": reply}
-
-
-# -- the search ------------------------------------------------------------------------------
-
-
-def check_pair(south: str, north: str, c: Constraints, rules: RuleSet) -> bool:
-    """Do the engine properties of ``c`` hold for the start position of this pair?"""
-    position = Position.setup(south, north)
-    if c.min_moves is not None:
-        ml = legal_moves(position, rules)
-        if ml.blocked or len(ml) < c.min_moves:
-            return False
-    if c.max_replace_threats is not None:
-        if replace_threats(position, rules) > c.max_replace_threats:
-            return False
-    if c.lands_in is not None and not forced_landing_within(position, rules, c.lands_in):
-        return False
-    if c.cannot_land_in is not None and forced_landing_within(position, rules, c.cannot_land_in):
-        return False
-    return True
-
-
-def search(
-    c: Constraints,
-    rules: RuleSet | None = None,
-    count_only: bool = False,
-    progress: Callable[[RoundProgress], None] | None = None,
-) -> list[Any] | int:
-    """Every setup (``side`` south or north: six-digit strings) or pair (``(south, north)``)
-    meeting ``c``, sorted; with ``count_only`` just how many.
-
-    The engine properties of ``c`` (under ``rules``, pbmserv by default) are judged lazily
-    by :func:`check_pair` (:func:`gyges.setups.model.solutions`); ``progress`` hears how
-    the rounds go.
-    """
-    rules = rules or PRESETS["pbmserv"]
-
-    def judge(south: str, north: str) -> bool:
-        return check_pair(south, north, c, rules)
-
-    results = solutions(c, judge if c.engine else None, progress)
-    return len(results) if count_only else results
-
-
-def find_setups(c: Constraints, rules: RuleSet | None = None,
-                progress: Callable[[RoundProgress], None] | None = None) -> SearchResult:
-    """:func:`search` as a :class:`~gyges.setups.values.SearchResult` (with its JSON form).
-
-    >>> r = find_setups(constraints_from_options({"fix": ["3@1", "3@6"], "apart": ["1"]}))
-    >>> r, r.lines()
-    (SearchResult(south: 3, rules pbmserv), ['312123', '312213', '321213'])
-    """
-    rules = rules or PRESETS["pbmserv"]
-    results = search(c, rules, progress=progress)
-    assert isinstance(results, list)
-    return SearchResult(c.side, c.canonical, rules, tuple(results))
