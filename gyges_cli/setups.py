@@ -33,10 +33,10 @@ from gyges.setups import (
     run,
     select_pairs,
 )
-from gyges.setups.rank import is_games_file, read_games, run_games
-from gyges.setups.rankreport import rank_report
-from gyges.setups.scoremap import score_map_svg
-from gyges.setups.selfplay import game_table
+from gyges.setups.selfplay.games import is_games_file, read_games, run_games
+from gyges.setups.selfplay.report import rank_report
+from gyges.setups.selfplay.scoremap import score_map_svg
+from gyges.setups.selfplay.table import game_table
 from gyges_cli.batch import run_errors, scheduler_option
 from gyges_cli.common import (
     UserError,

@@ -15,7 +15,7 @@ from gyges.engine.match import replay_moves
 from gyges.engine.openings import openings
 from gyges.game.rules import PRESETS
 from gyges.setups.pairs import canonical_pairs, select_pairs
-from gyges.setups.rank import (
+from gyges.setups.selfplay.games import (
     OPENING_PLIES,
     check_game,
     is_games_file,

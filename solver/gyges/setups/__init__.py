@@ -57,13 +57,13 @@ from gyges.setups.pairs import (
     parse_pairs,
     select_pairs,
 )
-from gyges.setups.rank import read_games, run_games
-from gyges.setups.rankreport import rank_report
 from gyges.setups.report import report
 from gyges.setups.results import BatchError, PairRecord, read_results, results_file
-from gyges.setups.scoremap import score_map_svg
-from gyges.setups.selfplay import GameTable, game_table
-from gyges.setups.strengths import Fit, Rating, fit_strengths
+from gyges.setups.selfplay.games import read_games, run_games
+from gyges.setups.selfplay.report import rank_report
+from gyges.setups.selfplay.scoremap import score_map_svg
+from gyges.setups.selfplay.strengths import Fit, Rating, fit_strengths
+from gyges.setups.selfplay.table import GameTable, game_table
 from gyges.setups.values import (
     Constraints,
     Count,

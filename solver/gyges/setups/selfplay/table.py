@@ -4,7 +4,7 @@ score of each pair of setups, the proven verdicts that replace games, the fitted
 **The mirror folded in.** The rules are the same mirrored left to right, so in a table of
 canonical pairs (``setups rank --canonical``) each setup is counted together with its
 mirror image, under the smaller of the two (:func:`fold`): ``321132`` is ``231123``. The
-fit (:mod:`gyges.setups.strengths`) then has one strength for the two, from the games of
+fit (:mod:`gyges.setups.selfplay.strengths`) then has one strength for the two, from the games of
 both; 48 setups a side stand for the 90.
 
 **Proven verdicts first.** A pair that ``setups analyze`` proved (South or North forces a
@@ -26,7 +26,7 @@ from typing import Any
 
 from gyges.engine.stats import Tally
 from gyges.game.position import canonical_pair, mirror_setup
-from gyges.setups.strengths import RIDGE, Fit, fit_strengths
+from gyges.setups.selfplay.strengths import RIDGE, Fit, fit_strengths
 
 __all__ = ["POINTS", "GameTable", "PairScore", "Proven", "fold", "game_table"]
 

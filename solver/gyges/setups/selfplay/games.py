@@ -17,7 +17,7 @@ other games.
 
 **The mirror.** The rules are the same mirrored left to right, so with ``canonical`` the
 run plays only the canonical pair standing for each pair asked for (4,068 stand for all
-8,100), and the fit (:mod:`gyges.setups.strengths`) counts each setup together with its
+8,100), and the fit (:mod:`gyges.setups.selfplay.strengths`) counts each setup together with its
 mirror image: one strength for ``231123`` and ``321132``.
 
 >>> [(g.game, g.south, g.north, g.round) for g in schedule([("231123", "321123"),
