@@ -12,7 +12,7 @@ import pytest
 from gyges import PRESETS, Position
 from gyges.engine.builtin import MAX_CORES, Analysis, EngineError, Limit, PlayResult
 from gyges.engine.client import EngineFailure
-from gyges.engine.match import PEER_RULES, PlayedGame, play_game, replay_moves
+from gyges.engine.match import PlayedGame, play_game, replay_moves
 from gyges.engine.openings import openings
 from gyges.engine.players import EngineSpec, open_player
 from gyges.engine.score import Eval
@@ -20,10 +20,9 @@ from gyges.engine.stats import Sprt, Tally, elo_of_score, score_of_elo
 from gyges.formats.record import parse_record, replay
 from gyges.game.moves import Move, legal_moves
 from gyges.game.position import canonical_pair
-from gyges.game.rules import rules_from
 
 PBM = PRESETS["pbmserv"]
-PEER = rules_from("pbmserv", PEER_RULES)
+PEER = PRESETS["helios"]
 
 
 class Scripted:
@@ -106,7 +105,7 @@ def test_builtin_cores_are_capped_at_the_machines():
     for asked in range(1, MAX_CORES + 1):
         spec = EngineSpec.parse(f"builtin:cores={asked}")
         assert str(spec) == f"builtin:cores={asked}"
-        assert spec.engine_options().cores == min(asked, cores)
+        assert spec.engine_options.cores == min(asked, cores)
 
 
 def test_openings():

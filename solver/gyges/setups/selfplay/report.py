@@ -24,8 +24,8 @@ from typing import Any
 from gyges.engine.stats import Tally, elo_of_score
 from gyges.game.position import mirror_setup
 from gyges.game.rules import Side
-from gyges.setups.selfplay.games import describe_limit
 from gyges.setups.report import count
+from gyges.setups.selfplay.games import describe_limit
 from gyges.setups.selfplay.table import GameTable
 
 __all__ = ["PRIOR_GAMES", "best_replies", "rank_report"]

@@ -130,8 +130,10 @@ def game_table(games: Sequence[Mapping[str, Any]], canonical: bool = False,
         results.append((*key, POINTS[result]))
     if not results:
         raise ValueError("no games")
-    cells = {k: PairScore(*k, Tally(*c), k in decided) for k, c in sorted(counts.items())}
-    total = Tally(*(sum(c[i] for c in counts.values()) for i in range(3)))
+    cells = {k: PairScore(*k, Tally(c[0], c[1], c[2]), k in decided)
+             for k, c in sorted(counts.items())}
+    w, d, n = (sum(c[i] for c in counts.values()) for i in range(3))
+    total = Tally(w, d, n)
     shown = sorted({dataclasses.replace(p, south=c[0], north=c[1]) for p in forced.values()
                     for c in [canonical_pair(p.south, p.north)]},
                    key=lambda p: (p.winner, p.moves, p.south, p.north))
