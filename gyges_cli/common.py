@@ -218,8 +218,10 @@ def limit_options(what: str, default: Limit) -> Callable[[F], F]:
     :func:`limit_of` makes the limit."""
     def default_text(field: str) -> str:
         value = getattr(default, field)
+        if value is None:
+            return ""
         shown = f"{value:g}" if field == "time" else f"{value:,}"
-        return f"; default {shown} when no limit is given" if value is not None else ""
+        return f"; default {shown} when no limit is given"
 
     def decorate(func: F) -> F:
         func = click.option(

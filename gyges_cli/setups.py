@@ -223,7 +223,7 @@ def analyze_command(south: str | None, north: str | None, pairs_file: str | None
               help="Games to play (default: one round, each pair once); game i plays "
                    "pair i mod P of a fixed seeded order, and every round after the first "
                    "opens with one random move of each side, so a pair's games differ.")
-@limit_options("a move (one of --nodes, --depth, --time)", DEFAULT_LIMIT)
+@limit_options("a move", DEFAULT_LIMIT)
 @click.option("--prove", type=click.IntRange(0, MAX_PROVE_DEPTH), default=2, show_default=True,
               metavar="K", help="The engine's proof horizon in moves (0: no prover).")
 @click.option("--max-plies", type=click.IntRange(1), default=200, show_default=True,
