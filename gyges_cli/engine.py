@@ -190,7 +190,7 @@ def engine_weights(out: str | None, rounds: int, games: int, nodes: int, random_
     try:
         weights = train_weights(settings, jobs or 1,
                                 progress=lambda line: click.echo(line, err=True))
-    except MissingNumpy as e:
+    except (MissingNumpy, ValueError) as e:
         raise UserError(str(e)) from None
     if out is None:
         click.echo(weights.dumps(), nl=False)

@@ -135,6 +135,9 @@ def fit_weights(rows: Sequence[Sequence[float]], results: Sequence[float], ridge
     (:func:`~gyges.engine.logistic.logistic_fit`), the weights mapped back to the
     features' own scales."""
     np = numpy()
+    if not len(rows):
+        raise ValueError("no positions to fit: no game was decided (play more games, or "
+                         "longer ones)")
     x = np.asarray(rows, dtype=np.float64)
     y = np.asarray(results, dtype=np.float64)
     mean = x.mean(axis=0)
