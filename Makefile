@@ -22,7 +22,7 @@ lint:
 	$(PYTHON) -c "from importlinter.cli import lint_imports_command; lint_imports_command()"
 	$(PYTHON) -m mypy
 
-# The engine's evaluation weights, fitted from seeded self-play (solver/gyges/engine/fit.py):
+# The engine's evaluation weights, trained by seeded self-play (solver/gyges/engine/training.py):
 # rewrites solver/gyges/engine/weights.json, the same bytes on the same kind of machine.
 weights:
-	$(PYTHON) -m gyges.engine.fit --jobs 2 --out solver/gyges/engine/weights.json
+	gyges engine-weights --jobs 2 --out solver/gyges/engine/weights.json

@@ -24,7 +24,6 @@ import time
 from collections.abc import Callable
 
 from bench import machine
-from gyges.engine import PEER_RULES
 from gyges.formats.notation import parse_move
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
@@ -35,7 +34,8 @@ from gyges.search._dfpn import DfpnSearcher
 from gyges.search._search import Searcher
 
 RUST_POSITION = "030100/000200/002000/021100/300300/002130 S"
-RUST_RULES = list(PEER_RULES)  # Helios's rules as gyges options
+RUST_RULES = ["rebounce=once", "null-move=allowed", "blocked=draw",
+              "repetition=allowed"]  # Helios's rules (the helios preset) as gyges options
 HARD_MOVE = "14-24x32=11"
 START = "321123/....../....../....../....../231123 S"
 PROVERS: dict[str, Callable[[int, int], Searcher | DfpnSearcher]] = {

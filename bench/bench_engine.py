@@ -38,16 +38,16 @@ from pathlib import Path
 from bench import machine
 from gyges.engine import Analysis, Limit, Options, analyse
 from gyges.engine.client import popen_ugi
-from gyges.engine.match import PEER_RULES, MatchResult, MatchSettings, run_match
+from gyges.engine.match import MatchResult, MatchSettings, run_match
 from gyges.formats.notation import parse_turn
 from gyges.game.moves import Move
 from gyges.game.position import Position
-from gyges.game.rules import PRESETS, RuleSet, rules_from
+from gyges.game.rules import PRESETS, RuleSet
 from gyges.puzzles.catalogue import load_catalogue
 from gyges.puzzles.schema import Puzzle
 
 HELIOS = Path(os.environ.get("GYGES_PEER", "/tmp/peer/ugi/target/release/gyges_engine"))
-PEER = rules_from("pbmserv", PEER_RULES)
+PEER = PRESETS["helios"]
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Positions for the speed comparison: the start, the Rust engine's test position, and

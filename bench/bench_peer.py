@@ -31,11 +31,10 @@ import time
 from pathlib import Path
 
 from bench import machine
-from gyges.engine import PEER_RULES
 
 HARNESS = Path(os.environ.get("GYGES_PEER_HARNESS", "/tmp/peer/harness/target/release/harness"))
-#: Helios's rules as gyges options (gyges.engine.PEER_RULES), on the command line
-PEER_OPTIONS = [word for rule in PEER_RULES for word in ("--rule", rule)]
+#: Helios's rules as gyges options (the helios preset), on the command line
+PEER_OPTIONS = ["--rules", "helios"]
 LIMIT = 120.0  # seconds before a run is stopped and reported as not finished
 REPEAT = 2
 

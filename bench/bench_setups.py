@@ -35,7 +35,7 @@ import time
 from gyges.engine import Limit
 from gyges.game.rules import PRESETS
 from gyges.setups import canonical_pairs, constraints_from_options, run, search, select_pairs
-from gyges.setups.rank import run_games
+from gyges.setups.selfplay.games import run_games
 
 TOTAL = 8100
 

@@ -39,13 +39,13 @@ import tempfile
 import time
 
 from bench import machine
-from gyges.engine import PEER_RULES
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, rules_from
 from gyges.search import Prover, solve
 
 RUST_POSITION = "030100/000200/002000/021100/300300/002130 S"
-RUST_RULES = list(PEER_RULES)  # Helios's rules as gyges options
+RUST_RULES = ["rebounce=once", "null-move=allowed", "blocked=draw",
+              "repetition=allowed"]  # Helios's rules (the helios preset) as gyges options
 
 #: (random seed of the play-out, position, what solve(max_moves=3) proves under pbmserv).
 #: Seeded play-outs: random setups (random.Random(seed)), then 8-22 random plies.

@@ -30,6 +30,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
+from gyges.engine.builtin import MAX_DEPTH, EngineError, Limit
 from gyges.formats.quoting import shorten
 from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleRequest
 from gyges.parallel import Interrupted
@@ -206,3 +207,43 @@ def rule_options(func: F | None = None, *, from_file: bool = True) -> Any:
         return func(*args, **kwargs)
 
     return wrapper
+
+
+def limit_options(what: str, default: Limit) -> Callable[[F], F]:
+    """``--time SECONDS``, ``--depth PLIES`` (1 to
+    :data:`~gyges.engine.builtin.MAX_DEPTH`) and ``--nodes N``, one rule for every
+    command that searches: the search of ``what`` (``a move``, ``a position``...) stops
+    at the first limit reached; ``default`` is the limit when none is given (said in the
+    help). Passes ``seconds``, ``depth`` and ``nodes``, None when not given:
+    :func:`limit_of` makes the limit."""
+    def default_text(field: str) -> str:
+        value = getattr(default, field)
+        if value is None:
+            return ""
+        shown = f"{value:g}" if field == "time" else f"{value:,}"
+        return f"; default {shown} when no limit is given"
+
+    def decorate(func: F) -> F:
+        func = click.option(
+            "--nodes", type=click.IntRange(1), default=None, metavar="N",
+            help=f"Nodes {what} (deterministic{default_text('nodes')}).")(func)
+        func = click.option(
+            "--depth", type=click.IntRange(1, MAX_DEPTH), default=None, metavar="PLIES",
+            help=f"Plies {what} (deterministic{default_text('depth')}).")(func)
+        return click.option(
+            "--time", "seconds", type=click.FloatRange(0, min_open=True), default=None,
+            metavar="SECONDS",
+            help=f"Seconds {what} (the search then depends on the machine's "
+                 f"speed{default_text('time')}).")(func)
+    return decorate
+
+
+def limit_of(seconds: float | None, depth: int | None, nodes: int | None,
+             default: Limit) -> Limit:
+    """The limit of :func:`limit_options`' values: ``default`` when none is given."""
+    if seconds is None and depth is None and nodes is None:
+        return default
+    try:
+        return Limit(time=seconds, depth=depth, nodes=nodes)
+    except EngineError as e:
+        raise UserError(str(e), "--time/--depth/--nodes") from None

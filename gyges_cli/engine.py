@@ -12,6 +12,7 @@ import click
 
 from gyges.engine.builtin import (
     MAX_CORES,
+    MAX_PROVE_DEPTH,
     Analysis,
     EngineError,
     Limit,
@@ -19,18 +20,29 @@ from gyges.engine.builtin import (
     SearchInterrupted,
 )
 from gyges.engine.builtin import analyse as run_analyse
+from gyges.engine.logistic import MissingNumpy
 from gyges.engine.score import Loss, Win
 from gyges.engine.server import serve
+from gyges.engine.training import Settings, train_weights
 from gyges.engine.weights import Weights, WeightsError
 from gyges.game.rules import RuleRequest, RuleSet, combine_rules
+from gyges.output import write_atomic
 from gyges.parallel import StatusLine
-from gyges_cli.common import UserError, check_jobs, interrupted, rule_options
+from gyges_cli.common import (
+    UserError,
+    check_jobs,
+    interrupted,
+    jobs_option,
+    limit_of,
+    limit_options,
+    rule_options,
+)
 from gyges_cli.inputs import load_input
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: ``analyse`` without --time, --depth or --nodes: this many seconds.
-DEFAULT_SECONDS = 2.0
+#: ``analyse`` without --time, --depth or --nodes: two seconds.
+DEFAULT_LIMIT = Limit(time=2.0)
 
 
 def _options(prove: int, weights: str | None, cores: int) -> Options:
@@ -64,32 +76,6 @@ def _report(a: Analysis) -> str:
     return "\n".join(lines) + "\n"
 
 
-def limit_options(what: str, default: float) -> Callable[[F], F]:
-    """``--time`` (seconds, ``default`` when no limit is given), ``--depth`` and
-    ``--nodes`` for a search ``what`` says (``to search``, ``a move``); passes
-    ``seconds``, ``depth``, ``nodes`` (see :func:`limit_of`)."""
-    def decorate(func: F) -> F:
-        func = click.option("--nodes", type=click.IntRange(1, None), default=None,
-                            help=f"Nodes {what} (deterministic).")(func)
-        func = click.option("--depth", type=click.IntRange(1, 90), default=None,
-                            help=f"Plies {what} (deterministic).")(func)
-        return click.option("--time", "seconds", type=float, default=None,
-                            help=f"Seconds {what} (default {default:g} when no limit is "
-                                 "given).")(func)
-    return decorate
-
-
-def limit_of(seconds: float | None, depth: int | None, nodes: int | None,
-             default: float) -> Limit:
-    """The limit of :func:`limit_options`' values: ``default`` seconds when none is
-    given; a time that is not positive is one line naming ``--time``."""
-    if seconds is not None and not seconds > 0:
-        raise UserError(f"{seconds}: the time must be positive", "--time")
-    if seconds is None and depth is None and nodes is None:
-        seconds = default
-    return Limit(time=seconds, depth=depth, nodes=nodes)
-
-
 cores_option = click.option(
     "--cores", type=click.IntRange(1, MAX_CORES), default=1, show_default=True,
     callback=lambda ctx, param, value: check_jobs(value, "--cores"),
@@ -100,8 +86,8 @@ cores_option = click.option(
 
 @click.command("analyse", short_help="The engine's best move, score and line for a position.")
 @click.argument("source", metavar="POS|FILE")
-@limit_options("to search", DEFAULT_SECONDS)
-@click.option("--prove", type=click.IntRange(0, 6), default=3, show_default=True,
+@limit_options("to search", DEFAULT_LIMIT)
+@click.option("--prove", type=click.IntRange(0, MAX_PROVE_DEPTH), default=3, show_default=True,
               help="Ask the prover for forced wins and losses within this many moves of "
                    "the winner (0: no proofs).")
 @click.option("--weights", default=None, metavar="FILE",
@@ -124,7 +110,7 @@ def analyse(source: str, seconds: float | None, depth: int | None, nodes: int | 
       gyges analyse "321123/....../....../....../....../231123 S" --time 1
       gyges analyse "....../3...../..1.1./1.23.3/3.22.1/....2. N" --depth 3 --json
     """
-    limit = limit_of(seconds, depth, nodes, DEFAULT_SECONDS)
+    limit = limit_of(seconds, depth, nodes, DEFAULT_LIMIT)
     loaded = load_input(source)
     rules = combine_rules(loaded.rules, rules_given)
     status = StatusLine()
@@ -151,7 +137,7 @@ def analyse(source: str, seconds: float | None, depth: int | None, nodes: int | 
 
 
 @click.command("ugi", short_help="The engine over the UGI protocol (standard input/output).")
-@click.option("--prove", type=click.IntRange(0, 6), default=3, show_default=True,
+@click.option("--prove", type=click.IntRange(0, MAX_PROVE_DEPTH), default=3, show_default=True,
               help="The proof horizon, in moves of the winner (0: no proofs).")
 @click.option("--weights", default=None, metavar="FILE",
               help="The evaluation's weights (default: the shipped ones).")
@@ -173,4 +159,46 @@ def ugi(prove: int, weights: str | None, cores: int, rules: RuleSet,
     serve(rules, sys.stdin, sys.stdout, _options(prove, weights, cores))
 
 
-COMMANDS = [analyse, ugi]
+@click.command("engine-weights", short_help="Train the evaluation's weights by self-play.")
+@click.option("--out", default=None, metavar="FILE",
+              help="The weights file to write (default: print it).")
+@click.option("--rounds", type=click.IntRange(1), default=Settings.rounds, show_default=True,
+              help="Rounds of self-play and fitting, each with the weights of the round "
+                   "before.")
+@click.option("--games", type=click.IntRange(1), default=Settings.games, show_default=True,
+              help="Self-play games a round.")
+@click.option("--nodes", type=click.IntRange(1), default=Settings.nodes,
+              show_default=True, help="Nodes a move.")
+@click.option("--random-plies", type=click.IntRange(0), default=Settings.random_plies,
+              show_default=True, help="Random first moves of a game.")
+@click.option("--max-plies", type=click.IntRange(1), default=Settings.max_plies,
+              show_default=True, help="A game longer than this is a draw.")
+@click.option("--ridge", type=click.FloatRange(0), default=Settings.ridge, show_default=True,
+              help="The ridge penalty on the standardised weights.")
+@click.option("--seed", type=int, default=Settings.seed, show_default=True,
+              help="The seed of the openings and random moves.")
+@jobs_option(default="1", what="Processes for the self-play (the weights are the same).")
+def engine_weights(out: str | None, rounds: int, games: int, nodes: int, random_plies: int,
+                   max_plies: int, ridge: float, seed: int, jobs: int | None) -> None:
+    """Train the evaluation's weights: rounds of seeded self-play at a fixed node count,
+    each followed by a logistic regression of the results on the evaluation's features
+    (docs/engine.md). The same settings give the same file on the same kind of machine.
+    Needs numpy (pip install 'gyges[fit]'). 'make weights' runs it with --jobs 2 and
+    writes solver/gyges/engine/weights.json.
+    """
+    settings = Settings(rounds, games, nodes, random_plies, max_plies, ridge, seed)
+    try:
+        weights = train_weights(settings, jobs or 1,
+                                progress=lambda line: click.echo(line, err=True))
+    except (MissingNumpy, ValueError) as e:
+        raise UserError(str(e)) from None
+    if out is None:
+        click.echo(weights.dumps(), nl=False)
+        return
+    try:
+        write_atomic(out, weights.dumps())
+    except OSError as e:
+        raise UserError(e.strerror or str(e), out) from None
+
+
+COMMANDS = [analyse, ugi, engine_weights]

@@ -7,19 +7,26 @@ import sys
 
 import click
 
-from gyges.engine.builtin import EngineError
+from gyges.engine.builtin import EngineError, Limit
 from gyges.engine.client import EngineFailure
 from gyges.engine.match import MatchSettings, run_match, write_records
 from gyges.engine.openings import OPENING_SETS
+from gyges.engine.players import EngineSpec
 from gyges.engine.stats import Sprt
 from gyges.game.rules import RuleRequest, RuleSet
 from gyges.setups.pairs import PairListError, parse_pairs
 from gyges_cli.batch import run_errors, scheduler_option
-from gyges_cli.common import UserError, interrupted, jobs_option, rule_options
-from gyges_cli.engine import limit_of, limit_options
+from gyges_cli.common import (
+    UserError,
+    interrupted,
+    jobs_option,
+    limit_of,
+    limit_options,
+    rule_options,
+)
 
-#: ``match`` without --time, --depth or --nodes: this many seconds a move.
-DEFAULT_SECONDS = 1.0
+#: ``match`` without --time, --depth or --nodes: a second a move.
+DEFAULT_LIMIT = Limit(time=1.0)
 
 
 def _sprt(text: str | None) -> Sprt | None:
@@ -50,7 +57,7 @@ def _read_pairs(path: str) -> list[tuple[str, str]]:
 @click.argument("second", metavar="ENGINE")
 @click.option("--games", "-n", type=int, required=True,
               help="Games to play (even: each opening twice, the sides swapped).")
-@limit_options("a move", DEFAULT_SECONDS)
+@limit_options("a move", DEFAULT_LIMIT)
 @click.option("--openings", "opening_set", default="canonical", show_default=True,
               metavar="canonical|all|FILE",
               help="Setup pairs to start from: the 4,068 pairs up to mirror images, all "
@@ -100,9 +107,12 @@ def match(first: str, second: str, games: int, seconds: float | None, depth: int
                         "is played twice, the sides swapped)", "--games")
     if opening_set not in OPENING_SETS and opening_set.lower() in OPENING_SETS:
         opening_set = opening_set.lower()
-    limit = limit_of(seconds, depth, nodes, DEFAULT_SECONDS)
-    settings = MatchSettings((first.strip(), second.strip()), rules, limit, opening_set,
-                             max_plies)
+    limit = limit_of(seconds, depth, nodes, DEFAULT_LIMIT)
+    try:
+        engines = (EngineSpec.parse(first), EngineSpec.parse(second))
+    except EngineError as e:
+        raise UserError(str(e)) from None
+    settings = MatchSettings(engines, rules, limit, opening_set, max_plies)
     pairs = None if opening_set in OPENING_SETS else _read_pairs(opening_set)
     sprt = _sprt(sprt_text)
     try:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from gyges.engine import EngineError, Limit
+from gyges.engine import Limit
 from gyges.formats.record import RecordedTurn, RecordError
 from gyges.game.rules import RuleRequest, RuleSet
 from gyges.parallel import Interrupted, StatusLine
@@ -22,7 +22,16 @@ from gyges.puzzles.catalogue import (
 from gyges.puzzles.judgement import BLUNDER, DEFAULT_LIMIT, INACCURACY, MISTAKE
 from gyges.puzzles.review import GameReview, ReviewInterrupted, review_game
 from gyges_cli.catalogue import appending_error
-from gyges_cli.common import EXIT_CHECK_FAILED, UserError, fail, interrupted, rule_options, ticking
+from gyges_cli.common import (
+    EXIT_CHECK_FAILED,
+    UserError,
+    fail,
+    interrupted,
+    limit_of,
+    limit_options,
+    rule_options,
+    ticking,
+)
 from gyges_cli.inputs import load_game
 
 
@@ -33,12 +42,7 @@ def _limit(seconds: float | None, depth: int | None, nodes: int | None,
         if seconds is not None or depth is not None or nodes is not None:
             raise UserError("--no-engine takes no --time, --depth or --nodes")
         return None
-    if seconds is None and depth is None and nodes is None:
-        return DEFAULT_LIMIT
-    try:
-        return Limit(time=seconds, depth=depth, nodes=nodes)
-    except EngineError as e:
-        raise UserError(str(e), "--time") from None
+    return limit_of(seconds, depth, nodes, DEFAULT_LIMIT)
 
 
 def _show(result: GameReview, as_json: bool) -> None:
@@ -63,13 +67,7 @@ def _show(result: GameReview, as_json: bool) -> None:
               "became forced) to this catalogue file as new entries.")
 @click.option("--start", "start_arg", metavar="POS|FILE", default=None,
               help="The start position, for a record without setups (entries 1 and 2).")
-@click.option("--time", "seconds", type=float, default=None,
-              help="The engine's seconds a position.")
-@click.option("--depth", type=click.IntRange(1, 90), default=None,
-              help="The engine's plies a position (deterministic).")
-@click.option("--nodes", type=click.IntRange(1, None), default=None,
-              help=f"The engine's nodes a position (deterministic; default "
-                   f"{DEFAULT_LIMIT.nodes} when no limit is given).")
+@limit_options("the engine searches a position", DEFAULT_LIMIT)
 @click.option("--no-engine", is_flag=True,
               help="Proofs only: no engine judgement (win probabilities, best moves, "
                    "inaccuracies, mistakes, blunders).")

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from gyges.engine import EngineError, Limit
+from gyges.engine import MAX_PROVE_DEPTH, EngineError
 from gyges.game.rules import RuleRequest, RuleSet
 from gyges.output import OutputError, check_output, open_atomic, signed
 from gyges.parallel import ResultsFileError, RunSummary, StatusLine
@@ -35,16 +35,18 @@ from gyges.setups import (
     run,
     select_pairs,
 )
-from gyges.setups.rank import is_games_file, read_games, run_games
-from gyges.setups.rankreport import rank_report
-from gyges.setups.scoremap import score_map_svg
-from gyges.setups.selfplay import game_table
+from gyges.setups.selfplay.games import DEFAULT_LIMIT, is_games_file, read_games, run_games
+from gyges.setups.selfplay.report import rank_report
+from gyges.setups.selfplay.scoremap import score_map_svg
+from gyges.setups.selfplay.table import game_table
 from gyges_cli.batch import run_errors, scheduler_option
 from gyges_cli.common import (
     UserError,
     check_jobs,
     interrupted,
     jobs_option,
+    limit_of,
+    limit_options,
     rule_options,
     ticking,
 )
@@ -225,14 +227,8 @@ def analyze_command(south: str | None, north: str | None, pairs_file: str | None
               help="Games to play (default: one round, each pair once); game i plays "
                    "pair i mod P of a fixed seeded order, and every round after the first "
                    "opens with one random move of each side, so a pair's games differ.")
-@click.option("--nodes", type=click.IntRange(1), default=None, metavar="N",
-              help="Nodes a move (the default, 1,000: deterministic).")
-@click.option("--depth", type=click.IntRange(1, 90), default=None, metavar="D",
-              help="Plies a move instead (deterministic).")
-@click.option("--time", "seconds", type=click.FloatRange(0, min_open=True), default=None,
-              metavar="S", help="Seconds a move instead (the games then depend on the "
-                                "machine's speed).")
-@click.option("--prove", type=click.IntRange(0, 10), default=2, show_default=True,
+@limit_options("a move", DEFAULT_LIMIT)
+@click.option("--prove", type=click.IntRange(0, MAX_PROVE_DEPTH), default=2, show_default=True,
               metavar="K", help="The engine's proof horizon in moves (0: no prover).")
 @click.option("--max-plies", type=click.IntRange(1), default=200, show_default=True,
               metavar="P", help="A game this many moves long is a draw.")
@@ -254,8 +250,8 @@ def analyze_command(south: str | None, north: str | None, pairs_file: str | None
               help="Log file: one line per game (worker, pair, result, time).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @rule_options(from_file=False)
-def rank_command(games: int | None, nodes: int | None, depth: int | None,
-                 seconds: float | None, prove: int, max_plies: int, south: str | None,
+def rank_command(games: int | None, seconds: float | None, depth: int | None,
+                 nodes: int | None, prove: int, max_plies: int, south: str | None,
                  north: str | None, pairs_file: str | None, canonical: bool,
                  jobs: int | None, scheduler: str | None, out: str, log: str | None,
                  quiet: bool, rules: RuleSet, rules_given: RuleRequest) -> None:
@@ -279,8 +275,8 @@ def rank_command(games: int | None, nodes: int | None, depth: int | None,
     if len(given) > 1:
         raise UserError("give one of --nodes, --depth and --time", "setups rank")
     pairs = _pairs(south, north, pairs_file)
+    limit = limit_of(seconds, depth, nodes, DEFAULT_LIMIT)
     try:
-        limit = Limit(time=seconds, depth=depth, nodes=nodes if given else 1000)
         with run_errors("--out"):
             summary = run_games(pairs, rules, out, games=games, limit=limit, prove=prove,
                                 max_plies=max_plies, canonical=canonical,

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 from positions import arbitrary_position, reachable_positions
@@ -20,15 +21,16 @@ from positions import arbitrary_position, reachable_positions
 from gyges import PRESETS, Position
 from gyges.engine._engine import Search
 from gyges.engine.builtin import Engine, EngineError, Limit, Options, analyse
-from gyges.engine.fit import fit, main
 from gyges.engine.match import play_game, replay_moves
 from gyges.engine.players import open_player
 from gyges.engine.score import Eval, Loss, Score, ScoreError, Win
+from gyges.engine.training import fit_weights
 from gyges.engine.weights import FEATURES, Weights, WeightsError
 from gyges.game._movegen import quick_moves
 from gyges.game.moves import apply_move, legal_moves
 from gyges.puzzles.catalogue import load_catalogue
 from gyges.search import solve, win_in
+from gyges_cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 PBM = PRESETS["pbmserv"]
@@ -224,7 +226,7 @@ def test_the_fit_recovers_known_weights():
                          np.zeros(4000)])
     truth = np.array([0.3, 1.5, -0.8, 0.0])
     y = (rng.random(4000) < 1 / (1 + np.exp(-(x @ truth)))).astype(float)
-    w, quality = fit(x, y, ridge=0.0)
+    w, quality = fit_weights(x, y, ridge=0.0)
     assert np.allclose(w, truth, atol=0.15) and w[3] == 0.0
     assert 0 < quality["log_loss"] < 0.7
 
@@ -233,8 +235,10 @@ def test_the_fit_is_the_same_on_every_run_whatever_the_jobs(tmp_path):
     """make weights writes the same bytes on the same machine: the games are seeded and
     searched to a node count, and their order does not depend on the workers."""
     args = ["--rounds", "1", "--games", "6", "--nodes", "300", "--max-plies", "30"]
-    main([*args, "--jobs", "1", "--out", str(tmp_path / "one.json")])
-    main([*args, "--jobs", "2", "--out", str(tmp_path / "two.json")])
+    for jobs, out in (("1", "one.json"), ("2", "two.json")):
+        r = CliRunner().invoke(cli, ["engine-weights", *args, "--jobs", jobs, "--out",
+                                     str(tmp_path / out)])
+        assert r.exit_code == 0, r.output
     text = (tmp_path / "one.json").read_text()
     assert text == (tmp_path / "two.json").read_text()
     fitted = Weights.load(tmp_path / "one.json")

@@ -12,7 +12,7 @@ import pytest
 from gyges import PRESETS, Position
 from gyges.engine.builtin import MAX_CORES, Analysis, EngineError, Limit, PlayResult
 from gyges.engine.client import EngineFailure
-from gyges.engine.match import PEER_RULES, PlayedGame, play_game, replay_moves
+from gyges.engine.match import PlayedGame, play_game, replay_moves
 from gyges.engine.openings import openings
 from gyges.engine.players import EngineSpec, open_player
 from gyges.engine.score import Eval
@@ -20,10 +20,9 @@ from gyges.engine.stats import Sprt, Tally, elo_of_score, score_of_elo
 from gyges.formats.record import parse_record, replay
 from gyges.game.moves import Move, legal_moves
 from gyges.game.position import canonical_pair
-from gyges.game.rules import rules_from
 
 PBM = PRESETS["pbmserv"]
-PEER = rules_from("pbmserv", PEER_RULES)
+PEER = PRESETS["helios"]
 
 
 class Scripted:
@@ -106,7 +105,7 @@ def test_builtin_cores_are_capped_at_the_machines():
     for asked in range(1, MAX_CORES + 1):
         spec = EngineSpec.parse(f"builtin:cores={asked}")
         assert str(spec) == f"builtin:cores={asked}"
-        assert spec.engine_options().cores == min(asked, cores)
+        assert spec.engine_options.cores == min(asked, cores)
 
 
 def test_openings():
@@ -142,3 +141,90 @@ def test_match_statistics_on_known_numbers():
         Sprt(10, 0)
     with pytest.raises(ValueError):
         Tally(-1, 0, 0)
+
+
+def test_pentanomial_statistics_on_known_pairs():
+    # every pair 1-1 (each side of each opening wins): 0 Elo, and no spread at all
+    even = Tally.of_pairs({n: 1.0 if n % 2 else 0.0 for n in range(1, 41)})
+    assert even.pairs == (0, 0, 20, 0, 0) and (even.wins, even.losses) == (20, 20)
+    assert even.elo() == 0.0 and even.elo_interval() == (0.0, 0.0)
+    # the same games counted one by one: a wide interval (they are not independent)
+    alone = Tally(20, 0, 20)
+    assert alone.elo_interval()[0] < -100
+    # the two games of a pair alike (both won or both lost): the pentanomial variance of
+    # a pair's mean is the trinomial one of a game, so the interval is sqrt(2) wider
+    alike = Tally.of_pairs({n: 1.0 if (n + 1) // 2 % 2 else 0.0 for n in range(1, 41)})
+    assert alike.pairs == (10, 0, 0, 0, 10) and alike.score == 0.5
+    lo, hi = alike.score_interval()
+    lo1, hi1 = Tally(20, 0, 20).score_interval()
+    assert (hi - lo) == pytest.approx(math.sqrt(2) * (hi1 - lo1))
+    assert alike.variance() == pytest.approx(0.25)
+    # known numbers: pairs 0.5-1.5, 1-1, 1.5-0.5, 2-0 once each: score 1.25 / 2 a pair
+    t = Tally.of_pairs({1: 0.0, 2: 0.5, 3: 1.0, 4: 0.0, 5: 1.0, 6: 0.5, 7: 1.0, 8: 1.0})
+    assert t.pairs == (0, 1, 1, 1, 1) and t.score == 0.625
+    var = sum((x - 0.625) ** 2 for x in (0.25, 0.5, 0.75, 1.0)) / 4
+    assert t.variance() == pytest.approx(var)
+    assert t.score_interval() == pytest.approx((0.625 - 1.959964 * math.sqrt(var / 4),
+                                                0.625 + 1.959964 * math.sqrt(var / 4)))
+    # the SPRT on pairs: the trinomial LLR's formula with pairs as samples
+    sprt = Sprt(0, 50)
+    s0, s1 = 0.5, score_of_elo(50)
+    assert sprt.llr(t) == pytest.approx(4 * (s1 - s0) * (2 * 0.625 - s0 - s1) / (2 * var))
+
+
+def test_a_game_without_its_partner_is_counted_but_left_out():
+    t = Tally.of_pairs({1: 1.0, 2: 1.0, 3: 1.0})       # a pair 2-0 and a lone win
+    assert (t.wins, t.games, t.samples, t.unpaired) == (3, 3, 1, 1)
+    assert t.score == 1.0
+    assert "1 game without its partner, left out" in t.pairs_text()
+    # a running tally, game by game, ends where the whole count does
+    running = Tally(pairs=(0, 0, 0, 0, 0)).add_game(1.0).add_game(1.0, 1.0).add_game(1.0)
+    assert running == t
+    with pytest.raises(ValueError):
+        Tally(1, 0, 0, (0, 0, 0, 0, 1))                # a pair needs two games
+
+
+def test_the_published_games_load_as_played_games():
+    from gyges.engine.match import MatchSettings, results_file
+    from gyges.setups.selfplay.games import read_games
+
+    settings = MatchSettings(
+        ("builtin", "ugi:taskset -c 1 /tmp/peer/ugi/target/release/gyges_engine"),
+        PRESETS["helios"], Limit(time=0.5))
+    found = results_file("data/engine/helios-0.5s.jsonl", settings).read()
+    games = found.values()
+    assert len(games) == 200 and all(isinstance(g, PlayedGame) for g in games.values())
+    assert games[1].opening == ("123213", "321312") and games[1].number == 1
+    params, records = read_games("data/setups/pbmserv-selfplay.jsonl")
+    assert params is not None and len(records) == 10000
+    first = PlayedGame.from_json(records[0])
+    assert (first.south, first.opening, first.round) == ("builtin", ("123213", "321312"), 0)
+    assert first.to_json() == {k: records[0][k] for k in first.to_json()}
+
+
+def test_an_engine_text_is_read_once_and_round_trips():
+    for text in ("builtin", "builtin:depth=3,prove=2", "builtin:nodes=500,hash=16",
+                 "ugi:/path/to/engine --quiet"):
+        spec = EngineSpec.parse(text)
+        assert str(spec) == text and EngineSpec.parse(str(spec)) == spec
+    spec = EngineSpec.parse("builtin:nodes=500")
+    assert spec.limit(Limit(time=1.0)) == Limit(nodes=500)
+    assert EngineSpec.parse("builtin").limit(Limit(time=1.0)) == Limit(time=1.0)
+
+
+def test_a_game_is_a_position_with_its_history():
+    from gyges.engine.builtin import Engine, Options
+    from gyges.game.moves import Game
+
+    game = Game(Position.setup("231123", "321123"))
+    for _ in range(3):
+        game = game.play(legal_moves(game.position, PBM, game.history)[0])
+    engine = Engine(PBM, Options(prove=0, hash_bits=16))
+    a = engine.analyse(game, Limit(depth=2))
+    engine.clear()
+    b = engine.analyse(game.position, Limit(depth=2), game.history)
+    assert a.move == b.move and a.score == b.score
+    engine.configure(Options(prove=0, hash_bits=17))
+    assert engine.analyse(game, Limit(depth=2)).move == a.move
+    with pytest.raises(EngineError):
+        engine.analyse(game, Limit(depth=2), game.history)

@@ -204,7 +204,8 @@ def _record(number: int, result: str, params: dict) -> dict:
 
 def test_the_summary_of_a_known_file(engines, tmp_path):
     """Six games already played: the first engine (South in games 1, 3, 5) wins 1, 4
-    and 5, draws 3 and 6, loses 2: +3 =2 -1."""
+    and 5, draws 3 and 6, loses 2: +3 =2 -1, in pairs 1-1, 1.5-0.5, 1.5-0.5 (the
+    statistics count the three pairs)."""
     params = _settings(engines).params()
     results = ["south", "south", "draw", "north", "south", "draw"]
     out = tmp_path / "known.jsonl"
@@ -213,9 +214,10 @@ def test_the_summary_of_a_known_file(engines, tmp_path):
     result = CliRunner().invoke(cli, _args(engines, out, "--sprt", "0,50"))
     assert result.exit_code == 0, result.output
     points = [1, 0, 0.5, 1, 1, 0.5]
-    score = sum(points) / 6
-    var = sum((p - score) ** 2 for p in points) / 6
-    half = 1.959964 * math.sqrt(var / 6)
+    pairs = [(points[i] + points[i + 1]) / 2 for i in (0, 2, 4)]   # pentanomial: by pairs
+    score = sum(pairs) / 3
+    var = sum((p - score) ** 2 for p in pairs) / 3
+    half = 1.959964 * math.sqrt(var / 3)
 
     def elo(s: float) -> float:
         return -400 * math.log10(1 / s - 1)
@@ -226,7 +228,8 @@ def test_the_summary_of_a_known_file(engines, tmp_path):
             in text)
     assert "as South +2 =1 -0, as North +1 =1 -1" in text
     s0, s1 = 0.5, 1 / (1 + 10 ** (-50 / 400))
-    llr = 6 * (s1 - s0) * (2 * score - s0 - s1) / (2 * var)
+    llr = 3 * (s1 - s0) * (2 * score - s0 - s1) / (2 * var)
+    assert "pairs: 0-2 0, 0.5-1.5 0, 1-1 1, 1.5-0.5 2, 2-0 0" in text
     assert f"LLR {llr:.2f} in [-2.94, 2.94]: no decision yet" in text
     assert out.read_text().count("\n") == 6      # nothing played: all six were there
 

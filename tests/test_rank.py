@@ -10,14 +10,13 @@ import pytest
 from click.testing import CliRunner
 from interrupts import assert_interrupted, run
 
-from gyges.engine import Limit
+from gyges.engine import Limit, PlayedGame
 from gyges.engine.match import replay_moves
 from gyges.engine.openings import openings
 from gyges.game.rules import PRESETS
 from gyges.setups.pairs import canonical_pairs, select_pairs
-from gyges.setups.rank import (
+from gyges.setups.selfplay.games import (
     OPENING_PLIES,
-    check_game,
     is_games_file,
     play_task,
     read_games,
@@ -61,7 +60,7 @@ def test_games_are_records_of_legal_games_and_later_rounds_open_at_random(refere
     assert sorted(g["game"] for g in games) == list(range(GAMES))
     asked = set(select_pairs(SOUTH, NORTH))
     for g in games:
-        check_game(g)
+        PlayedGame.from_json(g)
         assert (g["south"], g["north"]) in asked
         assert g["limit"] == {"depth": 2} and g["prove"] == 1 and g["canonical"] is False
         assert g["round"] == (1 if g["game"] >= len(asked) else 0)

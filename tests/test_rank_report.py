@@ -14,11 +14,11 @@ from click.testing import CliRunner
 from gyges.game.rules import PRESETS, Side
 from gyges.output import signed
 from gyges.setups.proven.records import read_results
-from gyges.setups.rank import read_games
-from gyges.setups.rankreport import best_replies, rank_report
-from gyges.setups.scoremap import NO_GAMES, score_colour, score_map_svg
-from gyges.setups.selfplay import game_table
-from gyges.setups.strengths import fit_strengths
+from gyges.setups.selfplay.games import read_games
+from gyges.setups.selfplay.report import best_replies, rank_report
+from gyges.setups.selfplay.scoremap import NO_GAMES, score_colour, score_map_svg
+from gyges.setups.selfplay.strengths import fit_strengths
+from gyges.setups.selfplay.table import game_table
 from gyges_cli.main import cli
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from gyges.game.rules import Side
-from gyges.setups.strengths import ELO, RIDGE, fit_strengths
+from gyges.setups.selfplay.strengths import ELO, RIDGE, fit_strengths
 
 
 def _synthetic(seed: int, setups: int, games: int, spread: float, advantage: float,

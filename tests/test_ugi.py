@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from gyges import PRESETS, Position, Side
 from gyges.engine.builtin import Limit
 from gyges.engine.client import EngineFailure, popen_ugi
-from gyges.engine.match import PEER_RULES, play_game
+from gyges.engine.match import play_game
 from gyges.engine.players import open_player
 from gyges.engine.ugi import (
     UgiError,
@@ -29,10 +29,9 @@ from gyges.engine.ugi import (
 )
 from gyges.formats.notation import parse_turn
 from gyges.game.moves import apply_move, legal_moves
-from gyges.game.rules import rules_from
 
 PBM = PRESETS["pbmserv"]
-PEER = rules_from("pbmserv", PEER_RULES)
+PEER = PRESETS["helios"]
 GYGES_UGI = [sys.executable, "-c", "from gyges_cli.main import cli; cli()", "ugi"]
 HELIOS = Path("/tmp/peer/ugi/target/release/gyges_engine")
 

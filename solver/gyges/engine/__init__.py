@@ -2,7 +2,8 @@
 
 A layer between the search (the provers) and the analyses: iterative deepening
 alpha-beta over the compiled core (:mod:`gyges.engine._engine`) with an evaluation fitted
-from self-play (:mod:`gyges.engine.weights`, :mod:`gyges.engine.fit`), backed by the
+from self-play (:mod:`gyges.engine.weights`, :mod:`gyges.engine.training`, by the
+logistic fit of :mod:`gyges.engine.logistic`), backed by the
 df-pn prover (:mod:`gyges.engine.proofs`); scores on one order with proven results
 (:mod:`gyges.engine.score`); the UGI protocol both ways (:mod:`gyges.engine.ugi`,
 :mod:`gyges.engine.server`, :mod:`gyges.engine.client`); games between engines and
@@ -17,6 +18,10 @@ their statistics (:mod:`gyges.engine.match`, :mod:`gyges.engine.stats`,
 """
 
 from gyges.engine.builtin import (
+    MAX_DEPTH,
+    MAX_HASH_BITS,
+    MAX_PROVE_DEPTH,
+    MIN_HASH_BITS,
     Analysis,
     Engine,
     EngineError,
@@ -28,15 +33,16 @@ from gyges.engine.builtin import (
     play,
 )
 from gyges.engine.client import EngineFailure, UgiEngine, popen_ugi
-from gyges.engine.match import PEER_RULES, PlayedGame, play_game
+from gyges.engine.match import PlayedGame, play_game
 from gyges.engine.openings import openings
 from gyges.engine.players import EngineSpec, Player, RandomStart, open_player
 from gyges.engine.score import Eval, Loss, Score, Win
 from gyges.engine.stats import Sprt, Tally
 
 __all__ = [
-    "PEER_RULES", "Analysis", "Engine", "EngineError", "EngineFailure", "EngineSpec", "Eval",
-    "Limit", "Loss", "Options", "PlayResult", "PlayedGame", "Player", "RandomStart", "Score",
+    "MAX_DEPTH", "MAX_HASH_BITS", "MAX_PROVE_DEPTH", "MIN_HASH_BITS", "Analysis", "Engine",
+    "EngineError", "EngineFailure", "EngineSpec", "Eval", "Limit", "Loss", "Options",
+    "PlayResult", "PlayedGame", "Player", "RandomStart", "Score",
     "SearchInterrupted", "Sprt", "Tally", "UgiEngine", "Win", "analyse", "open_player",
     "openings", "play", "play_game", "popen_ugi",
 ]

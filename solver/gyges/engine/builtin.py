@@ -28,12 +28,13 @@ from gyges.engine import proofs
 from gyges.engine._engine import MAX_CORES, Search
 from gyges.engine.score import Eval, Loss, Score, Win
 from gyges.engine.weights import Weights
-from gyges.game.moves import Move, MoveList, apply_move, legal_moves
+from gyges.game.moves import Game, Move, MoveList, apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 
-__all__ = ["MAX_CORES", "Analysis", "Engine", "EngineError", "Limit", "Options",
-           "PlayResult", "SearchInterrupted", "analyse", "machine_cores", "play"]
+__all__ = ["MAX_CORES", "MAX_DEPTH", "MAX_HASH_BITS", "MAX_PROVE_DEPTH", "MIN_HASH_BITS",
+           "Analysis", "Engine", "EngineError", "Limit", "Options", "PlayResult",
+           "SearchInterrupted", "analyse", "game_state", "machine_cores", "play"]
 
 #: Shares of a move's time (``Limit.time``): what the search may use of the time left
 #: after the win question within the horizon; then the deeper win question, at most its
@@ -46,6 +47,16 @@ DEEP_SHARE = 0.25
 CHECK_SHARE = 0.1
 #: Below this many seconds a move, the deeper win question is not asked.
 DEEP_FROM = 0.2
+
+
+#: The deepest search a :class:`Limit` allows, in plies (from 1).
+MAX_DEPTH = 90
+#: The deepest proof horizon :class:`Options` allow, in moves of the winner (from 0: no
+#: prover).
+MAX_PROVE_DEPTH = 6
+#: The transposition table's sizes :class:`Options` allow: 2 ** bits entries of 16 bytes.
+MIN_HASH_BITS = 10
+MAX_HASH_BITS = 28
 
 
 class EngineError(ValueError):
@@ -73,8 +84,9 @@ class Limit:
             raise EngineError("a limit needs a time, a depth or a node count")
         if self.time is not None and not self.time > 0:
             raise EngineError(f"the time limit must be positive, not {self.time}")
-        if self.depth is not None and not 1 <= self.depth <= 90:
-            raise EngineError(f"the depth limit must be 1..90 plies, not {self.depth}")
+        if self.depth is not None and not 1 <= self.depth <= MAX_DEPTH:
+            raise EngineError(f"the depth limit must be 1..{MAX_DEPTH} plies, not "
+                              f"{self.depth}")
         if self.nodes is not None and self.nodes < 1:
             raise EngineError(f"the node limit must be at least 1, not {self.nodes}")
 
@@ -94,10 +106,12 @@ class Options:
     cores: int = 1
 
     def __post_init__(self) -> None:
-        if not 0 <= self.prove <= 6:
-            raise EngineError(f"the proof horizon must be 0..6 moves, not {self.prove}")
-        if not 10 <= self.hash_bits <= 28:
-            raise EngineError(f"the table size must be 10..28 bits, not {self.hash_bits}")
+        if not 0 <= self.prove <= MAX_PROVE_DEPTH:
+            raise EngineError(f"the proof horizon must be 0..{MAX_PROVE_DEPTH} moves, not "
+                              f"{self.prove}")
+        if not MIN_HASH_BITS <= self.hash_bits <= MAX_HASH_BITS:
+            raise EngineError(f"the table size must be {MIN_HASH_BITS}..{MAX_HASH_BITS} "
+                              f"bits, not {self.hash_bits}")
         if not 1 <= self.cores <= MAX_CORES:
             raise EngineError(f"the cores must be 1..{MAX_CORES}, not {self.cores}")
 
@@ -162,6 +176,27 @@ class SearchInterrupted(KeyboardInterrupt):
         self.analysis = analysis
 
 
+def game_state(position: Position | Game, history: Sequence[Position] = ()
+               ) -> tuple[Position, tuple[Position, ...]]:
+    """The position to search and its game's earlier positions (oldest first): a
+    :class:`~gyges.game.moves.Game`'s, or ``position`` and ``history`` as given.
+
+    >>> from gyges.game.position import START
+    >>> game = Game(START, (START,))
+    >>> game_state(game) == game_state(START, [START]) == (START, (START,))
+    True
+    """
+    if not isinstance(position, Game):
+        return position, tuple(history)
+    if history:
+        raise EngineError("give a game, or a position with its history, not both")
+    earlier = position.history
+    if not all(isinstance(h, Position) for h in earlier):
+        raise EngineError("the game's history holds position keys: the engine needs the "
+                          "positions")
+    return position.position, tuple(earlier)  # type: ignore[arg-type]
+
+
 def line_moves(position: Position, rules: RuleSet, history: Sequence[Position],
                triples: Sequence[tuple[int, int, int | None]]) -> tuple[Move, ...]:
     """The moves of a line of ``(start, to, relocation)`` triples, with their paths (for
@@ -190,10 +225,31 @@ class Engine:
     def __init__(self, rules: RuleSet, options: Options | None = None):
         self.rules = rules
         self.options = options or Options()
-        weights = self.options.weights or Weights.load()
-        self._search = Search(rules.flags(), weights.values, self.options.hash_bits,
-                              self.options.cores)
+        self._search = self._open_search()
         self._stopped = False
+
+    def _open_search(self) -> Search:
+        weights = self.options.weights or Weights.load()
+        return Search(self.rules.flags(), weights.values, self.options.hash_bits,
+                      self.options.cores)
+
+    def configure(self, options: Options) -> None:
+        """Search with ``options`` from the next call on (as python-chess's
+        ``configure``). Another table size, weights or number of cores makes a new search
+        state (what earlier searches learnt is forgotten, the old helpers end); another
+        proof horizon alone keeps it.
+
+        >>> from gyges import PRESETS
+        >>> engine = Engine(PRESETS["pbmserv"], Options(prove=3, hash_bits=16))
+        >>> engine.configure(Options(prove=0, hash_bits=16))
+        >>> engine.options.prove
+        0
+        """
+        old, self.options = self.options, options
+        if (old.hash_bits, old.cores, old.weights) != (options.hash_bits, options.cores,
+                                                       options.weights):
+            self._search.close()
+            self._search = self._open_search()
 
     def __enter__(self) -> Engine:
         return self
@@ -222,19 +278,20 @@ class Engine:
         self._stopped = False
         self._search.resume()
 
-    def play(self, position: Position, limit: Limit,
+    def play(self, position: Position | Game, limit: Limit,
              history: Sequence[Position] = ()) -> PlayResult:
         a = self.analyse(position, limit, history)
         return PlayResult(a.move, a)
 
-    def analyse(self, position: Position, limit: Limit, history: Sequence[Position] = (),
+    def analyse(self, position: Position | Game, limit: Limit,
+                history: Sequence[Position] = (),
                 info: Callable[[Analysis], None] | None = None) -> Analysis:
         """Search ``position`` (``history``: the game's earlier positions, oldest first,
-        for the Renop law and repetitions) within ``limit``. ``info`` receives the
-        analysis of each depth completed. Ctrl-C raises :class:`SearchInterrupted` with
-        the best so far."""
+        for the Renop law and repetitions; or a :class:`~gyges.game.moves.Game`, which
+        holds both) within ``limit``. ``info`` receives the analysis of each depth
+        completed. Ctrl-C raises :class:`SearchInterrupted` with the best so far."""
         start = time.perf_counter()
-        history = tuple(history)
+        position, history = game_state(position, history)
         moves = legal_moves(position, self.rules, history, paths=False)
         if not moves.moves:
             return Analysis(position, None, Eval(0), (), 0, 0, 0.0)
@@ -390,14 +447,16 @@ class _Run:
         return self.analysis(line[0], Score.from_int(score), line, depth)
 
 
-def analyse(position: Position, rules: RuleSet, limit: Limit, history: Sequence[Position] = (),
+def analyse(position: Position | Game, rules: RuleSet, limit: Limit,
+            history: Sequence[Position] = (),
             options: Options | None = None,
             info: Callable[[Analysis], None] | None = None) -> Analysis:
     """Analyse ``position`` with a fresh builtin engine (see :meth:`Engine.analyse`)."""
     return Engine(rules, options).analyse(position, limit, history, info)
 
 
-def play(position: Position, rules: RuleSet, limit: Limit, history: Sequence[Position] = (),
+def play(position: Position | Game, rules: RuleSet, limit: Limit,
+         history: Sequence[Position] = (),
          options: Options | None = None) -> PlayResult:
     """The builtin engine's move in ``position`` (a fresh engine; see :class:`Engine`)."""
     return Engine(rules, options).play(position, limit, history)

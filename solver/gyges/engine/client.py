@@ -30,7 +30,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from gyges.engine.builtin import Analysis, Limit, PlayResult
+from gyges.engine.builtin import Analysis, Limit, PlayResult, game_state
 from gyges.engine.score import MATE, Eval, Score
 from gyges.engine.ugi import (
     HISTORY_EXTENSION,
@@ -40,7 +40,7 @@ from gyges.engine.ugi import (
     history_to_ugi,
     move_from_ugi,
 )
-from gyges.game.moves import Move
+from gyges.game.moves import Game, Move
 from gyges.game.position import Position
 
 __all__ = ["EngineFailure", "UgiEngine", "popen_ugi"]
@@ -182,10 +182,12 @@ class UgiEngine:
         deadline may still send a late answer: it is not asked again)?"""
         return not self.failed and self._proc.poll() is None
 
-    def analyse(self, position: Position, limit: Limit,
+    def analyse(self, position: Position | Game, limit: Limit,
                 history: Sequence[Position] = ()) -> Analysis:
         """Search ``position`` within ``limit``; ``history`` (the game's earlier
-        positions, oldest first) is sent to an engine that takes it."""
+        positions, oldest first; or a :class:`~gyges.game.moves.Game`, which holds both)
+        is sent to an engine that takes it."""
+        position, history = game_state(position, history)
         try:
             return self._analyse(position, limit, history)
         except EngineFailure:
@@ -222,7 +224,7 @@ class UgiEngine:
             elif words[:1] == ["bestmove"]:
                 return self._analysis(position, words, last, time.monotonic() - start)
 
-    def play(self, position: Position, limit: Limit,
+    def play(self, position: Position | Game, limit: Limit,
              history: Sequence[Position] = ()) -> PlayResult:
         a = self.analyse(position, limit, history)
         return PlayResult(a.move, a)

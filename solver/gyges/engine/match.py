@@ -22,7 +22,20 @@ True
 A match (:func:`run_match`) plays game after game from a list of openings, each opening
 twice with the engines' sides swapped, into a results file (one JSON line a game), on the
 local pool or Dask, resumably; its :class:`MatchResult` counts the first engine's wins,
-draws and losses.
+draws and losses, and its pairs of games (one opening, the sides swapped) by their score,
+which the statistics count (:mod:`gyges.engine.stats`).
+
+The same record, :class:`PlayedGame`, is every line of a match's file and of a
+self-play file of ``setups rank`` (:mod:`gyges.setups.selfplay.games`), one layout per
+kind: a match's game names its engines (``south``, ``north``) and its ``opening``; a
+self-play game, the builtin engine's against itself, has a ``round`` and names its
+setups (``south``, ``north``).
+
+>>> line = {"game": 3, "round": 0, "south": "231123", "north": "321123",
+...         "result": "draw", "reason": "nobody can move", "moves": []}
+>>> g = PlayedGame.from_json(line)
+>>> g.south, g.opening, g.number, g.to_json() == line
+('builtin', ('231123', '321123'), 3, True)
 """
 
 from __future__ import annotations
@@ -38,23 +51,20 @@ from gyges.engine.client import EngineFailure
 from gyges.engine.openings import OPENING_SETS, openings
 from gyges.engine.players import EngineSpec, Player, close_started, game_player, open_player
 from gyges.engine.stats import Sprt, Tally
-from gyges.formats.notation import NotationError, parse_turn
+from gyges.formats.notation import NotationError, parse_setup, parse_turn
 from gyges.formats.record import format_record, record_from_moves
 from gyges.game.moves import Move, apply_move, legal_moves
 from gyges.game.position import Position, PositionError
 from gyges.game.rules import RuleSet, Side, closest_preset
 from gyges.parallel import ResultsFile, RunEvent, RunSummary, run
 
-__all__ = ["PEER_RULES", "RESULTS", "MatchResult", "MatchSettings", "PlayedGame",
+__all__ = ["RESULTS", "SELF_PLAY_ENGINE", "MatchResult", "MatchSettings", "PlayedGame",
            "check_engines", "play_game", "play_match_game", "replay_moves",
            "run_match", "write_records"]
 
 RESULTS = ("south", "north", "draw")
-
-#: The rules of the peer engine (Beck-Bjella's Helios) as overrides of the pbmserv preset:
-#: a ring bounced off once a move, a move may end where it started, a side with no move
-#: draws, no repetition law.
-PEER_RULES = ("rebounce=once", "null-move=allowed", "blocked=draw", "repetition=allowed")
+#: The engine of a self-play game (its record names the setups instead).
+SELF_PLAY_ENGINE = "builtin"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,7 +72,9 @@ class PlayedGame:
     """A finished game: the engines as given (``south``, ``north``), the ``opening``
     (South's and North's setups), the ``result`` (``south``, ``north`` or ``draw``),
     why (``reason``) and the ``moves`` in pbmserv notation (a side blocked is passed
-    over: the other side's moves follow each other)."""
+    over: the other side's moves follow each other); in a file, its ``number`` there
+    (``game``), and for a self-play game its ``round`` (which makes its JSON name the
+    setups as ``south`` and ``north``, the engine being :data:`SELF_PLAY_ENGINE`)."""
 
     south: str
     north: str
@@ -70,25 +82,54 @@ class PlayedGame:
     result: str
     reason: str
     moves: tuple[str, ...]
+    number: int | None = None
+    round: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"south": self.south, "north": self.north, "opening": list(self.opening),
-                "result": self.result, "reason": self.reason, "moves": list(self.moves)}
+        head: dict[str, Any] = {} if self.number is None else {"game": self.number}
+        if self.round is not None:
+            head.update({"round": self.round, "south": self.opening[0],
+                         "north": self.opening[1]})
+        else:
+            head.update({"south": self.south, "north": self.north,
+                         "opening": list(self.opening)})
+        return {**head, "result": self.result, "reason": self.reason,
+                "moves": list(self.moves)}
 
     @classmethod
     def from_json(cls, data: Any) -> PlayedGame:
-        """The inverse of :meth:`to_json`; EngineError says what is missing."""
+        """The inverse of :meth:`to_json` (other keys are left alone); EngineError says
+        what is wrong."""
         try:
-            opening = tuple(data["opening"])
-            game = cls(str(data["south"]), str(data["north"]),
-                       (str(opening[0]), str(opening[1])), str(data["result"]),
-                       str(data["reason"]), tuple(str(m) for m in data["moves"]))
-        except (KeyError, TypeError, IndexError, ValueError):
+            number, round_ = data.get("game"), data.get("round")
+            if round_ is not None:
+                opening = (data["south"], data["north"])
+                south = north = SELF_PLAY_ENGINE
+            else:
+                opening = tuple(data["opening"])
+                south, north = str(data["south"]), str(data["north"])
+            if not isinstance(data["moves"], (list, tuple)):
+                raise TypeError
+            game = cls(south, north, (str(opening[0]), str(opening[1])), str(data["result"]),
+                       str(data["reason"]), tuple(data["moves"]), number, round_)
+        except (KeyError, TypeError, IndexError, ValueError, AttributeError):
             raise EngineError("a game record is an object with south, north, opening "
-                              "(two setups), result, reason and moves") from None
+                              "(two setups) or round, result, reason and moves") from None
         if game.result not in RESULTS or len(opening) != 2:
             raise EngineError(f"a game's result is one of {', '.join(RESULTS)}, and its "
                               "opening two setups")
+        if not all(isinstance(m, str) for m in game.moves):
+            raise EngineError("a game's moves are a list of moves")
+        for whole in (number, round_):
+            if whole is not None and not (type(whole) is int and whole >= 0):
+                raise EngineError("a game's number and round are whole numbers, 0 or more")
+        for setup in opening:
+            if not isinstance(setup, str):
+                raise EngineError("a game's opening is two setups")
+            try:
+                parse_setup(setup)
+            except NotationError as e:
+                raise EngineError(f"a game's opening: {e}") from None
         return game
 
     def winner(self) -> Side | None:
@@ -199,27 +240,34 @@ def replay_moves(game: PlayedGame, rules: RuleSet) -> list[tuple[Position, Seque
 @dataclasses.dataclass(frozen=True)
 class MatchSettings:
     """What every game of a match shares, recorded in each game's line (``match``): the
-    two ``engines`` as given, the referee's ``rules``, the ``limit`` a move, the
-    ``openings`` (a set's name, :data:`~gyges.engine.openings.OPENING_SETS`, or what
-    names a list of them, such as a file's path) and ``max_plies``. Game ``n`` (from 1)
-    plays opening ``(n - 1) // 2``; in an odd-numbered game the first engine is South,
-    in an even-numbered one North.
+    two ``engines`` (:class:`~gyges.engine.players.EngineSpec`, or their texts, read
+    here), the referee's ``rules``, the ``limit`` a move, the ``openings`` (a set's name,
+    :data:`~gyges.engine.openings.OPENING_SETS`, or what names a list of them, such as a
+    file's path) and ``max_plies``. Game ``n`` (from 1) plays opening ``(n - 1) // 2``;
+    in an odd-numbered game the first engine is South, in an even-numbered one North.
 
     >>> from gyges import PRESETS
     >>> m = MatchSettings(("builtin:depth=2", "builtin"), PRESETS["pbmserv"], Limit(time=0.5))
-    >>> m.sides(1), m.sides(2), m.first_side(2)
-    (('builtin:depth=2', 'builtin'), ('builtin', 'builtin:depth=2'), 'north')
+    >>> m.sides(1), m.first_side(2)
+    ((EngineSpec('builtin:depth=2'), EngineSpec('builtin')), 'north')
+    >>> m.sides(2)
+    (EngineSpec('builtin'), EngineSpec('builtin:depth=2'))
     >>> m.params()["limit"], m.params()["engines"]
     ({'time': 0.5}, ['builtin:depth=2', 'builtin'])
     """
 
-    engines: tuple[str, str]
+    engines: tuple[EngineSpec, EngineSpec]
     rules: RuleSet
     limit: Limit
     openings: str = "canonical"
     max_plies: int = 200
 
-    def sides(self, game: int) -> tuple[str, str]:
+    def __post_init__(self) -> None:
+        first, second = (e if isinstance(e, EngineSpec) else EngineSpec.parse(e)
+                         for e in self.engines)
+        object.__setattr__(self, "engines", (first, second))
+
+    def sides(self, game: int) -> tuple[EngineSpec, EngineSpec]:
         """South's engine and North's in game ``game``."""
         first, second = self.engines
         return (first, second) if game % 2 else (second, first)
@@ -228,17 +276,23 @@ class MatchSettings:
         """The first engine's side in game ``game``: ``south`` or ``north``."""
         return "south" if game % 2 else "north"
 
+    def first_points(self, number: int, game: PlayedGame) -> float:
+        """The first engine's points in game ``number``: 1 a win, 0.5 a draw, 0 a loss."""
+        if game.result == "draw":
+            return 0.5
+        return 1.0 if game.result == self.first_side(number) else 0.0
+
     def params(self) -> dict[str, Any]:
         limit = {k: v for k, v in dataclasses.asdict(self.limit).items() if v is not None}
-        return {"engines": list(self.engines), "rules": self.rules.describe(),
+        return {"engines": [str(e) for e in self.engines], "rules": self.rules.describe(),
                 "limit": limit, "openings": self.openings, "max_plies": self.max_plies}
 
 
-def check_engines(engines: Sequence[str], rules: RuleSet) -> None:
-    """Check two engine texts before a match: each is read (:class:`EngineError` says what
+def check_engines(engines: Sequence[EngineSpec | str], rules: RuleSet) -> None:
+    """Check two engines before a match: each text is read (:class:`EngineError` says what
     is wrong) and each UGI program is started, greeted and ended here
     (:class:`~gyges.engine.client.EngineFailure` when it cannot be)."""
-    specs = [EngineSpec.parse(text) for text in engines]
+    specs = [e if isinstance(e, EngineSpec) else EngineSpec.parse(e) for e in engines]
     for spec in specs:
         if spec.kind == "ugi":
             open_player(spec, rules).close()
@@ -247,27 +301,20 @@ def check_engines(engines: Sequence[str], rules: RuleSet) -> None:
 def play_match_game(item: tuple[int, tuple[str, str]], *, settings: MatchSettings
                     ) -> dict[str, Any]:
     """Game ``n`` of a match from its opening (a task of :func:`run_match`, run in a
-    worker): its record, a JSON object with the game's number (``game``), the
-    :class:`PlayedGame` fields and the match's settings (``match``)."""
+    worker): its record, a JSON object with the :class:`PlayedGame` (its number as
+    ``game``) and the match's settings (``match``)."""
     number, opening = item
     south, north = settings.sides(number)
-    players = [game_player(text, settings.rules) for text in (south, north)]
+    players = [game_player(spec, settings.rules) for spec in (south, north)]
     try:
         game = play_game(players[0], players[1], opening, settings.rules, settings.limit,
-                         settings.max_plies, names=(south, north))
+                         settings.max_plies, names=(str(south), str(north)))
     finally:
-        for text, player in zip((south, north), players, strict=True):
-            if EngineSpec.parse(text).kind != "ugi":
+        for spec, player in zip((south, north), players, strict=True):
+            if spec.kind != "ugi":
                 player.close()          # a UGI program stays up for the next game
-    return {"game": number, **game.to_json(), "match": settings.params()}
-
-
-def _check_record(record: Mapping[str, Any]) -> None:
-    PlayedGame.from_json(record)
-    if not isinstance(record["game"], int) or record["game"] < 1:
-        raise ValueError("its game number is not a positive integer")
-    if not isinstance(record["match"], Mapping):
-        raise ValueError("its match settings are not an object")
+    game = dataclasses.replace(game, number=number)
+    return {**game.to_json(), "match": settings.params()}
 
 
 def _describe(params: Any) -> str:
@@ -290,12 +337,59 @@ def _describe(params: Any) -> str:
         return repr(params)
 
 
+def _game_number(record: Mapping[str, Any]) -> int:
+    number = record["game"]
+    if not (type(number) is int and number >= 1):
+        raise ValueError("its game number is not a positive integer")
+    return number
+
+
+def _match_params(record: Mapping[str, Any]) -> Any:
+    if not isinstance(record["match"], Mapping):
+        raise ValueError("its match settings are not an object")
+    return record["match"]
+
+
 def results_file(path: str, settings: MatchSettings) -> ResultsFile:
-    """A match's games file: one game a line, keyed by its number, each made with the
-    match's settings (another match's file is refused)."""
-    return ResultsFile(path, "a game record", key=lambda r: r["game"], check=_check_record,
-                       params=settings.params(), params_of=lambda r: r["match"],
+    """A match's games file: one game a line (:class:`PlayedGame`, each line's value),
+    keyed by its number, each made with the match's settings (another match's file is
+    refused)."""
+    return ResultsFile(path, "a game record", key=_game_number, check=PlayedGame.from_json,
+                       params=settings.params(), params_of=_match_params,
                        describe=_describe)
+
+
+class _Scores:
+    """A match's games as they come (each parsed once): the first engine's tally kept up
+    to date game by game, for the SPRT's stop after each game."""
+
+    def __init__(self, settings: MatchSettings, games: int):
+        self.settings = settings
+        self.asked = games
+        self.games: dict[int, PlayedGame] = {}
+        self.points: dict[int, float] = {}
+        self.tally = Tally(pairs=(0, 0, 0, 0, 0))
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        game = PlayedGame.from_json(record)
+        n = game.number
+        if n is None or n > self.asked or n in self.games:
+            return
+        self.games[n] = game
+        points = self.points[n] = self.settings.first_points(n, game)
+        partner = self.points.get(n + 1 if n % 2 else n - 1)
+        self.tally = self.tally.add_game(points, partner)
+
+
+def _tally(settings: MatchSettings, games: Mapping[int, PlayedGame],
+           side: str | None = None) -> Tally:
+    """The first engine's tally over ``games`` (by number): pairs counted by their score,
+    and its results as ``side`` alone (then games one by one) if given."""
+    points = {n: settings.first_points(n, g) for n, g in games.items()
+              if side is None or settings.first_side(n) == side}
+    if side is not None:
+        return Tally.of_games(points.values())
+    return Tally.of_pairs(points)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -310,9 +404,10 @@ class MatchResult:
     sprt: Sprt | None = None
 
     def tally(self, side: str | None = None) -> Tally:
-        """The first engine's wins, draws and losses (in the games it played as ``side``,
-        ``south`` or ``north``, if given)."""
-        return _tally(self.settings, self.games.items(), side)
+        """The first engine's tally: its games in pairs (one opening, the sides swapped),
+        or its wins, draws and losses in the games it played as ``side`` (``south`` or
+        ``north``), if given."""
+        return _tally(self.settings, self.games, side)
 
     def decision(self) -> str | None:
         """The SPRT's verdict so far: ``H1``, ``H0`` or None."""
@@ -320,11 +415,12 @@ class MatchResult:
 
     def text(self) -> str:
         """The summary ``gyges match`` prints: the engines, the first engine's tally
-        (overall, as South, as North), why games ended, and the SPRT's state."""
+        (overall, its pairs, as South, as North), why games ended, and the SPRT's state."""
         first, second = self.settings.engines
         t = self.tally()
         lines = [f"{first} against {second}",
                  f"  {t.summary()}",
+                 f"  {t.pairs_text()}",
                  f"  as South {_wdl(self.tally('south'))}, as North "
                  f"{_wdl(self.tally('north'))}"]
         reasons: dict[str, int] = {}
@@ -341,8 +437,8 @@ class MatchResult:
                        "H0": f"H0 accepted: {first} is {s.elo0:+g} Elo or less",
                        None: "no decision yet"}[self.decision()]
             lines.append(f"  SPRT [{s.elo0:g}, {s.elo1:g}] (alpha {s.alpha:g}, beta "
-                         f"{s.beta:g}): LLR {s.llr(t):.2f} in [{lower:.2f}, {upper:.2f}]: "
-                         f"{verdict}")
+                         f"{s.beta:g}, on pairs): LLR {s.llr(t):.2f} in [{lower:.2f}, "
+                         f"{upper:.2f}]: {verdict}")
         return "\n".join(lines)
 
 
@@ -357,22 +453,6 @@ def _reason_kind(reason: str) -> str:
         if word in head:
             return head.split(word)[0] + word
     return head
-
-
-def _tally(settings: MatchSettings, games: Sequence[tuple[int, PlayedGame]] | Any,
-           side: str | None = None) -> Tally:
-    wins = draws = losses = 0
-    for number, game in games:
-        mine = settings.first_side(number)
-        if side is not None and mine != side:
-            continue
-        if game.result == "draw":
-            draws += 1
-        elif game.result == mine:
-            wins += 1
-        else:
-            losses += 1
-    return Tally(wins, draws, losses)
 
 
 def run_match(settings: MatchSettings, games: int, out: str, *,
@@ -408,21 +488,34 @@ def run_match(settings: MatchSettings, games: int, out: str, *,
     check_engines(settings.engines, settings.rules)
     items = [(n, pairs[(n - 1) // 2]) for n in range(1, games + 1)]
 
-    def asked(records: Mapping[Hashable, Mapping[str, Any]]) -> list[tuple[int, PlayedGame]]:
-        return [(n, PlayedGame.from_json(r)) for n, r in records.items()
-                if isinstance(n, int) and n <= games]
+    scores = _Scores(settings, games)
+    seeded = False
 
     def decided(records: Mapping[Hashable, Mapping[str, Any]]) -> bool:
-        return sprt is not None and sprt.decide(_tally(settings, asked(records))) is not None
+        nonlocal seeded
+        if not seeded:                  # before the first game: the file's games
+            for record in records.values():
+                scores.add(record)
+            seeded = True
+        return sprt is not None and sprt.decide(scores.tally) is not None
+
+    def count(event: RunEvent) -> None:
+        if event.record is not None:
+            scores.add(event.record)
+        if watch is not None:
+            watch(event)
 
     try:
         summary = run(functools.partial(play_match_game, settings=settings), items,
                       key=lambda item: item[0], results=results_file(out, settings),
                       scheduler=scheduler, jobs=jobs, progress=progress, unit="games",
-                      watch=watch, stop=decided if sprt else None, log=log, describe=_log_text)
+                      watch=count, stop=decided, log=log, describe=_log_text)
     finally:
         close_started()      # the programs of the games played in this process
-    return MatchResult(settings, dict(sorted(asked(summary.records))), summary, sprt)
+    for record in summary.records.values():       # only those not counted yet are read
+        if not isinstance(record, Mapping) or record.get("game") not in scores.games:
+            scores.add(record)
+    return MatchResult(settings, dict(sorted(scores.games.items())), summary, sprt)
 
 
 def _log_text(record: Mapping[str, Any]) -> str:

@@ -3,9 +3,18 @@ answer the same calls), and an engine given as text, the form ``gyges match`` ta
 ``builtin[:option=value,...]`` (the builtin engine at some settings) or ``ugi:COMMAND``
 (any UGI program, started as a subprocess).
 
+An engine text is read once (:meth:`EngineSpec.parse`, which checks every value) into a
+typed value that gives its limit and settings; ``str()`` writes it back.
+
 >>> spec = EngineSpec.parse("builtin:depth=3,prove=2")
 >>> spec.kind, spec.options, str(spec)
 ('builtin', (('depth', '3'), ('prove', '2')), 'builtin:depth=3,prove=2')
+>>> spec
+EngineSpec('builtin:depth=3,prove=2')
+>>> spec.own_limit, spec.engine_options.prove
+(Limit(time=None, depth=3, nodes=None), 2)
+>>> EngineSpec.parse(str(spec)) == spec
+True
 >>> EngineSpec.parse("ugi:/tmp/engine --quiet").command
 ('/tmp/engine', '--quiet')
 """
@@ -28,12 +37,13 @@ from gyges.engine.builtin import (
     Limit,
     Options,
     PlayResult,
+    game_state,
     machine_cores,
 )
 from gyges.engine.client import UgiEngine, popen_ugi
 from gyges.engine.score import Eval
 from gyges.engine.weights import Weights, WeightsError
-from gyges.game.moves import apply_move, can_land, legal_moves
+from gyges.game.moves import Game, apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 
@@ -44,10 +54,10 @@ __all__ = ["BUILTIN_OPTIONS", "EngineSpec", "Player", "RandomStart", "close_star
 class Player(Protocol):
     """What a game between engines asks of each engine."""
 
-    def play(self, position: Position, limit: Limit,
+    def play(self, position: Position | Game, limit: Limit,
              history: Sequence[Position] = ()) -> PlayResult: ...
 
-    def analyse(self, position: Position, limit: Limit,
+    def analyse(self, position: Position | Game, limit: Limit,
                 history: Sequence[Position] = ()) -> Analysis: ...
 
     def close(self) -> None: ...
@@ -68,14 +78,23 @@ BUILTIN_OPTIONS = {
 
 @dataclasses.dataclass(frozen=True)
 class EngineSpec:
-    """An engine as text: ``builtin[:option=value,...]`` or ``ugi:COMMAND``."""
+    """An engine as text, read: ``builtin[:option=value,...]`` (``options`` as written,
+    and what they give: ``own_limit``, the depth, nodes or time it plays with whatever
+    the match's limit, None if it has none; ``engine_options``, the builtin engine's
+    settings, defaults where not given, ``cores`` capped at this machine's) or
+    ``ugi:COMMAND`` (``command``, the program's words)."""
 
     kind: str
     options: tuple[tuple[str, str], ...] = ()
     command: tuple[str, ...] = ()
+    own_limit: Limit | None = dataclasses.field(default=None, compare=False, repr=False)
+    engine_options: Options = dataclasses.field(default_factory=Options, compare=False,
+                                                repr=False)
 
     @classmethod
     def parse(cls, text: str) -> EngineSpec:
+        """The engine ``text`` names; :class:`EngineError` says what is wrong with it
+        (each value is checked here)."""
         t = text.strip()
         kind, sep, rest = t.partition(":")
         if kind == "ugi" and sep:
@@ -96,10 +115,9 @@ class EngineSpec:
                         f"{t!r}: {item.strip()!r} is not a builtin option: write "
                         f"option=value with one of {', '.join(BUILTIN_OPTIONS)}")
                 options.append((key, value))
-            spec = cls("builtin", tuple(options))
-            spec.limit(Limit(time=1.0))      # the values are checked here
-            spec.engine_options()
-            return spec
+            given = dict(options)
+            return cls("builtin", tuple(options), own_limit=_own_limit(t, given),
+                       engine_options=_engine_options(t, given))
         raise EngineError(f"{t!r} is not an engine: write builtin[:option=value,...] (options "
                           f"{', '.join(BUILTIN_OPTIONS)}) or ugi:COMMAND")
 
@@ -109,39 +127,47 @@ class EngineSpec:
         return "builtin" + (":" + ",".join(f"{k}={v}" for k, v in self.options)
                             if self.options else "")
 
-    def _number(self, key: str, kind: type) -> float | int | None:
-        value = dict(self.options).get(key)
-        if value is None:
-            return None
-        try:
-            return kind(value)
-        except ValueError:
-            what = "an integer" if kind is int else "a number"
-            raise EngineError(f"{self}: {key}={value}: not {what}") from None
+    def __repr__(self) -> str:
+        return f"EngineSpec({str(self)!r})"
 
     def limit(self, given: Limit) -> Limit:
         """The limit this engine plays with: its own depth, nodes or time if it has
         any, else ``given``."""
-        depth, nodes, seconds = (self._number("depth", int), self._number("nodes", int),
-                                 self._number("time", float))
-        if depth is None and nodes is None and seconds is None:
-            return given
-        return Limit(time=seconds, depth=depth, nodes=nodes)  # type: ignore[arg-type]
+        return self.own_limit or given
 
-    def engine_options(self) -> Options:
-        """The builtin engine's settings (defaults where not given; ``cores`` capped at
-        this machine's)."""
-        prove, bits = self._number("prove", int), self._number("hash", int)
-        cores = self._number("cores", int)
-        path = dict(self.options).get("weights")
-        try:
-            weights = Weights.load(path) if path else None
-        except WeightsError as e:
-            raise EngineError(str(e)) from None
-        options = Options(prove=3 if prove is None else int(prove),
-                          hash_bits=20 if bits is None else int(bits), weights=weights,
-                          cores=1 if cores is None else int(cores))
-        return dataclasses.replace(options, cores=min(options.cores, machine_cores()))
+
+def _number(text: str, given: dict[str, str], key: str, kind: type) -> float | int | None:
+    value = given.get(key)
+    if value is None:
+        return None
+    try:
+        return kind(value)
+    except ValueError:
+        what = "an integer" if kind is int else "a number"
+        raise EngineError(f"{text}: {key}={value}: not {what}") from None
+
+
+def _own_limit(text: str, given: dict[str, str]) -> Limit | None:
+    depth, nodes, seconds = (_number(text, given, "depth", int),
+                             _number(text, given, "nodes", int),
+                             _number(text, given, "time", float))
+    if depth is None and nodes is None and seconds is None:
+        return None
+    return Limit(time=seconds, depth=depth, nodes=nodes)  # type: ignore[arg-type]
+
+
+def _engine_options(text: str, given: dict[str, str]) -> Options:
+    prove, bits = _number(text, given, "prove", int), _number(text, given, "hash", int)
+    cores = _number(text, given, "cores", int)
+    path = given.get("weights")
+    try:
+        weights = Weights.load(path) if path else None
+    except WeightsError as e:
+        raise EngineError(str(e)) from None
+    options = Options(prove=3 if prove is None else int(prove),
+                      hash_bits=20 if bits is None else int(bits), weights=weights,
+                      cores=1 if cores is None else int(cores))
+    return dataclasses.replace(options, cores=min(options.cores, machine_cores()))
 
 
 class _Builtin:
@@ -149,13 +175,13 @@ class _Builtin:
 
     def __init__(self, spec: EngineSpec, rules: RuleSet):
         self.spec = spec
-        self.engine = Engine(rules, spec.engine_options())
+        self.engine = Engine(rules, spec.engine_options)
 
-    def play(self, position: Position, limit: Limit,
+    def play(self, position: Position | Game, limit: Limit,
              history: Sequence[Position] = ()) -> PlayResult:
         return self.engine.play(position, self.spec.limit(limit), history)
 
-    def analyse(self, position: Position, limit: Limit,
+    def analyse(self, position: Position | Game, limit: Limit,
                 history: Sequence[Position] = ()) -> Analysis:
         return self.engine.analyse(position, self.spec.limit(limit), history)
 
@@ -226,8 +252,9 @@ class RandomStart:
         self.plies = plies
         self.rng = rng
 
-    def play(self, position: Position, limit: Limit,
+    def play(self, position: Position | Game, limit: Limit,
              history: Sequence[Position] = ()) -> PlayResult:
+        position, history = game_state(position, history)
         if len(history) >= self.plies:
             return self.engine.play(position, limit, history)
         moves = legal_moves(position, self.rules, history, paths=False)
@@ -236,7 +263,7 @@ class RandomStart:
         move = self.rng.choice(safe or list(moves))
         return PlayResult(move, Analysis(position, move, Eval(0), (move,), 0, 0, 0.0))
 
-    def analyse(self, position: Position, limit: Limit,
+    def analyse(self, position: Position | Game, limit: Limit,
                 history: Sequence[Position] = ()) -> Analysis:
         return self.play(position, limit, history).analysis
 

@@ -36,6 +36,10 @@ from typing import TextIO
 
 from gyges.engine.builtin import (
     MAX_CORES,
+    MAX_DEPTH,
+    MAX_HASH_BITS,
+    MAX_PROVE_DEPTH,
+    MIN_HASH_BITS,
     Analysis,
     Engine,
     EngineError,
@@ -67,8 +71,8 @@ OPTIONS: dict[str, tuple[type, float, float, str]] = {
     "maxTime": (float, 0.001, 1e9, "seconds a move"),
     "maxPly": (int, 1, 127, "plies a move"),
     "maxNodes": (int, 1, 10 ** 18, "nodes a move"),
-    "prove": (int, 0, 6, "the proof horizon, in moves of the winner"),
-    "hash": (int, 10, 28, "the table's size, 2 ** hash entries"),
+    "prove": (int, 0, MAX_PROVE_DEPTH, "the proof horizon, in moves of the winner"),
+    "hash": (int, MIN_HASH_BITS, MAX_HASH_BITS, "the table's size, 2 ** hash entries"),
     "cores": (int, 1, MAX_CORES, "processes searching"),
 }
 
@@ -183,8 +187,7 @@ class _Server:
     def reopen(self, options: Options) -> None:
         """The engine again with other settings (the old one's helpers end)."""
         self.options = options
-        self.engine.close()
-        self.engine = Engine(self.rules, options)
+        self.engine.configure(options)
 
     def setpos(self, args: list[str]) -> None:
         if args[:1] == ["start"] and len(args) == 1:
@@ -199,16 +202,16 @@ class _Server:
 
     def limit(self) -> Limit:
         """The options as a limit: a value at :data:`NO_LIMIT` or beyond (a depth from
-        90 plies) sets none."""
+        :data:`~gyges.engine.builtin.MAX_DEPTH` plies) sets none."""
         seconds, depth, nodes = (self.limits.get(name) for name in NO_LIMIT)
         if seconds is not None and seconds >= NO_LIMIT["maxTime"]:
             seconds = None
-        if depth is not None and depth >= 90:
+        if depth is not None and depth >= MAX_DEPTH:
             depth = None
         if nodes is not None and nodes >= NO_LIMIT["maxNodes"]:
             nodes = None
         if seconds is None and depth is None and nodes is None:
-            return Limit(depth=90)                 # until stop
+            return Limit(depth=MAX_DEPTH)          # until stop
         return Limit(time=seconds, depth=None if depth is None else int(depth),
                      nodes=None if nodes is None else int(nodes))
 

@@ -1,12 +1,34 @@
 """Match statistics: wins, draws and losses, the score, the Elo difference with its 95 %
 interval, and the sequential probability ratio test (SPRT) that can stop a match early.
 
-The Elo difference of a score ``s`` (draws counting half) is ``-400 log10(1 / s - 1)``;
-its interval maps the score's normal interval (the per-game variance of the observed
-wins, draws and losses) the same way. The SPRT weighs "the difference is ``elo1``"
-against "it is ``elo0``" by the log-likelihood ratio of the normal approximation of the
-score (as chess engine testing frameworks do), stopping when it leaves
-``[log(beta / (1 - alpha)), log((1 - beta) / alpha)]``.
+A match plays each opening twice, the sides swapped, so its games come in pairs whose
+results are not independent (a lopsided opening tends to be won by whoever has the
+better side of it, in both games). As chess engine testing does (Fishtest, cutechess),
+the statistics of a match count pairs, not games: the **pentanomial** model, the pairs
+by their score (the first engine's points in the two games: 0, 0.5, 1, 1.5 or 2).
+Games that are not in pairs (the self-play of ``setups rank``, each game on its own) are
+counted one by one: the **trinomial** model, wins, draws and losses. In a match, a game
+whose partner is missing (an odd number of games, or a match interrupted between the
+two) is counted in the wins, draws and losses but left out of the statistics, and the
+summary says so.
+
+The score ``s`` is the mean points per game (a draw half) over the samples (pairs, or
+games); its variance is the samples' variance, so in a match it includes the
+correlation of a pair's two games. The Elo difference of a score is
+``-400 log10(1 / s - 1)``; its 95 % interval maps the score's normal interval
+``s ± 1.96 sqrt(var / n)`` the same way.
+
+The SPRT weighs "the difference is ``elo1``" (H1) against "it is ``elo0``" (H0), both in
+logistic Elo, by the generalized SPRT's normal approximation of the log-likelihood ratio,
+
+    LLR = n (s1 - s0) (2 s - s0 - s1) / (2 var)
+
+with ``n`` samples (pairs in a match) of mean ``s`` and variance ``var`` (of a sample's
+points per game), ``s0`` and ``s1`` the scores of ``elo0`` and ``elo1``; it stops when
+the LLR leaves ``[log(beta / (1 - alpha)), log((1 - beta) / alpha)]``. This is the
+logistic-Elo GSPRT of Fishtest and cutechess (M. Van den Bergh, "A practical
+introduction to the GSPRT", https://www.cantate.be/Fishtest/GSPRT_approximation.pdf,
+and Fishtest's ``stat_util.py``) on the pentanomial frequencies.
 
 >>> t = Tally(60, 20, 20)
 >>> t.games, t.score, round(t.elo(), 1)
@@ -15,17 +37,26 @@ score (as chess engine testing frameworks do), stopping when it leaves
 [86.2, 218.3]
 >>> Sprt(0, 50).decide(Tally(60, 20, 20))
 'H1'
+>>> m = Tally.of_pairs({1: 1.0, 2: 0.0, 3: 1.0, 4: 0.5, 5: 1.0})
+>>> m.wins, m.draws, m.losses, m.pairs, m.unpaired
+(3, 1, 1, (0, 0, 1, 1, 0), 1)
+>>> m.pairs_text()
+'pairs: 0-2 0, 0.5-1.5 0, 1-1 1, 1.5-0.5 1, 2-0 0; 1 game without its partner, left out'
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Iterable, Mapping
 
-__all__ = ["Sprt", "Tally", "elo_of_score", "score_of_elo"]
+__all__ = ["PAIR_SCORES", "Z95", "Sprt", "Tally", "elo_of_score", "score_of_elo"]
 
 #: The normal quantile of a two-sided 95 % interval.
 Z95 = 1.959964
+#: The score of a pair of games, the first engine's points in the two, as written in
+#: :meth:`Tally.pairs_text`.
+PAIR_SCORES = ("0-2", "0.5-1.5", "1-1", "1.5-0.5", "2-0")
 
 
 def elo_of_score(score: float) -> float:
@@ -52,44 +83,115 @@ def score_of_elo(elo: float) -> float:
 
 @dataclasses.dataclass(frozen=True)
 class Tally:
-    """One engine's wins, draws and losses against another."""
+    """One engine's wins, draws and losses against another, and, for games played in
+    pairs (one opening, the sides swapped), ``pairs``: how many complete pairs scored
+    0, 0.5, 1, 1.5 and 2 points (None: the games are independent, counted one by one).
+    """
 
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    pairs: tuple[int, int, int, int, int] | None = None
 
     def __post_init__(self) -> None:
         if min(self.wins, self.draws, self.losses) < 0:
             raise ValueError("game counts cannot be negative")
+        if self.pairs is not None:
+            if len(self.pairs) != 5 or min(self.pairs) < 0:
+                raise ValueError("pair counts are five counts, none negative")
+            if 2 * sum(self.pairs) > self.games:
+                raise ValueError("more games in pairs than games")
+
+    @classmethod
+    def of_games(cls, points: Iterable[float]) -> Tally:
+        """Independent games by their points (1, 0.5, 0).
+
+        >>> Tally.of_games([1, 0.5, 1, 0])
+        Tally(wins=2, draws=1, losses=1, pairs=None)
+        """
+        counts = [0, 0, 0]
+        for p in points:
+            counts[_result_index(p)] += 1
+        return cls(counts[0], counts[1], counts[2])
+
+    @classmethod
+    def of_pairs(cls, points: Mapping[int, float]) -> Tally:
+        """A match's games by number (from 1) and the first engine's points: games
+        ``2k - 1`` and ``2k`` are a pair."""
+        t = cls(pairs=(0, 0, 0, 0, 0))
+        for n in sorted(points):
+            partner = points.get(n - 1) if n % 2 == 0 else None
+            t = t.add_game(points[n], partner)
+        return t
+
+    def add_game(self, points: float, partner: float | None = None) -> Tally:
+        """The tally with one more game of ``points``; ``partner``: the points of the
+        other game of its pair, already counted, which the two now complete (a paired
+        tally only)."""
+        counts = [self.wins, self.draws, self.losses]
+        counts[_result_index(points)] += 1
+        pairs = self.pairs
+        if partner is not None:
+            if pairs is None:
+                raise ValueError("a tally of independent games has no pairs")
+            k = round(2 * (points + partner))
+            pairs = tuple(c + (i == k) for i, c in enumerate(pairs))  # type: ignore[assignment]
+        return Tally(counts[0], counts[1], counts[2], pairs)
 
     def __add__(self, other: Tally) -> Tally:
+        if (self.pairs is None) != (other.pairs is None):
+            raise ValueError("a tally of pairs and one of independent games do not add")
+        pairs = None if self.pairs is None or other.pairs is None else tuple(
+            a + b for a, b in zip(self.pairs, other.pairs, strict=True))
         return Tally(self.wins + other.wins, self.draws + other.draws,
-                     self.losses + other.losses)
+                     self.losses + other.losses, pairs)  # type: ignore[arg-type]
 
     @property
     def games(self) -> int:
         return self.wins + self.draws + self.losses
 
     @property
+    def paired(self) -> bool:
+        return self.pairs is not None
+
+    @property
+    def unpaired(self) -> int:
+        """Games without their partner (left out of the statistics of pairs)."""
+        return 0 if self.pairs is None else self.games - 2 * sum(self.pairs)
+
+    def _samples(self) -> list[tuple[float, int]]:
+        """The samples the statistics count, as (points per game, how many): pairs, or
+        games."""
+        if self.pairs is not None:
+            return [(k / 4, n) for k, n in enumerate(self.pairs)]
+        return [(1.0, self.wins), (0.5, self.draws), (0.0, self.losses)]
+
+    @property
+    def samples(self) -> int:
+        """How many samples the statistics count: complete pairs, or games."""
+        return sum(n for _, n in self._samples())
+
+    @property
     def score(self) -> float:
-        """Points per game (a draw half a point); 0.5 with no game."""
-        if not self.games:
+        """Points per game (a draw half) over the samples; 0.5 with none."""
+        n = self.samples
+        if not n:
             return 0.5
-        return (self.wins + 0.5 * self.draws) / self.games
+        return sum(x * c for x, c in self._samples()) / n
 
     def variance(self) -> float:
-        """The per-game variance of the points."""
-        if not self.games:
+        """The variance of a sample's points per game (a pair's: the mean of its two)."""
+        n = self.samples
+        if not n:
             return 0.0
-        s, n = self.score, self.games
-        return (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2
-                + self.losses * s ** 2) / n
+        s = self.score
+        return sum(c * (x - s) ** 2 for x, c in self._samples()) / n
 
     def score_interval(self, z: float = Z95) -> tuple[float, float]:
         """The score's interval (normal approximation), clipped to [0, 1]."""
-        if not self.games:
+        if not self.samples:
             return 0.0, 1.0
-        half = z * math.sqrt(self.variance() / self.games)
+        half = z * math.sqrt(self.variance() / self.samples)
         return max(0.0, self.score - half), min(1.0, self.score + half)
 
     def elo(self) -> float:
@@ -111,6 +213,23 @@ class Tally:
                 f"score {100 * self.score:.1f}%, Elo {_signed(self.elo())} "
                 f"[{_signed(lo)}, {_signed(hi)}]")
 
+    def pairs_text(self) -> str:
+        """The pairs by their score, and the games without their partner."""
+        if self.pairs is None:
+            return "independent games (no pairs)"
+        text = "pairs: " + ", ".join(f"{label} {n}"
+                                     for label, n in zip(PAIR_SCORES, self.pairs, strict=True))
+        if self.unpaired:
+            text += (f"; {self.unpaired} game{'s' if self.unpaired != 1 else ''} without "
+                     "its partner, left out")
+        return text
+
+
+def _result_index(points: float) -> int:
+    if points not in (0, 0.5, 1):
+        raise ValueError(f"a game's points are 0, 0.5 or 1, not {points}")
+    return {1: 0, 0.5: 1, 0: 2}[points]
+
 
 def _signed(x: float) -> str:
     if math.isinf(x):
@@ -121,7 +240,8 @@ def _signed(x: float) -> str:
 @dataclasses.dataclass(frozen=True)
 class Sprt:
     """A sequential test of "``elo1`` better" (H1) against "``elo0``" (H0) with error
-    rates ``alpha`` (accepting H1 when H0 holds) and ``beta``."""
+    rates ``alpha`` (accepting H1 when H0 holds) and ``beta``: the logistic-Elo GSPRT
+    (the module's text), on pairs for a tally of pairs."""
 
     elo0: float
     elo1: float
@@ -141,21 +261,24 @@ class Sprt:
     def llr(self, tally: Tally) -> float:
         """The log-likelihood ratio of H1 against H0 after ``tally``.
 
-        Games that all ended alike have no variance: they are weighed as if one more
-        game had been drawn, so that a run of wins (or losses) decides, and one game
-        alone does not.
+        Samples that all ended alike have no variance: they are weighed as if one more
+        had been even (a drawn game, or a pair 1-1), so that a run of wins (or losses)
+        decides, and one sample alone does not.
 
         >>> s = Sprt(0, 50)
         >>> [s.decide(Tally(n, 0, 0)) for n in (1, 3, 4)], s.decide(Tally(0, 0, 4))
         ([None, None, 'H1'], 'H0')
+        >>> [s.decide(Tally(2 * n, 0, 0, (0, 0, 0, 0, n))) for n in (1, 4)]
+        [None, 'H1']
         """
-        if tally.games == 0:
+        if tally.samples == 0:
             return 0.0
         if tally.variance() <= 0:
-            tally = tally + Tally(0, 1, 0)
+            tally = tally + (Tally(1, 0, 1, (0, 0, 1, 0, 0)) if tally.paired
+                             else Tally(0, 1, 0))
         var = tally.variance()
         s0, s1 = score_of_elo(self.elo0), score_of_elo(self.elo1)
-        return tally.games * (s1 - s0) * (2 * tally.score - s0 - s1) / (2 * var)
+        return tally.samples * (s1 - s0) * (2 * tally.score - s0 - s1) / (2 * var)
 
     def decide(self, tally: Tally) -> str | None:
         """``"H1"``, ``"H0"``, or None (play on)."""

@@ -1,6 +1,6 @@
 """The evaluation's weights: one number per feature of the compiled search
 (:data:`FEATURES`), read from a small JSON file. The shipped file, ``weights.json`` beside
-this module, is made by :mod:`gyges.engine.fit` (``make weights``): a logistic regression
+this module, is made by :mod:`gyges.engine.training` (``make weights``): a logistic regression
 of self-play results on the features, so that the evaluation is the logit of the side
 to move's chance to win (in hundredths: see :mod:`gyges.engine.score`).
 

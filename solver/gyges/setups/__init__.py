@@ -15,11 +15,11 @@ names:
   pair (``proven.analysis``), the records and their file (``proven.records``), the run
   over many pairs (``proven.batch``), the report as text (``proven.report``) and the heat
   map (``proven.heatmap``);
-- ``rank``: self-play games of the engine from setup pairs (``setups rank``), one
-  resumable run of :mod:`gyges.parallel`, and the games file;
-- ``strengths``: the Bradley-Terry fit of one strength per setup and side, with intervals;
-- ``selfplay``: the games as a table (the mirror folded in, proven verdicts first);
-- ``rankreport`` and ``scoremap``: the report of a games file as text, its heat map.
+- ``selfplay``: self-play games of the engine from setup pairs (``setups rank``): the
+  games and their resumable run (``selfplay.games``), the games as a table, the mirror
+  folded in and proven verdicts first (``selfplay.table``), the Bradley-Terry fit of one
+  strength per setup and side (``selfplay.strengths``), the report as text
+  (``selfplay.report``) and the heat map (``selfplay.scoremap``).
 
 >>> from gyges.game.rules import PRESETS
 >>> found = find_setups(read_constraints(["fix=3@1", "fix=3@6", "apart=1"]), PRESETS["pbmserv"])
@@ -49,9 +49,6 @@ from gyges.setups.proven.records import (
     results_file,
 )
 from gyges.setups.proven.report import report
-from gyges.setups.rank import read_games, run_games
-from gyges.setups.rankreport import rank_report
-from gyges.setups.scoremap import score_map_svg
 from gyges.setups.search.constraints import (
     Constraints,
     Count,
@@ -73,8 +70,11 @@ from gyges.setups.search.options import (
     load_constraints,
     read_constraints,
 )
-from gyges.setups.selfplay import GameTable, game_table
-from gyges.setups.strengths import Fit, Rating, fit_strengths
+from gyges.setups.selfplay.games import read_games, run_games
+from gyges.setups.selfplay.report import rank_report
+from gyges.setups.selfplay.scoremap import score_map_svg
+from gyges.setups.selfplay.strengths import Fit, Rating, fit_strengths
+from gyges.setups.selfplay.table import GameTable, game_table
 
 __all__ = [
     "KEYS", "MAX_DEPTH", "MAX_LANDING_MOVES", "MIN_DEPTH", "AnalysisParams", "BatchError",

@@ -17,7 +17,7 @@ other games.
 
 **The mirror.** The rules are the same mirrored left to right, so with ``canonical`` the
 run plays only the canonical pair standing for each pair asked for (4,068 stand for all
-8,100), and the fit (:mod:`gyges.setups.strengths`) counts each setup together with its
+8,100), and the fit (:mod:`gyges.setups.selfplay.strengths`) counts each setup together with its
 mirror image: one strength for ``231123`` and ``321132``.
 
 >>> [(g.game, g.south, g.north, g.round) for g in schedule([("231123", "321123"),
@@ -35,16 +35,16 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO
 
-from gyges.engine import Engine, Limit, Options, RandomStart, play_game
+from gyges.engine import MAX_PROVE_DEPTH, Engine, Limit, Options, RandomStart, play_game
+from gyges.engine.match import SELF_PLAY_ENGINE, PlayedGame
 from gyges.engine.openings import SEED
-from gyges.formats.notation import parse_setup
 from gyges.game.rules import RuleSet
 from gyges.parallel import ResultsFile, RunEvent, RunSummary
 from gyges.parallel import run as run_tasks
 from gyges.setups.pairs import SetupError, canonical_pairs
 
 __all__ = [
-    "FORMAT", "GAME_RESULTS", "HASH_BITS", "OPENING_PLIES", "ScheduledGame", "check_game",
+    "DEFAULT_LIMIT", "FORMAT", "HASH_BITS", "OPENING_PLIES", "ScheduledGame",
     "describe_limit", "games_file", "is_games_file", "limit_of", "play_task", "rank_params",
     "read_games", "run_games", "schedule",
 ]
@@ -52,7 +52,6 @@ __all__ = [
 LOG = logging.getLogger("gyges.setups")
 
 FORMAT = 1  #: version of the games file's record layout
-GAME_RESULTS = ("south", "north", "draw")
 #: Random moves that open a game after the first round: one of each side. One move a side
 #: is enough to make a pair's later games other games, and little enough that the setups
 #: still decide the position the engine takes over.
@@ -61,6 +60,8 @@ OPENING_PLIES = 2
 #: at a few thousand nodes uses a small part of it, and a fresh table per game (for
 #: games that do not depend on the game before) costs little to clear.
 HASH_BITS = 18
+#: A move's search when none is given: 1,000 nodes (deterministic).
+DEFAULT_LIMIT = Limit(nodes=1000)
 
 _PARAMS = ("canonical", "format", "limit", "max_plies", "prove", "rules")
 
@@ -114,7 +115,11 @@ def rank_params(rules: RuleSet, limit: Limit, prove: int, max_plies: int,
 
 
 def _params_of(record: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: record[k] for k in _PARAMS}
+    """A record's run parameters (ValueError if they are not of a games file)."""
+    params = {k: record[k] for k in _PARAMS}
+    if not isinstance(params["canonical"], bool) or not isinstance(params["limit"], dict):
+        raise ValueError("canonical is true or false, limit an object")
+    return params
 
 
 def describe_params(p: Mapping[str, Any]) -> str:
@@ -124,35 +129,19 @@ def describe_params(p: Mapping[str, Any]) -> str:
             f"most, {'canonical pairs, ' if p['canonical'] else ''}rules {p['rules']}")
 
 
-def check_game(rec: Mapping[str, Any]) -> None:
-    """KeyError or ValueError unless ``rec`` is a game record (what the report reads: a
-    file edited by hand must not crash it)."""
-    for key in ("game", "south", "north", "round", "result", "reason", "moves", *_PARAMS):
-        rec[key]  # noqa: B018 - KeyError names the missing key
-    if not (type(rec["game"]) is int and type(rec["round"]) is int
-            and rec["game"] >= 0 and rec["round"] >= 0):
-        raise ValueError("game and round are whole numbers, 0 or more")
-    if rec["result"] not in GAME_RESULTS:
-        raise ValueError(f"result is one of {', '.join(GAME_RESULTS)}")
-    if not (isinstance(rec["moves"], list) and all(isinstance(m, str) for m in rec["moves"])):
-        raise ValueError("moves is a list of moves")
-    if not isinstance(rec["canonical"], bool) or not isinstance(rec["limit"], dict):
-        raise ValueError("canonical is true or false, limit an object")
-    for k in ("south", "north"):
-        if not isinstance(rec[k], str):
-            raise ValueError("south and north are setups")
-        parse_setup(rec[k])   # NotationError (a ValueError) says why not
-
-
 def _game_key(record: Mapping[str, Any]) -> tuple[int, str, str]:
+    if type(record["round"]) is not int:
+        raise ValueError("not a self-play game (it has no round)")
     return record["game"], record["south"], record["north"]
 
 
 def games_file(path: str, wanted: Mapping[str, Any] | None = None) -> ResultsFile:
-    """The games file of a run: records keyed by ``(game, south, north)``, each checked
-    (:func:`check_game`); with ``wanted`` (:func:`rank_params`) a record made with other
+    """The games file of a run: records keyed by ``(game, south, north)``, each a
+    :class:`~gyges.engine.match.PlayedGame` (its line's value) with the run's
+    parameters; with ``wanted`` (:func:`rank_params`) a record made with other
     parameters is refused, without it every record must have those of the first."""
-    return ResultsFile(path, "a self-play game record", key=_game_key, check=check_game,
+    return ResultsFile(path, "a self-play game record", key=_game_key,
+                       check=PlayedGame.from_json,
                        params=None if wanted is None else dict(wanted),
                        params_of=_params_of, describe=describe_params)
 
@@ -188,12 +177,11 @@ def play_task(item: ScheduledGame, *, rules: RuleSet, limit: Mapping[str, Any], 
     player = RandomStart(engine, rules, plies, random.Random((SEED << 32) + item.game))
     try:
         game = play_game(player, player, (item.south, item.north), rules, limit_of(limit),
-                         max_plies, names=("builtin", "builtin"))
+                         max_plies, names=(SELF_PLAY_ENGINE, SELF_PLAY_ENGINE))
     finally:
         player.close()
-    return {"game": item.game, "south": item.south, "north": item.north,
-            "round": item.round, "result": game.result, "reason": game.reason,
-            "moves": list(game.moves), "canonical": canonical, "format": FORMAT,
+    game = dataclasses.replace(game, number=item.game, round=item.round)
+    return {**game.to_json(), "canonical": canonical, "format": FORMAT,
             "limit": dict(limit), "max_plies": max_plies, "prove": prove,
             "rules": rules.describe()}
 
@@ -233,9 +221,9 @@ def run_games(
     ``watch`` as there): a file made with other parameters is refused before any game,
     Ctrl-C or SIGTERM stops the run keeping every line written.
     """
-    limit = limit or Limit(nodes=1000)
-    if not 0 <= prove <= 10:
-        raise SetupError(f"prove {prove}: give 0 (no prover) to 10")
+    limit = limit or DEFAULT_LIMIT
+    if not 0 <= prove <= MAX_PROVE_DEPTH:
+        raise SetupError(f"prove {prove}: give 0 (no prover) to {MAX_PROVE_DEPTH}")
     if max_plies < 1:
         raise SetupError(f"max plies {max_plies}: give at least 1")
     asked = canonical_pairs(pairs) if canonical else sorted(set(pairs))

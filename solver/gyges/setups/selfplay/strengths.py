@@ -12,7 +12,7 @@ strengths (a normal prior of standard deviation ``1 / sqrt(RIDGE)`` logits on ea
 a setup that won or lost every game gets a finite strength, pulled toward the average,
 the more so the fewer its games. The advantage, which every game informs, is not pulled
 (a weight of :data:`ADVANTAGE_RIDGE` only keeps it finite should one side win every
-game). Newton's method finds the maximum.
+game). Newton's method finds the maximum (:func:`gyges.engine.logistic.logistic_fit`).
 
 Strengths are only known up to a shift on each side (adding ``c`` to every ``s`` and
 taking it from ``h`` changes no prediction), so they are reported centred: each side's
@@ -42,9 +42,11 @@ import dataclasses
 import math
 from collections.abc import Iterable
 
+from gyges.engine.logistic import logistic_fit, numpy
+from gyges.engine.stats import Z95
 from gyges.game.rules import Side
 
-__all__ = ["ADVANTAGE_RIDGE", "ELO", "RIDGE", "Z95", "Comparison", "Fit", "Rating", "fit_strengths"]
+__all__ = ["ADVANTAGE_RIDGE", "ELO", "RIDGE", "Comparison", "Fit", "Rating", "fit_strengths"]
 
 #: The ridge penalty's weight (a prior of one logit's standard deviation on each
 #: strength). A setup's information is about a quarter per game, so at about 220 games a
@@ -53,7 +55,6 @@ __all__ = ["ADVANTAGE_RIDGE", "ELO", "RIDGE", "Z95", "Comparison", "Fit", "Ratin
 RIDGE = 1.0
 ADVANTAGE_RIDGE = 1e-6
 ELO = 400.0 / math.log(10.0)  #: Elo points to a logit
-Z95 = 1.959964  #: the normal quantile of a two-sided 95% interval
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,7 +126,7 @@ class Fit:
 def fit_strengths(results: Iterable[tuple[str, str, float]], ridge: float = RIDGE) -> Fit:
     """Fit the model to ``results``: (South's setup, North's setup, South's points: 1 a
     win, 0.5 a draw, 0 a loss) per game."""
-    import numpy as np  # heavy: loaded by a fit, not by every command that may report
+    np = numpy()  # heavy, and optional: loaded by a fit, not by every command that reports
 
     cells: dict[tuple[str, str], list[float]] = {}
     for s, n, scored in results:
@@ -149,18 +150,10 @@ def fit_strengths(results: Iterable[tuple[str, str, float]], ridge: float = RIDG
         x[row, index[Side.NORTH, n]] = -1.0
     games = np.array([cells[p][0] for p in pairs])
     points = np.array([cells[p][1] for p in pairs])
-    theta = np.zeros(k)
     penalty = np.full(k, ridge)
     penalty[0] = ADVANTAGE_RIDGE
-    hessian = np.eye(k)
-    for _ in range(100):
-        p = 1.0 / (1.0 + np.exp(-(x @ theta)))
-        gradient = x.T @ (points - games * p) - penalty * theta
-        hessian = x.T @ ((games * p * (1 - p))[:, None] * x) + np.diag(penalty)
-        step = np.linalg.solve(hessian, gradient)
-        theta += step
-        if np.max(np.abs(step)) < 1e-10:
-            break
+    fitted = logistic_fit(x, points, games, penalty)
+    theta, hessian = fitted.theta, fitted.hessian
     # the centred values: each side's strengths less their mean, the advantage with the
     # means moved into it (predictions unchanged); their covariance by the same map
     t = np.eye(k)

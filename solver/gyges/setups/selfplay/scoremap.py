@@ -1,15 +1,15 @@
 """The heat map of a self-play table as SVG: South's score in each pair's games, South
 setups (rows) by North setups (columns), each side's strongest first.
 
-A pure function of the table (:func:`gyges.setups.selfplay.game_table`). Ordering both
+A pure function of the table (:func:`gyges.setups.selfplay.table.game_table`). Ordering both
 axes by the fitted strengths turns the table into a picture: if the setups' strengths
 explain the results, the top right (strong South setups against weak North ones) is red,
 the bottom left blue, and a cell that breaks the pattern stands out. Every setup is
-labelled on both axes (:func:`gyges.setups.heatmap.axes`), the legend says what the
+labelled on both axes (:func:`gyges.setups.proven.heatmap.axes`), the legend says what the
 colours mean, and every cell has a tooltip with its games and the model's expectation.
 
 >>> import xml.etree.ElementTree as ET
->>> from gyges.setups.selfplay import game_table
+>>> from gyges.setups.selfplay.table import game_table
 >>> games = [{"south": "231123", "north": "321123", "result": "south"}]
 >>> svg = ET.fromstring(score_map_svg(game_table(games)))
 >>> [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")][:2]
@@ -19,7 +19,7 @@ colours mean, and every cell has a tooltip with its games and the model's expect
 from __future__ import annotations
 
 from gyges.setups.proven.heatmap import CELL, GAP, LEGEND_SIZE, Canvas, axes, svg_document
-from gyges.setups.selfplay import GameTable
+from gyges.setups.selfplay.table import GameTable
 
 __all__ = ["NO_GAMES", "score_colour", "score_map_svg"]
 

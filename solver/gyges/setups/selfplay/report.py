@@ -2,10 +2,10 @@
 fitted strengths with 95% intervals, which differences are significant, the best reply to
 each setup, South's first-move advantage, and the proven pairs first.
 
-A pure function of the table (:func:`gyges.setups.selfplay.game_table`); each section
+A pure function of the table (:func:`gyges.setups.selfplay.table.game_table`); each section
 says in a line what its numbers are.
 
->>> from gyges.setups.selfplay import game_table
+>>> from gyges.setups.selfplay.table import game_table
 >>> games = [{"south": s, "north": n, "result": r} for s, n, r in (
 ...     ("231123", "321123", "south"), ("231123", "112233", "south"),
 ...     ("112233", "321123", "north"), ("112233", "112233", "draw"))]
@@ -25,8 +25,8 @@ from gyges.engine.stats import Tally, elo_of_score
 from gyges.game.position import mirror_setup
 from gyges.game.rules import Side
 from gyges.setups.proven.report import count
-from gyges.setups.rank import describe_limit
-from gyges.setups.selfplay import GameTable
+from gyges.setups.selfplay.games import describe_limit
+from gyges.setups.selfplay.table import GameTable
 
 __all__ = ["PRIOR_GAMES", "best_replies", "rank_report"]
 

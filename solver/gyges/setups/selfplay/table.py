@@ -4,7 +4,7 @@ score of each pair of setups, the proven verdicts that replace games, the fitted
 **The mirror folded in.** The rules are the same mirrored left to right, so in a table of
 canonical pairs (``setups rank --canonical``) each setup is counted together with its
 mirror image, under the smaller of the two (:func:`fold`): ``321132`` is ``231123``. The
-fit (:mod:`gyges.setups.strengths`) then has one strength for the two, from the games of
+fit (:mod:`gyges.setups.selfplay.strengths`) then has one strength for the two, from the games of
 both; 48 setups a side stand for the 90.
 
 **Proven verdicts first.** A pair that ``setups analyze`` proved (South or North forces a
@@ -26,7 +26,7 @@ from typing import Any
 
 from gyges.engine.stats import Tally
 from gyges.game.position import canonical_pair, mirror_setup
-from gyges.setups.strengths import RIDGE, Fit, fit_strengths
+from gyges.setups.selfplay.strengths import RIDGE, Fit, fit_strengths
 
 __all__ = ["POINTS", "GameTable", "PairScore", "Proven", "fold", "game_table"]
 
@@ -130,8 +130,10 @@ def game_table(games: Sequence[Mapping[str, Any]], canonical: bool = False,
         results.append((*key, POINTS[result]))
     if not results:
         raise ValueError("no games")
-    cells = {k: PairScore(*k, Tally(*c), k in decided) for k, c in sorted(counts.items())}
-    total = Tally(*(sum(c[i] for c in counts.values()) for i in range(3)))
+    cells = {k: PairScore(*k, Tally(c[0], c[1], c[2]), k in decided)
+             for k, c in sorted(counts.items())}
+    w, d, n = (sum(c[i] for c in counts.values()) for i in range(3))
+    total = Tally(w, d, n)
     shown = sorted({dataclasses.replace(p, south=c[0], north=c[1]) for p in forced.values()
                     for c in [canonical_pair(p.south, p.north)]},
                    key=lambda p: (p.winner, p.moves, p.south, p.north))
