@@ -398,15 +398,15 @@ class _Run:
                               seconds, excluded, info)
         except BaseException:
             # interrupted (Ctrl-C): the best so far is kept, and the exception goes on
-            r = engine.last_search
-            if r is not None:
-                self.nodes = nodes0 + r.nodes
+            cut = engine.last_search
+            if cut is not None:
+                self.nodes = nodes0 + cut.nodes
                 self.searched = searched0 + time.perf_counter() - began
-                if r.pv and r.score is not None:
-                    line = line_moves(self.position, engine.rules, self.history, r.pv)
+                if cut.pv and cut.score is not None:
+                    line = line_moves(self.position, engine.rules, self.history, cut.pv)
                     if line:
-                        self.best = self.analysis(line[0], Score.from_int(r.score), line,
-                                                  r.depth)
+                        self.best = self.analysis(line[0], Score.from_int(cut.score), line,
+                                                  cut.depth)
             raise
         self.nodes = nodes0 + r.nodes
         self.searched = searched0 + time.perf_counter() - began
