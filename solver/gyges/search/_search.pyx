@@ -31,7 +31,7 @@ here, ``_ppassed`` and ``_pl_body`` there), the simple defences tried first
 (``_quiet_defence``, there ``_quiet``) and what "W surely moves" decides. A rule shared
 by both would agree with itself when wrong. What they share (``_shared.pxd``) is plumbing
 and helpers that decide nothing: the limits, the line's boards, the node count and Ctrl-C,
-hashing and the relevant history, the landing cache and witnesses.
+hashing and the relevant history, the landing cache and witnesses, the lazy move picker.
 """
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memset, memcpy
