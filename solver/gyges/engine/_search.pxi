@@ -85,11 +85,10 @@ cdef inline int _out(S* s) noexcept nogil:
                 s.halt != NULL and (gy_load(s.halt) or getppid() != s.parent)):
             s.watch.aborted = 1
         elif s.cut != NULL and gy_load(s.cut):
-            s.watch.aborted = CUT_OFF                # this move's search is not needed
+            s.watch.aborted = CUT_OFF          # this move's search is not needed
         elif s.poll_signals and watch_signalled(&s.watch):
             s.watch.aborted = 1
     return s.watch.aborted
-
 
 
 # -- below the root ---------------------------------------------------------------------------
@@ -360,6 +359,8 @@ cdef (int, int) _root(S* s, const Board* b, int side, int depth, int alpha, int 
     return best, best_i
 
 
+# -- what searches learn ---------------------------------------------------------------------
+
 cdef void _forget(S* s) noexcept nogil:
     """Forget what earlier searches learnt, but the shared table (killers, history,
     landing caches)."""
@@ -367,5 +368,3 @@ cdef void _forget(S* s) noexcept nogil:
     memset(s.rc, 0, (1ULL << LAND_BITS) * sizeof(ReachEntry))
     memset(s.hist, 0, HISTORY_SIZE * sizeof(int32_t))
     memset(s.killer, 0, sizeof(s.killer))
-
-

@@ -187,10 +187,10 @@ cdef (int, int) _share(S* s, Shared* sh, int helpers, const Board* b, int side, 
             if (spins & 4095) == 0 and not s.watch.aborted and (
                     s.stop or (s.deadline > 0 and _now() >= s.deadline)
                     or (s.poll_signals and watch_signalled(&s.watch))):
-                s.watch.aborted = 1                  # (the helpers stop at their next look)
+                s.watch.aborted = 1            # (the helpers stop at their next look)
                 gy_store(&sh.halt, 1)
         if sh.cut_short[k] or sh.dead[k]:
-            s.watch.aborted = 1                      # the iteration is not complete
+            s.watch.aborted = 1                # the iteration is not complete
     memcpy(scores, sh.scores, n * sizeof(int))
     if sh.pvlen == 0 and sh.best_i >= 0:
         sh.pv[0] = moves[sh.best_i]
@@ -306,5 +306,3 @@ cdef void _helper(S* s, Shared* sh, int k, int fd) noexcept nogil:
             sh.nodes[k] = s.watch.nodes
             gy_store(&sh.done[k], job)
         gy_store(&sh.running[k], 0)
-
-
