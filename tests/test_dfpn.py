@@ -171,6 +171,16 @@ def test_small_positions_agree_with_the_reference_solver(name):
             assert s.win(p.key, p.turn.index, w.index, d) == want, (name, str(p), w, d)
 
 
+def test_stats_count_every_diagnostic():
+    """``stats`` gives all six counters (df-pn nodes, children looked at, pn estimates,
+    land_support calls, move lists, nodes of the plain search of pass nodes)."""
+    s = DfpnSearcher(PRESETS["pbmserv"].flags(), 16)
+    assert s.stats == (0,) * 6
+    p = Position.from_string("321123/....../....../....../....../231123 S")
+    s.win(p.key, 0, 0, 2)
+    assert len(s.stats) == 6 and s.stats[0] > 0 and s.stats[1] > 0
+
+
 def test_bad_arguments():
     s = DfpnSearcher(PRESETS["pbmserv"].flags(), 8)
     p = pos(SEEDS[0])

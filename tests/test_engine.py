@@ -246,6 +246,32 @@ def test_the_fit_is_the_same_on_every_run_whatever_the_jobs(tmp_path):
     assert any(v != 0 for v in fitted.values)
 
 
+def test_the_compiled_feature_places_follow_the_feature_names():
+    """The evaluation writes each feature at its named place (``F_...`` in _engine.pxd):
+    the places are 0, 1, 2, ... in the order of FEATURES, and there are no others."""
+    from gyges.engine import _engine
+
+    places = {name: getattr(_engine, name) for name in dir(_engine) if name.startswith("F_")}
+    assert places == {f"F_{name.upper()}": i for i, name in enumerate(FEATURES)}
+
+
+def test_a_search_result_is_a_typed_value():
+    """``Search.go`` returns a frozen SearchResult (score, pv, depth, nodes), also kept as
+    ``last``; a blocked side's search has no score."""
+    import dataclasses
+
+    from gyges.engine._engine import SearchResult
+
+    rules = PRESETS["pbmserv"]
+    p = Position.from_string("321123/....../....../....../....../231123 S")
+    search = Search(rules.flags(), Weights.load().values)
+    r = search.go(p.key, p.turn.index, depth=2)
+    assert isinstance(r, SearchResult) and search.last is r
+    assert r.depth == 2 and r.nodes > 0 and isinstance(r.score, int) and len(r.pv) == 2
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.depth = 3  # type: ignore[misc]
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_the_mobility_features_count_the_move_list(preset):
     """The evaluation counts moves without listing them (the core's count_moves and

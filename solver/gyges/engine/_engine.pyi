@@ -1,5 +1,6 @@
-# Types of the engine's compiled search (solver/engine/_engine.pyx), for mypy.
+# Types of the engine's compiled search (solver/gyges/engine/_engine.pyx), for mypy.
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 _Triple = tuple[int, int, int | None]
 
@@ -8,8 +9,45 @@ MATE_BOUND: int
 EVAL_CAP: int
 MAX_CORES: int
 FEATURES: tuple[str, ...]
+F_TEMPO: int
+F_THREAT: int
+F_REACH_X: int
+F_REACH_Y: int
+F_MOBILITY_X: int
+F_MOBILITY_Y: int
+F_ADVANCE_X: int
+F_ADVANCE_Y: int
+F_SHORE_1_X: int
+F_SHORE_2_X: int
+F_SHORE_3_X: int
+F_SHORE_1_Y: int
+F_SHORE_2_Y: int
+F_SHORE_3_Y: int
+F_SAME_ROW: int
+F_BETWEEN: int
+F_AREA_X: int
+F_AREA_Y: int
+F_GOAL_ROW_X: int
+F_GOAL_ROW_Y: int
+F_SURELY_X: int
+F_SURELY_Y: int
+F_LONE_X: int
+F_LONE_Y: int
+F_MOVES_X: int
+F_MOVES_Y: int
+F_RINGS_X: int
+F_RINGS_Y: int
+F_ENDS_X: int
+F_ENDS_Y: int
 
 def monotonic() -> float: ...
+
+@dataclass(frozen=True)
+class SearchResult:
+    score: int | None
+    pv: tuple[_Triple, ...]
+    depth: int
+    nodes: int
 
 class Search:
     def __init__(self, rules: int, weights: Iterable[float], tt_bits: int = ...,
@@ -21,7 +59,9 @@ class Search:
     def go(self, board: bytes, side: int, history: Iterable[bytes] = ..., depth: int = ...,
            nodes: int = ..., seconds: float = ..., excluded: Iterable[_Triple] = ...,
            info: Callable[[int, int, list[_Triple], int, int], None] | None = ...,
-           ) -> tuple[int | None, list[_Triple], int, int, BaseException | None]: ...
+           ) -> SearchResult: ...
+    @property
+    def last(self) -> SearchResult | None: ...
     def evaluate(self, board: bytes, side: int, history: Iterable[bytes] = ...
                  ) -> tuple[int, tuple[float, ...] | None]: ...
     @property

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gyges.engine import proofs
-from gyges.engine._engine import MAX_CORES, Search
+from gyges.engine._engine import MAX_CORES, Search, SearchResult
 from gyges.engine.score import Eval, Loss, Score, Win
 from gyges.engine.weights import Weights
 from gyges.game.moves import Game, Move, MoveList, apply_move, legal_moves
@@ -278,6 +278,28 @@ class Engine:
         self._stopped = False
         self._search.resume()
 
+    @property
+    def stopped(self) -> bool:
+        """Has :meth:`stop` been called (and :meth:`resume` not since)?"""
+        return self._stopped
+
+    def search(self, position: Position, history: Sequence[Position], depth: int, nodes: int,
+               seconds: float, excluded: Sequence[tuple[int, int, int | None]] = (),
+               info: Callable[[int, int, list[tuple[int, int, int | None]], int, int], None]
+               | None = None) -> SearchResult:
+        """One search of the compiled kernel (:meth:`Search.go`, no prover) within
+        ``depth`` plies, ``nodes`` and ``seconds`` (0: no such limit), the root moves
+        ``excluded`` left out. Ctrl-C raises the signal's exception, the best so far
+        kept as :attr:`last_search`."""
+        return self._search.go(position.key, position.turn.index, [h.key for h in history],
+                               depth, nodes, seconds, excluded, info)
+
+    @property
+    def last_search(self) -> SearchResult | None:
+        """The result of the last :meth:`search`: its best so far when an exception ended
+        it."""
+        return self._search.last
+
     def play(self, position: Position | Game, limit: Limit,
              history: Sequence[Position] = ()) -> PlayResult:
         a = self.analyse(position, limit, history)
@@ -361,7 +383,7 @@ class _Run:
                 full = legal_moves(p, rules, self.history).find(m) or m
                 return self.analysis(full, Win(1), (full,), 1)
         k = engine.options.prove
-        if k >= 2 and not engine._stopped:
+        if k >= 2 and not engine.stopped:
             win = proofs.forced_win(p, rules, k, self.history, self.budget(1.0))
             if win is not None:
                 return self.proven(win)
@@ -372,7 +394,7 @@ class _Run:
             if a is None or a.move is None:
                 return lost or self.analysis(None, Eval(0), (), 0)
             self.best = a
-            if engine._stopped or k < 2 or a.score.is_proven:
+            if engine.stopped or k < 2 or a.score.is_proven:
                 return a
             if not excluded and self.deep():
                 win = proofs.forced_win(p, rules, k + 1, self.history,
@@ -428,23 +450,29 @@ class _Run:
                 if self.info is not None:
                     self.info(self.best)
 
-        score, pv, depth, nodes, interrupted = engine._search.go(
-            self.position.key, self.position.turn.index, [h.key for h in self.history],
-            limit.depth or 0, limit.nodes or 0, seconds, excluded, info)
-        self.nodes = nodes0 + nodes
+        try:
+            r = engine.search(self.position, self.history, limit.depth or 0, limit.nodes or 0,
+                              seconds, excluded, info)
+        except BaseException:
+            # interrupted (Ctrl-C): the best so far is kept, and the exception goes on
+            cut = engine.last_search
+            if cut is not None:
+                self.nodes = nodes0 + cut.nodes
+                self.searched = searched0 + time.perf_counter() - began
+                if cut.pv and cut.score is not None:
+                    line = line_moves(self.position, engine.rules, self.history, cut.pv)
+                    if line:
+                        self.best = self.analysis(line[0], Score.from_int(cut.score), line,
+                                                  cut.depth)
+            raise
+        self.nodes = nodes0 + r.nodes
         self.searched = searched0 + time.perf_counter() - began
-        if interrupted is not None:
-            if pv and score is not None:
-                line = line_moves(self.position, engine.rules, self.history, pv)
-                if line:
-                    self.best = self.analysis(line[0], Score.from_int(score), line, depth)
-            raise interrupted
-        if score is None:
+        if r.score is None:
             return None
-        line = line_moves(self.position, engine.rules, self.history, pv)
+        line = line_moves(self.position, engine.rules, self.history, r.pv)
         if not line:
             return None
-        return self.analysis(line[0], Score.from_int(score), line, depth)
+        return self.analysis(line[0], Score.from_int(r.score), line, r.depth)
 
 
 def analyse(position: Position | Game, rules: RuleSet, limit: Limit,

@@ -57,6 +57,7 @@ from gyges.search._shared cimport (
 
 cdef enum:
     QUICK_MOVES = 8       # simple moves of L a quick refutation looks at
+    STATS = 6             # the diagnostic counters (``stats``)
     # entry flags
     T_WIN = 1             # win_at is tainted (valid only with the entry's full history)
     T_NOWIN = 2           # nowin is tainted
@@ -113,7 +114,7 @@ ctypedef struct S:
     uint64_t* xlo              # the boards a root with exclusions leaves out of its children
     uint64_t* xhi
     int xn
-    unsigned long long stat[6]  # diagnostics: mid, leaf, holding, land_support, gen, plain
+    unsigned long long stat[STATS]  # diagnostics: mid, leaf, holding, land_support, gen, plain
 
 ctypedef struct Child:
     Board b
@@ -373,6 +374,7 @@ cdef int _pw(S* s, const Board* b, int d, int w_cannot_land) noexcept nogil:
     cdef CMove moves[MAX_MOVES]
     if watch_node(&s.watch) or d <= 0:
         return 0
+    s.stat[5] += 1
     if not w_cannot_land and _land(s, b, W):
         return 1
     if d == 1:
@@ -493,6 +495,7 @@ cdef int _pl(S* s, const Board* b, int d) noexcept nogil:
     cdef CMove moves[MAX_MOVES]
     if watch_node(&s.watch) or d <= 0:
         return 0
+    s.stat[5] += 1
     rh = _relevant(s, b, 2 * d)
     e = _probe(s, b, L, rh)
     r = _pknown(s, e, b, L, rh, d)
@@ -1169,24 +1172,12 @@ cdef class DfpnSearcher:
     def nodes(self):
         return self.s.watch.nodes
 
-    def tune(self, int quiet_pn, int threat_pn, int hold_cap, int w_dn=1, int eps16=4,
-             int quiet_dn=20):
-        """Initial numbers (for experiments; docs/solver.md): an L node's pn when W
-        threatens no landing, when it does (or L's defences counted up to ``hold_cap``), a
-        W node's dn (``w_dn ** (d - 1)``); epsilon (in 16ths) of the 1 + epsilon trick; the
-        factor of a W node's dn where L threatens no landing."""
-        self.s.quiet_pn = quiet_pn
-        self.s.threat_pn = threat_pn
-        self.s.hold_cap = hold_cap
-        self.s.w_dn = w_dn
-        self.s.quiet_dn = quiet_dn
-        self.s.eps16 = eps16
-
     @property
     def stats(self):
-        """Diagnostics: (df-pn nodes, children looked at, pn estimates made, land_support
-        calls, move lists made)."""
-        return tuple(self.s.stat[i] for i in range(5))
+        """Diagnostics, counted since the searcher was made: (df-pn nodes, children looked
+        at, pn estimates made, land_support calls, move lists made, nodes of the plain
+        search of pass nodes)."""
+        return tuple(self.s.stat[i] for i in range(STATS))
 
     @property
     def tt_hits(self):

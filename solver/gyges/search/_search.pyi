@@ -1,4 +1,4 @@
-# Types of the compiled search kernel's Python entry points (solver/search/_search.pyx).
+# Types of the compiled search kernel's Python entry points (solver/gyges/search/_search.pyx).
 from collections.abc import Callable, Iterable
 
 _Triple = tuple[int, int, int | None]

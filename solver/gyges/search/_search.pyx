@@ -31,7 +31,7 @@ here, ``_ppassed`` and ``_pl_body`` there), the simple defences tried first
 (``_quiet_defence``, there ``_quiet``) and what "W surely moves" decides. A rule shared
 by both would agree with itself when wrong. What they share (``_shared.pxd``) is plumbing
 and helpers that decide nothing: the limits, the line's boards, the node count and Ctrl-C,
-hashing and the relevant history, the landing cache and witnesses.
+hashing and the relevant history, the landing cache and witnesses, the lazy move picker.
 """
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memset, memcpy
@@ -44,18 +44,17 @@ from gyges.game._movegen cimport (
 )
 
 from gyges.search._shared cimport (
-    LC_BITS, MAX_PASSES, UNKNOWN, LandEntry, Line, Watch, Witnesses, board_in,
+    HISTORY_SIZE, LC_BITS, MAX_PASSES, UNKNOWN, LandEntry, Line, Watch, Witnesses, board_in,
     land_cached, lands_after, line_alloc, line_free, line_load, line_pop, line_push,
-    line_view, mix, relevant_history, table_alloc, watch_node, watch_raise, win_stopped,
-    witness_init, witness_keep, witness_lands,
+    line_view, mix, move_index, move_triple, pick_next, relevant_history, same_move,
+    table_alloc, watch_node, watch_raise, win_stopped, witness_init, witness_keep,
+    witness_lands,
 )
 
 cdef enum:
     MAX_PLY = 160         # plies of one line (the killer moves' slots)
-    HIST_SIZE = 36 * 38 * 37
     ESC_CAP = 40
     DEEP_ORDER = 6        # from this many moves left, order W's moves by _holding(..., 2)
-    LAZY_PICKS = 3        # moves picked one by one before the rest are sorted
     L_TT_ORDER = 3        # from this many moves left, L's defences ordered by the table
 
 ctypedef struct Entry:
@@ -164,50 +163,16 @@ cdef inline int _stopped(S* s, const Board* b, int side) noexcept nogil:
     return win_stopped(s.rules, b, side, &h)
 
 
-cdef inline int _mi(CMove m) noexcept nogil:
-    return (m.start * 38 + m.to) * 37 + (36 if m.reloc == NO_SLOT else m.reloc)
-
-
 cdef void _order(unsigned int* table, CMove* moves, int n, int* idx, long long* key) noexcept nogil:
     """Prepare ``idx`` (0..n-1) and the sort keys: ``key`` (higher first), ties by the
-    history ``table``. The order itself is made lazily by ``_next``: most nodes stop
+    history ``table``. The order itself is made lazily by ``pick_next``: most nodes stop
     after one or two moves, so sorting them all would be wasted."""
     cdef int i
     cdef unsigned int v
     for i in range(n):
         idx[i] = i
-        v = table[_mi(moves[i])]
+        v = table[move_index(moves[i])]
         key[i] = key[i] * (1LL << 24) + <long long>(v if v < (1 << 23) else (1 << 23))
-
-
-cdef inline int _next(int* idx, long long* key, int j, int n) noexcept nogil:
-    """The ``j``-th move in order (called for j = 0, 1, 2, ...): the first few are picked
-    one by one, and a node that gets that far without a cut sorts the rest at once."""
-    cdef int best = j, k, t, gap
-    if j < LAZY_PICKS:
-        for k in range(j + 1, n):
-            if key[idx[k]] > key[idx[best]]:
-                best = k
-        t = idx[best]
-        idx[best] = idx[j]
-        idx[j] = t
-        return t
-    if j == LAZY_PICKS:
-        gap = (n - j) // 2
-        while gap > 0:
-            for k in range(j + gap, n):
-                t = idx[k]
-                best = k
-                while best - gap >= j and key[idx[best - gap]] < key[t]:
-                    idx[best] = idx[best - gap]
-                    best -= gap
-                idx[best] = t
-            gap //= 2
-    return idx[j]
-
-
-cdef inline int _same(CMove a, CMove b) noexcept nogil:
-    return a.start == b.start and a.to == b.to and a.reloc == b.reloc
 
 
 cdef inline int _killer_index(S* s, const CMove* moves, int n) noexcept nogil:
@@ -215,7 +180,7 @@ cdef inline int _killer_index(S* s, const CMove* moves, int n) noexcept nogil:
     cdef int i
     if s.has_killer[s.ply]:
         for i in range(n):
-            if _same(moves[i], s.killer[s.ply]):
+            if same_move(moves[i], s.killer[s.ply]):
                 return i
     return -1
 
@@ -271,7 +236,7 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
     _order(s.hl, moves, n, idx, key)
     witness_init(&w, W)
     for j in range(n):
-        i = _next(idx, key, j, n)
+        i = pick_next(idx, key, j, n, False)
         memcpy(&child, b, sizeof(Board))
         board_make(&child, moves[i])
         if _lands_after(s, &w, &child, moves[i], &h):
@@ -284,7 +249,7 @@ cdef int _l_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
             _pop(s)
             s.killer[s.ply] = moves[i]
             s.has_killer[s.ply] = 1
-            s.hl[_mi(moves[i])] += d * d
+            s.hl[move_index(moves[i])] += d * d
             return 0
         if r == UNKNOWN:
             unknown = 1                    # this defence's line was cut: look on
@@ -326,7 +291,7 @@ cdef int _quiet_defence(S* s, const Board* b, int d) noexcept nogil:
             _pop(s)
             s.killer[s.ply] = simple[i]
             s.has_killer[s.ply] = 1
-            s.hl[_mi(simple[i])] += 1
+            s.hl[move_index(simple[i])] += 1
             return 1
     _pop(s)
     return 0
@@ -422,7 +387,7 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
                 key[i] = 1 + (256 - _holding(s, &child, 256, 1))
     _order(s.hw, moves, n, idx, key)
     for j in range(n):
-        i = _next(idx, key, j, n)
+        i = pick_next(idx, key, j, n, False)
         if key[i] < 0:
             break
         memcpy(&child, b, sizeof(Board))
@@ -434,7 +399,7 @@ cdef int _w_body(S* s, const Board* b, CMove* moves, int n, int d) noexcept nogi
             _pop(s)
             s.killer[s.ply] = moves[i]
             s.has_killer[s.ply] = 1
-            s.hw[_mi(moves[i])] += d * d
+            s.hw[move_index(moves[i])] += d * d
             return 1
         if r == UNKNOWN:
             unknown = 1
@@ -548,11 +513,6 @@ cdef int _win_l(S* s, const Board* b, int d) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Python entry point.
 
-cdef object _triple(CMove m):
-    """A move as ``(start, to, reloc)``, ``reloc`` None for a plain move or a landing."""
-    return (m.start, m.to, None if m.reloc == NO_SLOT else m.reloc)
-
-
 cdef class Searcher:
     """A forced-win prover for one rule set, with its own transposition table.
 
@@ -574,8 +534,8 @@ cdef class Searcher:
         self.s.tt = <Entry*>table_alloc((1ULL << tt_bits) * sizeof(Entry))
         self.s.lc = <LandEntry*>calloc(1ULL << LC_BITS, sizeof(LandEntry))
         self.s.mask = (1ULL << tt_bits) - 1
-        self.s.hw = <unsigned int*>calloc(HIST_SIZE, sizeof(unsigned int))
-        self.s.hl = <unsigned int*>calloc(HIST_SIZE, sizeof(unsigned int))
+        self.s.hw = <unsigned int*>calloc(HISTORY_SIZE, sizeof(unsigned int))
+        self.s.hl = <unsigned int*>calloc(HISTORY_SIZE, sizeof(unsigned int))
         if (not line_alloc(&self.s.line) or self.s.tt == NULL or self.s.lc == NULL
                 or self.s.hw == NULL or self.s.hl == NULL):
             raise MemoryError("no memory for the transposition table")
@@ -738,7 +698,7 @@ cdef class Searcher:
             for j in range(n):
                 if progress is not None:
                     progress(j, n)
-                i = _next(idx, key, j, n)
+                i = pick_next(idx, key, j, n, False)
                 if moves[i].to >= 36:
                     won = 1
                 elif d < 2:
@@ -755,7 +715,7 @@ cdef class Searcher:
                         self.any_truncated = 1
                         won = 0
                 if won:
-                    found.append(_triple(moves[i]))
+                    found.append(move_triple(moves[i]))
                     if 0 < limit <= len(found):
                         break
         finally:
@@ -775,7 +735,7 @@ cdef class Searcher:
             return None
         for i in range(n):
             if moves[i].to >= 36:
-                return _triple(moves[i])
+                return move_triple(moves[i])
         if d < 2:
             return None
         with nogil:
@@ -785,7 +745,7 @@ cdef class Searcher:
             self.any_truncated = 1
         if r != 1 or not self.s.has_killer[0]:
             return None
-        return _triple(self.s.killer[0])
+        return move_triple(self.s.killer[0])
 
     @property
     def nodes(self):

@@ -1,10 +1,11 @@
 # cython: language_level=3
-"""What both provers use (``_search.pyx``, the alpha-beta kernel, and ``_dfpn.pyx``,
-df-pn): the plumbing of a search (its limits, the boards of the line searched, the node
-count and Ctrl-C, the tables' memory) and pure helpers (hashing, the relevant history, the
-slot distance of two boards, the cache of the core's landing answers and the landing
-witnesses). No search rule: each prover decides with them on its own (each says at its
-top what it writes a second time on purpose).
+"""What the two provers (``_search.pyx``, the alpha-beta kernel, and ``_dfpn.pyx``, df-pn)
+and the playing engine (``gyges/engine/_engine.pyx``) share: the plumbing of a search (its
+limits, the boards of the line searched, the node count and Ctrl-C, the tables' memory),
+pure helpers (hashing, the relevant history, the slot distance of two boards, the cache of
+the core's landing answers, the landing witnesses, moves as indices and triples) and the
+lazy move picker. No search rule: each prover decides with them on its own (each says at
+its top what it writes a second time on purpose).
 
 Landing witnesses: goal paths of one side found by the core (``land_support``) on boards
 one move apart, reused for the other moves from the same board. A move that leaves one of
@@ -14,7 +15,7 @@ from, a move that leaves the slots that answer rests on alone, and the shore row
 was, leaves it out of reach.
 """
 from cpython.ref cimport PyObject
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int32_t, uint64_t
 from libc.stdlib cimport calloc, free
 
 from gyges.game._movegen cimport (
@@ -128,6 +129,15 @@ cdef inline int watch_raise(Watch* w) except -1:
     if not w.aborted:
         return 0
     w.aborted = 0
+    watch_rethrow(w)
+    return -1
+
+
+cdef inline int watch_rethrow(Watch* w) except -1:
+    """Raise the exception a signal's handler raised during the search (kept aside by
+    ``watch_signalled``), if one did."""
+    if w.exc[0] == NULL:
+        return 0
     PyErr_Restore(w.exc[0], w.exc[1], w.exc[2])
     w.exc[0] = w.exc[1] = w.exc[2] = NULL
     return -1
@@ -176,6 +186,10 @@ cdef inline uint64_t mix(uint64_t z) noexcept nogil:
     return z ^ (z >> 31)
 
 
+cdef inline int popcount(uint64_t x) noexcept nogil:
+    return __builtin_popcountll(x)
+
+
 cdef inline uint64_t board_hash(uint64_t lo, uint64_t hi) noexcept nogil:
     """A 64-bit hash of a board's key (an earlier board in a relevant-history set)."""
     return mix(lo ^ (hi * 0x9E3779B97F4A7C15ULL) ^ 0x5bd1e995ULL)
@@ -184,8 +198,8 @@ cdef inline uint64_t board_hash(uint64_t lo, uint64_t hi) noexcept nogil:
 cdef inline int diff_slots(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi) noexcept nogil:
     """In how many slots two boards differ (two bits a slot in the key)."""
     cdef uint64_t x = alo ^ blo, y = ahi ^ bhi
-    return (__builtin_popcountll((x | (x >> 1)) & 0x5555555555555555ULL)
-            + __builtin_popcountll((y | (y >> 1)) & 0x55ULL))
+    return (popcount((x | (x >> 1)) & 0x5555555555555555ULL)
+            + popcount((y | (y >> 1)) & 0x55ULL))
 
 
 cdef inline uint64_t relevant_history(int rules, const Line* line, const Board* b,
@@ -227,16 +241,24 @@ cdef inline uint64_t land_cached(LandEntry* lc, int rules, const Board* b, int s
     ``blocked=next-row``, which is not cached). The core's quick test that the goal is
     out of reach comes first, uncached. ``misses``, unless NULL, counts the core's
     searches."""
-    cdef uint64_t hi = b.khi | (<uint64_t>side << 63) | (1ULL << 62), sup, region
-    cdef LandEntry* e
     if rules & R_BLOCK_NEXTROW:
         return land_support(b, side, rules, h)
     if goal_out_of_reach(b, side, rules):
         return 0                           # cheaper than a look in the cache
-    e = &lc[mix(b.klo ^ (hi * 0x9E3779B97F4A7C15ULL)) & ((1ULL << LC_BITS) - 1)]
+    return land_lookup(lc, (1ULL << LC_BITS) - 1, rules, b, side, h, misses)
+
+
+cdef inline uint64_t land_lookup(LandEntry* lc, uint64_t mask, int rules, const Board* b,
+                                 int side, const History* h,
+                                 unsigned long long* misses) noexcept nogil:
+    """The core's exact landing search (``land_search``, once its quick test has not ruled
+    the goal out) through the cache ``lc`` of ``mask + 1`` entries, by board and side (not
+    under ``blocked=next-row``). ``misses``, unless NULL, counts the core's searches."""
+    cdef uint64_t hi = b.khi | (<uint64_t>side << 63) | (1ULL << 62), sup, region
+    cdef LandEntry* e = &lc[mix(b.klo ^ (hi * 0x9E3779B97F4A7C15ULL)) & mask]
     if e.klo == b.klo and e.khi == hi:
         return e.sup
-    sup = land_search(b, side, rules, h, &region)   # the quick test was asked above
+    sup = land_search(b, side, rules, h, &region)
     if misses != NULL:
         misses[0] += 1
     e.klo = b.klo
@@ -277,10 +299,18 @@ cdef inline void witness_far(Witnesses* w, int rules, const Board* parent,
     rests on alone and the side's shore on its row; if it can, the goal path found is
     kept as a witness. Not under ``blocked=next-row`` (landings from a row behind the
     shore)."""
-    cdef uint64_t sup
     if rules & R_BLOCK_NEXTROW:
         return
-    if not goal_out_of_reach_in(parent, w.side, rules, &w.region):
+    witness_settle(w, rules, parent, h, goal_out_of_reach_in(parent, w.side, rules, &w.region))
+
+
+cdef inline void witness_settle(Witnesses* w, int rules, const Board* parent,
+                                const History* h, int far) noexcept nogil:
+    """``witness_far`` once the core's quick test has answered (``far``, the slots its
+    answer rests on in ``w.region``): the goal out of reach, or the exact search's goal
+    path kept, or out of reach after all."""
+    cdef uint64_t sup
+    if not far:
         sup = land_search(parent, w.side, rules, h, &w.region)
         if sup:
             witness_keep(w, sup, 0, shore_row(parent, w.side))
@@ -313,16 +343,26 @@ cdef inline int witness_lands(Witnesses* w, const Board* child, CMove m) noexcep
     return 0
 
 
+cdef inline int witness_knows(Witnesses* w, const Board* child, CMove m) noexcept nogil:
+    """What the witnesses say of ``w.side``'s landing on ``child``, the board after move
+    ``m``: 1 (a kept goal path still stands), 0 (the goal stays out of reach), -1 (they
+    do not know)."""
+    if w.far and not (touched(m) & w.region) and shore_row(child, w.side) == w.far_row:
+        return 0
+    if witness_lands(w, child, m):
+        return 1
+    return -1
+
+
 cdef inline int lands_after(LandEntry* lc, int rules, Witnesses* w, const Board* child,
                             CMove m, const History* h,
                             unsigned long long* misses) noexcept nogil:
     """Can ``w.side`` land on ``child``, the board after move ``m``? Answered from a kept
     goal path where one still stands, else by the core (and the path it finds kept)."""
     cdef uint64_t sup
-    if w.far and not (touched(m) & w.region) and shore_row(child, w.side) == w.far_row:
-        return 0
-    if witness_lands(w, child, m):
-        return 1
+    cdef int known = witness_knows(w, child, m)
+    if known >= 0:
+        return known
     sup = land_cached(lc, rules, child, w.side, h, misses)
     witness_keep(w, sup, touched(m), shore_row(child, w.side))
     return sup != 0
@@ -337,3 +377,60 @@ cdef inline int board_in(const uint64_t* lo, const uint64_t* hi, int n,
             return 1
     return 0
 
+
+
+# -- moves: their index in the history tables, as Python triples, the lazy picker --------
+
+cdef inline int move_index(CMove m) noexcept nogil:
+    """The move's place in a history table of 36 * 38 * 37 counters."""
+    return (m.start * 38 + m.to) * 37 + (36 if m.reloc == NO_SLOT else m.reloc)
+
+
+cdef inline int same_move(CMove a, CMove b) noexcept nogil:
+    return a.start == b.start and a.to == b.to and a.reloc == b.reloc
+
+
+cdef inline object move_triple(CMove m):
+    """A move as ``(start, to, reloc)``, ``reloc`` None for a plain move or a landing."""
+    return (m.start, m.to, None if m.reloc == NO_SLOT else m.reloc)
+
+
+cdef enum:
+    HISTORY_SIZE = 36 * 38 * 37   # counters of a history table (``move_index``)
+    LAZY_PICKS = 3                # moves picked one by one before the rest are sorted
+
+ctypedef fused sort_key:
+    int32_t
+    long long
+
+
+cdef inline int pick_next(int* idx, sort_key* key, int j, int n, bint stable) noexcept nogil:
+    """The ``j``-th move in order (asked for j = 0, 1, 2, ...), highest ``key[i]`` first,
+    ``idx`` holding the moves' indices 0..n-1: the first LAZY_PICKS are picked one by one
+    (most nodes stop after one or two moves: the first of equal keys in ``idx``'s order),
+    and a node that gets that far sorts the rest at once (a Shell sort). ``stable``: the
+    sort breaks ties by the moves' indices (the generator's order), so the order is the
+    one of (key, index); else ties fall as the sort leaves them."""
+    cdef int best = j, k, t, gap
+    if j < LAZY_PICKS:
+        for k in range(j + 1, n):
+            if key[idx[k]] > key[idx[best]]:
+                best = k
+        t = idx[best]
+        idx[best] = idx[j]
+        idx[j] = t
+        return t
+    if j == LAZY_PICKS:
+        gap = (n - j) // 2
+        while gap > 0:
+            for k in range(j + gap, n):
+                t = idx[k]
+                best = k
+                while best - gap >= j and (key[idx[best - gap]] < key[t]
+                                           or (stable and key[idx[best - gap]] == key[t]
+                                               and idx[best - gap] > t)):
+                    idx[best] = idx[best - gap]
+                    best -= gap
+                idx[best] = t
+            gap //= 2
+    return idx[j]
