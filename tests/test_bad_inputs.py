@@ -36,6 +36,7 @@ def files(tmp_path: Path) -> dict[str, Path]:
                        f"  stipulation: {BIG[:500_000]}\n",
         "empty.yaml": "schema: 1\npuzzles: []\n",
         "game.txt": (DATA / "sample_game.txt").read_text(),
+        "empty.txt": "",
     }
     out = {}
     for name, text in made.items():
@@ -108,6 +109,9 @@ CASES = [
      "/dev/zero: is not a regular file"),
     ("generate-out-device", "generate --stipulation 'win in 2' --count 1 --out /dev/zero", 2,
      "/dev/zero: is not a regular file"),
+    ("show-empty-file", "show {empty.txt}", 2, "empty.txt: the file is empty: give a "
+     "position string"),
+    ("solve-empty-file", "solve {empty.txt}", 2, "empty.txt: the file is empty"),
     ("review-puzzles-device", "review {game.txt} --puzzles /dev/zero", 2,
      "/dev/zero: is not a regular file"),
 ]
@@ -303,3 +307,30 @@ def test_an_output_that_is_the_standard_output_is_refused(tmp_path):
     assert r.stderr == "gyges: /dev/stdout: is this command's standard output: give the " \
                        "name of a file (--out)\n"
     assert redirected.read_text() == ""
+
+
+BOM = "\ufeff"
+
+
+@pytest.mark.parametrize("kind", ["position list", "game record", "diagram", "position string"])
+def test_a_byte_order_mark_is_read_as_nothing(tmp_path, kind):
+    """Notepad starts a UTF-8 file with a byte-order mark: every text input reads it as if
+    it were not there (YAML files always did)."""
+    from gyges.formats.diagram import format_diagram
+    from gyges.game.position import Position
+
+    if kind == "position list":
+        text, command = f"{BOUNCING}\n{START} max-moves=1\n", ["solve"]
+    elif kind == "game record":
+        text, command = (DATA / "sample_game.txt").read_text(), ["replay"]
+    elif kind == "diagram":
+        text, command = format_diagram(Position.from_string(BOUNCING)) + "\n", ["show"]
+    else:
+        text, command = BOUNCING + "\n", ["show"]
+    plain = write(tmp_path / "plain.txt", text)
+    marked = tmp_path / "marked.txt"
+    marked.write_bytes(BOM.encode("utf-8") + text.encode("utf-8"))
+    want = run_gyges(*command, plain)
+    got = run_gyges(*command, marked)
+    assert want.exit_code == 0, want.output
+    assert (got.exit_code, got.stdout) == (0, want.stdout.replace(str(plain), str(marked)))

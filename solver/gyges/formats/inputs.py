@@ -48,6 +48,7 @@ __all__ = [
 ]
 
 MAX_INPUT_BYTES = 16 << 20  #: the largest input file read (16 MiB)
+BOM = "\ufeff"  #: the byte-order mark some editors put at the start of a UTF-8 file
 
 _EXAMPLE = "321123/....../....../....../....../231123 S"
 _POSITION_SHAPE = (
@@ -82,7 +83,7 @@ def read_text_file(path: str | os.PathLike[str], what: str = "file",
                    limit: int = MAX_INPUT_BYTES) -> str:
     """The text of a file, or an InputError saying why it cannot be read as a ``what``
     (a file larger than ``limit`` bytes is refused without reading it whole: /dev/zero
-    ends too)."""
+    ends too). A UTF-8 byte-order mark at its start (Notepad writes one) is dropped."""
     source = str(path)
     try:
         with open(path, "rb") as f:
@@ -90,7 +91,7 @@ def read_text_file(path: str | os.PathLike[str], what: str = "file",
         if len(data) > limit:
             raise InputError(f"{source}: larger than {limit >> 20} MiB: not a {what}",
                              source) from None
-        return data.decode("utf-8")
+        return data.decode("utf-8").removeprefix(BOM)
     except IsADirectoryError:
         raise InputError(f"{source} is a directory, not a {what}", source) from None
     except UnicodeDecodeError as e:
@@ -220,6 +221,9 @@ def _read_file(path: Path) -> PositionFile:
 def _parse_file(text: str, path: Path) -> PositionFile:
     """The position of a file's text: YAML, one position string, or a diagram."""
     source = str(path)
+    if not text.strip():
+        raise InputError(f"{source}: the file is empty: give a position string "
+                         f"({_POSITION_SHAPE}), a YAML position file or a diagram", source)
     try:
         if path.suffix.lower() in (".yaml", ".yml"):
             return parse_position_file(text, source)
