@@ -60,7 +60,20 @@ def score_text(a: Analysis) -> str:
         return f"wins in {a.score.moves} (proven)"
     if isinstance(a.score, Loss):
         return f"loses in {a.score.moves} (proven)"
+    if a.lower_bound:
+        return (f"at least {a.score} (win probability at least "
+                f"{100 * a.win_probability:.1f}%: a lower bound, from depth {a.depth + 1} "
+                f"cut short after this move beat depth {a.depth}'s best)")
     return f"{a.score} (win probability {100 * a.win_probability:.1f}%)"
+
+
+def search_text(a: Analysis) -> str:
+    """The search's figures: depth, selective depth, nodes, time and rate; or that the
+    prover answered alone."""
+    if a.nodes == 0 and a.proven:
+        return f"proven by the prover in {a.time:.2f} s"
+    return (f"depth {a.depth} (selective {a.seldepth}), {a.nodes} nodes in {a.time:.2f} s "
+            f"({a.nps} nodes/s)")
 
 
 def _report(a: Analysis) -> str:
@@ -71,8 +84,7 @@ def _report(a: Analysis) -> str:
         lines.append(f"{a.position.turn.title} is blocked: {a.move.side.title} moves again")
     lines += [f"best move  {a.move}", f"score      {score_text(a)}",
               f"line       {' '.join(str(m) for m in a.pv)}",
-              f"search     depth {a.depth}, {a.nodes} nodes in {a.time:.2f} s "
-              f"({a.nps} nodes/s)"]
+              f"search     {search_text(a)}"]
     return "\n".join(lines) + "\n"
 
 

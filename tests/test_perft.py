@@ -26,7 +26,7 @@ from common import DATA
 
 from gyges.game import _movegen
 from gyges.game.position import Position
-from gyges.game.rules import RuleSet, rules_from
+from gyges.game.rules import PRESETS, RuleSet, rules_from
 
 PERFT_FILE = DATA / "perft.txt"
 
@@ -187,7 +187,7 @@ def compute(out=sys.stdout) -> None:
     from reference import TooComplex, reference_perft
 
     specs = []
-    for name in ("pbmserv", "summary", "bga", "dorbec", "dorbec-beginner"):
+    for name in PRESETS:
         for tag, position in STARTS.items():
             specs.append((f"{tag}-{name}", position, name, 2))
     specs.extend(MIDGAMES)

@@ -8,7 +8,6 @@ import os
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -174,13 +173,11 @@ def _stop_a_search(c: Conversation) -> None:
     its best move so far."""
     c.send("setpos data 23112300000000000000000000000032112300")
     c.send("go")
-    time.sleep(1.0)
+    c.until("info")                               # the search is under way
     c.send("isready")
     assert c.until("readyok")[-1] == "readyok"    # answered during the search
-    t = time.monotonic()
     c.send("stop")
     lines = c.until("bestmove")
-    assert time.monotonic() - t < 3.0
     assert lines[-1].split()[1] != "null"
 
 
@@ -236,6 +233,87 @@ def test_each_go_searches_afresh():
         assert "nodes" in searches[0][0]
     finally:
         assert c.close() == 0
+
+
+def _answer(stdin: str, *args: str) -> list[str]:
+    proc = subprocess.run([*GYGES_UGI, *args], input=stdin, text=True, capture_output=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.splitlines()
+
+
+@pytest.mark.parametrize("end", ["", "quit\n", "stop\n"])
+def test_a_go_always_answers_a_searched_move(end: str):
+    """``go`` then the end of the input, ``quit`` or ``stop`` before the search began:
+    the answer is a searched move (a ply at least, its info line first), never a move
+    nobody looked at."""
+    lines = _answer("setoption prove 0\nsetpos start\ngo\n" + end)
+    assert lines[-1].startswith("bestmove ") and lines[-1].split()[1] != "null"
+    infos = [ln for ln in lines if ln.startswith("info ply")]
+    assert infos and infos[0].split()[:3] == ["info", "ply", "1"], lines
+    assert infos[-1].split()[4] == lines[-1].split()[1]     # the move the search chose
+
+
+def test_go_arguments_and_a_go_during_a_search_are_answered():
+    """``go depth 2`` (the limits are options): one info string line, then the search
+    as set; a ``go`` while a search runs: one info string line, and it is dropped."""
+    c = Conversation("--prove", "0")
+    try:
+        c.send("setoption maxPly 2")
+        c.send("setpos start")
+        c.send("go depth 2")
+        lines = c.until("bestmove")
+        assert lines[0].startswith("info string go takes no arguments"), lines
+        assert "'depth 2'" in lines[0]
+        assert [ln.split()[2] for ln in lines[1:-1]] == ["1", "2"]
+        c.send("setoption maxPly 0")
+        c.send("setpos start")
+        c.send("go")
+        c.until("info")                       # searching, with no limit
+        c.send("go")
+        c.send("isready")
+        lines = c.until("readyok")
+        assert any(ln.startswith("info string a search is running") for ln in lines), lines
+        c.send("stop")
+        assert c.until("bestmove")[-1].split()[1] != "null"
+        c.send("isready")
+        assert c.until("readyok")[-1] == "readyok"     # no second answer came
+    finally:
+        assert c.close() == 0
+
+
+def test_a_limit_set_to_zero_is_no_limit():
+    """``setoption maxTime 0`` (and maxPly, maxNodes) takes a limit away again."""
+    c = Conversation("--prove", "0")
+    try:
+        c.send("setoption maxPly 1")
+        c.send("setpos start")
+        c.send("go")
+        assert sum(ln.startswith("info ply") for ln in c.until("bestmove")) == 1
+        c.send("setoption maxPly 0")
+        c.send("go")
+        lines = c.until("info")
+        lines += c.until("info")              # a second depth: the limit is gone
+        c.send("stop")
+        c.until("bestmove")
+    finally:
+        assert c.close() == 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_during_go_still_answers():
+    """SIGINT during a search: the best move so far is answered, then the program ends
+    with status 130."""
+    import signal
+
+    c = Conversation("--prove", "0")
+    c.send("setpos start")
+    c.send("go")
+    c.until("info")
+    c.proc.send_signal(signal.SIGINT)
+    lines = c.until("bestmove")
+    assert lines[-1].split()[1] != "null"
+    assert c.proc.wait(30) == 130
 
 
 def test_gyges_ugi_exits_at_the_end_of_its_input():

@@ -48,6 +48,8 @@ class SearchResult:
     pv: tuple[_Triple, ...]
     depth: int
     nodes: int
+    seldepth: int = ...
+    lower_bound: bool = ...
 
 class Search:
     def __init__(self, rules: int, weights: Iterable[float], tt_bits: int = ...,

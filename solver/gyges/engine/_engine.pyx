@@ -118,12 +118,17 @@ class SearchResult:
     None when the side to move is blocked, its opponent moving, or every move is
     excluded; 0 with an empty ``pv`` when nobody can move, a draw), the principal
     variation ``pv`` as ``(start, to, reloc)`` triples, best move first, the ``depth``
-    completed and the ``nodes`` searched (the helpers' included)."""
+    completed, the ``nodes`` searched (the helpers' included) and the selective depth
+    ``seldepth`` (the deepest ply reached). ``lower_bound``: the move and score come from
+    the depth after ``depth``, cut short, where the move beat the completed depth's best:
+    the score is a lower bound and the line may be short."""
 
     score: object
     pv: tuple
     depth: int
     nodes: int
+    seldepth: int = 0
+    lower_bound: bool = False
 
 
 cdef class Search:
@@ -246,6 +251,7 @@ cdef class Search:
         cdef int n, mover, i, j, d, best = 0, best_i = -1, alpha, beta, delta, done = 0
         cdef int max_depth = depth if depth > 0 else MAX_PLY - 4
         cdef int last_score = 0
+        cdef bint cut_short = False
         cdef CMove m
         cdef Witnesses w
         cdef double start = _now()
@@ -331,8 +337,10 @@ cdef class Search:
                             and same_move(self.s.pv[0][0], self.root_moves[best_i]):
                         best_pv = [move_triple(self.s.pv[0][i]) for i in range(self.s.pvlen[0])]
                         best_score = best
+                        cut_short = True
                     elif risen is not None:
                         best_pv, best_score = risen
+                        cut_short = True
                     break
                 _sort_root(self.root_moves, self.root_score, self.root_lost, n)
                 best_pv = [move_triple(self.s.pv[0][i]) for i in range(self.s.pvlen[0])]
@@ -347,13 +355,15 @@ cdef class Search:
                     break
         finally:
             _idle_helpers(&self.helpers)
-        result = self._result(best_score, best_pv, done, _all_nodes(&self.helpers, &self.s))
+        result = self._result(best_score, best_pv, done, _all_nodes(&self.helpers, &self.s),
+                              cut_short)
         watch_rethrow(&self.s.watch)           # a signal's handler raised: raised here
         return result
 
-    cdef object _result(self, score, pv, int depth, unsigned long long nodes):
+    cdef object _result(self, score, pv, int depth, unsigned long long nodes,
+                        bint lower_bound=False):
         """The search's result, kept as :attr:`last`."""
-        self.last = SearchResult(score, tuple(pv), depth, nodes)
+        self.last = SearchResult(score, tuple(pv), depth, nodes, self.s.seldepth, lower_bound)
         return self.last
 
     def evaluate(self, bytes board, int side, history=()):

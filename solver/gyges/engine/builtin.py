@@ -134,6 +134,7 @@ class Analysis:
     time: float
     seldepth: int = 0
     search_time: float = 0.0
+    lower_bound: bool = False
 
     @property
     def proven(self) -> bool:
@@ -154,6 +155,7 @@ class Analysis:
             "score": self.score.to_json(), "score_text": str(self.score),
             "win_probability": round(self.win_probability, 4), "proven": self.proven,
             "pv": [str(m) for m in self.pv], "depth": self.depth, "seldepth": self.seldepth,
+            "lower_bound": self.lower_bound,
             "nodes": self.nodes, "nps": self.nps, "time": round(self.time, 4),
         }
 
@@ -372,9 +374,10 @@ class _Run:
         return max(0.0, min(left - keep * self.limit.time, share * self.limit.time))
 
     def analysis(self, move: Move | None, score: Score, pv: Sequence[Move], depth: int,
-                 seldepth: int = 0) -> Analysis:
+                 seldepth: int = 0, lower_bound: bool = False) -> Analysis:
         return Analysis(self.position, move, score, tuple(pv), depth, self.nodes,
-                        time.perf_counter() - self.start, seldepth, self.searched)
+                        time.perf_counter() - self.start, seldepth, self.searched,
+                        lower_bound)
 
     def result(self) -> Analysis:
         engine, p, rules = self.engine, self.position, self.engine.rules
@@ -405,7 +408,7 @@ class _Run:
             if within is None:
                 return a
             # the move chosen leaves a forced win: search again without it
-            lost = lost or dataclasses.replace(a, score=Loss(within))
+            lost = lost or dataclasses.replace(a, score=Loss(within), lower_bound=False)
             excluded.append((a.move.start, a.move.end, a.move.relocation))
             if len(excluded) >= len(self.moves):
                 return lost
@@ -439,6 +442,7 @@ class _Run:
             left = self.left() or 0.0
             seconds = max(0.005, left * SEARCH_SHARE if left > 0.02 else left)
         nodes0, searched0, began = self.nodes, self.searched, time.perf_counter()
+        completed: list[Analysis] = []         # the last depth completed
 
         def info(depth: int, score: int, pv: list, nodes: int, seldepth: int) -> None:
             self.nodes = nodes0 + nodes
@@ -447,6 +451,7 @@ class _Run:
             if line:
                 self.best = self.analysis(line[0], Score.from_int(score), line, depth,
                                           seldepth)
+                completed[:] = [self.best]
                 if self.info is not None:
                     self.info(self.best)
 
@@ -463,7 +468,7 @@ class _Run:
                     line = line_moves(self.position, engine.rules, self.history, cut.pv)
                     if line:
                         self.best = self.analysis(line[0], Score.from_int(cut.score), line,
-                                                  cut.depth)
+                                                  cut.depth, cut.seldepth, cut.lower_bound)
             raise
         self.nodes = nodes0 + r.nodes
         self.searched = searched0 + time.perf_counter() - began
@@ -472,7 +477,14 @@ class _Run:
         line = line_moves(self.position, engine.rules, self.history, r.pv)
         if not line:
             return None
-        return self.analysis(line[0], Score.from_int(r.score), line, r.depth)
+        if r.lower_bound and completed and completed[0].move == line[0] \
+                and not Score.from_int(r.score).is_proven:
+            # the completed depth's best scored higher in the next depth, cut short: the
+            # completed depth's line and score are the analysis
+            done = completed[0]
+            return self.analysis(done.move, done.score, done.pv, done.depth, r.seldepth)
+        return self.analysis(line[0], Score.from_int(r.score), line, r.depth, r.seldepth,
+                             r.lower_bound)
 
 
 def analyse(position: Position | Game, rules: RuleSet, limit: Limit,

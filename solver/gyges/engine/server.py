@@ -8,9 +8,15 @@ during a search), ``setoption NAME VALUE`` (or ``setoption name NAME value VALUE
 ``stop`` (during ``go``: the best move so far), ``quit``. A search sends an ``info`` line
 per depth (``ply``, ``bestmove``, ``score``, ``nodes``, ``nps``, ``time``, ``pv``) and
 ends with ``bestmove MOVE score S time T`` (``bestmove null`` when the side to move has
-no move). A search with no limit set (or each at :data:`~gyges.engine.ugi.NO_LIMIT`, the
-values that mean none) runs until ``stop``. Anything else gets one ``info string`` line
-saying what is wrong.
+no move). A search with no limit set (or each at 0 or at
+:data:`~gyges.engine.ugi.NO_LIMIT`, the values that mean none) runs until ``stop``.
+
+Every ``go`` answers with a searched move: at least one ply deep, or the prover's answer,
+also when ``stop``, ``quit``, the end of the input or Ctrl-C comes first (``quit`` and
+the end of the input after a ``go`` answer it, then end). ``go`` takes no arguments (the
+limits are options): arguments get an ``info string`` line and the search runs as set; a
+``go`` during a search gets an ``info string`` line and is dropped. Anything else gets
+one ``info string`` line saying what is wrong.
 
 Each ``go`` searches afresh (the table cleared first), as Helios does: the protocol has
 no new-game command, so the answer depends on the position and the options only,
@@ -45,6 +51,7 @@ from gyges.engine.builtin import (
     EngineError,
     Limit,
     Options,
+    SearchInterrupted,
     machine_cores,
 )
 from gyges.engine.ugi import (
@@ -67,10 +74,11 @@ START = Position.setup("321123", "321123")
 COMMANDS = ("ugi", "isready", "setoption", "setpos", "go", "stop", "quit")
 
 #: The options ``setoption`` takes: name -> (kind, lowest, highest, what it sets).
+#: The limits (``maxTime``, ``maxPly``, ``maxNodes``) take 0 for none.
 OPTIONS: dict[str, tuple[type, float, float, str]] = {
-    "maxTime": (float, 0.001, 1e9, "seconds a move"),
-    "maxPly": (int, 1, 127, "plies a move"),
-    "maxNodes": (int, 1, 10 ** 18, "nodes a move"),
+    "maxTime": (float, 0, 1e9, "seconds a move, 0 for no limit"),
+    "maxPly": (int, 0, 127, "plies a move, 0 for no limit"),
+    "maxNodes": (int, 0, 10 ** 18, "nodes a move, 0 for no limit"),
     "prove": (int, 0, MAX_PROVE_DEPTH, "the proof horizon, in moves of the winner"),
     "hash": (int, MIN_HASH_BITS, MAX_HASH_BITS, "the table's size, 2 ** hash entries"),
     "cores": (int, 1, MAX_CORES, "processes searching"),
@@ -104,6 +112,9 @@ class _Server:
             word = line.split()[0] if line else ""
             if word == "isready" and self.searching:
                 self.say("readyok")                # at once, during a search
+            elif word == "go" and self.searching:
+                self.say("info string a search is running: this go is dropped (send stop "
+                         "first)")
             elif word in ("stop", "quit"):
                 self.halt()
                 if word == "quit":
@@ -203,7 +214,7 @@ class _Server:
     def limit(self) -> Limit:
         """The options as a limit: a value at :data:`NO_LIMIT` or beyond (a depth from
         :data:`~gyges.engine.builtin.MAX_DEPTH` plies) sets none."""
-        seconds, depth, nodes = (self.limits.get(name) for name in NO_LIMIT)
+        seconds, depth, nodes = (self.limits.get(name) or None for name in NO_LIMIT)
         if seconds is not None and seconds >= NO_LIMIT["maxTime"]:
             seconds = None
         if depth is not None and depth >= MAX_DEPTH:
@@ -216,18 +227,38 @@ class _Server:
                      nodes=None if nodes is None else int(nodes))
 
     def go(self, args: list[str]) -> None:
+        if args:
+            self.say(f"info string go takes no arguments (the limits are the options "
+                     f"maxTime, maxPly, maxNodes): {' '.join(args)[:60]!r} ignored")
         with self.lock:
             self.searching = True
-            if self.stop_pending:
-                self.engine.stop()
+            limit = Limit(depth=1) if self.stop_pending else self.limit()
+        self.engine.clear()
         try:
-            self.engine.clear()
-            a = self.engine.analyse(self.position, self.limit(), self.history, self.info)
+            a = self.engine.analyse(self.position, limit, self.history, self.info)
+        except SearchInterrupted as e:
+            self.answer(e.analysis if e.analysis is not None and self.searched(e.analysis)
+                        else self.least())
+            raise
         finally:
             with self.lock:
                 self.searching = False
                 self.stop_pending = False
                 self.engine.resume()
+        self.answer(a if self.searched(a) else self.least())
+
+    @staticmethod
+    def searched(a: Analysis) -> bool:
+        """Is the analysis an answer: a ply searched, the prover's, or no move at all?"""
+        return a.depth >= 1 or a.proven or a.move is None
+
+    def least(self) -> Analysis:
+        """The least search that answers: one ply (a stop came before it was done)."""
+        self.engine.resume()
+        return self.engine.analyse(self.position, Limit(depth=1), self.history, self.info)
+
+    def answer(self, a: Analysis) -> None:
+        """The ``bestmove`` line of a search."""
         if a.move is None or a.move.side is not self.position.turn:
             self.say(f"bestmove null score {a.score.to_int()} time {a.time:.3f}")
         else:
