@@ -1,4 +1,4 @@
-"""The state file of a generation run (gyges.puzzles.state): the puzzles kept from its
+"""The state file of a generation run (gyges.puzzles.generate.state): the puzzles kept from its
 records, and a state file made another way refused. (Mutated state files: test_fuzz.py.)"""
 
 from __future__ import annotations
@@ -10,9 +10,15 @@ import pytest
 
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
-from gyges.puzzles.params import Params
-from gyges.puzzles.play import PLAY_WAY
-from gyges.puzzles.state import StateError, StateMismatch, read_state, select
+from gyges.puzzles.generate.params import Params
+from gyges.puzzles.generate.play import PLAY_WAY
+from gyges.puzzles.generate.state import (
+    CandidateRecord,
+    StateError,
+    StateMismatch,
+    read_state,
+    select,
+)
 from gyges.puzzles.symmetry import canonical, flipped
 
 RULES = PRESETS["pbmserv"]
@@ -23,11 +29,11 @@ DEEP = Params(4, RULES.with_options({"repetition": "allowed"}), seed=42, sources
 def test_select_drops_duplicates_and_known_positions():
     pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
     other = Position.from_string("2..3.3/....../....1./....13/.3..../212.12 S")
-    recs = {i: {"index": i, "sound": True, "canonical": canonical(p)}
+    recs = {i: CandidateRecord(i, True, canonical=canonical(p))
             for i, p in enumerate([pos, pos.mirrored(), other, flipped(pos)])}
-    assert [r["index"] for r in select(recs, 10)] == [0, 2]
-    assert [r["index"] for r in select(recs, 10, {canonical(other)})] == [0]
-    assert [r["index"] for r in select(recs, 1)] == [0]
+    assert [r.index for r in select(recs, 10)] == [0, 2]
+    assert [r.index for r in select(recs, 10, {canonical(other)})] == [0]
+    assert [r.index for r in select(recs, 1)] == [0]
 
 
 @pytest.mark.parametrize("params", [PLAY, dataclasses.replace(PLAY, moves=3), DEEP])

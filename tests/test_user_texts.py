@@ -35,12 +35,12 @@ def test_setups_report_has_no_negative_zero():
 
 
 def test_book_html_says_within_one_move_in_the_singular():
-    from gyges.puzzles.bookhtml import export_html
+    from gyges.puzzles.book.html import export_html
     from gyges.puzzles.catalogue import parse_catalogue
 
     cat = parse_catalogue(f'schema: 1\npuzzles:\n- id: a\n  position: "{START}"\n'
                           "  stipulation: no forced result in 1\n")
-    text = export_html(list(cat.puzzles), "t")
+    text = export_html(list(cat.puzzles), title="t")
     assert "within 1 move." in text and "within 1 moves" not in text
 
 
