@@ -68,3 +68,25 @@ def test_a_state_file_that_is_not_one_is_refused_with_its_line(tmp_path):
     with pytest.raises(StateMismatch) as e:
         read_state(state, other)
     assert (e.value.path, e.value.line, e.value.found) == (state, 1, PLAY.to_json())
+
+
+def test_a_record_reads_back_typed_and_a_wrong_one_is_refused_in_words(tmp_path):
+    from gyges.puzzles.generate.params import Source
+    from gyges.puzzles.generate.soundness import assess_soundness
+
+    pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
+    a = assess_soundness(pos, RULES, 2)
+    rec = CandidateRecord(3, True, (), Source.PLAY, pos, canonical(pos), {}, a.key,
+                          a.main_line, a.themes, a.features, a.rating, a.tries, a.duals,
+                          a.threats, 0.5, PLAY.to_json())
+    assert CandidateRecord.from_json(json.loads(json.dumps(rec.to_json()))) == rec
+    state = tmp_path / "s.jsonl"
+    state.write_text(json.dumps(rec.to_json()) + "\n")
+    assert read_state(state, PLAY) == {3: rec}
+    without_key = {k: v for k, v in rec.to_json().items() if k != "key"}
+    bad_features = {**rec.to_json(), "features": {"moves": 2}}
+    for line, words in ((without_key, "(no 'key' key)"), (bad_features, "features {'moves': 2}")):
+        state.write_text(json.dumps(line) + "\n")
+        with pytest.raises(StateError, match=f"^{state}:1: not a candidate's record") as e:
+            read_state(state, PLAY)
+        assert words in str(e.value)
