@@ -28,7 +28,8 @@ from gyges.formats.notation import parse_move
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, rules_from
-from gyges.puzzles.generate import Params, evaluate
+from gyges.puzzles.generate import Params
+from gyges.puzzles.generate.candidates import evaluate
 from gyges.search import policy
 from gyges.search._dfpn import DfpnSearcher
 from gyges.search._search import Searcher
@@ -125,10 +126,10 @@ def bench_generation(count: int = 200) -> None:
             t = time.process_time()
             got = [evaluate(i, params) for i in range(count)]
             print(f"  {name:8s} {time.process_time() - t:8.2f}  "
-                  f"({sum(1 for r in got if r.get('sound'))} sound)")
+                  f"({sum(1 for r in got if r.sound)} sound)")
         finally:
             policy.DFPN_FROM = saved
-        verdicts.add(tuple((r.get("canonical"), r.get("key"), r.get("sound")) for r in got))
+        verdicts.add(tuple((r.canonical, r.key, r.sound) for r in got))
     if len(verdicts) != 1:
         print("  WRONG: the candidates or verdicts differ")
 

@@ -44,7 +44,7 @@ from gyges.game.moves import Move
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, RuleSet
 from gyges.puzzles.catalogue import load_catalogue
-from gyges.puzzles.schema import Puzzle
+from gyges.puzzles.catalogue.schema import Puzzle
 
 HELIOS = Path(os.environ.get("GYGES_PEER", "/tmp/peer/ugi/target/release/gyges_engine"))
 PEER = PRESETS["helios"]

@@ -2,10 +2,11 @@
 ``--deep``, win in 4 and 5), and what the play candidates' cap on the threats they ask
 trades (``--walk``).
 
-Each row is one fresh run of :func:`gyges.puzzles.generate.run` (pbmserv rules, a fixed seed, no
-catalogue to dedup against) in a temporary directory, collecting ``count`` puzzles or
-giving up after ``limit`` candidates; it reports the wall time, the CPU time of this
-process and its workers, the candidates judged, the sound puzzles found and the rates.
+Each row is one fresh run of :func:`gyges.puzzles.generate.generate_puzzles` (pbmserv
+rules, a fixed seed, no catalogue to dedup against) in a temporary directory, collecting
+``count`` puzzles or giving up after ``limit`` candidates; it reports the wall time, the
+CPU time of this process and its workers, the candidates judged, the sound puzzles found
+and the rates.
 ``python -m bench generate`` runs it; ``python -m bench.bench_generate --quick`` runs a
 smaller set, ``--deep`` the deep stipulations (pbmserv with ``repetition=allowed``, as
 the no-Renop wins in 5 of ``puzzles/deep/``; about 5 minutes in all), ``--renop`` the
@@ -14,13 +15,13 @@ deep catalogue's runs under pbmserv proper, the Renop law on (``puzzles/deep/``:
 candidate 217).
 
 ``--walk`` makes the play candidates of a few lines of play (one seed, the first indices)
-with each cap on the threats the walk asks (:data:`gyges.puzzles.play.WALK_THREATS`: 3, 6,
+with each cap on the threats the walk asks (:data:`gyges.puzzles.generate.play.WALK_THREATS`: 3, 6,
 every threat): the candidates found and the time they took, the two sides of the cap.
 
 ``--share`` judges the first candidates of each source alone (wins in 2 and 3, a few
 seeds): the CPU seconds a candidate takes and the sound puzzles per candidate, the cost of
 a constructed candidate in play candidates, and what a run of both sources costs against
-play alone at the construction's share (:data:`gyges.puzzles.params.COMPOSE_EVERY`), the
+play alone at the construction's share (:data:`gyges.puzzles.generate.params.COMPOSE_EVERY`), the
 two sides of that share.
 """
 
@@ -35,9 +36,10 @@ import time
 from pathlib import Path
 
 from gyges.game.rules import PRESETS, RuleSet
-from gyges.puzzles.generate import Params, candidate_seed, evaluate, run
-from gyges.puzzles.params import COMPOSE_EVERY
-from gyges.puzzles.play import WALK_THREATS, play_candidate
+from gyges.puzzles.generate import Params, generate_puzzles
+from gyges.puzzles.generate.candidates import candidate_seed, evaluate
+from gyges.puzzles.generate.params import COMPOSE_EVERY
+from gyges.puzzles.generate.play import WALK_THREATS, play_candidate
 
 #: (moves, sources, count, candidate limit, jobs)
 CASES = [
@@ -79,7 +81,7 @@ def measure(moves: int, sources: tuple[str, ...], count: int, limit: int, jobs: 
     params = Params(moves, rules, seed=seed, sources=sources)
     with tempfile.TemporaryDirectory() as d:
         c0, t0 = _cpu(), time.perf_counter()
-        s = run(params, Path(d) / "out.yaml", count, jobs=jobs, max_candidates=limit)
+        s = generate_puzzles(params, Path(d) / "out.yaml", count, jobs=jobs, max_candidates=limit)
         wall, cpu = time.perf_counter() - t0, _cpu() - c0
     return {"found": s.found, "tried": s.tried, "seconds": wall, "cpu": cpu,
             "per_minute": 60 * s.found / wall if wall else 0.0,
@@ -117,8 +119,8 @@ def measure_source(moves: int, source: str, seed: int, candidates: int
     c0 = time.process_time()
     for index in range(candidates):
         rec = evaluate(index, params)
-        sound += rec["sound"]
-        model = rec["design"].get("model", {})
+        sound += rec.sound
+        model = rec.design.get("model", {})
         solves += model.get("proposals", 0) + model.get("infeasible", 0)
     return time.process_time() - c0, sound, solves
 

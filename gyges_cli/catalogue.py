@@ -16,32 +16,34 @@ import click
 from gyges.game.rules import RuleRequest, RuleSet, combine_rules
 from gyges.output import OutputError
 from gyges.parallel import StatusLine
-from gyges.puzzles.book import Chapters
-from gyges.puzzles.bookhtml import Paper
-from gyges.puzzles.catalogue import (
-    AppendError,
-    AuthoringError,
-    CatalogueError,
-    DuplicateEntry,
-    Puzzle,
-    add_entry,
-    catalogue_files,
-    load_all,
-)
-from gyges.puzzles.checking import CheckStep, check_catalogue
-from gyges.puzzles.diagrams import Arrows
-from gyges.puzzles.pdf import PdfError
-from gyges.puzzles.publish import (
+from gyges.puzzles.book import (
+    Arrows,
     BookOptions,
+    Chapters,
     Disproved,
     EngineRefused,
     NoPuzzles,
     NothingSelected,
+    Paper,
+    PdfError,
     PublishError,
+    Selection,
+    SelectionError,
     WrongSuffix,
     publish_book,
 )
-from gyges.puzzles.selection import Selection, SelectionError
+from gyges.puzzles.catalogue import (
+    AppendError,
+    AuthoringError,
+    CatalogueError,
+    CheckStep,
+    DuplicateEntry,
+    Puzzle,
+    add_entry,
+    catalogue_files,
+    check_catalogue,
+    load_all,
+)
 from gyges.search import SolveError, solve
 from gyges_cli.common import (
     EXIT_BAD_INPUT,

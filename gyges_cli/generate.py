@@ -18,9 +18,9 @@ from gyges.puzzles.generate import (
     ParamsError,
     Source,
     StateMismatch,
+    generate_puzzles,
     generated_moves,
     parse_themes,
-    run,
     state_path,
 )
 from gyges_cli.batch import run_errors, scheduler_option
@@ -123,10 +123,10 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
             raise UserError(f"{e} ({option})") from None
     try:
         with run_errors("--state"):
-            summary = run(params, out, count, jobs=jobs, state=state,
-                          max_candidates=max_candidates, against=against,
-                          progress=None if quiet else sys.stderr, log=log, force=force,
-                          scheduler=scheduler)
+            summary = generate_puzzles(params, out, count, jobs=jobs, state=state,
+                                       max_candidates=max_candidates, against=against,
+                                       progress=None if quiet else sys.stderr, log=log,
+                                       force=force, scheduler=scheduler)
     except GenerateError as e:
         raise UserError(_worded(e)) from None
     except OSError as e:

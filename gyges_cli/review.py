@@ -19,8 +19,15 @@ from gyges.puzzles.catalogue import (
     append_entries,
     check_target,
 )
-from gyges.puzzles.judgement import BLUNDER, DEFAULT_LIMIT, INACCURACY, MISTAKE
-from gyges.puzzles.review import GameReview, ReviewInterrupted, review_game
+from gyges.puzzles.review import (
+    BLUNDER,
+    DEFAULT_LIMIT,
+    INACCURACY,
+    MISTAKE,
+    GameReview,
+    ReviewInterrupted,
+    review_game,
+)
 from gyges_cli.catalogue import appending_error
 from gyges_cli.common import (
     EXIT_CHECK_FAILED,

@@ -11,8 +11,8 @@ from common import ROOT
 
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
-from gyges.puzzles.authoring import add_entry, findings
 from gyges.puzzles.catalogue import CatalogueError, check_puzzle, load_all, parse_catalogue
+from gyges.puzzles.catalogue.authoring import add_entry, findings
 from gyges.search import Stipulation, solve
 
 PBM = PRESETS["pbmserv"]

@@ -151,7 +151,7 @@ def test_a_long_error_line_is_cut_but_a_path_is_not(tmp_path):
 def test_an_unwritable_folder_is_refused_before_the_work(tmp_path, monkeypatch):
     """catalogue add and review --puzzles check their file before solving (as root a
     read-only folder is writable: os.access stands in for it)."""
-    import gyges.puzzles.review as review
+    import gyges.puzzles.review.game_review as review
 
     ro = tmp_path / "RO"
     ro.mkdir()
@@ -221,8 +221,8 @@ def test_generate_never_replaces_a_catalogue_with_puzzles(tmp_path):
 
 def test_an_interrupted_generate_keeps_the_count_asked_in_its_header(tmp_path):
     from gyges.game.rules import PRESETS
-    from gyges.puzzles.entries import catalogue_text
-    from gyges.puzzles.params import Params
+    from gyges.puzzles.generate.entries import catalogue_text
+    from gyges.puzzles.generate.params import Params
 
     text = catalogue_text([(Params(2, PRESETS["pbmserv"], 0), [])], counts=[5])
     assert text.startswith("# gyges generate --stipulation 'win in 2' --rules pbmserv "

@@ -1,4 +1,4 @@
-"""The book's model (gyges.puzzles.book): every puzzle once, numbered in order, chapters by
+"""The book's model (gyges.puzzles.book.model): every puzzle once, numbered in order, chapters by
 difficulty (the classics first among equals) or by theme, stipulation or file, repeated
 titles told apart, main lines numbered by the winner's moves, the index of themes."""
 
@@ -10,7 +10,7 @@ import pytest
 from catalogues import all_puzzles, every_puzzle, seed_puzzles
 from common import ROOT
 
-from gyges.puzzles.book import (
+from gyges.puzzles.book.model import (
     BOOK_RULES,
     Book,
     Chapters,

@@ -18,8 +18,8 @@ import pytest
 from captions import caption as caption_of
 from pdftext import need_poppler, overlapping_words, page_texts, page_words
 
+from gyges.puzzles.book import Book, export_html, make_book
 from gyges.puzzles.catalogue import load_all
-from gyges.puzzles.export import Book, export_html, make_book
 
 ROOT = Path(__file__).resolve().parent.parent
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")

@@ -24,9 +24,9 @@ from pdftext import (
 )
 from test_book_browser import decode_png
 
-from gyges.puzzles.book import credit_line
+from gyges.puzzles.book import Selection, make_book, publish_book, select_puzzles
+from gyges.puzzles.book.model import credit_line
 from gyges.puzzles.catalogue import load_all
-from gyges.puzzles.export import Selection, make_book, publish_book, select_puzzles
 from gyges_cli.main import cli
 
 pypdf = pytest.importorskip("pypdf")
@@ -37,7 +37,7 @@ EPOCH = "1700000000"
 
 
 def weasyprint_or_skip() -> None:
-    from gyges.puzzles.pdf import PdfError, _weasyprint
+    from gyges.puzzles.book.pdf import PdfError, _weasyprint
 
     try:
         _weasyprint()

@@ -10,9 +10,9 @@ from common import PUZZLES
 from pdftext import need_poppler, page_png, page_texts
 from test_book_browser import decode_png
 
-from gyges.puzzles.book import BOOK_RULES, make_book
-from gyges.puzzles.bookhtml import export_html
-from gyges.puzzles.booktext import export_text
+from gyges.puzzles.book.html import export_html
+from gyges.puzzles.book.model import BOOK_RULES, make_book
+from gyges.puzzles.book.text import export_text
 from gyges.puzzles.catalogue import load_catalogue
 
 NO_RENOP = PUZZLES / "deep" / "win-in-5-no-renop.yaml"
@@ -56,7 +56,7 @@ def test_html_book_has_the_chapter_in_its_contents_and_heading(book):
 
 def test_pdf_page_of_the_chapter(book, tmp_path):
     """The chapter's first page, rendered: its title is on it, with ink (diagrams)."""
-    from gyges.puzzles.pdf import PdfError, _weasyprint, export_pdf
+    from gyges.puzzles.book.pdf import PdfError, _weasyprint, export_pdf
 
     try:
         _weasyprint()

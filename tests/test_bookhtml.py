@@ -1,4 +1,4 @@
-"""The HTML book (gyges.puzzles.bookhtml): its sections, every puzzle once in the contents,
+"""The HTML book (gyges.puzzles.book.html): its sections, every puzzle once in the contents,
 as a diagram and as a solution, nothing external, the paper sizes from the package's print
 CSS, and the drawing options. (Rendered by a browser: test_book_browser.py; as a PDF:
 test_book_pdf.py.)"""
@@ -12,8 +12,8 @@ from importlib import resources
 
 from catalogues import all_puzzles, seed_puzzles
 
-from gyges.puzzles.book import make_book
-from gyges.puzzles.bookhtml import Paper, export_html
+from gyges.puzzles.book.html import Paper, export_html
+from gyges.puzzles.book.model import make_book
 
 
 def test_html_book_structure():
@@ -67,7 +67,7 @@ def test_html_book_drawing_options():
 
 
 def test_the_print_css_is_package_data_filled_in_for_the_paper():
-    css = resources.files("gyges.puzzles").joinpath("book.css").read_text(encoding="utf-8")
+    css = resources.files("gyges.puzzles.book").joinpath("book.css").read_text(encoding="utf-8")
     assert "${page}" in css and "${width}" in css
     html = export_html(seed_puzzles(), paper=Paper.LETTER)
     assert "size: letter portrait" in html and "max-width: 215.9mm" in html

@@ -1,4 +1,4 @@
-"""The book as text (gyges.puzzles.booktext): every diagram, then the solutions; the
+"""The book as text (gyges.puzzles.book.text): every diagram, then the solutions; the
 shores marked as ``gyges show`` marks them."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from catalogues import run, seed_puzzles
 
 from gyges.formats.diagram import format_diagram, parse_diagram
 from gyges.game.rules import Side
-from gyges.puzzles.book import book_phrase, make_book
-from gyges.puzzles.booktext import export_text
+from gyges.puzzles.book.model import book_phrase, make_book
+from gyges.puzzles.book.text import export_text
 
 
 def test_text_has_every_diagram_then_the_solutions():
@@ -49,4 +49,4 @@ def test_text_marks_the_shores_like_gyges_show():
 
 def test_the_puzzles_make_their_own_book():
     puzzles = seed_puzzles()
-    assert export_text(puzzles, "T") == export_text(make_book(puzzles, title="T"))
+    assert export_text(puzzles, title="T") == export_text(make_book(puzzles, title="T"))

@@ -13,16 +13,16 @@ from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
 from gyges.puzzles.catalogue import (
     CatalogueError,
-    Stipulation,
     add_entry,
     catalogue_files,
+    check_catalogue,
     check_puzzle,
     load_all,
     load_catalogue,
     parse_catalogue,
-    play_line,
 )
-from gyges.puzzles.checking import check_catalogue
+from gyges.puzzles.lines import play_line
+from gyges.search.stipulation import Stipulation
 
 PBM = PRESETS["pbmserv"]
 

@@ -1,12 +1,12 @@
-"""The solver's commentary (gyges.puzzles.commentary): the key's threats and the main
+"""The solver's commentary (gyges.puzzles.book.commentary): the key's threats and the main
 variations, each checked move by move with the engine, and handed to the book."""
 
 from __future__ import annotations
 
 from catalogues import all_puzzles
 
-from gyges.puzzles.book import make_book
-from gyges.puzzles.commentary import Commentary, commentary, solver_commentary
+from gyges.puzzles.book.commentary import Commentary, commentary, solver_commentary
+from gyges.puzzles.book.model import make_book
 
 
 def test_threats_and_variations_come_from_the_solver():

@@ -1,4 +1,4 @@
-"""The CP-SAT construction (gyges.puzzles.compose): the designed bounces, a crossing path,
+"""The CP-SAT construction (gyges.puzzles.generate.compose): the designed bounces, a crossing path,
 a stalemate chain, and designs drawn only as the rules allow."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from gyges.game.moves import apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
-from gyges.puzzles.compose import Design, construct, draw_path
+from gyges.puzzles.generate.compose import Design, construct, draw_path
 
 RULES = PRESETS["pbmserv"]
 
@@ -47,7 +47,8 @@ def test_drawn_paths_cross_when_asked():
 
 def test_construction_of_a_stalemate_chain():
     from gyges.formats.notation import format_turn
-    from gyges.puzzles.catalogue import Stipulation, line_themes, play_line
+    from gyges.puzzles.lines import line_themes, play_line
+    from gyges.search.stipulation import Stipulation
 
     design = Design(bounces=1, stalemate=True, defenders=3)
     built = construct(design, RULES, random.Random(1))
@@ -70,7 +71,7 @@ def test_construction_of_a_stalemate_chain():
 
 
 def test_stalemate_designs_only_when_asked_and_blocked_passes():
-    from gyges.puzzles.compose import ComposeError, draw_design
+    from gyges.puzzles.generate.compose import ComposeError, draw_design
 
     rng = random.Random(5)
     assert not any(draw_design(rng, (), RULES).stalemate for _ in range(50))

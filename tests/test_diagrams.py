@@ -1,4 +1,4 @@
-"""A puzzle's SVG diagrams (gyges.puzzles.diagrams): the position and its answer drawn, the
+"""A puzzle's SVG diagrams (gyges.puzzles.book.diagrams): the position and its answer drawn, the
 key's path or the main line's arrows, and the drawing options."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from catalogues import seed_puzzles
 
-from gyges.puzzles.diagrams import Arrows, puzzle_svgs, solution_drawing
+from gyges.puzzles.book.diagrams import Arrows, puzzle_svgs, solution_drawing
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 

@@ -1,4 +1,4 @@
-"""Duplicate lookup for a run (gyges.puzzles.duplicates): the catalogue's puzzles under the
+"""Duplicate lookup for a run (gyges.puzzles.generate.duplicates): the catalogue's puzzles under the
 run's rules, and a catalogue that cannot be used said as such."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 from gyges.game.rules import PRESETS
 from gyges.puzzles.catalogue import load_catalogue
-from gyges.puzzles.duplicates import KnownCatalogueError, known_positions
+from gyges.puzzles.generate.duplicates import KnownCatalogueError, known_positions
 from gyges.puzzles.symmetry import canonical
 
 RULES = PRESETS["pbmserv"]

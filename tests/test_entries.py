@@ -1,4 +1,4 @@
-"""A run's catalogue output (gyges.puzzles.entries): a file the generator wrote is
+"""A run's catalogue output (gyges.puzzles.generate.entries): a file the generator wrote is
 replaced, any other catalogue keeps its text and gains the puzzles it does not hold (the
 appender's duplicate rule), anything else is refused."""
 
@@ -9,17 +9,18 @@ import pytest
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
 from gyges.puzzles.catalogue import load_catalogue
-from gyges.puzzles.entries import (
+from gyges.puzzles.catalogue.writing import format_entry
+from gyges.puzzles.generate.entries import (
     OutputNotCatalogue,
     catalogue_text,
     check_catalogue_out,
     entry_id,
     write_catalogue,
 )
-from gyges.puzzles.params import Params
-from gyges.puzzles.soundness import assess
+from gyges.puzzles.generate.params import Params
+from gyges.puzzles.generate.soundness import assess_soundness
+from gyges.puzzles.generate.state import CandidateRecord
 from gyges.puzzles.symmetry import canonical, flipped
-from gyges.puzzles.writing import format_entry
 from gyges.search.stipulation import Stipulation
 
 RULES = PRESETS["pbmserv"]
@@ -27,10 +28,10 @@ PARAMS = Params(2, RULES, seed=3, sources=("play",))
 SOUND = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
 
 
-def record(index: int, position: Position) -> dict:
-    rec = assess(position, RULES, 2).to_json()
-    return {**rec, "index": index, "source": "play", "design": {},
-            "canonical": canonical(position)}
+def record(index: int, position: Position) -> CandidateRecord:
+    rec = assess_soundness(position, RULES, 2).to_json()
+    return CandidateRecord.from_json({**rec, "index": index, "source": "play", "design": {},
+                                      "canonical": canonical(position)})
 
 
 def test_a_signed_file_is_replaced_and_another_catalogue_gains_what_it_lacks(tmp_path):

@@ -389,8 +389,8 @@ test_constraint_files, test_constraint_files_long = profiles(
 def _generate_state(tmp_path_factory, text):
     """A mutated state file of ``generate``: read (a truncated last line dropped) or
     refused with its line, never a traceback."""
-    from gyges.puzzles.params import GenerateError, Params
-    from gyges.puzzles.state import read_state
+    from gyges.puzzles.generate.params import GenerateError, Params
+    from gyges.puzzles.generate.state import read_state
 
     params = Params(2, PRESETS["pbmserv"], 0)
     rec = {"index": 0, "params": params.to_json(), "sound": False, "reasons": ["x"],

@@ -15,11 +15,11 @@ from gyges.game.moves import apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
 from gyges.puzzles.catalogue import load_all, load_catalogue
-from gyges.puzzles.checking import check_catalogue as checked
-from gyges.puzzles.generate import collect, run
-from gyges.puzzles.params import Params
+from gyges.puzzles.catalogue.checking import check_catalogue as checked
+from gyges.puzzles.generate import collect, generate_puzzles
+from gyges.puzzles.generate.params import Params
+from gyges.puzzles.generate.state import read_state
 from gyges.puzzles.rating import rate
-from gyges.puzzles.state import read_state
 from gyges.puzzles.symmetry import canonical
 
 RULES = PRESETS["pbmserv"]
@@ -36,8 +36,8 @@ PLAY = Params(2, RULES, seed=11, sources=("play",))
 
 def test_same_puzzles_whatever_jobs_and_accepted_by_the_checker(tmp_path):
     one, two = tmp_path / "one.yaml", tmp_path / "two.yaml"
-    s1 = run(PLAY, one, 3, jobs=1)
-    s2 = run(PLAY, two, 3, jobs=2)
+    s1 = generate_puzzles(PLAY, one, 3, jobs=1)
+    s2 = generate_puzzles(PLAY, two, 3, jobs=2)
     assert s1.found == s2.found == 3
     assert one.read_text() == two.read_text()
     puzzles, problems = check_catalogue([one])
@@ -49,18 +49,18 @@ def test_same_puzzles_whatever_jobs_and_accepted_by_the_checker(tmp_path):
 
 def test_an_interrupted_run_resumes(tmp_path):
     whole = tmp_path / "whole.yaml"
-    run(PLAY, whole, 3, jobs=1)
+    generate_puzzles(PLAY, whole, 3, jobs=1)
     part = tmp_path / "part.yaml"
-    first = run(PLAY, part, 3, jobs=1, max_candidates=4)       # stopped early
+    first = generate_puzzles(PLAY, part, 3, jobs=1, max_candidates=4)       # stopped early
     state = tmp_path / "part.yaml.jsonl"
     assert len(read_state(state, PLAY)) == 4 and first.found < 3
     with open(state, "a") as f:
         f.write('{"index": 99, "half a li')                    # killed mid-write
-    second = run(PLAY, part, 3, jobs=2)
+    second = generate_puzzles(PLAY, part, 3, jobs=2)
     assert second.run.resumed == 4
     assert part.read_text() == whole.read_text()
     with pytest.raises(ValueError, match="other parameters"):
-        run(dataclasses.replace(PLAY, seed=12), part, 3)
+        generate_puzzles(dataclasses.replace(PLAY, seed=12), part, 3)
 
 
 def test_a_resumed_state_with_a_gap_is_judged_again_first(tmp_path):
@@ -68,16 +68,16 @@ def test_a_resumed_state_with_a_gap_is_judged_again_first(tmp_path):
     workers interrupted) is not settled: the missing candidate is judged, and the puzzles
     are those of an uninterrupted run."""
     whole = tmp_path / "whole.yaml"
-    run(PLAY, whole, 2, jobs=1)
+    generate_puzzles(PLAY, whole, 2, jobs=1)
     recs = [json.loads(ln) for ln in (tmp_path / "whole.yaml.jsonl").read_text().splitlines()]
     first_sound = min(r["index"] for r in recs if r["sound"])
-    more = run(PLAY, tmp_path / "more.yaml", 4, jobs=1)        # enough sound ones after it
+    more = generate_puzzles(PLAY, tmp_path / "more.yaml", 4, jobs=1)  # enough sound ones after it
     assert more.found == 4
     state = tmp_path / "gap.yaml.jsonl"
     kept = [ln for ln in (tmp_path / "more.yaml.jsonl").read_text().splitlines()
             if json.loads(ln)["index"] != first_sound]
     state.write_text("\n".join(kept) + "\n")
-    again = run(PLAY, tmp_path / "gap.yaml", 2, jobs=1)
+    again = generate_puzzles(PLAY, tmp_path / "gap.yaml", 2, jobs=1)
     assert again.run.done == 1                              # only the missing one
     assert (tmp_path / "gap.yaml").read_text() == whole.read_text()
 
@@ -136,8 +136,8 @@ def test_cli_bad_input(tmp_path, args, message):
 @pytest.mark.slow
 def test_composed_candidates_are_the_same_in_a_pool(tmp_path):
     params = Params(2, RULES, seed=4, sources=("compose",))
-    a = run(params, tmp_path / "a.yaml", 1, jobs=1)
-    b = run(params, tmp_path / "b.yaml", 1, jobs=2)
+    a = generate_puzzles(params, tmp_path / "a.yaml", 1, jobs=1)
+    b = generate_puzzles(params, tmp_path / "b.yaml", 1, jobs=2)
     assert a.found == b.found == 1
     assert (tmp_path / "a.yaml").read_text() == (tmp_path / "b.yaml").read_text()
     assert check_catalogue([tmp_path / "a.yaml"])[1] == []
@@ -247,28 +247,28 @@ def test_a_file_that_is_no_catalogue_is_not_overwritten(tmp_path):
     out = tmp_path / "mine.yaml"
     out.write_text("my notes: keep them\n")
     with pytest.raises(ValueError, match="exists and is not a catalogue"):
-        run(PLAY, out, 1)
+        generate_puzzles(PLAY, out, 1)
     assert out.read_text() == "my notes: keep them\n"
 
 
 def test_an_edited_catalogue_keeps_the_edits_and_gains_puzzles(tmp_path):
     out = tmp_path / "mine.yaml"
-    run(PLAY, out, 2, jobs=1)
+    generate_puzzles(PLAY, out, 2, jobs=1)
     first = out.read_text()
     edited = first.replace('title: "Generated puzzles: win in 2"', "# mine\ntitle: My own")
     out.write_text(edited)
-    again = run(PLAY, out, 1, jobs=1)           # a smaller --count never shrinks the file
+    again = generate_puzzles(PLAY, out, 1, jobs=1)  # a smaller --count never shrinks the file
     assert again.found == 1 and out.read_text() == edited
-    run(PLAY, out, 3, jobs=1)                    # a larger one appends the new puzzle
+    generate_puzzles(PLAY, out, 3, jobs=1)                    # a larger one appends the new puzzle
     text = out.read_text()
     assert text.startswith(edited) and text.count("- id:") == 3
     assert check_catalogue([out])[1] == []
-    run(PLAY, out, 1, jobs=1, force=True)       # --force replaces it
+    generate_puzzles(PLAY, out, 1, jobs=1, force=True)       # --force replaces it
     assert out.read_text().count("- id:") == 1 and "My own" not in out.read_text()
 
 
 def test_collect_merges_runs_without_duplicates(tmp_path):
-    run(PLAY, tmp_path / "a.yaml", 3, jobs=1)
+    generate_puzzles(PLAY, tmp_path / "a.yaml", 3, jobs=1)
     state = tmp_path / "a.yaml.jsonl"
     other = dataclasses.replace(PLAY, rules=PRESETS["bga"])
     text = collect(tmp_path / "all.yaml", [(PLAY, state, 3), (PLAY, state, 3)])

@@ -1,4 +1,4 @@
-"""The games source of the generator (gyges.puzzles.games): candidates from the builtin
+"""The games source of the generator (gyges.puzzles.generate.games): candidates from the builtin
 engine's self-play games, the same for a seed, sound as the catalogue checker proves them
 with the game that led to them as their history, and picked by ``--select source=games``."""
 
@@ -12,13 +12,14 @@ from gyges.formats.notation import parse_move
 from gyges.game.moves import Game, apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
+from gyges.puzzles.book.selection import Selection, select_puzzles
 from gyges.puzzles.catalogue import load_all
-from gyges.puzzles.checking import check_catalogue
-from gyges.puzzles.games import games_source, history_problems
-from gyges.puzzles.generate import run
-from gyges.puzzles.judging import candidate
-from gyges.puzzles.params import SOURCES, Params, Source
-from gyges.puzzles.selection import Selection, select_puzzles
+from gyges.puzzles.catalogue.checking import check_catalogue
+from gyges.puzzles.generate import generate_puzzles
+from gyges.puzzles.generate.candidates import candidate
+from gyges.puzzles.generate.games import games_source, history_problems
+from gyges.puzzles.generate.params import SOURCES, Params, Source
+from gyges.puzzles.generate.soundness import SoundnessAssessment
 
 RULES = PRESETS["pbmserv"]
 GAMES = Params(2, RULES, seed=3, sources=(Source.GAMES,))
@@ -51,7 +52,7 @@ def _is_setup(p: Position) -> bool:
 @pytest.fixture(scope="module")
 def games_file(tmp_path_factory):
     out = tmp_path_factory.mktemp("games") / "games.yaml"
-    assert run(GAMES, out, 2).found == 2
+    assert generate_puzzles(GAMES, out, 2).found == 2
     return out
 
 
@@ -107,8 +108,8 @@ def test_a_history_that_forbids_the_key_is_found():
     p = next(p for p in all_puzzles() if p.rules == RULES and p.stipulation.kind == "win"
              and p.stipulation.moves == 2 and not p.history)
     key = parse_move(p.key, p.position, RULES)
-    record = {"position": str(p.position), "key": p.key, "main_line": list(p.main_line),
-              "themes": list(p.themes)}
+    record = SoundnessAssessment(p.position, True, (), key=p.key, main_line=p.main_line,
+                                 themes=p.themes)
     assert history_problems(record, RULES, 2, []) == []
     forbidden = [apply_move(p.position, key)]
     assert history_problems(record, RULES, 2, forbidden)

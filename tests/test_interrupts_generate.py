@@ -34,10 +34,10 @@ def _judged_here(index: int) -> dict:
     """A candidate the uninterrupted run never judged (it stopped once its puzzles were
     settled; a run with two workers may have judged more): judged here, uninterrupted."""
     from gyges.game.rules import PRESETS
-    from gyges.puzzles.judging import evaluate
-    from gyges.puzzles.params import Params
+    from gyges.puzzles.generate.candidates import evaluate
+    from gyges.puzzles.generate.params import Params
 
-    rec = json.loads(json.dumps(evaluate(index, Params(2, PRESETS["pbmserv"], seed=5))))
+    rec = json.loads(json.dumps(evaluate(index, Params(2, PRESETS["pbmserv"], seed=5)).to_json()))
     rec.pop("seconds")
     return rec
 

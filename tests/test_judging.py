@@ -1,4 +1,4 @@
-"""Candidate judging (gyges.puzzles.judging): a candidate depends only on the run's seed
+"""Candidate judging (gyges.puzzles.generate.candidates): a candidate depends only on the run's seed
 and its index, and its record says what was found."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 
 from gyges.game.moves import legal_moves
 from gyges.game.rules import PRESETS
-from gyges.puzzles.judging import candidate, evaluate
-from gyges.puzzles.params import Params
+from gyges.puzzles.generate.candidates import candidate, evaluate
+from gyges.puzzles.generate.params import Params
 from gyges.search import solve, win_in
 
 RULES = PRESETS["pbmserv"]
@@ -46,7 +46,7 @@ def test_walk_back_candidates_are_exact_wins_fixed_by_seed_and_index(index, posi
 
 
 def test_a_record_is_plain_json_with_the_runs_parameters():
-    rec = evaluate(5, PLAY)
+    rec = evaluate(5, PLAY).to_json()
     assert json.loads(json.dumps(rec)) == rec and type(rec["source"]) is str
     assert rec["index"] == 5 and rec["params"] == PLAY.to_json()
     if rec["sound"]:

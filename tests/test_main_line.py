@@ -15,8 +15,8 @@ from gyges.formats.notation import format_turn
 from gyges.game.moves import Move, apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, RuleSet, Side
-from gyges.puzzles.catalogue import Puzzle, play_line, principal_line
-from gyges.puzzles.lines import Line
+from gyges.puzzles.catalogue import Puzzle
+from gyges.puzzles.lines import Line, play_line, principal_line
 from gyges.search import solve
 from gyges.search.tree import Defence, LoserNode, WinnerNode, main_line_turns, node_from_json
 

@@ -80,12 +80,12 @@ def test_an_atomic_write_stopped_by_a_signal_leaves_one_whole_version(tmp_path, 
 
 def test_generate_keeps_the_edits_of_its_catalogue(tmp_path):
     from gyges.game.rules import PRESETS
-    from gyges.puzzles.generate import run
-    from gyges.puzzles.params import Params
+    from gyges.puzzles.generate import generate_puzzles
+    from gyges.puzzles.generate.params import Params
 
     params = Params(2, PRESETS["pbmserv"], seed=11, sources=("play",))
     out = tmp_path / "gi.yaml"
-    run(params, out, 2, jobs=1)
+    generate_puzzles(params, out, 2, jobs=1)
     edited = out.read_text().replace("schema: 1", "# my comment\nschema: 1")
     out.write_text(edited)
     r = run_gyges("generate", "--stipulation", "win in 2", "--count", "1", "--seed", "11",

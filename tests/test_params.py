@@ -1,4 +1,4 @@
-"""A generation run's parameters (gyges.puzzles.params): what a state record stores and
+"""A generation run's parameters (gyges.puzzles.generate.params): what a state record stores and
 reads back, the command that makes the run, and the words a user gives them."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import json
 import pytest
 
 from gyges.game.rules import PRESETS
-from gyges.puzzles.params import (
+from gyges.puzzles.generate.params import (
     MOVES,
     SOURCES,
     Params,
@@ -18,7 +18,7 @@ from gyges.puzzles.params import (
     generated_moves,
     parse_themes,
 )
-from gyges.puzzles.play import PLAY_WAY
+from gyges.puzzles.generate.play import PLAY_WAY
 
 RULES = PRESETS["pbmserv"]
 

@@ -1,4 +1,4 @@
-"""Play candidates (gyges.puzzles.play): the walk back from a side's first shallower win
+"""Play candidates (gyges.puzzles.generate.play): the walk back from a side's first shallower win
 gives exact wins by fresh searches; its count of winning moves and its kept searcher
 answer as fresh searches do."""
 
@@ -11,9 +11,9 @@ import pytest
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
-from gyges.puzzles.judging import candidate_seed
-from gyges.puzzles.play import STEP_FROM, WALK_THREATS, _moves_that_win, play_candidate
-from gyges.puzzles.soundness import plausible_moves
+from gyges.puzzles.generate.candidates import candidate_seed
+from gyges.puzzles.generate.play import STEP_FROM, WALK_THREATS, _moves_that_win, play_candidate
+from gyges.puzzles.generate.soundness import plausible_moves
 from gyges.search import Prover, win_in
 
 RULES = PRESETS["pbmserv"]

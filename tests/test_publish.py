@@ -1,4 +1,4 @@
-"""Publishing the book (gyges.puzzles.publish, ``gyges export``): every format written, a
+"""Publishing the book (gyges.puzzles.book.publish, ``gyges export``): every format written, a
 malformed catalogue refused, the engine's and the solver's refusals, the output policy, and
 the library's errors worded by the command with its options."""
 
@@ -11,8 +11,7 @@ from catalogues import SEEDS, run, seed_puzzles
 from common import catalogue_entry, write
 
 from gyges.output import OutputError
-from gyges.puzzles.catalogue import parse_catalogue
-from gyges.puzzles.publish import (
+from gyges.puzzles.book.publish import (
     BookFormat,
     BookOptions,
     Disproved,
@@ -20,7 +19,8 @@ from gyges.puzzles.publish import (
     NothingSelected,
     publish_book,
 )
-from gyges.puzzles.selection import Selection
+from gyges.puzzles.book.selection import Selection
+from gyges.puzzles.catalogue import parse_catalogue
 
 
 def test_export_command_writes_each_format(tmp_path):

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
-from gyges.puzzles.rating import TRIES_UP_TO, Features, Rating, rate, rating
+from gyges.puzzles.rating import TRIES_UP_TO, Features, PuzzleRating, rate, rating
 from gyges.search.stipulation import Stipulation
 
 features = st.builds(Features, moves=st.integers(1, 5), single_tries=st.integers(0, 10),
@@ -66,7 +66,7 @@ def test_a_win_in_1_is_easy_and_length_weighs_most():
     4 (no tries, no defences, a plain key) is already hard, and one in 5 very hard."""
     p = Position.from_string("....../1...../3.23../3.211./2.132./...... S")
     assert rate(p, PRESETS["pbmserv"], Stipulation("win", 1, Side.SOUTH),
-                "24-25-34-44-N") == Rating(1.5, 1)
+                "24-25-34-44-N") == PuzzleRating(1.5, 1)
     assert rating(Features(1, 0, 0, 4, False)).difficulty == 1
     assert rating(Features(4, 0, 0, 0, False)).difficulty == 4
     assert rating(Features(5, 0, 0, 0, False)).difficulty == 5

@@ -19,7 +19,7 @@ from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
 from gyges.puzzles.catalogue import load_catalogue
 from gyges.puzzles.rating import rate
-from gyges.puzzles.review import GameReview, Kind, Mark, _classify, review_game
+from gyges.puzzles.review.game_review import GameReview, Kind, Mark, _classify, review_game
 
 GAME = ROOT / "tests" / "data" / "sample_game.txt"
 PBM = PRESETS["pbmserv"]
@@ -116,7 +116,7 @@ def test_marks_follow_the_proven_results(sample):
 
 
 def test_classifier_cases():
-    from gyges.puzzles.review import Verdict
+    from gyges.puzzles.review.game_review import Verdict
 
     bounce = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
     key = parse_move("51-43-33-31-21-S", bounce, PBM)

@@ -23,8 +23,8 @@ from gyges.formats.notation import format_move
 from gyges.formats.record import parse_record
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
-from gyges.puzzles.judgement import BLUNDER, INACCURACY, MISTAKE, EngineMark, mark_for
-from gyges.puzzles.review import GameReview, Kind, Mark, review_game
+from gyges.puzzles.review.engine_judgement import BLUNDER, INACCURACY, MISTAKE, EngineMark, mark_for
+from gyges.puzzles.review.game_review import GameReview, Kind, Mark, review_game
 
 PBM = PRESETS["pbmserv"]
 GAME_TEXT = (ROOT / "tests" / "data" / "sample_game.txt").read_text()

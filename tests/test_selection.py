@@ -1,4 +1,4 @@
-"""Selecting puzzles (gyges.puzzles.selection): ``KEY=VALUE`` criteria, the values of one
+"""Selecting puzzles (gyges.puzzles.book.selection): ``KEY=VALUE`` criteria, the values of one
 key alternatives, every key applying; a criterion that cannot be read is one line."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from catalogues import SEEDS, all_puzzles, run
 
-from gyges.puzzles.selection import Selection, SelectionError, select_puzzles
+from gyges.puzzles.book.selection import Selection, SelectionError, select_puzzles
 
 
 @pytest.mark.parametrize("spec,check", [

@@ -20,7 +20,7 @@ def test_cp_sat_leaves_sigint_to_python():
     on by default, would leave SIGINT at its default: death without a message)."""
     code = textwrap.dedent("""
         import random, signal
-        from gyges.puzzles.compose import Design, _solve_model, draw_path
+        from gyges.puzzles.generate.compose import Design, _solve_model, draw_path
         from gyges.game.rules import PRESETS
         from gyges.setups import constraints_from_options, search
         search(constraints_from_options({"fix": ["3@1"]}), PRESETS["pbmserv"])

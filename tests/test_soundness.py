@@ -1,4 +1,4 @@
-"""Soundness (gyges.puzzles.soundness): a cooked, a trivial and a wrongly long position are
+"""Soundness (gyges.puzzles.generate.soundness): a cooked, a trivial and a wrongly long position are
 rejected, a sound one records its key, main line, features and rating, and duals are a
 flaw unless refused. Each key is checked independently of the solver, move by move."""
 
@@ -11,14 +11,14 @@ from gyges.formats.notation import parse_move
 from gyges.game.moves import apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
-from gyges.puzzles.lines import play_line
-from gyges.puzzles.soundness import (
-    Assessment,
-    assess,
+from gyges.puzzles.generate.soundness import (
+    SoundnessAssessment,
+    assess_soundness,
     dual_notes,
     plausible_moves,
     theme_matches,
 )
+from gyges.puzzles.lines import play_line
 from gyges.search import solve
 from gyges.search.tree import node_from_json
 
@@ -51,7 +51,7 @@ def test_a_cooked_position_is_rejected():
     assert not can_land(pos, RULES)
     keys = [m for m in legal_moves(pos, RULES) if wins_in_two_by(pos, m)]
     assert len(keys) >= 2                       # two first moves win in 2: a cook
-    a = assess(pos, RULES, 2)
+    a = assess_soundness(pos, RULES, 2)
     assert not a.sound and a.reasons[0].startswith("cooked")
 
 
@@ -63,22 +63,22 @@ def test_a_trivial_position_is_rejected():
                if not can_land(apply_move(pos, m), RULES, [pos])
                and can_land(apply_move(pos, m).with_turn(Side.NORTH), RULES, [pos])]
     assert threats == keys                      # ... but the only move that threatens to land
-    a = assess(pos, RULES, 2)
+    a = assess_soundness(pos, RULES, 2)
     assert not a.sound
     assert "the key is the only move that threatens to land" in a.reasons
 
 
 def test_wrong_length_is_rejected():
     pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
-    assert not assess(pos, RULES, 3).sound          # a win in 2 is not a win in 3
-    assert assess(pos, RULES, 2).sound
+    assert not assess_soundness(pos, RULES, 3).sound          # a win in 2 is not a win in 3
+    assert assess_soundness(pos, RULES, 2).sound
 
 
 def test_a_sound_puzzle_and_what_it_records():
     pos = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
     keys = [m for m in legal_moves(pos, RULES) if wins_in_two_by(pos, m)]
     assert len(keys) == 1 and not can_land(pos, RULES)
-    a = assess(pos, RULES, 2)
+    a = assess_soundness(pos, RULES, 2)
     assert a.sound and a.key == str(keys[0])
     assert a.main_line[0] == a.key and a.main_line[-1].endswith("-N")
     assert a.features.key_bounces == keys[0].bounces
@@ -100,9 +100,9 @@ def test_duals_are_a_flaw_unless_refused():
             sol = dataclasses.replace(sol, tree=node_from_json(tree))
         return sol
 
-    kept = assess(pos, RULES, 2, solve=dual_solve)
+    kept = assess_soundness(pos, RULES, 2, solve=dual_solve)
     assert kept.sound and kept.duals
-    refused = assess(pos, RULES, 2, solve=dual_solve, no_duals=True)
+    refused = assess_soundness(pos, RULES, 2, solve=dual_solve, no_duals=True)
     assert not refused.sound and refused.reasons[0].startswith("duals")
 
 
@@ -141,7 +141,7 @@ def test_the_threats_are_the_plausible_tries():
     """A threat lets the mover land next move if the opponent passed, and does not let the
     opponent land at once; the sound puzzle's key is one of them and the others are its
     tries."""
-    a = assess(SOUND, RULES, 2)
+    a = assess_soundness(SOUND, RULES, 2)
     threats = plausible_moves(SOUND, RULES)
     for m in threats:
         after = apply_move(SOUND, m)
@@ -151,11 +151,11 @@ def test_the_threats_are_the_plausible_tries():
 
 
 def test_an_assessment_reads_back_from_its_record():
-    a = assess(SOUND, RULES, 2)
-    back = Assessment.from_json(json.loads(json.dumps(a.to_json())))
-    assert back == a and repr(back) == f"Assessment({SOUND}: sound, key {a.key})"
-    refused = assess(SOUND, RULES, 3)
-    assert Assessment.from_json(refused.to_json()) == refused
+    a = assess_soundness(SOUND, RULES, 2)
+    back = SoundnessAssessment.from_json(json.loads(json.dumps(a.to_json())))
+    assert back == a and repr(back) == f"SoundnessAssessment({SOUND}: sound, key {a.key})"
+    refused = assess_soundness(SOUND, RULES, 3)
+    assert SoundnessAssessment.from_json(refused.to_json()) == refused
 
 
 def test_theme_matches_asks_for_bounce_chains_at_least_that_long():

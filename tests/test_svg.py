@@ -209,7 +209,7 @@ def test_readable_at_5_cm():
 
 
 def test_a_main_line_is_drawn_as_numbered_arrows():
-    from gyges.puzzles.catalogue import play_line
+    from gyges.puzzles.lines import play_line
 
     position = Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S")
     line = play_line(position, PBM, ["34-44-43; 43-53-N"])

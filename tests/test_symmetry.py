@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
-from gyges.puzzles.soundness import assess
+from gyges.puzzles.generate.soundness import assess_soundness
 from gyges.puzzles.symmetry import canonical, flipped, identity
 
 RULES = PRESETS["pbmserv"]
@@ -19,7 +19,7 @@ def test_mirror_and_flip_give_one_canonical_form():
     assert len(images) == 4
     assert {canonical(p) for p in images} == {canonical(pos)}
     # the flipped puzzle is the same puzzle for the other side
-    a, b = assess(pos, RULES, 2), assess(flipped(pos), RULES, 2)
+    a, b = assess_soundness(pos, RULES, 2), assess_soundness(flipped(pos), RULES, 2)
     assert a.sound and b.sound and a.features.defences == b.features.defences
 
 

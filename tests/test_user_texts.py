@@ -36,12 +36,12 @@ def test_setups_report_has_no_negative_zero():
 
 
 def test_book_html_says_within_one_move_in_the_singular():
-    from gyges.puzzles.bookhtml import export_html
+    from gyges.puzzles.book.html import export_html
     from gyges.puzzles.catalogue import parse_catalogue
 
     cat = parse_catalogue(f'schema: 1\npuzzles:\n- id: a\n  position: "{START}"\n'
                           "  stipulation: no forced result in 1\n")
-    text = export_html(list(cat.puzzles), "t")
+    text = export_html(list(cat.puzzles), title="t")
     assert "within 1 move." in text and "within 1 moves" not in text
 
 
@@ -52,6 +52,7 @@ def test_readme_outputs_are_ignored_and_book_notes_have_no_internals():
         assert name in ignored
     import inspect
 
-    from gyges.puzzles import book, entries
+    from gyges.puzzles.book import model as book
+    from gyges.puzzles.generate import entries
     assert "solver nodes" not in inspect.getsource(entries.entry_text)
     assert '"; ".join(x for x in (p.source, p.credit)' not in inspect.getsource(book)

@@ -1,4 +1,4 @@
-"""Writing the catalogue (gyges.puzzles.writing): entries appended to a file with one
+"""Writing the catalogue (gyges.puzzles.catalogue.writing): entries appended to a file with one
 duplicate rule for ``catalogue add``, ``review --puzzles`` and ``generate``: an entry is
 already there when an entry has its id, or is the same puzzle (its rules, and its position
 and history up to the board's symmetries)."""
@@ -11,8 +11,7 @@ from common import BOUNCING as BOUNCING_TEXT
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
 from gyges.puzzles.catalogue import load_catalogue, parse_catalogue
-from gyges.puzzles.symmetry import flipped
-from gyges.puzzles.writing import (
+from gyges.puzzles.catalogue.writing import (
     AppendError,
     DuplicateEntry,
     Duplicates,
@@ -20,6 +19,7 @@ from gyges.puzzles.writing import (
     appended_text,
     format_entry,
 )
+from gyges.puzzles.symmetry import flipped
 from gyges.search.stipulation import Stipulation
 
 PBM = PRESETS["pbmserv"]

@@ -1,11 +1,22 @@
-"""Puzzles: the catalogue (its schema, reading, checking, authoring and writing), the
-puzzle book and its exports (text, HTML, PDF, SVG), game review, and the puzzle generator
-with its CP-SAT composition. Uses search, formats and game.
+"""Puzzles: the catalogue, the puzzle book and its exports, game review, and the puzzle
+generator. Uses engine, search, formats and game.
 
-The catalogue's data lives in the top-level ``puzzles/`` folder, not here. The main names
-are here; :mod:`gyges.puzzles.catalogue`, :mod:`gyges.puzzles.export` and
-:mod:`gyges.puzzles.generate` gather those of each part, and every module says what it
-holds.
+The package has a room for each job, each a sub-package whose ``__init__`` is its public
+face:
+
+- :mod:`gyges.puzzles.catalogue`: the catalogue's schema, reading, checking, authoring
+  and writing (the catalogue's data lives in the top-level ``puzzles/`` folder, not here);
+- :mod:`gyges.puzzles.book`: the puzzle book (its model, the selection of its puzzles,
+  the solver's commentary) and its exports (text, HTML, PDF, SVG), published as
+  ``gyges export`` does;
+- :mod:`gyges.puzzles.review`: game review, and the engine's judgement of moves;
+- :mod:`gyges.puzzles.generate`: the generator (its parameters, the candidates from play,
+  the engine's games and the CP-SAT construction, their soundness, the run's state file,
+  its catalogue entries, and the run).
+
+Three modules serve several rooms: :mod:`gyges.puzzles.lines` (main lines played, themed
+and built), :mod:`gyges.puzzles.symmetry` (what makes two positions one puzzle) and
+:mod:`gyges.puzzles.rating` (the difficulty of a puzzle). The main names are here.
 
 A value's property is something it holds or reads off at once (``Entry.anchor``,
 ``Book.entries``, ``Params.stipulation``); anything that plays moves, solves, lays out or
@@ -28,20 +39,7 @@ key='24-25-34-44-N')
 []
 """
 
-from gyges.puzzles.catalogue import (
-    Catalogue,
-    CatalogueError,
-    Puzzle,
-    add_entry,
-    append_entries,
-    check_puzzle,
-    format_entry,
-    load_all,
-    load_catalogue,
-    parse_catalogue,
-)
-from gyges.puzzles.checking import CheckReport, check_catalogue
-from gyges.puzzles.export import (
+from gyges.puzzles.book import (
     Book,
     BookFormat,
     BookOptions,
@@ -54,14 +52,27 @@ from gyges.puzzles.export import (
     puzzle_svgs,
     solver_commentary,
 )
-from gyges.puzzles.generate import Generated, Params, assess
-from gyges.puzzles.generate import run as generate_puzzles
+from gyges.puzzles.catalogue import (
+    Catalogue,
+    CatalogueError,
+    CheckReport,
+    Puzzle,
+    add_entry,
+    append_entries,
+    check_catalogue,
+    check_puzzle,
+    format_entry,
+    load_all,
+    load_catalogue,
+    parse_catalogue,
+)
+from gyges.puzzles.generate import Generated, Params, assess_soundness, generate_puzzles
 from gyges.puzzles.review import GameReview, review_game
 
 __all__ = [
     "Book", "BookFormat", "BookOptions", "Catalogue", "CatalogueError", "CheckReport",
     "GameReview", "Generated", "Params", "Puzzle", "Selection", "add_entry",
-    "append_entries", "assess", "check_catalogue", "check_puzzle", "export_html",
+    "append_entries", "assess_soundness", "check_catalogue", "check_puzzle", "export_html",
     "export_pdf", "export_text", "format_entry", "generate_puzzles", "load_all",
     "load_catalogue", "make_book", "parse_catalogue", "publish_book", "puzzle_svgs",
     "review_game", "solver_commentary",

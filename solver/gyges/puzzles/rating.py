@@ -10,7 +10,7 @@ properties of the position under its rules, not of the search that proved it, so
 position's difficulty does not move when the solver gets faster.
 
 >>> rating(Features(moves=2, single_tries=0, defences=5, key_bounces=0, quiet=False))
-Rating(score=2.25, difficulty=1)
+PuzzleRating(score=2.25, difficulty=1)
 >>> f = Features(2, 3, 20, 2, True)
 >>> Features.from_json(f.to_json()) == f
 True
@@ -18,29 +18,25 @@ True
 >>> from gyges.search.stipulation import Stipulation
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
 >>> rate(p, PRESETS["pbmserv"], Stipulation("win", 1), "51-43-33-31-21-S")
-Rating(score=2.0, difficulty=1)
+PuzzleRating(score=2.0, difficulty=1)
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from gyges.formats.notation import parse_move
 from gyges.game.moves import Move, apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet, Side
+from gyges.puzzles.lines import SolveFn
 from gyges.search import solve as search_solve
 from gyges.search.stipulation import Stipulation
 
-__all__ = ["CAPS", "THRESHOLDS", "TRIES_UP_TO", "WEIGHTS", "Features", "Rating", "measure",
+__all__ = ["CAPS", "THRESHOLDS", "TRIES_UP_TO", "WEIGHTS", "Features", "PuzzleRating", "measure",
            "rate", "rating", "single_tries", "threatens"]
-
-#: The solver as the rating calls it (``solve(position, rules, max_moves=, history=,
-#: tree=, tries=, try_refutations=, try_count=)``).
-SolveFn = Callable[..., Any]
-
 
 @dataclasses.dataclass(frozen=True)
 class Features:
@@ -70,7 +66,7 @@ class Features:
 
 
 @dataclasses.dataclass(frozen=True)
-class Rating:
+class PuzzleRating:
     score: float
     difficulty: int  #: 1 (easy) .. 5 (hard), as in the catalogue
 
@@ -94,12 +90,12 @@ THRESHOLDS = (3.0, 4.5, 6.0, 8.0)
 TRIES_UP_TO = 4
 
 
-def rating(f: Features) -> Rating:
+def rating(f: Features) -> PuzzleRating:
     """The difficulty of a puzzle from its features: a weighted sum of capped, increasing
     terms (so more of any feature never makes a puzzle easier), cut into 1..5.
 
     >>> rating(Features(2, 3, 20, 2, True))
-    Rating(score=7.3, difficulty=4)
+    PuzzleRating(score=7.3, difficulty=4)
     """
     w, c = WEIGHTS, CAPS
     score = (
@@ -110,7 +106,7 @@ def rating(f: Features) -> Rating:
         + (w["quiet"] if f.quiet else 0.0)
     )
     difficulty = 1 + sum(score >= t for t in THRESHOLDS)
-    return Rating(round(score, 3), difficulty)
+    return PuzzleRating(round(score, 3), difficulty)
 
 
 def threatens(before: Position, after: Position, side: Side, rules: RuleSet,
@@ -157,7 +153,7 @@ def measure(position: Position, rules: RuleSet, stipulation: Stipulation, key: M
 
 
 def rate(position: Position, rules: RuleSet, stipulation: Stipulation, key: str | None,
-         *, history: Sequence[Position] = (), solve: SolveFn | None = None) -> Rating:
+         *, history: Sequence[Position] = (), solve: SolveFn | None = None) -> PuzzleRating:
     """The rating of a catalogue entry: :func:`rating` of :func:`measure` (``key`` in
     pbmserv notation; ValueError if it is not a legal move)."""
     move = parse_move(key, position, rules, history) if key is not None else None

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from gyges.game.moves import Game, Move, MoveList, apply_move, can_land
 from gyges.game.position import ALL_SETUPS, Position
 from gyges.game.rules import RuleSet
-from gyges.puzzles.soundness import plausible_moves
+from gyges.puzzles.generate.soundness import plausible_moves
 from gyges.search import Prover, ProverKind, win_in
 from gyges.search.policy import table_bits
 
@@ -31,7 +31,7 @@ __all__ = ["DEEP_FROM", "PLAY_WAY", "STEP_FROM", "WALK_THREATS", "Chooser", "can
 
 #: How a game goes on: the game after one move of the given legal moves of its position
 #: (a side blocked: the moves of the other side). The walk (:func:`candidate_game`) asks it
-#: once a ply; :func:`random_chooser` is random play's, :mod:`gyges.puzzles.games` the
+#: once a ply; :func:`random_chooser` is random play's, :mod:`gyges.puzzles.generate.games` the
 #: engine's.
 Chooser = Callable[[Game, MoveList], Game]
 

@@ -1,9 +1,9 @@
 """The book as one self-contained HTML page (:func:`export_html`), laid out for print: its
 print CSS (``book.css``, package data: ``@page`` rules, page breaks) lets WeasyPrint
-(:mod:`~gyges.puzzles.pdf`) paginate it and fill in the page numbers of the contents and
+(:mod:`~gyges.puzzles.book.pdf`) paginate it and fill in the page numbers of the contents and
 cross-references. A function of the book and of the drawing options.
 
->>> page = export_html([], "No problems", paper=Paper.LETTER)
+>>> page = export_html([], title="No problems", paper=Paper.LETTER)
 >>> page.startswith("<!DOCTYPE html>"), "size: letter portrait" in page
 (True, True)
 """
@@ -20,7 +20,8 @@ from typing import Any
 
 from gyges.formats.svg import RING_RADII, RING_STROKE, render_position
 from gyges.game.position import START, Position
-from gyges.puzzles.book import (
+from gyges.puzzles.book.diagrams import Arrows, solution_drawing
+from gyges.puzzles.book.model import (
     Book,
     Chapter,
     Entry,
@@ -33,8 +34,7 @@ from gyges.puzzles.book import (
     solution_phrase,
     variation_text,
 )
-from gyges.puzzles.diagrams import Arrows, solution_drawing
-from gyges.puzzles.schema import Puzzle
+from gyges.puzzles.catalogue.schema import Puzzle
 
 __all__ = ["PAPERS", "Paper", "export_html"]
 
@@ -54,7 +54,7 @@ PAPERS = {Paper.A4: ("A4", 210.0, 297.0), Paper.LETTER: ("letter", 215.9, 279.4)
 
 
 #: The diagrams' own style sheet (package data), its comments left out.
-_DIAGRAM_CSS = " ".join(re.sub(r"/\*.*?\*/", "", resources.files("gyges.puzzles")
+_DIAGRAM_CSS = " ".join(re.sub(r"/\*.*?\*/", "", resources.files("gyges.puzzles.book")
                                .joinpath("diagram.css").read_text(encoding="utf-8"),
                                flags=re.S).split())
 
@@ -62,7 +62,7 @@ _DIAGRAM_CSS = " ".join(re.sub(r"/\*.*?\*/", "", resources.files("gyges.puzzles"
 def _css(paper: Paper) -> str:
     """The book's print CSS (``book.css``) for ``paper``."""
     page, width, _ = PAPERS[paper]
-    text = resources.files("gyges.puzzles").joinpath("book.css").read_text(encoding="utf-8")
+    text = resources.files("gyges.puzzles.book").joinpath("book.css").read_text(encoding="utf-8")
     return string.Template(text).substitute(page=f"{page} portrait", width=f"{width:g}")
 
 
@@ -92,7 +92,7 @@ def _legend_ring(size: int) -> str:
             f'viewBox="0 0 60 60">{circles}</svg>')
 
 
-def export_html(book: Book | Sequence[Puzzle], title: str | None = None, *,
+def export_html(book: Book | Sequence[Puzzle], *, title: str | None = None,
                 paper: Paper | str = Paper.A4, arrows: Arrows | str = Arrows.KEY,
                 monochrome: bool = False, coordinates: bool = True) -> str:
     """The book as one self-contained HTML page, laid out for print (``@page`` rules,

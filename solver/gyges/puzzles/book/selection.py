@@ -16,8 +16,8 @@ import re
 from collections.abc import Sequence
 
 from gyges.game.rules import Side
-from gyges.puzzles.params import Source
-from gyges.puzzles.schema import Puzzle
+from gyges.puzzles.catalogue.schema import Puzzle
+from gyges.puzzles.generate.params import Source
 
 __all__ = ["SELECT_KEYS", "Selection", "SelectionError", "select_puzzles"]
 
@@ -46,7 +46,7 @@ class Selection:
     >>> Selection.parse(["colour=red"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    gyges.puzzles.selection.SelectionError: 'colour=red': unknown key 'colour'; the keys ...
+    gyges.puzzles.book.selection.SelectionError: 'colour=red': unknown key 'colour'; the keys ...
     """
 
     criteria: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -123,7 +123,7 @@ def _matches(key: str, value: str, p: Puzzle) -> bool:
 def _from_source(value: str, source: str) -> bool:
     """Does an entry's ``source`` text match ``value``: the generator's source kinds
     ``play``, ``compose`` and ``games`` by how their texts begin
-    (:attr:`~gyges.puzzles.params.Source.text`), anything else as words of the text (in
+    (:attr:`~gyges.puzzles.generate.params.Source.text`), anything else as words of the text (in
     any case)?
 
     >>> _from_source("games", "engine self-play (the builtin engine ...)")

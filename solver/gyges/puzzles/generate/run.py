@@ -1,35 +1,9 @@
-"""Puzzle generation: candidates, soundness, rating, themes, duplicates, and the run.
-
-A *candidate* is a position with the side to move; it comes from one of two sources:
-
-- ``play``: random, engine-guided play from random setups (no move that lets the opponent
-  land at once; the first position of the game where the side to move wins in exactly the
-  wanted number of moves is the candidate): :mod:`gyges.puzzles.play`;
-- ``compose``: a CP-SAT model that builds a position around a designed idea (the winning
-  landing after the key with a given number of bounces, a relocation in the key, a path
-  that crosses itself under the taboo, a stalemate chain: the key leaves the opponent no
-  legal move and the extra move lands): :mod:`gyges.puzzles.compose`.
-
-Every candidate (:mod:`gyges.puzzles.judging`) goes to the solver
-(:func:`~gyges.puzzles.soundness.assess`), which keeps it only when it is sound
-(docs/generate.md): the stipulation is exact, there is one key, and the puzzle is not
-trivial. Sound puzzles are rated (:mod:`gyges.puzzles.rating`), their themes tagged from
-the main line the catalogue checker replays, and duplicates removed up to the board's
-symmetries (:mod:`gyges.puzzles.symmetry`, :mod:`gyges.puzzles.duplicates`). :func:`run`
-drives the candidates through the shared resumable run (:func:`gyges.parallel.run`), each
-one's record kept in the run's state file (:mod:`gyges.puzzles.state`), and writes the
-catalogue file (:mod:`gyges.puzzles.entries`); :func:`collect` makes one catalogue of
-several runs.
-
-This module holds the run and gathers the generator's public names from the modules that
-hold them (:mod:`~gyges.puzzles.params` for the run's parameters).
-
->>> from gyges.game.position import Position
->>> p = Position.from_string("3....3/13..2./2...../1..31./....22/.1.... N")
->>> canonical(p) == canonical(p.mirrored()) == canonical(flipped(p))
-True
->>> rating(Features(moves=2, single_tries=0, defences=5, key_bounces=0, quiet=False)).difficulty
-1
+"""The generation run: :func:`generate_puzzles` drives a run's candidates through the
+shared resumable run (:func:`gyges.parallel.run`), each one made and judged by
+:func:`~gyges.puzzles.generate.candidates.evaluate` and its record kept in the run's state
+file (:mod:`~gyges.puzzles.generate.state`), until ``count`` sound, new puzzles are
+settled; it writes them to a catalogue file (:mod:`~gyges.puzzles.generate.entries`).
+:func:`collect` makes one catalogue of the state files of several runs.
 """
 
 from __future__ import annotations
@@ -46,49 +20,23 @@ from typing import Any, TextIO
 from gyges.output import OutputError, check_output, distinct
 from gyges.parallel import Progress, RunEvent, RunSummary
 from gyges.parallel import run as parallel_run
-from gyges.puzzles.duplicates import KnownCatalogueError, known_positions
-from gyges.puzzles.entries import (
-    OutputNotCatalogue,
-    catalogue_text,
-    check_catalogue_out,
-    entry_text,
-    write_catalogue,
-)
-from gyges.puzzles.judging import candidate, candidate_seed, evaluate
-from gyges.puzzles.params import (
-    SOURCES,
-    GenerateError,
-    Params,
-    ParamsError,
-    Source,
-    generated_moves,
-    parse_themes,
-)
-from gyges.puzzles.rating import Features, Rating, rating
-from gyges.puzzles.soundness import Assessment, assess, theme_matches
-from gyges.puzzles.state import (
-    StateError,
-    StateMismatch,
+from gyges.puzzles.generate.candidates import evaluate
+from gyges.puzzles.generate.duplicates import known_positions
+from gyges.puzzles.generate.entries import check_catalogue_out, write_catalogue
+from gyges.puzzles.generate.params import GenerateError, Params
+from gyges.puzzles.generate.state import (
+    CandidateRecord,
     read_state,
     select,
     state_errors,
     state_file,
     state_path,
 )
-from gyges.puzzles.symmetry import canonical, flipped
 
-__all__ = [
-    "SOURCES", "Assessment", "Features", "GenerateError", "Generated", "KnownCatalogueError",
-    "OutputNotCatalogue", "OutputPathError", "Params", "ParamsError", "Rating", "Source",
-    "StateError", "StateMismatch", "assess", "canonical", "candidate", "candidate_seed",
-    "catalogue_text", "collect", "entry_text", "evaluate", "flipped", "generated_moves",
-    "known_positions", "parse_themes", "rating", "read_state", "run", "select", "state_path",
-    "theme_matches", "write_catalogue",
-]
+__all__ = ["Generated", "OutputPathError", "check_outputs", "collect", "generate_puzzles",
+           "settled_count"]
 
-LOG = logging.getLogger("gyges.generate")
-
-Record = dict[str, Any]
+_LOG = logging.getLogger("gyges.generate")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,22 +45,24 @@ class Generated:
     ``limit`` (the most candidates it would judge) and ``run``, the resumable run's summary
     (:class:`gyges.parallel.RunSummary`: the candidates judged by this run, ``done``;
     those read from the state file, ``resumed``; ``interrupted``; the wall ``seconds``;
-    every candidate's record, ``records``)."""
+    every candidate's record as JSON, ``records``), and ``records``, every candidate's
+    record by index."""
 
     found: int
     count: int
     limit: int
     run: RunSummary
+    records: Mapping[int, CandidateRecord] = dataclasses.field(default_factory=dict)
 
     @property
     def tried(self) -> int:
         """Candidates judged in all, by this run and earlier ones."""
-        return len(self.run.records)
+        return len(self.records)
 
     @property
     def sound(self) -> int:
         """Sound candidates among them."""
-        return sum(1 for r in self.run.records.values() if r["sound"])
+        return sum(1 for r in self.records.values() if r.sound)
 
 
 class OutputPathError(GenerateError):
@@ -143,7 +93,7 @@ def collect(out: str | Path, runs: Sequence[tuple[Params, str | Path, int]],
     chosen = []
     for params, state, count in runs:
         records = select(read_state(state, params), count, known)
-        known |= {r["canonical"] for r in records}
+        known |= {r.canonical for r in records if r.canonical is not None}
         chosen.append((params, records))
     return write_catalogue(out, chosen, title, force=force,
                            counts=[count for _, _, count in runs])
@@ -152,45 +102,60 @@ def collect(out: str | Path, runs: Sequence[tuple[Params, str | Path, int]],
 # -- the run -------------------------------------------------------------------------------
 
 
-def _settled(records: Mapping[Any, Record], count: int, known: frozenset[str]) -> bool:
+class _Typed:
+    """The run's records as :class:`CandidateRecord` values by index, each read once (the
+    shared run hands its stop condition and its watcher the records as JSON)."""
+
+    def __init__(self) -> None:
+        self.values: dict[int, CandidateRecord] = {}
+
+    def __call__(self, records: Mapping[Any, dict[str, Any]]) -> dict[int, CandidateRecord]:
+        for k, r in records.items():
+            if k not in self.values:
+                self.values[k] = CandidateRecord.from_json(r)
+        return self.values
+
+
+def _settled(records: Mapping[Any, dict[str, Any]], count: int, known: frozenset[str],
+             typed: _Typed) -> bool:
     """Are the run's puzzles known: ``count`` sound new ones, every lower index judged? (The
     candidates still being judged cannot change them.)"""
-    chosen = select(records, count, known)
-    return len(chosen) == count and all(i in records for i in range(chosen[-1]["index"]))
+    values = typed(records)
+    chosen = select(values, count, known)
+    return len(chosen) == count and all(i in values for i in range(chosen[-1].index))
 
 
-def settled_count(records: Mapping[Any, Record], count: int, known: frozenset[str]) -> int:
+def settled_count(records: Mapping[int, CandidateRecord], count: int,
+                  known: frozenset[str]) -> int:
     """How many of the run's puzzles are settled: sound, new, and with every lower index
     judged (a candidate still being judged may come before a sound one found later, so
     the bar is full only when the run is).
 
-    >>> def sound(i): return {"index": i, "sound": True, "canonical": f"p{i}"}
-    >>> settled_count({0: sound(0), 2: sound(2)}, 2, frozenset())
-    1
-    >>> settled_count({0: sound(0), 1: {"index": 1, "sound": False}, 2: sound(2)}, 2,
+    >>> def sound(i): return CandidateRecord(i, True, canonical=f"p{i}")
+    >>> settled_count({0: sound(0), 1: CandidateRecord(1, False), 2: sound(2)}, 2,
     ...               frozenset())
     2
     """
     first_missing = next(i for i in itertools.count() if i not in records)
-    return sum(1 for r in select(records, count, known) if r["index"] < first_missing)
+    return sum(1 for r in select(records, count, known) if r.index < first_missing)
 
 
-def _work(index: int, params: Params) -> Record:
+def _work(index: int, params: Params) -> dict[str, Any]:
     rec = evaluate(index, params)
-    LOG.info("pid %d: candidate %d (%s): %s", os.getpid(), index, rec["source"],
-             "sound" if rec["sound"] else "; ".join(rec["reasons"]))
-    return rec
+    _LOG.info("pid %d: candidate %d (%s): %s", os.getpid(), index, rec.source,
+              "sound" if rec.sound else "; ".join(rec.reasons))
+    return rec.to_json()
 
 
-def _candidate_text(record: Record) -> str:
+def _candidate_text(record: dict[str, Any]) -> str:
     return f"candidate {record['index']}"
 
 
-def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
-        state: str | Path | None = None, max_candidates: int | None = None,
-        against: Sequence[str | Path] = (), progress: TextIO | None = None,
-        log: str | None = None, force: bool = False,
-        scheduler: str | None = None) -> Generated:
+def generate_puzzles(params: Params, out: str | Path, count: int, *, jobs: int = 1,
+                     state: str | Path | None = None, max_candidates: int | None = None,
+                     against: Sequence[str | Path] = (), progress: TextIO | None = None,
+                     log: str | None = None, force: bool = False,
+                     scheduler: str | None = None) -> Generated:
     """Generate until ``count`` sound, new puzzles are found (or ``max_candidates`` were
     tried), write them to the catalogue file ``out`` and say what was done.
 
@@ -215,6 +180,7 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
     check_outputs(out, state, force)
     known = frozenset(known_positions(against, params.rules, exclude=out))
     judged = 0
+    typed = _Typed()
     bar = None
     if progress is not None:
         bar = Progress(count, progress, unit="puzzles", per_minute=True,
@@ -224,7 +190,7 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
         nonlocal judged
         judged = event.done
         if bar is not None:
-            found = settled_count(event.records, count, known)
+            found = settled_count(typed(event.records), count, known)
             if event.record is None:
                 bar.resume(found)
             else:
@@ -235,11 +201,13 @@ def run(params: Params, out: str | Path, count: int, *, jobs: int = 1,
             summary = parallel_run(
                 functools.partial(_work, params=params), range(max_candidates),
                 results=state_file(state, params), scheduler=scheduler, jobs=jobs,
-                watch=show, stop=functools.partial(_settled, count=count, known=known),
-                log=log, logger=LOG, describe=_candidate_text)
+                watch=show,
+                stop=functools.partial(_settled, count=count, known=known, typed=typed),
+                log=log, logger=_LOG, describe=_candidate_text)
     finally:
         if bar is not None:
             bar.close()
-    chosen = select(summary.records, count, known)
+    records = typed(summary.records)
+    chosen = select(records, count, known)
     write_catalogue(out, [(params, chosen)], force=force, counts=[count])
-    return Generated(len(chosen), count, max_candidates, summary)
+    return Generated(len(chosen), count, max_candidates, summary, dict(records))

@@ -34,7 +34,7 @@ from gyges.formats.diagram import format_diagram
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet, closest_preset
 from gyges.output import OutputError, check_output, write_atomic
-from gyges.puzzles.schema import (
+from gyges.puzzles.catalogue.schema import (
     SCHEMA_VERSION,
     CatalogueError,
     FileForm,

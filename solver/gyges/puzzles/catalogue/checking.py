@@ -4,7 +4,7 @@ checking a whole catalogue (:func:`check_catalogue`, what ``gyges catalogue chec
 and what the engine alone can tell of an entry (:func:`engine_problems`, no proof).
 
 >>> from gyges import PRESETS, Position
->>> from gyges.puzzles.schema import Puzzle
+>>> from gyges.puzzles.catalogue.schema import Puzzle
 >>> from gyges.search.stipulation import Stipulation
 >>> bouncing = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
 >>> overstated = Puzzle("x1", bouncing, PRESETS["pbmserv"], Stipulation.parse("North wins in 2"),
@@ -27,8 +27,8 @@ from collections.abc import Callable, Sequence
 from gyges.formats.notation import format_move, parse_move
 from gyges.game.moves import Move, apply_move
 from gyges.game.rules import Side
+from gyges.puzzles.catalogue.schema import CatalogueError, Puzzle
 from gyges.puzzles.lines import Line, SolveFn, line_themes, play_line, renop_matters
-from gyges.puzzles.schema import CatalogueError, Puzzle
 from gyges.search import SolveError
 from gyges.search import solve as search_solve
 from gyges.search.solution import Solution
@@ -230,7 +230,7 @@ def check_catalogue(puzzles: Sequence[Puzzle], errors: Sequence[CatalogueError] 
                     progress: Callable[[CheckStep], None] | None = None,
                     solve: SolveFn | None = None) -> CheckReport:
     """Re-prove every puzzle (:func:`recheck`), telling ``progress`` before and after
-    each; ``errors`` are the reading's (:func:`~gyges.puzzles.schema.load_all`): an
+    each; ``errors`` are the reading's (:func:`~gyges.puzzles.catalogue.schema.load_all`): an
     unreadable entry, or one position under two ids (counted wrong once)."""
     problems: list[CatalogueError] = []
     wrong = 0

@@ -1,13 +1,13 @@
-"""Soundness: is a candidate a sound "side to move wins in N" puzzle? :func:`assess` asks
+"""Soundness: is a candidate a sound "side to move wins in N" puzzle? :func:`assess_soundness` asks
 the solver (docs/generate.md): the stipulation exact, one key, the puzzle not trivial, its
 main line replayable; a sound one gets its main line, themes, features and rating.
 
 >>> from gyges.game.rules import PRESETS
->>> a = assess(Position.from_string("321..2/1...../....../2....2/...3../.331.1 S"),
+>>> a = assess_soundness(Position.from_string("321..2/1...../....../2....2/...3../.331.1 S"),
 ...            PRESETS["pbmserv"], 2)
 >>> a.sound, a.key, a.main_line[-1].endswith("-N")
 (True, '12-24x36=54', True)
->>> Assessment.from_json(a.to_json()) == a
+>>> SoundnessAssessment.from_json(a.to_json()) == a
 True
 """
 
@@ -22,18 +22,26 @@ from gyges.formats.notation import format_move
 from gyges.game.moves import Move, apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet, Side
-from gyges.puzzles.authoring import AuthoringError, findings
-from gyges.puzzles.rating import CAPS, TRIES_UP_TO, Features, Rating, measure, rating, threatens
+from gyges.puzzles.catalogue.authoring import AuthoringError, findings
+from gyges.puzzles.rating import (
+    CAPS,
+    TRIES_UP_TO,
+    Features,
+    PuzzleRating,
+    measure,
+    rating,
+    threatens,
+)
 from gyges.search import solve as search_solve
 from gyges.search.stipulation import Stipulation
 from gyges.search.tree import Node, Step, WinnerNode, walk
 
-__all__ = ["TRIES_UP_TO", "Assessment", "assess", "dual_notes", "plausible_moves", "theme_matches",
-           "threatens"]
+__all__ = ["TRIES_UP_TO", "SoundnessAssessment", "assess_soundness", "dual_notes",
+           "plausible_moves", "theme_matches", "threatens"]
 
 
 @dataclasses.dataclass(frozen=True)
-class Assessment:
+class SoundnessAssessment:
     """The solver's verdict on a candidate (``sound``, else the ``reasons`` it is not) and,
     for a sound one, everything its catalogue entry needs."""
 
@@ -44,7 +52,7 @@ class Assessment:
     main_line: tuple[str, ...] = ()
     themes: tuple[str, ...] = ()
     features: Features | None = None
-    rating: Rating | None = None
+    rating: PuzzleRating | None = None
     tries: tuple[str, ...] = ()
     duals: tuple[str, ...] = ()
     threats: int = 0
@@ -60,9 +68,9 @@ class Assessment:
         }
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Assessment:
+    def from_json(cls, d: dict[str, Any]) -> SoundnessAssessment:
         f = d.get("features")
-        r = Rating(d["score"], d["difficulty"]) if d.get("difficulty") is not None else None
+        r = PuzzleRating(d["score"], d["difficulty"]) if d.get("difficulty") is not None else None
         return cls(Position.from_string(d["position"]), d["sound"], tuple(d["reasons"]),
                    d.get("key"), tuple(d.get("main_line", ())), tuple(d.get("themes", ())),
                    Features.from_json(f) if f else None, r, tuple(d.get("tries", ())),
@@ -70,7 +78,7 @@ class Assessment:
 
     def __repr__(self) -> str:
         verdict = f"sound, key {self.key}" if self.sound else "; ".join(self.reasons)
-        return f"Assessment({self.position}: {verdict})"
+        return f"SoundnessAssessment({self.position}: {verdict})"
 
 
 def plausible_moves(position: Position, rules: RuleSet) -> list[Move]:
@@ -139,8 +147,8 @@ def _line_to(path: Sequence[Step], winner: Side) -> str:
     return " ".join([*groups, f"{count + 1}. ..."])
 
 
-def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = False,
-           min_tries: int = 2, solve: Callable[..., Any] | None = None) -> Assessment:
+def assess_soundness(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = False,
+           min_tries: int = 2, solve: Callable[..., Any] | None = None) -> SoundnessAssessment:
     """Is ``position`` a sound "side to move wins in ``moves``" puzzle? (docs/generate.md)
 
     Sound: the solver proves a win in exactly ``moves`` (no shorter win), with one key (no
@@ -152,9 +160,9 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
     me = position.turn
     root = legal_moves(position, rules)
     if root.mover is not me or not root.moves:
-        return Assessment(position, False, ("the side to move is blocked",))
+        return SoundnessAssessment(position, False, ("the side to move is blocked",))
     if root.wins:
-        return Assessment(position, False, ("the side to move lands at once",))
+        return SoundnessAssessment(position, False, ("the side to move lands at once",))
     # a cook is told from a unique key by the first two keys found; once the key is known
     # to be unique, the other solves stop at it (deep stipulations: the cook search of
     # every defence on the main line was most of the time)
@@ -173,9 +181,10 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
                 try_count=int(CAPS["single_tries"]), extras_if_cooked=False)
     if sol.result != "win" or sol.moves != moves:
         found = f"{sol.result} in {sol.moves}" if sol.moves else sol.result
-        return Assessment(position, False, (f"not a win in exactly {moves} ({found})",))
+        return SoundnessAssessment(position, False,
+                                   (f"not a win in exactly {moves} ({found})",))
     if len(sol.keys) != 1:
-        return Assessment(position, False, (f"cooked: {len(sol.keys)} keys",))
+        return SoundnessAssessment(position, False, (f"cooked: {len(sol.keys)} keys",))
     key = sol.keys[0]
     reasons = []
     if len(root.moves) == 1:
@@ -187,20 +196,21 @@ def assess(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = F
     if len(others) < min_tries:
         reasons.append(f"{len(others)} plausible tries (at least {min_tries} wanted)")
     if reasons:
-        return Assessment(position, False, tuple(reasons), key=format_move(key))
+        return SoundnessAssessment(position, False, tuple(reasons), key=format_move(key))
     found_duals = dual_notes(sol.tree)
     if found_duals and no_duals:
-        return Assessment(position, False, ("duals: " + "; ".join(found_duals),),
-                          key=format_move(key))
+        return SoundnessAssessment(position, False, ("duals: " + "; ".join(found_duals),),
+                                   key=format_move(key))
     try:
         found = findings(position, rules, sol, (), quick)
     except AuthoringError as e:
         # the catalogue checker replays the main line: an entry it cannot replay is no use
-        return Assessment(position, False, (f"the main line cannot be replayed: {e.reason}",),
-                          key=format_move(key))
+        return SoundnessAssessment(
+            position, False, (f"the main line cannot be replayed: {e.reason}",),
+            key=format_move(key))
     features = measure(position, rules, Stipulation("win", moves, me), key,
                        tries=len(sol.tries))
-    return Assessment(
+    return SoundnessAssessment(
         position, True, (), key=format_move(key), main_line=found.main_line,
         themes=found.themes, features=features, rating=rating(features),
         tries=tuple(str(t.move) for t in sol.tries), duals=tuple(found_duals),

@@ -19,8 +19,8 @@ from typing import Any
 from gyges.formats.notation import parse_move
 from gyges.formats.svg import render_position
 from gyges.game.moves import Move
+from gyges.puzzles.catalogue.schema import Puzzle
 from gyges.puzzles.lines import Line, try_play_line
-from gyges.puzzles.schema import Puzzle
 
 __all__ = ["Arrows", "puzzle_svgs", "solution_drawing"]
 

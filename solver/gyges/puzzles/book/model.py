@@ -3,9 +3,9 @@ numbered, grouped in chapters (by difficulty unless asked otherwise, the seed-00
 first among equals; the puzzles under other rules than the book's, :data:`BOOK_RULES`,
 after them in a chapter per rule set), with duplicate titles told apart and each main
 line played out; and
-the phrases every rendering of it prints. The renderings are :mod:`~gyges.puzzles.booktext`,
-:mod:`~gyges.puzzles.bookhtml` and :mod:`~gyges.puzzles.pdf`; the solver's commentary
-(threats and variations) is :mod:`~gyges.puzzles.commentary`'s, handed in.
+the phrases every rendering of it prints. The renderings are :mod:`~gyges.puzzles.book.text`,
+:mod:`~gyges.puzzles.book.html` and :mod:`~gyges.puzzles.book.pdf`; the solver's commentary
+(threats and variations) is :mod:`~gyges.puzzles.book.commentary`'s, handed in.
 
 >>> make_book([])
 Book('Gygès puzzles', 0 problems in 0 chapters)
@@ -23,9 +23,9 @@ from pathlib import Path
 
 from gyges.formats.notation import format_move
 from gyges.game.rules import PRESETS, RuleSet, Side, closest_preset
-from gyges.puzzles.commentary import Commentary, Variation
+from gyges.puzzles.book.commentary import Commentary, Variation
+from gyges.puzzles.catalogue.schema import Puzzle
 from gyges.puzzles.lines import Line, try_play_line
-from gyges.puzzles.schema import Puzzle
 from gyges.search.stipulation import Stipulation
 
 __all__ = [
@@ -269,7 +269,7 @@ def make_book(
     (:func:`rules_chapter`), in the order first met. Within a chapter: easier first, seed 000's
     classics first among equals, then shorter stipulations, then catalogue order. Titles
     that repeat get a Roman numeral in book order. ``commentary`` (by puzzle id, from
-    :func:`~gyges.puzzles.commentary.solver_commentary`) gives each entry its threat and
+    :func:`~gyges.puzzles.book.commentary.solver_commentary`) gives each entry its threat and
     main variations.
     """
     try:

@@ -1,5 +1,7 @@
-"""Candidate judging: candidate *i* of a run made from its own seed (:func:`candidate`) and
-judged by the solver into one JSON-ready state record (:func:`evaluate`).
+"""A run's candidates: candidate *i* made from its own seed by its source (:func:`candidate`:
+:mod:`~gyges.puzzles.generate.play`, :mod:`~gyges.puzzles.generate.games` or
+:mod:`~gyges.puzzles.generate.compose`) and judged by the solver into its state record
+(:func:`evaluate`, a :class:`~gyges.puzzles.generate.state.CandidateRecord`).
 
 >>> from gyges.game.rules import PRESETS
 >>> params = Params(2, PRESETS["pbmserv"], seed=11, sources=("play",))
@@ -9,17 +11,19 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 import time
 from typing import Any
 
 from gyges.game.position import Position
-from gyges.puzzles.compose import compose_candidate
-from gyges.puzzles.games import games_candidate, games_design, history_problems
-from gyges.puzzles.params import Params, Source
-from gyges.puzzles.play import play_candidate
-from gyges.puzzles.soundness import assess, theme_matches
+from gyges.puzzles.generate.compose import compose_candidate
+from gyges.puzzles.generate.games import games_candidate, games_design, history_problems
+from gyges.puzzles.generate.params import Params, Source
+from gyges.puzzles.generate.play import play_candidate
+from gyges.puzzles.generate.soundness import assess_soundness, theme_matches
+from gyges.puzzles.generate.state import CandidateRecord
 from gyges.puzzles.symmetry import canonical
 
 __all__ = ["candidate", "candidate_seed", "evaluate"]
@@ -50,11 +54,10 @@ def candidate(index: int, params: Params) -> tuple[Source, Position | None, dict
     return source, pos, design
 
 
-def evaluate(index: int, params: Params) -> dict[str, Any]:
-    """Make and judge candidate ``index``: one JSON-ready state record."""
+def evaluate(index: int, params: Params) -> CandidateRecord:
+    """Make and judge candidate ``index``: its state record."""
     t0 = time.perf_counter()
     source, pos, design = candidate(index, params)
-    record: dict[str, Any] = {"index": index, "source": source.value, "design": design}
     if pos is None:
         why = "no candidate: the game ended or no exact win came up"
         if "model" in design:
@@ -62,22 +65,21 @@ def evaluate(index: int, params: Params) -> dict[str, Any]:
             why = (f"no candidate: {m['proposals']} CP-SAT proposals ({m['engine']} refused "
                    f"by the engine, {m['accept']} not an exact win with one key), "
                    f"{m['infeasible']} of {m['paths']} paths infeasible")
-        record.update(position=None, sound=False, reasons=[why], canonical=None)
+        record = CandidateRecord(index, False, (why,), source, design=design)
     else:
-        a = assess(pos, params.rules, params.moves, no_duals=params.no_duals,
-                   min_tries=params.min_tries)
-        record.update(a.to_json())
+        a = assess_soundness(pos, params.rules, params.moves, no_duals=params.no_duals,
+                             min_tries=params.min_tries)
+        sound, reasons = a.sound, a.reasons
         history = [Position.from_string(h) for h in design.get("history", ())]
-        problems = history_problems(record, params.rules, params.moves, history) \
-            if a.sound else []
+        problems = history_problems(a, params.rules, params.moves, history) if a.sound else []
         if problems:   # a games candidate judged with its game, as its entry is checked
-            record["sound"] = False
-            record["reasons"] = [f"with the game's history: {p}" for p in problems]
+            sound = False
+            reasons = tuple(f"with the game's history: {p}" for p in problems)
         if a.sound and params.themes and not theme_matches(params.themes, a.themes):
-            record["sound"] = False
-            record["reasons"] = [f"themes {', '.join(a.themes)} lack "
-                                 f"{', '.join(params.themes)}"]
-        record["canonical"] = canonical(pos)
-    record["seconds"] = round(time.perf_counter() - t0, 3)
-    record["params"] = params.to_json()
-    return record
+            sound = False
+            reasons = (f"themes {', '.join(a.themes)} lack {', '.join(params.themes)}",)
+        record = CandidateRecord(
+            index, sound, reasons, source, pos, canonical(pos), design, a.key, a.main_line,
+            a.themes, a.features, a.rating, a.tries, a.duals, a.threats)
+    return dataclasses.replace(record, seconds=round(time.perf_counter() - t0, 3),
+                               params=params.to_json())

@@ -1,7 +1,7 @@
 """The solver's commentary on a puzzle, for the book's solutions: the threat of a win's key
 (what it threatens if the defender could pass) and the main variations (the defences that
 hold out longest, grouped by the winner's answer). It is computed here, with the solver,
-and handed to :func:`gyges.puzzles.book.make_book`, so that the book and its renderings
+and handed to :func:`gyges.puzzles.book.model.make_book`, so that the book and its renderings
 are functions of what they are given.
 
 >>> Commentary(("16-36-N",), (Variation(("61-51",), "12-24x36=54"),), 12)
@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 
 from gyges.formats.notation import format_move
 from gyges.game.moves import apply_move, legal_moves
+from gyges.puzzles.catalogue.schema import Puzzle
 from gyges.puzzles.lines import try_play_line
-from gyges.puzzles.schema import Puzzle
 from gyges.search import solve
 from gyges.search.tree import LoserNode, resistance
 

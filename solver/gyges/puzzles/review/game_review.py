@@ -15,10 +15,10 @@ It also finds the ply where the result became forced for good, and can turn the 
 it found (wins missed, and the position where the result became forced) into catalogue
 entries (:meth:`GameReview.puzzle_entries`) that ``gyges catalogue check`` accepts.
 
-The playing engine judges every turn too (:mod:`gyges.puzzles.judgement`): the mover's win
-probability before and after it, the best move when it played another, and the marks
-``(?!)``, ``(?)``, ``(??)`` for an inaccuracy, a mistake, a blunder; a proven mark
-outranks the engine's (:attr:`MoveReview.sign`).
+The playing engine judges every turn too (:mod:`gyges.puzzles.review.engine_judgement`):
+the mover's win probability before and after it, the best move when it played another,
+and the marks ``(?!)``, ``(?)``, ``(??)`` for an inaccuracy, a mistake, a blunder; a
+proven mark outranks the engine's (:attr:`MoveReview.sign`).
 
 >>> from gyges.formats.record import parse_record
 >>> from gyges.game.rules import PRESETS
@@ -46,15 +46,16 @@ from gyges.formats.record import GameRecord, RecordedTurn, Replay, format_record
 from gyges.game.moves import Move, apply_move
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, RuleSet, Side
-from gyges.puzzles.catalogue import findings
-from gyges.puzzles.judgement import (
+from gyges.puzzles.catalogue.authoring import findings
+from gyges.puzzles.lines import SolveFn
+from gyges.puzzles.review.engine_judgement import (
     BLUNDER,
     DEFAULT_LIMIT,
     INACCURACY,
     MISTAKE,
-    Assessment,
     Judgement,
-    assess,
+    PositionAssessment,
+    assess_position,
     judge,
     limit_from_json,
     limit_text,
@@ -65,7 +66,6 @@ from gyges.search import solve as search_solve
 __all__ = ["GameReview", "Kind", "Mark", "MoveReview", "ReviewInterrupted", "Verdict",
            "review_game"]
 
-SolveFn = Callable[..., Any]
 #: ``progress(k, n, turn)``: the review starts on the k-th of the game's n turns.
 Progress = Callable[[int, int, RecordedTurn], None]
 
@@ -342,7 +342,7 @@ class GameReview:
                        ) -> list[str]:
         """Catalogue entries (YAML text) for :meth:`puzzle_positions`, with the game's
         history for the Renop law, authored as ``catalogue add`` authors its entries
-        (:func:`~gyges.puzzles.authoring.findings`)."""
+        (:func:`~gyges.puzzles.catalogue.authoring.findings`)."""
         solve = solve or search_solve
         name = Path(self.record.source).stem
         stem = prefix or re.sub(r"[^A-Za-z0-9_.-]+", "-", name)
@@ -447,9 +447,9 @@ class _Positions:
         self.states, self.rules, self.max_moves, self.solve = states, rules, max_moves, solve
         self.limit = limit
         self.engine = Engine(rules, options) if limit is not None else None
-        self.known: dict[int, tuple[Verdict, Assessment | None]] = {}
+        self.known: dict[int, tuple[Verdict, PositionAssessment | None]] = {}
 
-    def __getitem__(self, i: int) -> tuple[Verdict, Assessment | None]:
+    def __getitem__(self, i: int) -> tuple[Verdict, PositionAssessment | None]:
         if i not in self.known:
             pos, hist = self.states[i]
             v = _verdict(pos, self.rules, hist, self.max_moves, self.solve)
@@ -460,7 +460,7 @@ class _Positions:
                 if analysis.move is not None:  # the path its notation reads as (JSON)
                     analysis = dataclasses.replace(analysis, move=parse_move(
                         str(analysis.move), pos, self.rules, hist))
-                a = assess(analysis, depths, v.score(pos.turn),
+                a = assess_position(analysis, depths, v.score(pos.turn),
                            v.keys if v.winner is pos.turn else ())
             self.known[i] = (v, a)
         return self.known[i]
@@ -520,8 +520,8 @@ def _review_turn(turn: RecordedTurn, moves: Sequence[Move], i: int,
                       comment, judgement=judgement)
 
 
-def _judge(before: Assessment | None, played: Move | None,
-           after: Assessment | None) -> Judgement | None:
+def _judge(before: PositionAssessment | None, played: Move | None,
+           after: PositionAssessment | None) -> Judgement | None:
     return judge(before, played, after) if before is not None else None
 
 

@@ -1,8 +1,8 @@
 """Authoring: a proven position turned into a catalogue entry. One pipeline serves
 ``gyges catalogue add`` (:func:`add_entry`) and ``gyges generate``
-(:func:`gyges.puzzles.generate.assess` and its entries): the solver's result gives the
-stipulation, the main line is built and replayed, the themes are read from it
-(:func:`findings`), and :meth:`Findings.entry` writes the entry.
+(:func:`gyges.puzzles.generate.soundness.assess_soundness` and its entries): the solver's
+result gives the stipulation, the main line is built and replayed, the themes are read
+from it (:func:`findings`), and :meth:`Findings.entry` writes the entry.
 
 >>> from gyges.game.rules import PRESETS
 >>> from gyges.search import solve
@@ -21,9 +21,9 @@ from pathlib import Path
 from gyges.formats.notation import format_move, format_turn
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
+from gyges.puzzles.catalogue.writing import append_entries, check_target, format_entry
 from gyges.puzzles.lines import SolveFn, line_themes, play_line, principal_line, renop_matters
-from gyges.puzzles.rating import Rating, rate
-from gyges.puzzles.writing import append_entries, check_target, format_entry
+from gyges.puzzles.rating import PuzzleRating, rate
 from gyges.search import solve as search_solve
 from gyges.search.solution import Solution
 from gyges.search.stipulation import Stipulation
@@ -62,7 +62,7 @@ class Findings:
         )
 
     def rating(self, position: Position, rules: RuleSet, history: Sequence[Position] = (),
-               solve: SolveFn | None = None) -> Rating:
+               solve: SolveFn | None = None) -> PuzzleRating:
         """The entry's difficulty on the catalogue's one scale
         (:func:`gyges.puzzles.rating.rate`: its stipulation, key, defences and tries)."""
         return rate(position, rules, self.stipulation, self.key, history=history,
@@ -112,8 +112,8 @@ def add_entry(path: str | Path, puzzle_id: str, position: Position, rules: RuleS
               solve: SolveFn | None = None) -> tuple[Findings, str]:
     """Solve ``position`` within ``max_moves``, author its entry and append it to the
     catalogue file ``path``: the findings and the entry's text. SolveError, AuthoringError
-    or CatalogueError (:class:`~gyges.puzzles.writing.DuplicateEntry`,
-    :class:`~gyges.puzzles.writing.AppendError`; all ValueErrors) say what went wrong."""
+    or CatalogueError (:class:`~gyges.puzzles.catalogue.writing.DuplicateEntry`,
+    :class:`~gyges.puzzles.catalogue.writing.AppendError`; all ValueErrors) say what went wrong."""
     check_target(path)   # before the solver's work
     solve = solve or search_solve
     solution = solve(position, rules, max_moves=max_moves, history=history)

@@ -3,7 +3,7 @@
 From a random setup pair (drawn from the candidate's seed, as random play draws it), the
 builtin engine (:mod:`gyges.engine`) plays both sides at :data:`ENGINE_NODES` nodes a
 move; the candidate is the one the play source's walk finds in that game
-(:func:`~gyges.puzzles.play.candidate_game`, the engine as its move chooser). So the
+(:func:`~gyges.puzzles.generate.play.candidate_game`, the engine as its move chooser). So the
 puzzles arise where play goes, and each keeps the game that led to it: the candidate is a
 :class:`~gyges.game.moves.Game`, its history the setup and every position after a move.
 A node limit makes the engine deterministic: the same seed and index give the same game.
@@ -29,10 +29,11 @@ from gyges.formats.notation import format_turn
 from gyges.game.moves import Game, MoveList
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
-from gyges.puzzles.checking import check_puzzle
+from gyges.puzzles.catalogue.checking import check_puzzle
+from gyges.puzzles.catalogue.schema import Puzzle
+from gyges.puzzles.generate.play import Chooser, candidate_game, random_game
+from gyges.puzzles.generate.soundness import SoundnessAssessment
 from gyges.puzzles.lines import principal_line
-from gyges.puzzles.play import Chooser, candidate_game, random_game
-from gyges.puzzles.schema import Puzzle
 from gyges.search.stipulation import ResultKind, Stipulation
 
 __all__ = ["ENGINE_HASH_BITS", "ENGINE_NODES", "ENGINE_PROVE", "GAMES_TEXT", "GAMES_WAY",
@@ -106,23 +107,23 @@ def games_source(history: Sequence[Position], nodes: int = ENGINE_NODES) -> str:
             f"{len(history)} moves from the setups {rows[-1]} (South) and {rows[0]} (North)")
 
 
-def history_problems(record: dict[str, Any], rules: RuleSet, moves: int,
+def history_problems(judged: SoundnessAssessment, rules: RuleSet, moves: int,
                      history: Sequence[Position]) -> list[str]:
-    """What changes when a sound candidate's ``record`` (judged as a position alone) is
-    judged with its game's ``history``, as ``catalogue check`` judges its entry: under the
-    Renop law a position of the game may not come again, which can change the stipulation,
-    the key, the main line (the longest defence) or its legality. Empty when nothing does
-    (always without the Renop law)."""
+    """What changes when a sound candidate (``judged`` as a position alone) is judged with
+    its game's ``history``, as ``catalogue check`` judges its entry: under the Renop law a
+    position of the game may not come again, which can change the stipulation, the key,
+    the main line (the longest defence) or its legality. Empty when nothing does (always
+    without the Renop law)."""
     if rules.repetition != "forbidden" or not history:
         return []
-    pos = Position.from_string(record["position"])
+    pos = judged.position
     puzzle = Puzzle("candidate", pos, rules, Stipulation("win", moves, pos.turn),
-                    history=tuple(history), key=record["key"],
-                    main_line=tuple(record["main_line"]), themes=tuple(record["themes"]))
+                    history=tuple(history), key=judged.key, main_line=judged.main_line,
+                    themes=judged.themes)
     found = [e.problem for e in check_puzzle(puzzle)]
     if not found:
         line = [format_turn(t) for t in principal_line(pos, rules, ResultKind.WIN, moves,
                                                         history)]
-        if line[1:] != list(record["main_line"])[1:]:
+        if line[1:] != list(judged.main_line)[1:]:
             found.append(f"the main line is {' / '.join(line)} with the game's history")
     return found

@@ -2,7 +2,7 @@
 marked, as by ``gyges show``) and tasks, then the solutions and the index of themes. A
 function of the book alone.
 
->>> print(export_text([], "No problems"))
+>>> print(export_text([], title="No problems"))
 No problems
 ===========
 <BLANKLINE>
@@ -26,7 +26,7 @@ import textwrap
 from collections.abc import Sequence
 
 from gyges.formats.diagram import format_diagram
-from gyges.puzzles.book import (
+from gyges.puzzles.book.model import (
     Book,
     Entry,
     as_book,
@@ -34,12 +34,12 @@ from gyges.puzzles.book import (
     rules_note,
     variation_text,
 )
-from gyges.puzzles.schema import Puzzle
+from gyges.puzzles.catalogue.schema import Puzzle
 
 __all__ = ["export_text"]
 
 
-def export_text(book: Book | Sequence[Puzzle], title: str | None = None) -> str:
+def export_text(book: Book | Sequence[Puzzle], *, title: str | None = None) -> str:
     """The book as plain text: contents, each chapter's diagrams (shores marked, as by
     ``gyges show``) and tasks, then the solutions and the index of themes."""
     book = as_book(book, title)

@@ -3,7 +3,7 @@
 (:func:`catalogue_text`), and writing it (:func:`write_catalogue`): a file the generator
 wrote for the same puzzles is replaced, any other catalogue (a user's, or one holding
 puzzles this run would not write again) gains the new entries through the one appender
-(:func:`gyges.puzzles.writing.appended_text`): no puzzle of a catalogue is ever lost.
+(:func:`gyges.puzzles.catalogue.writing.appended_text`): no puzzle of a catalogue is ever lost.
 
 >>> from gyges.game.rules import PRESETS
 >>> text = catalogue_text([(Params(2, PRESETS["pbmserv"], 0), [])], title="Mine")
@@ -22,26 +22,26 @@ import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from gyges.game.position import Position
 from gyges.output import OutputError, is_signed, signature_removed, signed, write_atomic
-from gyges.puzzles.authoring import Findings
-from gyges.puzzles.games import games_source
+from gyges.puzzles.catalogue.authoring import Findings
+from gyges.puzzles.catalogue.schema import CatalogueError, parse_catalogue
+from gyges.puzzles.catalogue.writing import Duplicates, appended_text
+from gyges.puzzles.generate.games import games_source
+from gyges.puzzles.generate.params import GenerateError, Params, Source
+from gyges.puzzles.generate.state import CandidateRecord
 from gyges.puzzles.lines import line_themes, play_line
-from gyges.puzzles.params import GenerateError, Params, Source
-from gyges.puzzles.rating import Features, rating
-from gyges.puzzles.schema import CatalogueError, parse_catalogue
-from gyges.puzzles.writing import Duplicates, appended_text
+from gyges.puzzles.rating import rating
 from gyges.search.stipulation import Stipulation
 
 __all__ = ["OutputNotCatalogue", "catalogue_entries", "catalogue_text", "check_catalogue_out",
            "current_themes", "entry_id", "entry_text", "proof_notes", "write_catalogue"]
 
-LOG = logging.getLogger("gyges.generate")
+_LOG = logging.getLogger("gyges.generate")
 
 #: A run's records with their parameters: what a catalogue file is written from.
-Runs = Sequence[tuple[Params, Sequence[dict[str, Any]]]]
+Runs = Sequence[tuple[Params, Sequence[CandidateRecord]]]
 
 
 class OutputNotCatalogue(GenerateError):
@@ -53,49 +53,51 @@ def entry_id(params: Params, index: int) -> str:
     return f"gen-w{params.moves}-s{params.seed}-{index:05d}"
 
 
-def current_themes(rec: dict[str, Any], params: Params) -> list[str]:
+def current_themes(rec: CandidateRecord, params: Params) -> list[str]:
     """The record's themes as the catalogue checker sees them now: its main line replayed
     (the engine's representative paths decide ``taboo``), plus ``Renop`` as proven."""
-    pos = Position.from_string(rec["position"])
+    pos = _position(rec)
     st = Stipulation("win", params.moves, pos.turn)
-    themes = line_themes(play_line(pos, params.rules, rec["main_line"]), params.rules, st)
-    if "Renop" in rec["themes"]:
+    themes = line_themes(play_line(pos, params.rules, rec.main_line), params.rules, st)
+    if "Renop" in rec.themes:
         themes.append("Renop")
     return themes
 
 
-def entry_text(rec: dict[str, Any], params: Params) -> str:
+def entry_text(rec: CandidateRecord, params: Params) -> str:
     """A catalogue entry (YAML text) for a sound record; ValueError if its main line no
     longer replays (a record made by an older engine)."""
-    pos = Position.from_string(rec["position"])
+    pos = _position(rec)
     st = Stipulation("win", params.moves, pos.turn)
-    rec = {**rec, "themes": current_themes(rec, params)}
-    f = rec["features"]
-    rated = rating(Features.from_json(f))  # the current formula, also for records of older runs
-    notes = proof_notes(st, f["quiet"], rec["duals"])
+    themes = tuple(current_themes(rec, params))
+    f = rec.features
+    if f is None:
+        raise ValueError(f"candidate {rec.index}: a sound record without its features")
+    rated = rating(f)  # the current formula, also for records of older runs
+    notes = proof_notes(st, f.quiet, rec.duals)
     source = Source.PLAY.text
-    history = [Position.from_string(h) for h in rec["design"].get("history", ())]
-    if rec["source"] == Source.GAMES:
+    history = [Position.from_string(h) for h in rec.design.get("history", ())]
+    if rec.source is Source.GAMES:
         source = games_source(history)
-    if rec["source"] == Source.COMPOSE:
-        d = rec["design"]
+    if rec.source is Source.COMPOSE:
+        d = rec.design
         source = (f"{Source.COMPOSE.text}: a {d['key']} key, then a landing threat with "
                   f"{d['bounces']} bounce{'s' if d['bounces'] != 1 else ''}"
                   f"{' crossing its own path' if d['crossing'] else ''}, "
                   f"{d['defenders']} defender{'s' if d['defenders'] != 1 else ''} on the shore"
                   f"{', boxed in after the key (no move)' if d.get('stalemate') else ''}")
-    found = Findings(st, rec["key"], tuple(rec["main_line"]), (), tuple(rec["themes"]))
+    found = Findings(st, rec.key, rec.main_line, (), themes)
     return found.entry(
-        entry_id(params, rec["index"]), pos, params.rules, difficulty=rated.difficulty,
-        title=_title(rec), source=source,
-        credit=f"composed by gyges generate, seed {params.seed} (candidate {rec['index']})",
+        entry_id(params, rec.index), pos, params.rules, difficulty=rated.difficulty,
+        title=_title(themes, f.quiet), source=source,
+        credit=f"composed by gyges generate, seed {params.seed} (candidate {rec.index})",
         notes=notes, history=history,
     )
 
 
 def proof_notes(stipulation: Stipulation, quiet: bool, duals: Sequence[str]) -> str:
     """The notes of a generated entry: what was proven, and its duals as a flaw (the first
-    two, each with its line: :func:`~gyges.puzzles.soundness.dual_notes`). The rating's
+    two, each with its line: :func:`~gyges.puzzles.generate.soundness.dual_notes`). The rating's
     figures stay in the state file: the book shows what a solver reads.
 
     >>> from gyges.game.rules import Side
@@ -115,9 +117,14 @@ defence, e.g. after 1. 15x12=36 26x36=12 2. ...: 52-42x32=22 or 53-32-22.
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
-def _title(rec: dict[str, Any]) -> str:
+def _position(rec: CandidateRecord) -> Position:
+    if rec.position is None:
+        raise ValueError(f"candidate {rec.index}: a record without a position")
+    return rec.position
+
+
+def _title(themes: Sequence[str], quiet: bool) -> str:
     """A short title from the themes and the key: ``Relocation, four bounces``."""
-    themes = rec["themes"]
     chain = max((int(t.split()[-1]) for t in themes if t.startswith("bounce chain")),
                 default=0)
     parts = []
@@ -132,7 +139,7 @@ def _title(rec: dict[str, Any]) -> str:
     if chain:
         word = _NUMBERS[chain] if chain < len(_NUMBERS) else str(chain)
         parts.append(f"{word} bounce{'s' if chain != 1 else ''}")
-    if rec["features"]["quiet"]:
+    if quiet:
         parts.append("quiet key")
     text = ", ".join(parts) or "direct threat"
     return text[0].upper() + text[1:]
@@ -143,12 +150,12 @@ def catalogue_entries(runs: Runs) -> list[str]:
     whose main line no longer replays is left out, with a warning in the log."""
     entries = []
     for params, records in runs:
-        for r in sorted(records, key=lambda r: r["index"]):
+        for r in sorted(records, key=lambda r: r.index):
             try:
                 entries.append(entry_text(r, params))
             except ValueError as e:
-                LOG.warning("candidate %d left out: its main line no longer replays: %s",
-                            r["index"], e)
+                _LOG.warning("candidate %d left out: its main line no longer replays: %s",
+                             r.index, e)
     return entries
 
 
@@ -186,7 +193,7 @@ def write_catalogue(path: str | Path, runs: Runs, title: str = "", force: bool =
     """
     path = Path(path)
     entries = catalogue_entries(runs)
-    new_ids = {entry_id(params, r["index"]) for params, records in runs for r in records}
+    new_ids = {entry_id(params, r.index) for params, records in runs for r in records}
     old = path.read_text(encoding="utf-8") if path.exists() and not force else None
     if old is not None:
         try:

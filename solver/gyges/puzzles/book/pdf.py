@@ -1,4 +1,4 @@
-"""The puzzle book as a PDF: the HTML book (:func:`gyges.puzzles.bookhtml.export_html`)
+"""The puzzle book as a PDF: the HTML book (:func:`gyges.puzzles.book.html.export_html`)
 typeset by WeasyPrint, which paginates it with its print CSS, fills in the page numbers of
 the contents and cross-references, and embeds the (subset) fonts.
 
@@ -17,10 +17,10 @@ import io
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
-from gyges.puzzles.book import Book
-from gyges.puzzles.bookhtml import Paper, export_html
-from gyges.puzzles.diagrams import Arrows
-from gyges.puzzles.schema import Puzzle
+from gyges.puzzles.book.diagrams import Arrows
+from gyges.puzzles.book.html import Paper, export_html
+from gyges.puzzles.book.model import Book
+from gyges.puzzles.catalogue.schema import Puzzle
 
 __all__ = ["PdfError", "book_date", "export_pdf", "html_to_pdf", "source_date"]
 
@@ -90,9 +90,9 @@ def export_pdf(book: Book | Sequence[Puzzle], *, title: str | None = None,
                monochrome: bool = False, coordinates: bool = True,
                created: _dt.datetime | None = None,
                status: Callable[[str], None] | None = None) -> bytes:
-    """The book as PDF bytes (options as for :func:`~gyges.puzzles.bookhtml.export_html`;
+    """The book as PDF bytes (options as for :func:`~gyges.puzzles.book.html.export_html`;
     ``status`` as for :func:`html_to_pdf`)."""
-    return html_to_pdf(export_html(book, title, paper=paper, arrows=arrows,
+    return html_to_pdf(export_html(book, title=title, paper=paper, arrows=arrows,
                                    monochrome=monochrome, coordinates=coordinates),
                        created=created, status=status)
 

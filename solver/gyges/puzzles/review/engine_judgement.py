@@ -5,7 +5,7 @@ probability (docs/review.md).
 Every position of the game gets one search of the playing engine (:mod:`gyges.engine`),
 within a :class:`~gyges.engine.Limit`, with the game's history for the Renop law. A
 proof outranks an evaluation: where the solver proves a result the score is that result
-(:class:`Assessment`), so a proven win counts 100 % and a proven loss 0 %. A turn's
+(:class:`PositionAssessment`), so a proven win counts 100 % and a proven loss 0 %. A turn's
 :class:`Judgement` compares the position before it with the position after it, both from
 the mover's side; the fall in win probability gives the mark:
 
@@ -28,14 +28,15 @@ without brackets are the review's proven facts.
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
 >>> key = parse_move("51-43-33-31-21-S", p, PRESETS["pbmserv"])
 >>> played = parse_move("51-32", p, PRESETS["pbmserv"])
->>> j = judge(Assessment(p, Eval(50), key), played, Assessment(p.with_turn(Side.SOUTH), Eval(40)))
+>>> before = PositionAssessment(p, Eval(50), key)
+>>> j = judge(before, played, PositionAssessment(p.with_turn(Side.SOUTH), Eval(40)))
 >>> round(j.win_before, 3), round(j.win_after, 3), j.mark
 (0.622, 0.401, <EngineMark.MISTAKE: 'mistake'>)
 >>> j.text()
 '62% -> 40%, a mistake (best 51-43-33-31-21-S, +0.50)'
 >>> Judgement.from_json(j.to_json(), p, PRESETS["pbmserv"]) == j
 True
->>> judge(Assessment(p, Win(1), key, (key,)), key, None).text()
+>>> judge(PositionAssessment(p, Win(1), key, (key,)), key, None).text()
 '100% -> 100%'
 """
 
@@ -53,9 +54,9 @@ from gyges.game.moves import Move
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet, Side
 
-__all__ = ["BLUNDER", "DEFAULT_LIMIT", "INACCURACY", "MISTAKE", "Assessment", "EngineMark",
-           "Judgement", "assess", "judge", "limit_from_json", "limit_text", "limit_to_json",
-           "mark_for"]
+__all__ = ["BLUNDER", "DEFAULT_LIMIT", "INACCURACY", "MISTAKE", "EngineMark", "Judgement",
+           "PositionAssessment", "assess_position", "judge", "limit_from_json", "limit_text",
+           "limit_to_json", "mark_for"]
 
 #: Falls in the mover's win probability (0..1) that make an inaccuracy, a mistake and a
 #: blunder. They trade false alarms for missed errors: the evaluation at the review's
@@ -101,7 +102,7 @@ def mark_for(drop: float) -> EngineMark:
 
 
 @dataclasses.dataclass(frozen=True)
-class Assessment:
+class PositionAssessment:
     """What is known of ``position``: its ``score`` for the side to move, a proven result
     where the solver has one, else the engine's; the engine's best move (None when
     nothing can move), and the proven winning first moves (``keys``) when the side to
@@ -128,8 +129,9 @@ class Assessment:
         return score if side is self.side else -score
 
 
-def assess(analysis: Analysis, depths: Sequence[Analysis] = (), proven: Score | None = None,
-           keys: Sequence[Move] = ()) -> Assessment:
+def assess_position(analysis: Analysis, depths: Sequence[Analysis] = (),
+                    proven: Score | None = None, keys: Sequence[Move] = ()
+                    ) -> PositionAssessment:
     """The assessment of ``analysis.position`` from the engine's answer ``analysis`` and
     its analysis of each depth completed (``depths``, in the order the search gave them):
     ``proven`` (a result the solver proved for the side to move, with its winning
@@ -144,7 +146,8 @@ def assess(analysis: Analysis, depths: Sequence[Analysis] = (), proven: Score | 
     if depth in table and table[depth] != analysis.score:
         depth += 1  # the best move of a deeper search cut short (docs/engine.md, Time)
     score = proven if proven is not None else analysis.score
-    return Assessment(analysis.position, score, analysis.move, tuple(keys), depth, completed)
+    return PositionAssessment(analysis.position, score, analysis.move, tuple(keys), depth,
+                              completed)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -214,7 +217,8 @@ def _same(a: Move, b: Move, position: Position) -> bool:
     return a.result_key(position) == b.result_key(position)
 
 
-def judge(before: Assessment, played: Move | None, after: Assessment | None) -> Judgement:
+def judge(before: PositionAssessment, played: Move | None,
+          after: PositionAssessment | None) -> Judgement:
     """The judgement of the turn of ``before.side`` that played ``played`` (its first
     move; None for a resignation) in ``before.position``, leading to ``after`` (None: the
     turn ended the game, by a landing or a resignation)."""

@@ -20,9 +20,9 @@ import enum
 from typing import Any
 
 from gyges.game.rules import PRESETS, RuleError, RuleSet, closest_preset, parse_override
-from gyges.puzzles.games import GAMES_TEXT, GAMES_WAY
-from gyges.puzzles.play import PLAY_WAY
-from gyges.puzzles.schema import theme_problem
+from gyges.puzzles.catalogue.schema import theme_problem
+from gyges.puzzles.generate.games import GAMES_TEXT, GAMES_WAY
+from gyges.puzzles.generate.play import PLAY_WAY
 from gyges.search.stipulation import Stipulation
 
 __all__ = ["COMPOSE_EVERY", "COMPOSE_EVERY_THEMED", "FORMAT", "MOVES", "SOURCES",
@@ -169,7 +169,7 @@ class Params:
             "themes": list(self.themes), "no_duals": self.no_duals,
             "min_tries": self.min_tries}
         if Source.PLAY in self.sources:
-            # the way play candidates are made (:data:`~gyges.puzzles.play.PLAY_WAY`): a
+            # the way play candidates are made (:data:`~gyges.puzzles.generate.play.PLAY_WAY`): a
             # state file of another way is not resumed
             d["play"] = PLAY_WAY
         if Source.GAMES in self.sources:
@@ -205,11 +205,11 @@ def generated_moves(text: str) -> int:
     >>> generated_moves("win in 1")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    gyges.puzzles.params.ParamsError: stipulation: win in 1: choose 2, 3, 4, 5 or 6 ...
+    gyges.puzzles.generate.params.ParamsError: stipulation: win in 1: choose 2, 3, 4, 5 or 6 ...
     >>> generated_moves("win in 7")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    gyges.puzzles.params.ParamsError: stipulation: win in 7: choose 2, 3, 4, 5 or 6 (the ...
+    gyges.puzzles.generate.params.ParamsError: stipulation: win in 7: choose 2, 3, 4, 5 or 6 ...
     """
     try:
         st = Stipulation.parse(text)

@@ -4,7 +4,8 @@ canonical positions (:func:`~gyges.puzzles.symmetry.canonical`) a run leaves out
 >>> known_positions(["no/such/catalogue.yaml"])
 Traceback (most recent call last):
 ...
-gyges.puzzles.duplicates.KnownCatalogueError: no/such/catalogue.yaml: no such file or directory
+gyges.puzzles.generate.duplicates.KnownCatalogueError: no/such/catalogue.yaml: no such file or \
+directory
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from gyges.game.rules import RuleSet
-from gyges.puzzles.params import GenerateError
-from gyges.puzzles.schema import CatalogueError, catalogue_files, load_catalogue
+from gyges.puzzles.catalogue.schema import CatalogueError, catalogue_files, load_catalogue
+from gyges.puzzles.generate.params import GenerateError
 from gyges.puzzles.symmetry import canonical
 
 __all__ = ["KnownCatalogueError", "known_positions"]

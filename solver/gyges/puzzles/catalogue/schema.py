@@ -28,7 +28,7 @@ carrying ``schema: 1``); a puzzle is a mapping::
 
 Reading never ends in a traceback: :class:`CatalogueError` names the file, the line and
 the puzzle (``puzzles/seed000.yaml:12: puzzle seed000-taboo: ...``). Checking an entry
-against the solver is :mod:`gyges.puzzles.checking`'s job.
+against the solver is :mod:`gyges.puzzles.catalogue.checking`'s job.
 
 >>> s = Stipulation.parse("North wins in 1")
 >>> s.kind, s.moves, s.side, str(s)

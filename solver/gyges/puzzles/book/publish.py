@@ -1,7 +1,7 @@
 """Publishing the puzzle book: :func:`publish_book` takes the puzzles of a catalogue and
 writes the book (text, HTML or PDF) or the diagrams (SVG files), as ``gyges export`` does:
 
-1. the puzzles a :class:`~gyges.puzzles.selection.Selection` keeps (:class:`NothingSelected`
+1. the puzzles a :class:`~gyges.puzzles.book.selection.Selection` keeps (:class:`NothingSelected`
    when none; :class:`NoPuzzles` when there are none to select from);
 2. the target, before any work: a directory (created when the files are written: the
    book gets its usual name there, the SVG files theirs), or a file name with the
@@ -11,11 +11,11 @@ writes the book (text, HTML or PDF) or the diagrams (SVG files), as ``gyges expo
    signature, may replace a PDF); the text, HTML and SVG files are signed; every file is
    written whole or not at all;
 3. each entry's key and main line replayed by the engine (cheap:
-   :func:`~gyges.puzzles.checking.engine_problems`; :class:`EngineRefused`);
+   :func:`~gyges.puzzles.catalogue.checking.engine_problems`; :class:`EngineRefused`);
 4. for a PDF, or when asked, every entry re-proven by the solver (:class:`Disproved`);
 5. the book laid out with the solver's commentary
-   (:func:`~gyges.puzzles.commentary.solver_commentary`) and rendered; a PDF is dated
-   ``created`` (default: :func:`~gyges.puzzles.pdf.book_date`, ``SOURCE_DATE_EPOCH`` or
+   (:func:`~gyges.puzzles.book.commentary.solver_commentary`) and rendered; a PDF is dated
+   ``created`` (default: :func:`~gyges.puzzles.book.pdf.book_date`, ``SOURCE_DATE_EPOCH`` or
    now).
 
 >>> BookFormat.PDF.file_name, BookOptions(chapters="theme")
@@ -31,15 +31,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from gyges.output import check_output, signed, write_atomic
-from gyges.puzzles.book import BOOK_TITLE, Book, Chapters, make_book
-from gyges.puzzles.bookhtml import Paper, export_html
-from gyges.puzzles.booktext import export_text
-from gyges.puzzles.checking import CheckStep, check_catalogue, engine_problems
-from gyges.puzzles.commentary import solver_commentary
-from gyges.puzzles.diagrams import Arrows, puzzle_svgs
-from gyges.puzzles.pdf import book_date, export_pdf
-from gyges.puzzles.schema import CatalogueError, Puzzle, load_catalogue
-from gyges.puzzles.selection import Selection, select_puzzles
+from gyges.puzzles.book.commentary import solver_commentary
+from gyges.puzzles.book.diagrams import Arrows, puzzle_svgs
+from gyges.puzzles.book.html import Paper, export_html
+from gyges.puzzles.book.model import BOOK_TITLE, Book, Chapters, make_book
+from gyges.puzzles.book.pdf import book_date, export_pdf
+from gyges.puzzles.book.selection import Selection, select_puzzles
+from gyges.puzzles.book.text import export_text
+from gyges.puzzles.catalogue.checking import CheckStep, check_catalogue, engine_problems
+from gyges.puzzles.catalogue.schema import CatalogueError, Puzzle, load_catalogue
 
 __all__ = ["BookFormat", "BookOptions", "Disproved", "EngineRefused", "NoPuzzles",
            "NothingSelected", "PublishError", "Published", "WrongSuffix", "publish_book"]
@@ -67,7 +67,7 @@ class BookFormat(str, enum.Enum):
 
 @dataclasses.dataclass(frozen=True)
 class BookOptions:
-    """How the book looks: its ``title`` (None: :data:`~gyges.puzzles.book.BOOK_TITLE`),
+    """How the book looks: its ``title`` (None: :data:`~gyges.puzzles.book.model.BOOK_TITLE`),
     its ``chapters``, the ``paper`` of the HTML and PDF books, what the solution diagrams
     draw (``arrows``), column and row numbers on the problems' diagrams
     (``coordinates``), black and white (``monochrome``), and the width of the SVG files in
@@ -173,11 +173,11 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
     module's docstring. ``selection``: the puzzles to publish (default: all);
     ``check``: re-prove every puzzle first (default: for a PDF);
     ``progress`` hears of each re-proof
-    (:func:`~gyges.puzzles.checking.check_catalogue`); ``status`` is told, in words, what
+    (:func:`~gyges.puzzles.catalogue.checking.check_catalogue`); ``status`` is told, in words, what
     the later steps are doing (the solver's commentary puzzle by puzzle, the rendering,
     WeasyPrint's typesetting). Raises :class:`PublishError` (its kinds say which step
     refused), :class:`~gyges.output.OutputError` (a file not to replace) or
-    :class:`~gyges.puzzles.pdf.PdfError` (no WeasyPrint)."""
+    :class:`~gyges.puzzles.book.pdf.PdfError` (no WeasyPrint)."""
     fmt = BookFormat(fmt)
     selection = selection or Selection()
     if not puzzles:
