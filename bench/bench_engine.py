@@ -20,7 +20,7 @@ docs/engine.md).
   2): the time to the deepest depth both reach within SECONDS (default 2), N times
   (default 3) alternating, the medians.
 
-Helios is built by ``bash ../shared/peer/build.sh`` (docs/engine.md); without it the
+Helios is built as docs/engine.md says ("Helios, the other engine"); without it the
 comparisons are skipped. Run: ``python -m bench.bench_engine nps 1``;
 ``python -m bench engine`` runs ``nps`` and ``puzzles``.
 """

@@ -3,7 +3,8 @@
 What a user runs, as whole processes: ``gyges perft`` and ``gyges solve`` with their
 default options, pinned to one core (``taskset -c 0``), one after the other with the
 peer's harness (``taskset -c 1``), alternating, so that both see the machine of the same
-minutes. The peer's harness (built by ``../shared/peer/build.sh``;
+minutes. The peer's harness (a small program around Helios's crates, built outside the
+repository, docs/engine.md;
 ``GYGES_PEER_HARNESS`` overrides its path) gives ``perft BOARD DEPTH`` and ``solve BOARD
 MAXPLY`` (iterative deepening to MAXPLY plies, "WIN" when it finds the landing). The peer
 plays under its own rules; gyges is given the same rules as options (``PEER_OPTIONS``).

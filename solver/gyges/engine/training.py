@@ -2,7 +2,7 @@
 engine-weights``): :func:`train_weights`.
 
 Each round plays games between two copies of the builtin engine with the weights of the
-round before (the first round: :data:`START`, set by hand), from setup pairs and a few
+round before (the first round: :data:`FIRST_WEIGHTS`, set by hand), from setup pairs and a few
 random first moves drawn with a seeded generator, at a fixed node count a move (so every
 game, and so the file written, is the same on every run on the same kind of machine).
 Every position of every decided game where the side to move cannot land at once gives
@@ -34,12 +34,12 @@ from gyges.game.position import ALL_SETUPS
 from gyges.game.rules import PRESETS
 from gyges.parallel import worker_pool
 
-__all__ = ["RULE_SETS", "START", "Settings", "fit_weights", "self_play", "train_weights",
+__all__ = ["RULE_SETS", "FIRST_WEIGHTS", "Settings", "fit_weights", "self_play", "train_weights",
            "training_set"]
 
 #: The first round's weights, by hand: a threat to parry is bad, a goal within reach and
 #: room to move are good.
-START = {"threat": -0.5, "reach_x": 0.3, "reach_y": -0.3, "mobility_x": 0.1,
+FIRST_WEIGHTS = {"threat": -0.5, "reach_x": 0.3, "reach_y": -0.3, "mobility_x": 0.1,
          "mobility_y": -0.1, "area_x": 0.05, "area_y": -0.05, "moves_x": 0.1,
          "moves_y": -0.1, "rings_x": 0.1, "rings_y": -0.1, "ends_x": 0.05, "ends_y": -0.1}
 
@@ -167,7 +167,7 @@ def train_weights(settings: Settings | None = None, jobs: int = 1,
     settings = settings or Settings()
     say: Progress = progress or (lambda line: None)
     numpy()                     # missing numpy: said before the first game, not after
-    weights = tuple(START.get(name, 0.0) for name in FEATURES)
+    weights = tuple(FIRST_WEIGHTS.get(name, 0.0) for name in FEATURES)
     rng = random.Random(settings.seed)
     games: list[PlayedGame] = []
     quality: dict[str, float] = {}

@@ -59,13 +59,13 @@ from gyges.parallel.executor import Executor, open_executor
 from gyges.parallel.local import Interrupted, interruptible
 from gyges.parallel.logs import log_to
 from gyges.parallel.progress import Progress
-from gyges.parallel.results import ResultsFile, dumps
+from gyges.parallel.results import Record, ResultsFile, dumps
 from gyges.signals import deferred
 
 __all__ = ["Batch", "RunEvent", "RunSummary", "chunk_size", "run"]
 
 T = TypeVar("T")
-Record = dict[str, Any]
+
 Records = Mapping[Hashable, Record]
 LOG = logging.getLogger("gyges.run")
 

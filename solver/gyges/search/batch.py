@@ -33,7 +33,7 @@ from gyges.game.rules import PRESETS, RuleSet
 from gyges.parallel import ResultsFile, RunEvent, RunSummary, run
 from gyges.search import DUALS_UP_TO, solve
 
-__all__ = ["FORMAT", "Question", "SolveListError", "SolveRecord", "SolvedList", "read_solved",
+__all__ = ["FORMAT", "EntryKey", "SolveListError", "SolveRecord", "SolvedList", "read_solved",
            "results_file", "solve_entry", "solve_file", "solve_many", "summary_table"]
 
 FORMAT = 1  #: version of the record layout
@@ -52,7 +52,7 @@ class SolveListError(ValueError):
 
 
 @dataclasses.dataclass(frozen=True)
-class Question:
+class EntryKey:
     """What makes two entries the same question, and what a record answers: the position,
     the rules (``RuleSet.describe()``), the bound, the history and the previous position,
     in their text forms. An entry's and its record's are equal.
@@ -61,7 +61,7 @@ class Question:
     >>> from gyges.game.position import Position
     >>> e = Entry(3, Position.from_string("321123/....../....../....../....../231123 S"),
     ...           PRESETS["pbmserv"], 2)
-    >>> Question.of(e) == SolveRecord.from_json(solve_entry(e)).question
+    >>> EntryKey.of(e) == SolveRecord.from_json(solve_entry(e)).question
     True
     """
 
@@ -72,7 +72,7 @@ class Question:
     previous: str | None = None
 
     @classmethod
-    def of(cls, entry: Entry) -> Question:
+    def of(cls, entry: Entry) -> EntryKey:
         """The question of a list entry whose rules and bound are filled in."""
         assert entry.rules is not None and entry.max_moves is not None
         return cls(str(entry.position), entry.rules.describe(), entry.max_moves,
@@ -96,13 +96,13 @@ _OPTIONAL: dict[str, type | tuple[type, ...]] = {
 
 @dataclasses.dataclass(frozen=True)
 class SolveRecord:
-    """One line of a ``gyges solve FILE --out`` file: the question (:class:`Question`) and
+    """One line of a ``gyges solve FILE --out`` file: the question (:class:`EntryKey`) and
     the solver's verdict, read by :meth:`from_json` (which says what is wrong with a line
     that is not one) and written by :meth:`to_json`, key for key (see :func:`solve_entry`).
     """
 
     data: dict[str, Any]
-    question: Question
+    question: EntryKey
 
     @classmethod
     def from_json(cls, data: Any) -> SolveRecord:
@@ -123,7 +123,7 @@ class SolveRecord:
         history = data.get("history", [])
         if not all(isinstance(p, str) for p in history):
             raise ValueError("history is not a list of position strings")
-        return cls(dict(data), Question(data["position"], data["rules"], data["max_moves"],
+        return cls(dict(data), EntryKey(data["position"], data["rules"], data["max_moves"],
                                         tuple(history), data.get("previous")))
 
     def to_json(self) -> dict[str, Any]:
@@ -198,8 +198,8 @@ def _options_text(options: dict[str, Any]) -> str:
 
 
 def read_solved(path: str, options: dict[str, Any], repair: bool = False
-                ) -> dict[Question, SolveRecord]:
-    """The records already in an output file, by their :class:`Question`; records made
+                ) -> dict[EntryKey, SolveRecord]:
+    """The records already in an output file, by their :class:`EntryKey`; records made
     with other options are refused (:class:`~gyges.parallel.ParametersError`)."""
     return results_file(path, options).read(repair).values()  # type: ignore[return-value]
 
@@ -285,12 +285,12 @@ def solve_many(
     options = _options(tree, tries, duals)
     summary = run(
         functools.partial(solve_entry, tree=tree, tries=tries, duals=duals, prover=prover),
-        filled, key=Question.of, results=results_file(out, options) if out is not None else None,
+        filled, key=EntryKey.of, results=results_file(out, options) if out is not None else None,
         scheduler=scheduler, jobs=jobs, progress=progress, unit="positions", watch=watch,
         log=log, logger=LOG, describe=_log_text)
-    first: dict[Question, Entry] = {}
+    first: dict[EntryKey, Entry] = {}
     for e in filled:
-        first.setdefault(Question.of(e), e)
+        first.setdefault(EntryKey.of(e), e)
     return SolvedList(tuple(first.values()), tuple(summary.records.get(k) for k in first),
                       summary, out, tuple(bad))
 

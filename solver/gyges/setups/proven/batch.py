@@ -50,7 +50,7 @@ __all__ = [
     "finish_task", "first_move_verdicts", "first_moves", "moves_task", "parts_file", "run",
 ]
 
-LOG = logging.getLogger("gyges.setups")
+_LOG = logging.getLogger("gyges.setups")
 
 #: From this depth on, pairs are split per first move by default. What it trades: a
 #: split pair costs more CPU in all (each group of first moves starts with an empty
@@ -64,7 +64,7 @@ GROUP = 16  #: first moves per task when a pair is split
 BLOCK_PER_WORKER = 4  #: pairs split at a time, per worker (at least MIN_BLOCK)
 MIN_BLOCK = 16
 
-Pair = tuple[str, str]
+_Pair = tuple[str, str]
 
 
 # -- one pair, split per first move ---------------------------------------------------------
@@ -130,7 +130,7 @@ def _with_params(record: PairRecord, rules: RuleSet, depth: int, canonical: bool
     return dataclasses.replace(record, params=wanted).to_json()
 
 
-def analyse_task(pair: Pair, *, rules: RuleSet, depth: int, canonical: bool = False
+def analyse_task(pair: _Pair, *, rules: RuleSet, depth: int, canonical: bool = False
                  ) -> dict[str, Any]:
     """One pair's record, with the run's parameters
     (:class:`~gyges.setups.proven.records.AnalysisParams`), as its JSON object."""
@@ -226,9 +226,9 @@ def parts_file(out: str, wanted: AnalysisParams) -> ResultsFile:
                        params_of=AnalysisParams.from_json, describe=str)
 
 
-def _verdicts(parts: Mapping[Hashable, Mapping[str, Any]]) -> dict[Pair, dict[int, Any]]:
+def _verdicts(parts: Mapping[Hashable, Mapping[str, Any]]) -> dict[_Pair, dict[int, Any]]:
     """The first-move verdicts of the ``.parts`` records, by pair."""
-    out: dict[Pair, dict[int, Any]] = {}
+    out: dict[_Pair, dict[int, Any]] = {}
     for rec in parts.values():
         group = FirstMoveVerdicts.from_json(rec)
         out.setdefault((group.south, group.north), {}).update(group.verdicts())
@@ -262,7 +262,7 @@ class _Split:
     watch: Callable[[RunEvent], None] | None
 
 
-def _split_block(batch: Batch, split: _Split, pairs: Sequence[Pair], before: int,
+def _split_block(batch: Batch, split: _Split, pairs: Sequence[_Pair], before: int,
                  total: int) -> int:
     """One block of pairs split per first move: their groups of first moves (kept in the
     ``.parts`` file), then one task per pair to combine and finish. ``before``: pairs of
@@ -296,23 +296,23 @@ def _split_block(batch: Batch, split: _Split, pairs: Sequence[Pair], before: int
                      watch=second_half, describe=_log_text, unit="pairs").done
 
 
-def _run_split(asked: Sequence[Pair], split: _Split, scheduler: str | None,
+def _run_split(asked: Sequence[_Pair], split: _Split, scheduler: str | None,
                jobs: int | None, progress: TextIO | None, log: str | None) -> RunSummary:
     """The pairs asked for, split per first move, a block of pairs at a time, in one
     Batch; the ``.parts`` file is removed once every pair has its record."""
     start = time.perf_counter()
     distinct = list(dict.fromkeys(asked))
-    todo: list[Pair] = []
+    todo: list[_Pair] = []
     done = resumed = 0
     records: Mapping[Hashable, dict[str, Any]] = types.MappingProxyType({})
-    with Batch(scheduler, jobs, log=log, logger=LOG) as batch:
+    with Batch(scheduler, jobs, log=log, logger=_LOG) as batch:
         have = batch.records(split.results)
         resumed = len(have)
         todo = [p for p in distinct if p not in have]
         if split.watch is not None:
             split.watch(RunEvent(None, have, 0, len(todo)))
         if todo:
-            LOG.info("%d pairs to do (%d already done), split per first move", len(todo),
+            _LOG.info("%d pairs to do (%d already done), split per first move", len(todo),
                      len(distinct) - len(todo))
             if progress is not None:
                 split = dataclasses.replace(split, bar=Progress(len(todo), progress,
@@ -335,7 +335,7 @@ def _run_split(asked: Sequence[Pair], split: _Split, scheduler: str | None,
 
 
 def run(
-    pairs: Iterable[Pair],
+    pairs: Iterable[_Pair],
     rules: RuleSet,
     depth: int,
     out: str,
@@ -383,7 +383,7 @@ def run(
         return run_tasks(
             functools.partial(analyse_task, rules=rules, depth=depth, canonical=canonical),
             asked, results=results, scheduler=scheduler, jobs=jobs, progress=progress,
-            unit="pairs", watch=watch, log=log, logger=LOG, describe=_log_text,
+            unit="pairs", watch=watch, log=log, logger=_LOG, describe=_log_text,
             chunksize=chunksize)
     moves = functools.partial(moves_task, rules=rules, depth=depth, canonical=canonical)
     finish = functools.partial(finish_task, rules=rules, depth=depth, canonical=canonical)

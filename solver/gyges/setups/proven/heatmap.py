@@ -47,7 +47,7 @@ FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 WIN, LOSS = "#d62728", "#1f77b4"  #: South forces a landing; North does
 #: swatches of the legend's white-to-green scale, at most: one a value up to 24 (the
 #: landing threats of the published table go to 22); more would only lengthen the legend
-SCALE_STEPS = 24
+_SCALE_STEPS = 24
 
 #: what the shade of a pair without a forced result shows, by record key: a name, and
 #: what it counts
@@ -169,7 +169,7 @@ def _legend(c: Canvas, x: float, y: float, depth: Any, key: str, hi: int) -> Non
         c.rect(x, y, box, box, colour, stroke="#888888")
         c.text(x + box + 6, y + box - 1, words, LEGEND_SIZE)
         y += line
-    steps = min(hi, SCALE_STEPS)
+    steps = min(hi, _SCALE_STEPS)
     swatch = 10
     for k in range(steps + 1):
         c.rect(x + swatch * k, y, swatch, box, _shade(hi * k / steps, hi), stroke="#cccccc")

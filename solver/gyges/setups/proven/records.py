@@ -35,11 +35,11 @@ from gyges.parallel import ResultsFile
 from gyges.search.stipulation import RESULT_KINDS, ResultKind
 
 __all__ = [
-    "COUNTS", "FORMAT", "RECORD_KEYS", "AnalysisParams", "BatchError", "PairRecord",
+    "COUNTS", "PAIR_FORMAT", "RECORD_KEYS", "AnalysisParams", "BatchError", "PairRecord",
     "is_canonical", "read_results", "results_file", "with_mirrors",
 ]
 
-FORMAT = 1  #: version of the JSONL record layout
+PAIR_FORMAT = 1  #: version of the JSONL record layout
 
 #: the keys of every record, besides the parameters (``depth``, ``rules``, ``format``)
 RECORD_KEYS = (
@@ -68,7 +68,7 @@ class AnalysisParams:
     depth: int
     rules: str  #: the rules as ``RuleSet.describe()``
     canonical: bool = False
-    format: int = FORMAT
+    format: int = PAIR_FORMAT
 
     @classmethod
     def of(cls, rules: RuleSet, depth: int, canonical: bool = False) -> AnalysisParams:

@@ -104,12 +104,12 @@ def _histogram(values: Sequence[int], bins: int = 8) -> list[str]:
     return lines
 
 
-WIDTH = 92  #: the explanations are wrapped to this many columns
+_WIDTH = 92  #: the explanations are wrapped to this many columns
 
 
 def _explain(text: str) -> list[str]:
     """A section's explanation: in parentheses, indented, wrapped."""
-    return textwrap.wrap(f"({text})", WIDTH, initial_indent="  ", subsequent_indent="   ")
+    return textwrap.wrap(f"({text})", _WIDTH, initial_indent="  ", subsequent_indent="   ")
 
 
 def _percent(part: int, whole: int) -> str:

@@ -44,14 +44,14 @@ from gyges.parallel import run as run_tasks
 from gyges.setups.pairs import SetupError, canonical_pairs
 
 __all__ = [
-    "DEFAULT_LIMIT", "FORMAT", "HASH_BITS", "OPENING_PLIES", "ScheduledGame",
+    "DEFAULT_LIMIT", "GAMES_FORMAT", "HASH_BITS", "OPENING_PLIES", "ScheduledGame",
     "describe_limit", "games_file", "is_games_file", "limit_of", "play_task", "rank_params",
     "read_games", "run_games", "schedule",
 ]
 
-LOG = logging.getLogger("gyges.setups")
+_LOG = logging.getLogger("gyges.setups")
 
-FORMAT = 1  #: version of the games file's record layout
+GAMES_FORMAT = 1  #: version of the games file's record layout
 #: Random moves that open a game after the first round: one of each side. One move a side
 #: is enough to make a pair's later games other games, and little enough that the setups
 #: still decide the position the engine takes over.
@@ -110,7 +110,7 @@ def rank_params(rules: RuleSet, limit: Limit, prove: int, max_plies: int,
     """The parameters stored in every game record: a resumed run must match them."""
     given = {k: getattr(limit, k) for k in ("time", "depth", "nodes")
              if getattr(limit, k) is not None}
-    return {"canonical": canonical, "format": FORMAT, "limit": given,
+    return {"canonical": canonical, "format": GAMES_FORMAT, "limit": given,
             "max_plies": max_plies, "prove": prove, "rules": rules.describe()}
 
 
@@ -181,7 +181,7 @@ def play_task(item: ScheduledGame, *, rules: RuleSet, limit: Mapping[str, Any], 
     finally:
         player.close()
     game = dataclasses.replace(game, number=item.game, round=item.round)
-    return {**game.to_json(), "canonical": canonical, "format": FORMAT,
+    return {**game.to_json(), "canonical": canonical, "format": GAMES_FORMAT,
             "limit": dict(limit), "max_plies": max_plies, "prove": prove,
             "rules": rules.describe()}
 
@@ -233,5 +233,5 @@ def run_games(
                              max_plies=max_plies, canonical=canonical)
     return run_tasks(task, todo, key=lambda g: (g.game, g.south, g.north),
                      results=games_file(out, wanted), scheduler=scheduler, jobs=jobs,
-                     progress=progress, unit="games", watch=watch, log=log, logger=LOG,
+                     progress=progress, unit="games", watch=watch, log=log, logger=_LOG,
                      describe=_log_text)

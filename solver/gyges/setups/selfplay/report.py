@@ -30,7 +30,7 @@ from gyges.setups.selfplay.table import GameTable
 
 __all__ = ["PRIOR_GAMES", "best_replies", "rank_report"]
 
-WIDTH = 92  #: the explanations are wrapped to this many columns
+_WIDTH = 92  #: the explanations are wrapped to this many columns
 #: A pair's score for the best replies is pulled toward the model's expectation by this
 #: many games of it: with one or two games a pair, its own games alone would name as
 #: best the pair that happened to win its one game; with many, its games decide.
@@ -38,7 +38,7 @@ PRIOR_GAMES = 2
 
 
 def _explain(text: str) -> list[str]:
-    return textwrap.wrap(f"({text})", WIDTH, initial_indent="  ", subsequent_indent="   ")
+    return textwrap.wrap(f"({text})", _WIDTH, initial_indent="  ", subsequent_indent="   ")
 
 
 def _elo(x: float) -> str:

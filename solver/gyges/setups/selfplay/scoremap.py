@@ -26,7 +26,7 @@ __all__ = ["NO_GAMES", "score_colour", "score_map_svg"]
 SOUTH, NORTH = (214, 39, 40), (31, 119, 180)  #: South's wins red, North's blue
 NO_GAMES = "#e8e8e8"  #: a pair without games
 PROVEN = "#000000"  #: the outline of a pair with a proven result
-SCALE_STEPS = 10  #: the legend's swatches from 0 to 1 (every tenth of a point)
+_SCALE_STEPS = 10  #: the legend's swatches from 0 to 1 (every tenth of a point)
 
 
 def score_colour(score: float) -> str:
@@ -45,12 +45,12 @@ def _legend(c: Canvas, x: float, y: float, canonical: bool) -> None:
     line = LEGEND_SIZE + 8
     box = LEGEND_SIZE
     swatch = 16
-    for k in range(SCALE_STEPS + 1):
-        c.rect(x + swatch * k, y, swatch, box, score_colour(k / SCALE_STEPS),
+    for k in range(_SCALE_STEPS + 1):
+        c.rect(x + swatch * k, y, swatch, box, score_colour(k / _SCALE_STEPS),
                stroke="#cccccc")
-    end = x + swatch * (SCALE_STEPS + 1)
+    end = x + swatch * (_SCALE_STEPS + 1)
     c.text(x, y + box + LEGEND_SIZE + 1, "0", LEGEND_SIZE)
-    c.text(x + swatch * (SCALE_STEPS + 1) / 2, y + box + LEGEND_SIZE + 1, "0.5", LEGEND_SIZE,
+    c.text(x + swatch * (_SCALE_STEPS + 1) / 2, y + box + LEGEND_SIZE + 1, "0.5", LEGEND_SIZE,
            anchor="middle")
     c.text(end, y + box + LEGEND_SIZE + 1, "1", LEGEND_SIZE, anchor="end")
     c.text(end + 6, y + box - 1, "South's score in the pair's games (points per game, a draw "
