@@ -30,7 +30,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from gyges.engine.builtin import MAX_DEPTH, EngineError, Limit
+from gyges.engine.builtin import MAX_DEPTH, MAX_NODES, MAX_SECONDS, EngineError, Limit
 from gyges.formats.quoting import shorten
 from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleRequest
 from gyges.parallel import Interrupted
@@ -225,13 +225,14 @@ def limit_options(what: str, default: Limit) -> Callable[[F], F]:
 
     def decorate(func: F) -> F:
         func = click.option(
-            "--nodes", type=click.IntRange(1), default=None, metavar="N",
+            "--nodes", type=click.IntRange(1, MAX_NODES), default=None, metavar="N",
             help=f"Nodes {what} (deterministic{default_text('nodes')}).")(func)
         func = click.option(
             "--depth", type=click.IntRange(1, MAX_DEPTH), default=None, metavar="PLIES",
             help=f"Plies {what} (deterministic{default_text('depth')}).")(func)
         return click.option(
-            "--time", "seconds", type=click.FloatRange(0, min_open=True), default=None,
+            "--time", "seconds", type=click.FloatRange(0, MAX_SECONDS, min_open=True),
+            default=None,
             metavar="SECONDS",
             help=f"Seconds {what} (the search then depends on the machine's "
                  f"speed{default_text('time')}).")(func)

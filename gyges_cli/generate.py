@@ -112,6 +112,8 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
     params = Params(moves, rules, seed, sources, wanted, no_duals, min_tries)
     if not against and os.path.isdir("puzzles"):
         against = ("puzzles",)
+    if not out.strip():
+        raise UserError("an empty file name: give the catalogue file to write", "--out")
     try:   # the output policy, worded with the options that name the files
         distinct(("--out", out), ("--state", state or state_path(out)))
     except OutputError as e:

@@ -112,6 +112,21 @@ CASES = [
     ("show-empty-file", "show {empty.txt}", 2, "empty.txt: the file is empty: give a "
      "position string"),
     ("solve-empty-file", "solve {empty.txt}", 2, "empty.txt: the file is empty"),
+    # Limits a search cannot take: infinite or too large (an OverflowError before).
+    ("analyse-time-inf", f"analyse '{START}' --time inf", 2, "inf is not in the range"),
+    ("analyse-time-nan", f"analyse '{START}' --time nan", 2, "the time limit must be"),
+    ("analyse-nodes-huge", f"analyse '{START}' --nodes 18446744073709551616", 2,
+     "is not in the range 1<=x<=18446744073709551615"),
+    ("review-nodes-huge", "review {game.txt} --nodes 18446744073709551616", 2,
+     "is not in the range"),
+    ("match-spec-nodes-huge", "match builtin builtin:nodes=18446744073709551616 --games 2 "
+     "--out {tmp}/m.jsonl", 2, "the node limit must be 1..18446744073709551615"),
+    ("match-spec-time-inf", "match builtin builtin:time=inf --games 2 --out {tmp}/m.jsonl",
+     2, "the time limit must be more than 0 and at most 1,000,000 seconds"),
+    ("rank-nodes-huge", "setups rank --games 2 --nodes 18446744073709551616 "
+     "--out {tmp}/r.jsonl", 2, "is not in the range"),
+    ("generate-out-empty", "generate --stipulation 'win in 2' --count 1 --out ''", 2,
+     "--out: an empty file name"),
     ("review-puzzles-device", "review {game.txt} --puzzles /dev/zero", 2,
      "/dev/zero: is not a regular file"),
 ]

@@ -327,7 +327,8 @@ def test_the_library_refuses_before_any_game(engines, tmp_path):
 HELIOS = Path("/tmp/peer/ugi/target/release/gyges_engine")
 
 
-@pytest.mark.skipif(not HELIOS.exists(), reason="Helios is not built (docs/engine.md, \"Helios, the other engine\")")
+@pytest.mark.skipif(not HELIOS.exists(),
+                    reason="Helios is not built (docs/engine.md: Helios, the other engine)")
 def test_a_match_against_helios_ends_its_programs(tmp_path):
     """Helios under its rules, two jobs: every game refereed, and no Helios left running
     (it spins at the end of its input: it is told to quit, then killed)."""

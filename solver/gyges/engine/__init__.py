@@ -20,7 +20,9 @@ their statistics (:mod:`gyges.engine.match`, :mod:`gyges.engine.stats`,
 from gyges.engine.builtin import (
     MAX_DEPTH,
     MAX_HASH_BITS,
+    MAX_NODES,
     MAX_PROVE_DEPTH,
+    MAX_SECONDS,
     MIN_HASH_BITS,
     Analysis,
     Engine,
@@ -40,7 +42,8 @@ from gyges.engine.score import Eval, Loss, Score, Win
 from gyges.engine.stats import Sprt, Tally
 
 __all__ = [
-    "MAX_DEPTH", "MAX_HASH_BITS", "MAX_PROVE_DEPTH", "MIN_HASH_BITS", "Analysis", "Engine",
+    "MAX_DEPTH", "MAX_HASH_BITS", "MAX_NODES", "MAX_PROVE_DEPTH", "MAX_SECONDS", "MIN_HASH_BITS",
+    "Analysis", "Engine",
     "EngineError", "EngineFailure", "EngineSpec", "Eval", "Limit", "Loss", "Options",
     "PlayResult", "PlayedGame", "Player", "RandomStart", "Score",
     "SearchInterrupted", "Sprt", "Tally", "UgiEngine", "Win", "analyse", "open_player",

@@ -51,6 +51,11 @@ DEEP_FROM = 0.2
 
 #: The deepest search a :class:`Limit` allows, in plies (from 1).
 MAX_DEPTH = 90
+#: The most nodes a :class:`Limit` allows (the search counts them in 64 bits).
+MAX_NODES = 2 ** 64 - 1
+#: The longest time a :class:`Limit` allows, in seconds (a million: eleven days and a half;
+#: no limit at all is a depth of :data:`MAX_DEPTH`).
+MAX_SECONDS = 1e6
 #: The deepest proof horizon :class:`Options` allow, in moves of the winner (from 0: no
 #: prover).
 MAX_PROVE_DEPTH = 6
@@ -82,13 +87,15 @@ class Limit:
     def __post_init__(self) -> None:
         if self.time is None and self.depth is None and self.nodes is None:
             raise EngineError("a limit needs a time, a depth or a node count")
-        if self.time is not None and not self.time > 0:
-            raise EngineError(f"the time limit must be positive, not {self.time}")
+        if self.time is not None and not 0 < self.time <= MAX_SECONDS:
+            raise EngineError(f"the time limit must be more than 0 and at most "
+                              f"{MAX_SECONDS:,.0f} seconds, not {self.time}")
         if self.depth is not None and not 1 <= self.depth <= MAX_DEPTH:
             raise EngineError(f"the depth limit must be 1..{MAX_DEPTH} plies, not "
                               f"{self.depth}")
-        if self.nodes is not None and self.nodes < 1:
-            raise EngineError(f"the node limit must be at least 1, not {self.nodes}")
+        if self.nodes is not None and not 1 <= self.nodes <= MAX_NODES:
+            raise EngineError(f"the node limit must be 1..{MAX_NODES}, not "
+                              f"{str(self.nodes)[:30]}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -188,15 +195,15 @@ def game_state(position: Position | Game, history: Sequence[Position] = ()
     >>> game_state(game) == game_state(START, [START]) == (START, (START,))
     True
     """
-    if not isinstance(position, Game):
-        return position, tuple(history)
-    if history:
-        raise EngineError("give a game, or a position with its history, not both")
-    earlier = position.history
+    try:
+        game = Game.of(position, history)
+    except ValueError as e:
+        raise EngineError(str(e)) from None
+    earlier = game.history
     if not all(isinstance(h, Position) for h in earlier):
         raise EngineError("the game's history holds position keys: the engine needs the "
                           "positions")
-    return position.position, tuple(earlier)  # type: ignore[arg-type]
+    return game.position, tuple(earlier)  # type: ignore[arg-type]
 
 
 def line_moves(position: Position, rules: RuleSet, history: Sequence[Position],

@@ -354,6 +354,21 @@ class Game:
     def can_land(self, rules: RuleSet) -> bool:
         return can_land(self.position, rules, self.history)
 
+    @staticmethod
+    def of(position: Position | Game, history: Iterable[Position | bytes] = ()) -> Game:
+        """What a call that takes a position and its history, or a game, was given: the
+        game (a position and a history make one; a game and a history too is an error).
+
+        >>> from gyges.game.position import START
+        >>> Game.of(START, [START]) == Game.of(Game(START, (START,))) == Game(START, (START,))
+        True
+        """
+        if not isinstance(position, Game):
+            return Game(position, tuple(history))
+        if tuple(history):
+            raise ValueError("give a game, or a position with its history, not both")
+        return position
+
 
 # -- the core's searches, for the formats above (no layer imports ``_movegen`` but this one)
 

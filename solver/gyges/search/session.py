@@ -29,7 +29,15 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NoReturn
 
 from gyges.game.bounds import MAX_MOVES
-from gyges.game.moves import Move, MoveList, apply_move, board_after, landing_moves, legal_moves
+from gyges.game.moves import (
+    Game,
+    Move,
+    MoveList,
+    apply_move,
+    board_after,
+    landing_moves,
+    legal_moves,
+)
 from gyges.game.moves import result_of as _result_of
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet, Side
@@ -354,10 +362,11 @@ def winners_among_boards(searcher: DfpnSearcher, board: bytes, side: int, d: int
     return won, True
 
 
-def win_in(position: Position, rules: RuleSet, k: int, history: Line = (),
+def win_in(position: Position | Game, rules: RuleSet, k: int, history: Line = (),
            searcher: Prover | None = None) -> bool:
-    """Does the side to move win in at most ``k`` moves? One question, with a fresh
-    df-pn table (a :class:`Prover` keeps its table across many questions).
+    """Does the side to move win in at most ``k`` moves (``history``: the game's earlier
+    positions, or ``position`` a :class:`~gyges.game.moves.Game`)? One question, with a
+    fresh df-pn table (a :class:`Prover` keeps its table across many questions).
 
     ``searcher``: a :class:`Prover` of ``rules`` to ask instead, kept by the caller across
     calls.
@@ -367,6 +376,11 @@ def win_in(position: Position, rules: RuleSet, k: int, history: Line = (),
     ...        PRESETS["pbmserv"], 2)
     True
     """
+    try:
+        game = Game.of(position, history)
+    except ValueError as e:
+        raise SolveError(str(e)) from None
+    position, history = game.position, game.history
     if k < 1:
         return False
     me = position.turn

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import cast
 
 from gyges.game.bounds import MAX_MOVES
-from gyges.game.moves import Move, MoveList, NotOneMove, landing_stands, legal_moves
+from gyges.game.moves import Game, Move, MoveList, NotOneMove, landing_stands, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 from gyges.search.keys import find_keys
@@ -48,7 +48,7 @@ Progress = Callable[[SolveProgress], object] | Callable[[str], object]
 
 
 def solve(
-    position: Position,
+    position: Position | Game,
     rules: RuleSet,
     max_moves: int = 3,
     history: Iterable[Position | bytes] = (),
@@ -68,7 +68,8 @@ def solve(
 ) -> Solution:
     """Prove the shortest forced result of ``position`` within ``max_moves`` moves.
 
-    ``history`` holds the earlier positions of the game (Renop law), oldest first;
+    ``history`` holds the earlier positions of the game (Renop law), oldest first (or
+    ``position`` is a :class:`~gyges.game.moves.Game`, which holds both);
     ``previous`` the position before the opponent's last move (unstoppable variant).
     ``tries``: list the first moves that fail but come close (:class:`Try`): at most
     ``try_count`` of them, each refuted by at most ``try_refutations`` defences, fewest
@@ -97,6 +98,11 @@ def solve(
     always built the same way (the prover ``auto`` picks for its k), so it does not depend
     on this choice.
     """
+    try:
+        game = Game.of(position, history)
+    except ValueError as e:
+        raise SolveError(str(e)) from None
+    position, history = game.position, game.history
     if not 1 <= max_moves <= MAX_MOVES:
         raise SolveError(f"the bound N must be 1..{MAX_MOVES}, not {max_moves}")
     if jobs < 1:
