@@ -13,6 +13,7 @@ import sys
 
 import click
 
+from gyges.game.bounds import MAX_MOVES
 from gyges.game.rules import RuleRequest, RuleSet, combine_rules
 from gyges.output import OutputError
 from gyges.parallel import StatusLine
@@ -176,7 +177,7 @@ def list_(paths: tuple[str, ...]) -> None:
 @click.option("--source", "source_text", default="", help="Where the position comes from.")
 @click.option("--credit", default="", help="Who composed or found it.")
 @click.option("--notes", default="", help="Notes printed with the solution.")
-@click.option("--max-moves", default=3, show_default=True, type=click.IntRange(1, 30),
+@click.option("--max-moves", default=3, show_default=True, type=click.IntRange(1, MAX_MOVES),
               help="Search bound: the solver proves the shortest result within it.")
 @rule_options
 def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, credit: str,

@@ -13,6 +13,7 @@ from gyges.formats.movelist import move_list_to_json
 from gyges.formats.posfile import PositionFile
 from gyges.formats.record import RecordError
 from gyges.formats.record import replay as replay_record
+from gyges.game.bounds import MAX_PERFT_DEPTH
 from gyges.game.movecount import Perft, perft_depth
 from gyges.game.moves import Move, MoveList, apply_move, can_land, legal_moves
 from gyges.game.position import Position
@@ -153,7 +154,7 @@ def moves(pos: str, as_json: bool, rules: RuleSet, rules_given: RuleRequest) -> 
 
 @click.command(short_help="Count move sequences per depth, with time and nodes/s.")
 @click.argument("pos", metavar="POS|FILE")
-@click.option("--depth", "-d", type=click.IntRange(1, 64), required=True,
+@click.option("--depth", "-d", type=click.IntRange(1, MAX_PERFT_DEPTH), required=True,
               help="Count move sequences of 1, 2, ... up to this many moves.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print JSON: {position, preset, rules: {option: value}, depths: [{depth, "

@@ -10,6 +10,7 @@ import click
 
 from gyges.engine import Limit
 from gyges.formats.record import RecordedTurn, RecordError
+from gyges.game.bounds import MAX_MOVES
 from gyges.game.rules import RuleRequest, RuleSet
 from gyges.parallel import Interrupted, StatusLine
 from gyges.puzzles.catalogue import (
@@ -65,7 +66,7 @@ def _show(result: GameReview, as_json: bool) -> None:
                f"{100 * INACCURACY:g} points (?!), {100 * MISTAKE:g} (?) or {100 * BLUNDER:g} "
                "(??) from before the move to after it (docs/review.md).")
 @click.argument("game_file", metavar="GAME-FILE", type=click.Path(path_type=Path))
-@click.option("--max-moves", "-n", default=3, show_default=True, type=click.IntRange(1, 30),
+@click.option("--max-moves", "-n", default=3, show_default=True, type=click.IntRange(1, MAX_MOVES),
               help="Proofs within this many moves of the winner, at every move.")
 @click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
 @click.option("--puzzles", "puzzles_out", type=click.Path(dir_okay=False, path_type=Path),
