@@ -13,7 +13,7 @@ import functools
 import itertools
 import logging
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -34,7 +34,7 @@ from gyges.puzzles.generate.state import (
 )
 
 __all__ = ["Generated", "OutputPathError", "check_outputs", "collect", "generate_puzzles",
-           "settled_count"]
+           "settled", "settled_count"]
 
 _LOG = logging.getLogger("gyges.generate")
 
@@ -92,7 +92,7 @@ def collect(out: str | Path, runs: Sequence[tuple[Params, str | Path, int]],
         known |= known_positions(against, params.rules, exclude=out)
     chosen = []
     for params, state, count in runs:
-        records = select(read_state(state, params), count, known)
+        records = settled(read_state(state, params), count, known)
         known |= {r.canonical for r in records if r.canonical is not None}
         chosen.append((params, records))
     return write_catalogue(out, chosen, title, force=force,
@@ -125,19 +125,27 @@ def _settled(records: Mapping[Any, dict[str, Any]], count: int, known: frozenset
     return len(chosen) == count and all(i in values for i in range(chosen[-1].index))
 
 
-def settled_count(records: Mapping[int, CandidateRecord], count: int,
-                  known: frozenset[str]) -> int:
-    """How many of the run's puzzles are settled: sound, new, and with every lower index
-    judged (a candidate still being judged may come before a sound one found later, so
-    the bar is full only when the run is).
+def settled(records: Mapping[int, CandidateRecord], count: int,
+            known: Iterable[str] = frozenset()) -> list[CandidateRecord]:
+    """The run's puzzles that are settled: of the first ``count`` sound, new ones, those
+    with every lower index judged (a candidate still being judged, or never judged in an
+    interrupted run, may come before a sound one found later: what follows it is not yet
+    the run's). These, and only these, are written to the catalogue.
 
     >>> def sound(i): return CandidateRecord(i, True, canonical=f"p{i}")
-    >>> settled_count({0: sound(0), 1: CandidateRecord(1, False), 2: sound(2)}, 2,
-    ...               frozenset())
-    2
+    >>> [r.index for r in settled({0: sound(0), 1: CandidateRecord(1, False), 2: sound(2)}, 2)]
+    [0, 2]
+    >>> [r.index for r in settled({0: sound(0), 2: sound(2)}, 2)]
+    [0]
     """
     first_missing = next(i for i in itertools.count() if i not in records)
-    return sum(1 for r in select(records, count, known) if r.index < first_missing)
+    return [r for r in select(records, count, known) if r.index < first_missing]
+
+
+def settled_count(records: Mapping[int, CandidateRecord], count: int,
+                  known: frozenset[str]) -> int:
+    """How many of the run's puzzles are :func:`settled` (the progress bar's count)."""
+    return len(settled(records, count, known))
 
 
 def _work(index: int, params: Params) -> dict[str, Any]:
@@ -208,6 +216,6 @@ def generate_puzzles(params: Params, out: str | Path, count: int, *, jobs: int =
         if bar is not None:
             bar.close()
     records = typed(summary.records)
-    chosen = select(records, count, known)
+    chosen = settled(records, count, known)
     write_catalogue(out, [(params, chosen)], force=force, counts=[count])
     return Generated(len(chosen), count, max_candidates, summary, dict(records))
