@@ -14,6 +14,7 @@ from gyges.engine.openings import OPENING_SETS
 from gyges.engine.players import EngineSpec
 from gyges.engine.stats import Sprt
 from gyges.game.rules import RuleRequest, RuleSet
+from gyges.output import OutputError, check_output_dir
 from gyges.setups.pairs import PairListError, parse_pairs
 from gyges_cli.batch import run_errors, scheduler_option
 from gyges_cli.common import (
@@ -112,6 +113,11 @@ def match(first: str, second: str, games: int, seconds: float | None, depth: int
         engines = (EngineSpec.parse(first), EngineSpec.parse(second))
     except EngineError as e:
         raise UserError(str(e)) from None
+    if record_dir is not None:
+        try:
+            check_output_dir(record_dir)      # before the games, not after them
+        except OutputError as e:
+            raise UserError(f"{e} (--record)") from None
     settings = MatchSettings(engines, rules, limit, opening_set, max_plies)
     pairs = None if opening_set in OPENING_SETS else _read_pairs(opening_set)
     sprt = _sprt(sprt_text)

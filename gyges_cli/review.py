@@ -139,30 +139,38 @@ def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | N
         interrupted(f"the review is printed above; nothing added to {puzzles_out}")
     finally:
         status.clear()
-    if puzzles_out is not None:
-        try:
-            append_entries(puzzles_out, entries, title=f"Positions from {game_file.name}")
-        except DuplicateEntry as e:
-            if not e.same_id:
-                raise UserError(str(e)) from None
-            raise UserError(f"puzzle {e.entry.id} is already there (line {e.existing.line}), "
-                            "from an earlier review: nothing added", str(puzzles_out)) from None
-        except AppendError as e:
-            raise UserError(appending_error(e)) from None
-        except CatalogueError as e:
-            raise UserError(str(e)) from None
+    refused = None if puzzles_out is None else _store(puzzles_out, entries, game_file)
+    stored = puzzles_out is not None and refused is None
     if as_json:
         data = result.to_json()
-        if puzzles_out is not None:
+        if stored:
             data["puzzles"] = {"file": str(puzzles_out), "added": len(entries)}
         click.echo(json.dumps(data, indent=1))
     else:
         click.echo(result.text(), nl=False)
-        if puzzles_out is not None:
+        if stored:
             click.echo(f"added {len(entries)} puzzle{'s' if len(entries) != 1 else ''} to "
                        f"{puzzles_out} (gyges catalogue check {puzzles_out} re-proves them)")
+    if refused is not None:      # the review is printed first: the work is not lost
+        raise refused
     if result.error is not None:
         fail(EXIT_CHECK_FAILED)
+
+
+def _store(path: Path, entries: list, game_file: Path) -> UserError | None:
+    """The review's puzzles appended to ``path``; the refusal, if they cannot be."""
+    try:
+        append_entries(path, entries, title=f"Positions from {game_file.name}")
+    except DuplicateEntry as e:
+        if not e.same_id:
+            return UserError(str(e))
+        return UserError(f"puzzle {e.entry.id} is already there (line {e.existing.line}), "
+                         "from an earlier review: nothing added", str(path))
+    except AppendError as e:
+        return UserError(appending_error(e))
+    except CatalogueError as e:
+        return UserError(str(e))
+    return None
 
 
 COMMANDS = [review]

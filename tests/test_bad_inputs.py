@@ -127,6 +127,9 @@ CASES = [
      "--out {tmp}/r.jsonl", 2, "is not in the range"),
     ("generate-out-empty", "generate --stipulation 'win in 2' --count 1 --out ''", 2,
      "--out: an empty file name"),
+    ("match-record-file", "match builtin:nodes=100 builtin:nodes=100 --games 2 "
+     "--out {tmp}/m.jsonl --record {game.txt}", 2,
+     "game.txt: is not a directory: give a directory for the files (--record)"),
     ("review-puzzles-device", "review {game.txt} --puzzles /dev/zero", 2,
      "/dev/zero: is not a regular file"),
 ]
@@ -349,3 +352,17 @@ def test_a_byte_order_mark_is_read_as_nothing(tmp_path, kind):
     got = run_gyges(*command, marked)
     assert want.exit_code == 0, want.output
     assert (got.exit_code, got.stdout) == (0, want.stdout.replace(str(plain), str(marked)))
+
+
+def test_a_review_is_printed_before_its_puzzles_are_refused(tmp_path):
+    """``review --puzzles FILE`` twice: the second run cannot add the same puzzles, and
+    says so after printing the review (the work is not thrown away)."""
+    found = tmp_path / "found.yaml"
+    game = DATA / "sample_game.txt"
+    first = run_gyges("review", game, "--puzzles", found, "--depth", "2")
+    assert first.exit_code == 0, first.output
+    again = run_gyges("review", game, "--puzzles", found, "--depth", "2")
+    assert again.exit_code == 2
+    review = first.stdout.split("added ")[0]
+    assert review and again.stdout == review
+    assert again.stderr.startswith(f"gyges: {found}: puzzle ") and "already there" in again.stderr

@@ -46,8 +46,8 @@ from typing import IO, TextIO
 
 from gyges.signals import deferred
 
-__all__ = ["OutputError", "check_output", "distinct", "is_signed", "open_append",
-           "open_atomic", "signature_removed", "signed", "write_atomic"]
+__all__ = ["OutputError", "check_output", "check_output_dir", "distinct", "is_signed",
+           "open_append", "open_atomic", "signature_removed", "signed", "write_atomic"]
 
 _SIGNATURE = re.compile(r"(?m)^(.*) written by gyges; checksum ([0-9a-f]{16})(.*)\n?\Z")
 
@@ -164,6 +164,33 @@ def check_output(path: str | os.PathLike[str], *, force: bool = False,
             raise OutputError(
                 "exists and was not written by gyges (or was edited since): choose another "
                 "file, or pass --force to replace it", name)
+    return p
+
+
+def check_output_dir(path: str | os.PathLike[str]) -> Path:
+    """May a command write files into the directory ``path`` (made, with its missing
+    parents, when it does not exist)? Raises :class:`OutputError` if not, before any work.
+
+    >>> check_output_dir("/dev/null")
+    Traceback (most recent call last):
+    ...
+    gyges.output.OutputError: /dev/null: is not a directory: give a directory for the files
+    """
+    p = Path(path)
+    name = str(path)
+    if name == "":
+        raise OutputError("an empty directory name")
+    try:
+        exists, is_dir = p.exists(), p.is_dir()
+    except OSError as e:   # a name the system refuses (too long)
+        raise OutputError(f"cannot make it: {e.strerror}", name[:120]) from None
+    if exists and not is_dir:
+        raise OutputError("is not a directory: give a directory for the files", name)
+    anc = p if is_dir else _existing_ancestor(p)
+    if not anc.is_dir():
+        raise OutputError(f"cannot create it: {anc} is not a directory", name)
+    if not os.access(anc, os.W_OK):
+        raise OutputError(f"cannot write in it: {anc} is not writable", name)
     return p
 
 
