@@ -29,6 +29,7 @@ if not os.path.exists(GYGES):  # pragma: no cover - an unusual install
     GYGES = shutil.which("gyges") or GYGES
 
 HANG = 15.0  # seconds an interrupted run may take to end (generous: 2 loaded cores)
+READY = 300.0  # seconds a run may take to write its first record (a loaded machine)
 
 
 @dataclasses.dataclass
@@ -40,11 +41,31 @@ class Run:
     seconds: float      # from the signal to the end
 
 
-def run(args: list[str], cwd: Path, delay: float | None = None) -> Run:
+def _first_record(p: subprocess.Popen, path: Path) -> None:
+    """Wait until ``path`` holds a whole line (the run's first record) or the run ends:
+    the event after which an interrupt has something to keep, however slow the start-up
+    on a loaded machine."""
+    deadline = time.monotonic() + READY
+    while p.poll() is None and time.monotonic() < deadline:
+        try:
+            if b"\n" in path.read_bytes():
+                return
+        except FileNotFoundError:
+            pass
+        time.sleep(0.01)
+    if p.poll() is None:
+        pytest.fail(f"{path.name}: no record after {READY} s")
+
+
+def run(args: list[str], cwd: Path, delay: float | None = None,
+        ready: str | None = None) -> Run:
     """Run ``gyges ARGS`` in its own process group; after ``delay`` seconds send SIGINT to
-    the group (as a terminal's Ctrl-C does) unless it has ended."""
+    the group (as a terminal's Ctrl-C does) unless it has ended. With ``ready`` (a file in
+    ``cwd``) the delay counts from the first record written to that file."""
     p = subprocess.Popen([GYGES, *args], cwd=cwd, start_new_session=True, text=True,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if ready is not None and delay is not None:
+        _first_record(p, cwd / ready)
     try:
         out, err = p.communicate(timeout=delay)
         return Run(p.returncode, out, err, False, 0.0)

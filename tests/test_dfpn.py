@@ -212,10 +212,10 @@ def test_a_signal_stops_the_search_and_leaves_its_table_sound():
     old = signal.signal(signal.SIGALRM, handler)
     try:
         signal.setitimer(signal.ITIMER_REAL, 0.2)
-        start = time.monotonic()
+        start = time.process_time()      # this process's CPU: the machine's load aside
         with pytest.raises(Stop):
             searcher.win(p.key, 0, 0, 4)       # many seconds uninterrupted
-        assert time.monotonic() - start < 1.5
+        assert time.process_time() - start < 1.5
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)

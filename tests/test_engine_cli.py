@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -65,16 +66,33 @@ def test_analyse_ctrl_c_prints_the_best_so_far(cores):
                           "--cores", cores],
                          start_new_session=True, text=True, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)
-    time.sleep(4.0)
+    _until_busy(p.pid, 2.0)                  # the search is under way, whatever the load
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=20)
     assert p.returncode == 130, err
     assert err.strip().splitlines() == ["gyges: interrupted: the best found so far is "
                                         "printed above"]
     assert out.startswith("best move  ") and "line " in out
-    time.sleep(0.5)
+    deadline = time.monotonic() + 30             # the helpers end with their parent
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(p.pid, 0)
+        except ProcessLookupError:
+            break                                # the process group is empty
+        time.sleep(0.05)
     with pytest.raises(ProcessLookupError):
-        os.killpg(p.pid, 0)                      # the process group is empty
+        os.killpg(p.pid, 0)
+
+
+def _until_busy(pid: int, seconds: float) -> None:
+    """Wait until process ``pid`` has used ``seconds`` of CPU (an event: its work is under
+    way, however long a loaded machine takes to get there)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    while True:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / tick >= seconds:
+            return
+        time.sleep(0.05)
 
 
 def test_more_cores_than_the_machine_has_are_capped_with_a_note():

@@ -23,7 +23,7 @@ def analyze_reference(tmp_path_factory) -> list[str]:
 
 def check_analyze(ref: list[str], tmp: Path, jobs: int, delay: float) -> None:
     args = [*ANALYZE, "--jobs", str(jobs)]
-    r = run(args, tmp, delay)
+    r = run(args, tmp, delay, ready="a.jsonl")
     assert_interrupted(r, args)
     out = tmp / "a.jsonl"
     if out.exists():
@@ -36,7 +36,7 @@ def check_analyze(ref: list[str], tmp: Path, jobs: int, delay: float) -> None:
     assert sorted(out.read_text(encoding="utf-8").splitlines()) == ref
 
 
-@pytest.mark.parametrize(("jobs", "delay"), [(2, 1.5)])
+@pytest.mark.parametrize(("jobs", "delay"), [(2, 0.2)])
 def test_analyze_interrupted(analyze_reference, tmp_path, jobs, delay):
     check_analyze(analyze_reference, tmp_path, jobs, delay)
 
@@ -45,4 +45,4 @@ def test_analyze_interrupted(analyze_reference, tmp_path, jobs, delay):
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("try_", range(10))
 def test_analyze_interrupted_many(analyze_reference, tmp_path, jobs, try_):
-    check_analyze(analyze_reference, tmp_path, jobs, 0.4 + 0.5 * try_)
+    check_analyze(analyze_reference, tmp_path, jobs, 0.05 + 0.2 * try_)

@@ -45,7 +45,7 @@ def _judged_here(index: int) -> dict:
 def check_generate(ref: Path, tmp: Path, jobs: int, delay: float) -> None:
     args = [*GENERATE, "--jobs", str(jobs)]
     shutil.copy(ref / "none.yaml", tmp / "none.yaml")
-    r = run(args, tmp, delay)
+    r = run(args, tmp, delay, ready="g.yaml.jsonl")
     assert_interrupted(r, args)
     want = _by_index(ref / "g.yaml.jsonl")
     got = _by_index(tmp / "g.yaml.jsonl")
@@ -64,7 +64,7 @@ def check_generate(ref: Path, tmp: Path, jobs: int, delay: float) -> None:
     assert leftovers == []
 
 
-@pytest.mark.parametrize(("jobs", "delay"), [(1, 2.5), (2, 3.5)])
+@pytest.mark.parametrize(("jobs", "delay"), [(1, 0.5), (2, 0.5)])
 def test_generate_interrupted(generate_reference, tmp_path, jobs, delay):
     check_generate(generate_reference, tmp_path, jobs, delay)
 
@@ -73,4 +73,4 @@ def test_generate_interrupted(generate_reference, tmp_path, jobs, delay):
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("try_", range(10))
 def test_generate_interrupted_many(generate_reference, tmp_path, jobs, try_):
-    check_generate(generate_reference, tmp_path, jobs, 0.5 + 0.8 * try_)
+    check_generate(generate_reference, tmp_path, jobs, 0.1 + 0.3 * try_)

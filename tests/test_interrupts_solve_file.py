@@ -39,7 +39,7 @@ def check_solve_list(ref: Path, tmp: Path, jobs: int, delay: float) -> None:
     args = [*SOLVE_LIST, "--jobs", str(jobs)]
     shutil.copy(ref / "positions.txt", tmp / "positions.txt")
     want = (ref / "s.jsonl").read_text(encoding="utf-8")
-    r = run(args, tmp, delay)
+    r = run(args, tmp, delay, ready="s.jsonl")
     assert_interrupted(r, args)
     out = tmp / "s.jsonl"
     kept = out.read_text(encoding="utf-8") if out.exists() else ""
@@ -57,7 +57,7 @@ def check_solve_list(ref: Path, tmp: Path, jobs: int, delay: float) -> None:
     assert again.out == run([*SOLVE_LIST, "--jobs", "1"], ref).out   # the same table
 
 
-@pytest.mark.parametrize(("jobs", "delay"), [(1, 1.5), (2, 1.5)])
+@pytest.mark.parametrize(("jobs", "delay"), [(1, 0.2), (2, 0.2)])
 def test_solve_list_interrupted(solve_list_reference, tmp_path, jobs, delay):
     check_solve_list(solve_list_reference, tmp_path, jobs, delay)
 
@@ -66,7 +66,7 @@ def test_solve_list_interrupted(solve_list_reference, tmp_path, jobs, delay):
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("try_", range(10))
 def test_solve_list_interrupted_many(solve_list_reference, tmp_path, jobs, try_):
-    check_solve_list(solve_list_reference, tmp_path, jobs, 0.4 + 0.4 * try_)
+    check_solve_list(solve_list_reference, tmp_path, jobs, 0.05 + 0.15 * try_)
 
 
 @pytest.mark.slow

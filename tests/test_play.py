@@ -116,6 +116,7 @@ def test_fewer_threats_asked_find_no_more_winning_moves():
     assert counts == sorted(counts) and counts[-1] == 1
 
 
+@pytest.mark.slow
 def test_the_win_in_6_walk_goes_back_one_move_deeper_at_a_time(monkeypatch):
     """From STEP_FROM moves on, each ply asks for a win in N - 3 and the walk back asks a
     few moves whether they win within N - 2, then N - 1, then N (again N one step further

@@ -569,10 +569,10 @@ def test_a_signal_stops_the_kernel_at_once_and_leaves_its_table_sound():
     old = signal.signal(signal.SIGALRM, handler)
     try:
         signal.setitimer(signal.ITIMER_REAL, 0.3)
-        start = time.monotonic()
+        start = time.process_time()      # this process's CPU: the machine's load aside
         with pytest.raises(Stop):
             searcher.win(p.key, 0, 0, 6)           # about 3 s uninterrupted
-        assert time.monotonic() - start < 1.5
+        assert time.process_time() - start < 1.5
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
