@@ -22,10 +22,14 @@ def _nothing() -> None:
     pass
 
 
+@pytest.mark.timeout(120)     # a pool that hangs on terminate fails here, not the suite
 def test_a_pool_terminated_at_once_never_hangs():
+    import multiprocessing
+
     for _ in range(60):
         with worker_pool(2, _nothing) as runner:
             runner.terminate()
+        assert multiprocessing.active_children() == []     # its workers are gone
 
 
 def _square_of_parent_value(box: list[int], extra: int) -> int:
@@ -57,13 +61,12 @@ def test_a_forked_call_that_dies_says_so():
         call.result()
 
 
+@pytest.mark.timeout(300)     # waiting for the calls would take 30 minutes
 def test_leaving_a_forked_call_ends_it_at_once():
     """The opponent's questions in solve(jobs=2) run this way: when the side to move wins,
     the call is abandoned in the middle of its search, and must not be waited for (a pool
     terminated there once hung for minutes)."""
-    t = time.perf_counter()
     for _ in range(30):
         with forked_call(time.sleep, 60) as call:
             assert not call.ready()
         assert not call._process.is_alive()
-    assert time.perf_counter() - t < 30

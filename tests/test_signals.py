@@ -54,9 +54,9 @@ def test_perft_polls_for_signals():
 
     p = Position.from_string(START)
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
-    t0 = time.monotonic()
+    t0 = time.process_time()         # this process's CPU: the machine's load aside
     timer.start()
     with pytest.raises(KeyboardInterrupt):
         _movegen.perft(p.key, p.turn.index, PRESETS["pbmserv"].flags(), 6, [])
-    assert time.monotonic() - t0 < 5
+    assert time.process_time() - t0 < 5      # perft 6 alone takes minutes
     assert _movegen.perft(p.key, p.turn.index, PRESETS["pbmserv"].flags(), 2, [])[0] == 82046

@@ -156,10 +156,10 @@ def test_ctrl_c_on_the_local_pool_exits_130_promptly(tmp_path):
     while not (out.exists() and out.read_text().count("\n") >= 1):
         assert proc.poll() is None and time.monotonic() < end, proc.communicate()
         time.sleep(0.02)
-    t = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130 and time.monotonic() - t < 10
+    _, err = proc.communicate(timeout=60)              # a hang fails here
+    assert proc.returncode == 130
+    assert out.read_text().count("\n") < len(lst.read_text().splitlines())   # not all done
     assert "interrupted" in err and "rerun the same command" in err and "Traceback" not in err
 
 
