@@ -332,6 +332,12 @@ def test_the_client_plays_against_gyges_ugi():
         a = engine.analyse(Position.setup("231123", "321123"), Limit(depth=2))
         assert a.move is not None and legal_moves(a.position, PBM).find(a.move) is not None
         assert a.depth == 2 and a.nodes > 0
+        # the line it is sent: the builtin engine's own line at that depth, move for move
+        from gyges.engine import Engine, Options
+        own = Engine(PBM, Options(prove=3)).analyse(a.position, Limit(depth=2))
+        assert len(a.pv) == 2
+        assert [(m.start, m.end, m.relocation, m.side) for m in a.pv] == \
+            [(m.start, m.end, m.relocation, m.side) for m in own.pv]
 
 
 #: A game of two gyges engines over UGI in which North, told only the board, played a move

@@ -242,9 +242,9 @@ class UgiEngine:
             move = Move(start, end, reloc, side=position.turn)
         fields = _fields(info)
         score = _score(_fields(best).get("score") or fields.get("score"))
-        pv: list[Move] = []
-        if move is not None:
-            pv.append(move)
+        pv = _line(position, info) if move is not None else []
+        if move is not None and (not pv or pv[0] != move):
+            pv = [move]            # the last info line was of another move: the move alone
         searched = _float(fields.get("time"))
         return Analysis(position, move, score, tuple(pv), _int(fields.get("ply")),
                         _int(fields.get("nodes")), seconds, search_time=searched)
@@ -317,3 +317,25 @@ def popen_ugi(command: str | Sequence[str]) -> UgiEngine:
     if not words:
         raise EngineFailure("no command to start")
     return UgiEngine(words)
+
+
+def _line(position: Position, info: Sequence[str]) -> list[Move]:
+    """The moves of an ``info`` line's ``pv``, the sides taking turns from the side to
+    move (UGI writes each move from its mover's side), up to the first that is not a move.
+
+    >>> from gyges.engine.server import START
+    >>> [str(m) for m in _line(START, "info ply 2 pv 2|4|23 5|16".split())]
+    ['13x15=46', '66-45']
+    """
+    words = list(info)
+    if "pv" not in words:
+        return []
+    side, out = position.turn, []
+    for text in words[words.index("pv") + 1:]:
+        try:
+            start, end, reloc = move_from_ugi(text, side)
+        except UgiError:
+            break
+        out.append(Move(start, end, reloc, side=side))
+        side = side.other
+    return out
