@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from gyges.formats.quoting import counted
 from gyges.game.rules import RuleRequest, RuleSet
 from gyges.output import OutputError, check_output, distinct
 from gyges.puzzles.generate import (
@@ -134,7 +135,7 @@ def generate(stipulation: str, themes: str | None, rules: RuleSet, rules_given: 
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or out) from None
     what = (f"{summary.found} puzzle{'s' if summary.found != 1 else ''} written to "
-            f"{out} ({summary.tried} candidates judged, {summary.sound} sound")
+            f"{out} ({counted(summary.tried, 'candidate')} judged, {summary.sound} sound")
     if summary.run.resumed:
         what += f", {summary.run.resumed} of them from an earlier run"
     if summary.run.interrupted:
@@ -153,7 +154,8 @@ def _worded(e: GenerateError) -> str:
             return f"--against {e.error}"
         return f"{e.error} (a catalogue given to --against; fix it, or leave it out)"
     if isinstance(e, StateMismatch):
-        return f"{e}; rerun with those to resume it, or choose another --out"
+        return (f"{e}; rerun with those to resume it, or give this run a state file of its "
+                "own with --state (the same --out gains its puzzles), or choose another --out")
     if isinstance(e, OutputNotCatalogue):
         return f"{e}: choose another --out, or pass --force to replace it"
     return str(e)

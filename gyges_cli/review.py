@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from gyges.engine import Limit
+from gyges.formats.quoting import counted
 from gyges.formats.record import RecordedTurn, RecordError
 from gyges.game.bounds import MAX_MOVES
 from gyges.game.rules import RuleRequest, RuleSet
@@ -129,7 +130,7 @@ def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | N
         status.clear()
         _show(e.review, as_json)
         kept = f"; nothing added to {puzzles_out}" if puzzles_out is not None else ""
-        interrupted(f"the {len(e.review.moves)} moves reviewed before entry "
+        interrupted(f"the {counted(len(e.review.moves), 'move')} reviewed before entry "
                     f"{e.review.stopped_at} are printed above{kept}")
     except (KeyboardInterrupt, Interrupted):
         status.clear()

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from gyges.engine import MAX_PROVE_DEPTH, EngineError
+from gyges.formats.quoting import counted
 from gyges.game.rules import RuleRequest, RuleSet
 from gyges.output import OutputError, check_output, open_atomic, signed
 from gyges.parallel import ResultsFileError, RunSummary, StatusLine
@@ -293,15 +294,12 @@ def _last_words(summary: RunSummary, out: str, kept: str, noun: str, verb: str) 
     """A run's end: after Ctrl-C, what it kept (exit status 130); else how many it did and
     how many were already in ``out``."""
     if summary.interrupted:
+        if summary.done == 0 and not os.path.exists(out):
+            interrupted(f"nothing kept: no {noun} {verb} yet; {out} was not written")
         interrupted(f"{summary.done} new {kept} kept in {out}; rerun the same command "
                     "to resume")
-    click.echo(f"{_count(summary.done, noun)} {verb}, {summary.skipped} already in {out}",
+    click.echo(f"{counted(summary.done, noun)} {verb}, {summary.skipped} already in {out}",
                err=True)
-
-
-def _count(n: int, noun: str) -> str:
-    """``1 pair``, ``2 pairs``."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _pairs(south: str | None, north: str | None, pairs_file: str | None

@@ -106,7 +106,9 @@ def test_cli_words_the_librarys_errors_with_its_options(tmp_path):
     (tmp_path / "empty.yaml").write_text("schema: 1\npuzzles: []\n")
     r = gen("--against", tmp_path / "empty.yaml", "--out", tmp_path / "b.yaml")
     assert r.exit_code == 2 and " made by a run with other parameters (" in r.output
-    assert r.output.endswith("; rerun with those to resume it, or choose another --out\n")
+    assert r.output.endswith("; rerun with those to resume it, or give this run a state file "
+                             "of its own with --state (the same --out gains its puzzles), or "
+                             "choose another --out\n")
 
 
 def test_cli_generate(tmp_path):

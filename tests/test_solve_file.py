@@ -197,7 +197,7 @@ def test_the_library_refuses_a_list_and_fills_rules_and_bounds(tmp_path):
     assert seen == [e.rules for e in entries]
     assert [(e.rules.name, e.max_moves) for e in s.entries] == \
         [("dorbec", 1), ("dorbec", 2), ("bga", 2)]
-    assert s.notes() == ["1 duplicate entries solved once", "3 bad lines skipped"]
+    assert s.notes() == ["1 duplicate entry solved once", "3 bad lines skipped"]
     assert s.json_lines() == [json.dumps(r, sort_keys=True) for r in s.records]
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["EXCERPT_WIDTH", "excerpt", "quoted", "shorten"]
+__all__ = ["EXCERPT_WIDTH", "counted", "excerpt", "quoted", "shorten"]
 
 #: the most of an input an error message quotes: a position string (43 characters) or a
 #: move with its bounces fits whole; a longer text is cut, with its length said
@@ -46,3 +46,12 @@ def shorten(message: str) -> str:
     """``message`` with every run of more than 120 characters without spaces (a long value
     of the input quoted in it) cut to its :func:`excerpt`."""
     return _LONG.sub(lambda m: excerpt(m[0]), message)
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and the noun in the number it takes.
+
+    >>> counted(1, "pair"), counted(2, "pair"), counted(0, "entry", "entries")
+    ('1 pair', '2 pairs', '0 entries')
+    """
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"

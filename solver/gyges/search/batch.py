@@ -29,6 +29,7 @@ from typing import Any, TextIO
 
 from gyges.formats.inputs import Positions
 from gyges.formats.poslist import Entry, PositionListError
+from gyges.formats.quoting import counted
 from gyges.game.rules import PRESETS, RuleSet
 from gyges.parallel import ResultsFile, RunEvent, RunSummary, run
 from gyges.search import DUALS_UP_TO, solve
@@ -234,7 +235,8 @@ class SolvedList:
         if self.run.skipped:
             notes.append(f"{self.run.skipped} already in {self.out}")
         if self.run.duplicates:
-            notes.append(f"{self.run.duplicates} duplicate entries solved once")
+            notes.append(f"{counted(self.run.duplicates, 'duplicate entry', 'duplicate entries')}"
+                         " solved once")
         if self.bad:
             notes.append(f"{len(self.bad)} bad line{'s' if len(self.bad) != 1 else ''} skipped")
         return notes
