@@ -56,7 +56,7 @@ def _read_pairs(path: str) -> list[tuple[str, str]]:
 @click.command("match", short_help="Games between two engines: score, Elo, SPRT.")
 @click.argument("first", metavar="ENGINE")
 @click.argument("second", metavar="ENGINE")
-@click.option("--games", "-n", type=int, required=True,
+@click.option("--games", type=int, required=True,
               help="Games to play (even: each opening twice, the sides swapped).")
 @limit_options("a move", DEFAULT_LIMIT)
 @click.option("--openings", "opening_set", default="canonical", show_default=True,

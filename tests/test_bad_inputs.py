@@ -42,6 +42,8 @@ def files(tmp_path: Path) -> dict[str, Path]:
     for name, text in made.items():
         (tmp_path / name).write_text(text)
         out[name] = tmp_path / name
+    (tmp_path / "binary.bin").write_bytes(bytes(range(256)))
+    out["binary.bin"] = tmp_path / "binary.bin"
     (tmp_path / "logdir").mkdir()
     return out
 
@@ -130,6 +132,10 @@ CASES = [
     ("match-record-file", "match builtin:nodes=100 builtin:nodes=100 --games 2 "
      "--out {tmp}/m.jsonl --record {game.txt}", 2,
      "game.txt: is not a directory: give a directory for the files (--record)"),
+    ("weights-binary", f"analyse '{START}' --depth 1 --weights {{binary.bin}}", 2,
+     "not a weights file: it is not text"),
+    ("search-north-unused", "setups search --side south --north 321123", 2,
+     "north: a fixed setup changes nothing here"),
     ("review-puzzles-device", "review {game.txt} --puzzles /dev/zero", 2,
      "/dev/zero: is not a regular file"),
 ]

@@ -84,9 +84,12 @@ class Weights:
             source = str(path)
             try:
                 text = Path(path).read_text("utf-8")
-            except (OSError, UnicodeDecodeError) as e:
+            except UnicodeDecodeError:
+                raise WeightsError(f"{source}: not a weights file: it is not text (a weights "
+                                   "file is JSON, as `gyges engine-weights` writes)") from None
+            except OSError as e:
                 raise WeightsError(f"{source}: cannot read the weights: "
-                                   f"{getattr(e, 'strerror', None) or e}") from None
+                                   f"{e.strerror or e}") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:

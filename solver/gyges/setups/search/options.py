@@ -334,6 +334,14 @@ def _check_scope(c: Constraints) -> None:
             raise ScopeError(s, engine=False)
     if c.engine and len(placed) < 2:
         raise ScopeError(placed[0].other, engine=True)
+    if c.side is not SearchSide.PAIR and not c.engine and c.north_as is None:
+        other = Side.NORTH if c.side is SearchSide.SOUTH else Side.SOUTH
+        if c.of(other).setup is not None:
+            raise SetupError(
+                f"{other.title.lower()}: a fixed setup changes nothing here (the search lists "
+                f"{other.other.title}'s setups, and no engine property reads {other.title}'s "
+                "row): use --side pair, or add an engine property (lands-in, cannot-land-in, "
+                "min-moves, max-replace-threats)")
 
 
 # -- YAML files -----------------------------------------------------------------------------
