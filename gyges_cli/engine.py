@@ -195,7 +195,7 @@ def engine_weights(out: str | None, rounds: int, games: int, nodes: int, random_
     """Train the evaluation's weights: rounds of seeded self-play at a fixed node count,
     each followed by a logistic regression of the results on the evaluation's features
     (docs/engine.md). The same settings give the same file on the same kind of machine.
-    Needs numpy (pip install 'gyges[fit]'). 'make weights' runs it with --jobs 2 and
+    'make weights' runs it with --jobs 2 and
     writes solver/gyges/engine/weights.json.
     """
     settings = Settings(rounds, games, nodes, random_plies, max_plies, ridge, seed)

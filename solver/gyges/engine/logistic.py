@@ -10,8 +10,8 @@ Newton step after Newton step until the largest step is below ``tolerance``; the
 penalised Hessian at the maximum (the Fisher information) gives the coefficients'
 covariance.
 
-It needs numpy, an optional dependency (``pip install 'gyges[fit]'``): :func:`numpy`
-imports it, with a clear error when it is missing, and only a fit calls it.
+It needs numpy (a dependency of gyges): :func:`numpy` imports it when a fit is made, not
+when ``gyges`` is imported, with a clear error should it be missing.
 
 >>> fit = logistic_fit([[1.0]] * 4, [1.0, 1.0, 1.0, 0.0], [1.0] * 4, [0.0])
 >>> round(float(fit.theta[0]), 4), round(float(fit.covariance[0][0]), 4)
@@ -36,8 +36,8 @@ def numpy() -> Any:
     try:
         import numpy as np
     except ImportError:
-        raise MissingNumpy("fitting needs numpy, an optional dependency: install it with "
-                           "pip install 'gyges[fit]' (or pip install numpy)") from None
+        raise MissingNumpy("fitting needs numpy, a dependency of gyges that is missing: "
+                           "pip install numpy") from None
     return np
 
 

@@ -13,8 +13,7 @@ features) gives the weights. The evaluation is then the logit of the side to mov
 chance to win, and the same logistic maps it to a win probability.
 
 The rounds' games alternate between the pbmserv rules and Helios's (the ``helios``
-preset): one set of weights serves every rule set. The fit needs numpy, an optional
-dependency (``pip install 'gyges[fit]'``).
+preset): one set of weights serves every rule set.
 """
 
 from __future__ import annotations
