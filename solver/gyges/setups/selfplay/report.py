@@ -17,15 +17,23 @@ says in a line what its numbers are.
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gyges.engine.stats import Tally, elo_of_score
+from gyges.formats.quoting import counted
 from gyges.game.position import mirror_setup
 from gyges.game.rules import Side
 from gyges.setups.proven.report import count
 from gyges.setups.selfplay.games import describe_limit
+from gyges.setups.selfplay.reliability import (
+    RANKABLE,
+    null_significant,
+    split_half,
+    true_spread,
+)
 from gyges.setups.selfplay.table import GameTable
 
 __all__ = ["PRIOR_GAMES", "best_replies", "rank_report"]
@@ -221,12 +229,60 @@ def _fit_note(table: GameTable) -> list[str]:
         f"side's points per game in them (a draw half)")]
 
 
+def _how_sure(table: GameTable, rounds: int) -> list[str]:
+    """How sure the ranking is, each sentence made from its figure
+    (:mod:`~gyges.setups.selfplay.reliability`)."""
+    out = ["\nHow sure the ranking is:"]
+    out += _explain("The true spread is the standard deviation of the setups' true "
+                    "strengths, estimated from the fitted ones and their errors (95% "
+                    "interval by the Q-profile); the split-half reliability correlates the "
+                    "strengths fitted on the even and the odd games (Spearman-Brown; 0: "
+                    "noise, 1: another set of games ranks alike); the significant counts "
+                    f"are set beside {rounds} sets of games simulated on the same pairs with "
+                    "every setup equal.")
+    nulls = dict(zip((Side.SOUTH, Side.NORTH),
+                     null_significant(table.results, table.fit, rounds), strict=True))
+    for side in (Side.SOUTH, Side.NORTH):
+        name = side.title
+        if len(table.fit.ratings(side)) < 3:
+            out.append(f"  {name}: {counted(len(table.fit.ratings(side)), 'setup')}, too few "
+                       "to say")
+            continue
+        spread = true_spread(table.fit.ratings(side))
+        try:
+            r: float | None = split_half(table.results, side)
+        except ValueError:
+            r = None
+        null = nulls[side]
+        out.append(f"  {name}: true spread {spread.tau:.0f} Elo (95% interval "
+                   f"{spread.low:.0f} to {spread.high:.0f}), split-half reliability "
+                   + ("not computable (too few setups in each half)" if r is None
+                      else f"{r:.2f}"))
+        chance = ("no more than chance gives" if null.observed <= null.null_95
+                  else "more than chance gives")
+        out.append(f"    {null.observed} setups differ significantly from the average: "
+                   f"{chance}")
+        out.append(f"    (all equal: {null.null_mean:.1f} on average, {null.null_95} at the "
+                   "95th percentile)")
+        if r is None or r < RANKABLE:
+            bound = ("nor can it bound their spread" if math.isinf(spread.high) else
+                     f"what it can say: their true strengths spread by at most "
+                     f"{spread.high:.0f} Elo (one standard deviation, 95% bound)")
+            out += _explain(f"The data cannot rank {name}'s setups: the reliability is below "
+                            f"{RANKABLE:g}, so the order above is mostly noise; {bound}.")
+        else:
+            best = ", ".join(f"{s} {_elo(v)}" for s, v in spread.shrunken[:5])
+            out.append(f"    shrunken strengths, the best guess of the true ones: {best}")
+    return out
+
+
 def rank_report(table: GameTable, params: Mapping[str, Any],
-                games: Sequence[Mapping[str, Any]] = ()) -> str:
+                games: Sequence[Mapping[str, Any]] = (), null_rounds: int = 40) -> str:
     """The report of a self-play table (``params``: the games' parameters; ``games``:
-    the records, for how the games ended and their length)."""
+    the records, for how the games ended and their length; ``null_rounds``: the simulated
+    sets of games the significant counts are set beside)."""
     return "\n".join([
         *_header(table, params), *_proven(table, 5), *_results(table, games),
         *_advantage(table), "\nSetups ranked:", *_fit_note(table),
         *_ranking(table, Side.SOUTH), *_ranking(table, Side.NORTH), *_significance(table),
-        *_replies(table)])
+        *_how_sure(table, null_rounds), *_replies(table)])

@@ -80,13 +80,15 @@ class PairScore:
 @dataclasses.dataclass(frozen=True)
 class GameTable:
     """What the games say: the cells (by folded South and North setup), the proven pairs,
-    every game's South tally, and the fit."""
+    every game's South tally, the fit, and the results fitted (South's setup, North's,
+    South's points), in the games' order."""
 
     canonical: bool
     cells: Mapping[tuple[str, str], PairScore]
     proven: tuple[Proven, ...]
     total: Tally
     fit: Fit
+    results: tuple[tuple[str, str, float], ...] = ()
 
     @property
     def souths(self) -> list[str]:
@@ -138,4 +140,4 @@ def game_table(games: Sequence[Mapping[str, Any]], canonical: bool = False,
                     for c in [canonical_pair(p.south, p.north)]},
                    key=lambda p: (p.winner, p.moves, p.south, p.north))
     return GameTable(canonical, cells, tuple(shown), total,
-                     fit_strengths(results, ridge))
+                     fit_strengths(results, ridge), tuple(results))
