@@ -167,3 +167,20 @@ def test_the_published_self_play_report_and_map_are_reproduced():
     assert rank_report(table, found, games) + "\n" == text
     svg = (DATA / "pbmserv-selfplay.svg").read_text(encoding="utf-8")
     assert signed(score_map_svg(table), "<!--", "-->") == svg
+
+
+def test_a_best_reply_is_shown_only_where_its_games_can_tell_it():
+    """Best replies from a handful of games are left out (the games cannot tell such a
+    pair from an even one, least of all the best of many); a lopsided pair with many
+    games is shown. And South's score is given per protocol: the engine's own openings
+    (round 0) and the randomized ones."""
+    few = _games()
+    text = rank_report(game_table(few), PARAMS, few)
+    assert "best replies is shown: the games cannot tell" in text or "left out" in text
+    many = [{"game": i, "south": "231123", "north": n, "result": "south" if n == "112233"
+             or i % 2 else "north", "reason": "landing", "moves": ["11-12"] * 10,
+             "round": i % 2} for i, n in enumerate(["112233", "321123", "123321"] * 80)]
+    text = rank_report(game_table(many), PARAMS, many)
+    assert "N 112233 -> S 231123: +80 =0 -0" in text
+    assert "in the engine's own openings (round 0): " in text
+    assert "in randomized openings (rounds 1 and later): " in text

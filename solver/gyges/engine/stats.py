@@ -194,6 +194,23 @@ class Tally:
         half = z * math.sqrt(self.variance() / self.samples)
         return max(0.0, self.score - half), min(1.0, self.score + half)
 
+    def wilson_interval(self, z: float = Z95) -> tuple[float, float]:
+        """The score's Wilson interval over the games (a draw half a point): for a few
+        games, where the normal approximation collapses (every game won, or lost, gives an
+        interval of width 0), it stays honest.
+
+        >>> lo, hi = Tally(0, 0, 3).wilson_interval()
+        >>> round(lo, 3), round(hi, 3)
+        (0.0, 0.561)
+        """
+        n = self.wins + self.draws + self.losses
+        if n == 0:
+            return 0.0, 1.0
+        p = (self.wins + 0.5 * self.draws) / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
     def elo(self) -> float:
         return elo_of_score(self.score)
 

@@ -43,6 +43,7 @@ import dataclasses
 import math
 import random
 from collections.abc import Sequence
+from statistics import NormalDist
 
 from gyges.engine.stats import Z95
 from gyges.game.rules import Side
@@ -82,21 +83,9 @@ def _q(values: Sequence[float], errors: Sequence[float], tau2: float) -> float:
 
 def _chi2_quantile(p: float, df: int) -> float:
     """The chi-square quantile (Wilson-Hilferty)."""
-    z = _normal_quantile(p)
+    z = NormalDist().inv_cdf(p)
     a = 2.0 / (9.0 * df)
     return df * max(1.0 - a + z * math.sqrt(a), 0.0) ** 3
-
-
-def _normal_quantile(p: float) -> float:
-    """The standard normal quantile (bisection on the error function)."""
-    lo, hi = -10.0, 10.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < p:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
 
 
 def _tau2_at(q_wanted: float, values: Sequence[float], errors: Sequence[float]) -> float:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Mapping, Sequence
+from statistics import NormalDist
 from typing import Any
 
 from gyges.engine.stats import Tally, elo_of_score
@@ -115,7 +116,27 @@ def _results(table: GameTable, games: Sequence[Mapping[str, Any]]) -> list[str]:
     return lines
 
 
-def _advantage(table: GameTable) -> list[str]:
+def _by_protocol(games: Sequence[Mapping[str, Any]]) -> list[str]:
+    """South's score in the engine's own openings (round 0) and in the randomized ones
+    (later rounds: one random move of each side first), each with its interval."""
+    groups: dict[str, list[int]] = {}
+    for g in games:
+        name = ("the engine's own openings (round 0)" if g.get("round", 0) == 0
+                else "randomized openings (rounds 1 and later)")
+        c = groups.setdefault(name, [0, 0, 0])
+        c[("south", "draw", "north").index(g["result"])] += 1
+    if len(groups) < 2:
+        return []
+    out = []
+    for name, (w, d, n) in sorted(groups.items()):
+        t = Tally(w, d, n)
+        lo, hi = t.score_interval()
+        out.append(f"  in {name}: {_pct(t.score)} [{_pct(lo)}, {_pct(hi)}], "
+                   f"{counted(t.games, 'game')}")
+    return out
+
+
+def _advantage(table: GameTable, games: Sequence[Mapping[str, Any]] = ()) -> list[str]:
     t = table.total
     lo, hi = t.score_interval()
     f = table.fit
@@ -127,7 +148,8 @@ def _advantage(table: GameTable) -> list[str]:
             f"  South's score {_pct(t.score)} [{_pct(lo)}, {_pct(hi)}], Elo "
             f"{_elo(elo_of_score(t.score))} [{_elo(elo_of_score(lo))}, "
             f"{_elo(elo_of_score(hi))}]; fitted {_elo(f.advantage)} "
-            f"[{_elo(f.advantage_low)}, {_elo(f.advantage_high)}]"]
+            f"[{_elo(f.advantage_low)}, {_elo(f.advantage_high)}]",
+            *_by_protocol(games)]
 
 
 def _ranking(table: GameTable, side: Side) -> list[str]:
@@ -206,14 +228,33 @@ def _replies(table: GameTable) -> list[str]:
                        f"with one lucky game does not lead; shown: the pair's games (South "
                        f"+wins =draws -losses), the pulled score and the model's expected "
                        f"score, both for the replying side; the model alone would name the "
-                       f"strongest setup every time")]
+                       f"strongest setup every time; a reply is shown only where its games' "
+                       f"95% interval of the score excludes 50%, the interval Wilson's and "
+                       f"widened for a best of many (Bonferroni: the best of each side's "
+                       f"setups is picked)")]
     for side in (Side.NORTH, Side.SOUTH):
         other = side.other
         lines.append(f"{side.title}'s best reply to each {other.title} setup:")
-        for opponent, reply, tally, pulled, expected in best_replies(table, side):
+        rows = best_replies(table, side)
+        candidates = len(table.fit.ratings(side))
+        z = NormalDist().inv_cdf(1 - 0.025 / candidates)   # the best of that many replies
+        shown = 0
+        for opponent, reply, tally, pulled, expected in rows:
+            lo, hi = tally.wilson_interval(z)
+            if side is Side.NORTH:
+                lo, hi = 1 - hi, 1 - lo
+            if lo <= 0.5:
+                continue            # its games cannot tell it from an even pair
+            shown += 1
             lines.append(f"  {other.title[0]} {opponent} -> {side.title[0]} {reply}: "
                          f"+{tally.wins} ={tally.draws} -{tally.losses}, score "
                          f"{_pct(pulled)}, model {_pct(expected)}")
+        if shown < len(rows):
+            total = counted(len(rows), "best reply", "best replies")
+            lines.append(f"  ({len(rows) - shown} of {total} left out: their games' "
+                         "interval includes 50%)" if shown else
+                         f"  (none of the {total} is shown: the games cannot tell any of them "
+                         "from an even pair)")
     return lines
 
 
@@ -283,6 +324,6 @@ def rank_report(table: GameTable, params: Mapping[str, Any],
     sets of games the significant counts are set beside)."""
     return "\n".join([
         *_header(table, params), *_proven(table, 5), *_results(table, games),
-        *_advantage(table), "\nSetups ranked:", *_fit_note(table),
+        *_advantage(table, games), "\nSetups ranked:", *_fit_note(table),
         *_ranking(table, Side.SOUTH), *_ranking(table, Side.NORTH), *_significance(table),
         *_how_sure(table, null_rounds), *_replies(table)])
