@@ -47,7 +47,7 @@ COPIED = ("tests/data", "puzzles", "data")
 GYGES = str(Path(sys.executable).with_name("gyges"))
 #: Seconds an example may take: the default run's, and a slow example's.
 TIMEOUT = 60
-SLOW_TIMEOUT = 600
+SLOW_TIMEOUT = 850
 
 MARK = re.compile(r'<!--\s*doc-examples:\s*(\w+)\s*(?:on\s+"([^"]+)"\s*)?(?:\((.*)\))?\s*-->')
 FENCE = re.compile(r"^(\s*)(```|~~~)")
