@@ -9,6 +9,7 @@ file cannot be read (malformed YAML, an unknown key, a bad diagram). Every messa
 from __future__ import annotations
 
 import functools
+import os
 import sys
 
 import click
@@ -87,7 +88,7 @@ def catalogue_group() -> None:
     Examples:
       gyges catalogue check
       gyges catalogue list puzzles/seed000.yaml
-      gyges catalogue add tests/data/positions/bouncing.yaml --to mine.yaml --id bouncing
+      gyges catalogue add tests/data/positions/composed.yaml --to mine.yaml --id composed
     """
 
 
@@ -179,27 +180,43 @@ def list_(paths: tuple[str, ...]) -> None:
 @click.option("--notes", default="", help="Notes printed with the solution.")
 @click.option("--max-moves", default=3, show_default=True, type=click.IntRange(1, MAX_MOVES),
               help="Search bound: the solver proves the shortest result within it.")
+@click.option("--against", "against", multiple=True, type=click.Path(),
+              help="Catalogue files or directories whose puzzles are not added again "
+              "(default: puzzles/ when it exists); repeatable. The catalogue files in the "
+              "folder of --to (and its subfolders) always count.")
 @rule_options
 def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, credit: str,
-        notes: str, max_moves: int, rules: RuleSet, rules_given: RuleRequest) -> None:
+        notes: str, max_moves: int, against: tuple[str, ...], rules: RuleSet,
+        rules_given: RuleRequest) -> None:
     """Solve POS|FILE and append it to a catalogue file with the solver's findings:
     stipulation, key (other keys as cooks), main line, themes and difficulty. The rest of
     the file is kept as written; the file is replaced whole (atomically).
 
+    A puzzle already in the catalogue is refused before any solving: the same id, or the
+    same position, rules and history (mirrored or turned around included) in a catalogue
+    file of the folder of --to (its subfolders included) or of --against.
+
     \b
     Examples:
-      gyges catalogue add tests/data/positions/bouncing.yaml --to mine.yaml --id bouncing
-      gyges catalogue add "....../3...../..1.1./1.23.3/3.22.1/....2. N" --to mine.yaml \\
-          --id bouncing-2 --title "Bouncing" --max-moves 2
+      gyges catalogue add tests/data/positions/composed.yaml --to mine.yaml --id composed
+      gyges catalogue add "....../1...../3.23../3.211./2.132./...... S" --to mine.yaml \\
+          --id taboo-dorbec --title "Taboo, by Dorbec's rules" --rules dorbec --max-moves 2
     """
     pf = load_input(source)
     rules = combine_rules(pf.rules, rules_given)
+    if not against and os.path.isdir(DEFAULT_DIR):
+        against = (DEFAULT_DIR,)
+    try:
+        catalogue_files(against)
+    except CatalogueError as e:
+        raise UserError(f"--against {e}") from None
     status = StatusLine(sys.stderr)   # on a terminal: the solver's stage and the time
     try:
         with ticking(status):
             found, text = add_entry(target, puzzle_id, pf.position, rules,
                                     max_moves=max_moves, history=pf.history, title=title,
                                     source=source_text, credit=credit, notes=notes,
+                                    against=against,
                                     solve=functools.partial(solve, progress=status.show))
     except DuplicateEntry as e:
         raise UserError(f"{e}: choose another --id" if e.same_id else str(e)) from None
