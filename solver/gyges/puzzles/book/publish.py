@@ -39,8 +39,8 @@ from gyges.puzzles.book.pdf import book_date, export_pdf
 from gyges.puzzles.book.selection import Selection, select_puzzles
 from gyges.puzzles.book.text import export_text
 from gyges.puzzles.catalogue.checking import CheckStep, check_catalogue, engine_problems
-from gyges.puzzles.catalogue.verified import VerifiedEntries
 from gyges.puzzles.catalogue.schema import CatalogueError, Puzzle, load_catalogue
+from gyges.puzzles.catalogue.verified import VerifiedEntries
 
 __all__ = ["BookFormat", "BookOptions", "Disproved", "EngineRefused", "NoPuzzles",
            "NothingSelected", "PublishError", "Published", "WrongSuffix", "publish_book"]

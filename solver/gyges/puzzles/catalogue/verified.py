@@ -10,8 +10,8 @@ remembered. The file is ``verified.jsonl`` in :func:`cache_dir` (``$GYGES_CACHE_
 ``$XDG_CACHE_HOME/gyges``, else ``~/.cache/gyges``), one JSON line per entry; a cache that
 cannot be read or written is as good as an empty one (nothing fails because of it).
 
+>>> import dataclasses
 >>> from gyges import PRESETS, Position
->>> from gyges.puzzles.catalogue.schema import Puzzle
 >>> from gyges.search.stipulation import Stipulation
 >>> p = Puzzle("x1", Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N"),
 ...            PRESETS["pbmserv"], Stipulation.parse("North wins in 1"),
@@ -28,7 +28,6 @@ False
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import json

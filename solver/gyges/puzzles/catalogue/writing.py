@@ -158,10 +158,11 @@ def known_puzzles(paths: Iterable[str | Path], *, exclude: str | Path | None = N
     cannot be read unless ``skip_unreadable`` (a folder's other YAML files need not be
     catalogues).
 
-    >>> [p.id for p in known_puzzles(["puzzles/seed000.yaml"])][:2]
-    ['seed000-bouncing', 'seed000-renop']
-    >>> known_puzzles(["puzzles/seed000.yaml"], exclude="puzzles/seed000.yaml")
-    []
+    >>> known_puzzles(["no/such/catalogue.yaml"])
+    Traceback (most recent call last):
+    ...
+    gyges.puzzles.catalogue.schema.CatalogueError: no/such/catalogue.yaml: no such file or \
+directory
     """
     skip = Path(exclude).resolve() if exclude is not None else None
     out: list[Puzzle] = []
