@@ -9,6 +9,7 @@ file cannot be read (malformed YAML, an unknown key, a bad diagram). Every messa
 from __future__ import annotations
 
 import functools
+import os
 import sys
 
 import click
@@ -40,6 +41,7 @@ from gyges.puzzles.catalogue import (
     CheckStep,
     DuplicateEntry,
     Puzzle,
+    VerifiedEntries,
     add_entry,
     catalogue_files,
     check_catalogue,
@@ -87,7 +89,7 @@ def catalogue_group() -> None:
     Examples:
       gyges catalogue check
       gyges catalogue list puzzles/seed000.yaml
-      gyges catalogue add tests/data/positions/bouncing.yaml --to mine.yaml --id bouncing
+      gyges catalogue add tests/data/positions/composed.yaml --to mine.yaml --id composed
     """
 
 
@@ -96,7 +98,9 @@ def catalogue_group() -> None:
 )
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-def check(paths: tuple[str, ...], quiet: bool) -> None:
+@click.option("--no-cache", is_flag=True,
+              help="Prove every entry again, those proven before and unchanged since too.")
+def check(paths: tuple[str, ...], quiet: bool, no_cache: bool) -> None:
     """Re-prove every puzzle of PATHS (files or directories, their subdirectories
     included; default: puzzles/).
 
@@ -106,6 +110,10 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
     error of every file is reported in one pass. Exit status 1 if an entry is wrong, 2 if
     an entry or a file cannot be read.
 
+    An entry proven before by the same solver, unchanged since, is not proven again
+    (the proven entries are remembered in ~/.cache/gyges/verified.jsonl, or under
+    $GYGES_CACHE_DIR); --no-cache proves them all.
+
     \b
     Examples:
       gyges catalogue check
@@ -114,21 +122,13 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
     puzzles, errors = _load_all(paths)
     for e in errors:
         _say(e)
-
-    def show(step: CheckStep) -> None:
-        p = step.puzzle
-        if not step.done:
-            if not quiet:
-                click.echo(f"[{step.index}/{step.total}] {p.id} ({p.file}:{p.line}): "
-                           f"{p.stipulation} ...", err=True, nl=False)
-            return
-        if not quiet:
-            click.echo(f" {'WRONG' if step.problems else 'ok'} ({step.seconds:.2f} s)",
-                       err=True)
-        for problem in step.problems or ():
-            _say(problem)
-
-    report = check_catalogue(puzzles, errors, progress=show)
+    show = _CheckProgress(quiet)
+    try:
+        report = check_catalogue(puzzles, errors, progress=show,
+                                 verified=VerifiedEntries.default(fresh=no_cache))
+    except KeyboardInterrupt:
+        show.end_line()
+        interrupted("every entry proven so far is remembered")
     click.echo(f"{report.checked} puzzle{'s' if report.checked != 1 else ''} checked: "
                f"{report.proven} proven, {report.wrong} wrong"
                + (f", {report.unreadable} unreadable" if report.unreadable else ""))
@@ -136,6 +136,38 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
         fail(EXIT_BAD_INPUT)
     if report.wrong:
         fail(EXIT_CHECK_FAILED)
+
+
+class _CheckProgress:
+    """The progress lines of a check on stderr, one per entry (``[3/6] id (file:line):
+    stipulation ... ok (1.20 s)``), whether or not stderr is a terminal, each followed by
+    the entry's problems (``problems``); ``quiet``: only the problems."""
+
+    def __init__(self, quiet: bool, *, problems: bool = True) -> None:
+        self.quiet = quiet
+        self.problems = problems
+        self.open = False   # a line begun, its end not yet written
+
+    def __call__(self, step: CheckStep) -> None:
+        p = step.puzzle
+        if not step.done:
+            if not self.quiet:
+                click.echo(f"[{step.index}/{step.total}] {p.id} ({p.file}:{p.line}): "
+                           f"{p.stipulation} ...", err=True, nl=False)
+                self.open = True
+            return
+        if not self.quiet:
+            how = "proven before" if step.cached else f"{step.seconds:.2f} s"
+            click.echo(f" {'WRONG' if step.problems else 'ok'} ({how})", err=True)
+            self.open = False
+        for problem in step.problems if self.problems and step.problems else ():
+            _say(problem)
+
+    def end_line(self) -> None:
+        """End a line left open (before a message of its own, like Ctrl-C's)."""
+        if self.open:
+            click.echo("", err=True)
+            self.open = False
 
 
 @catalogue_group.command(
@@ -179,27 +211,43 @@ def list_(paths: tuple[str, ...]) -> None:
 @click.option("--notes", default="", help="Notes printed with the solution.")
 @click.option("--max-moves", default=3, show_default=True, type=click.IntRange(1, MAX_MOVES),
               help="Search bound: the solver proves the shortest result within it.")
+@click.option("--against", "against", multiple=True, type=click.Path(),
+              help="Catalogue files or directories whose puzzles are not added again "
+              "(default: puzzles/ when it exists); repeatable. The catalogue files in the "
+              "folder of --to (and its subfolders) always count.")
 @rule_options
 def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, credit: str,
-        notes: str, max_moves: int, rules: RuleSet, rules_given: RuleRequest) -> None:
+        notes: str, max_moves: int, against: tuple[str, ...], rules: RuleSet,
+        rules_given: RuleRequest) -> None:
     """Solve POS|FILE and append it to a catalogue file with the solver's findings:
     stipulation, key (other keys as cooks), main line, themes and difficulty. The rest of
     the file is kept as written; the file is replaced whole (atomically).
 
+    A puzzle already in the catalogue is refused before any solving: the same id, or the
+    same position, rules and history (mirrored or turned around included) in a catalogue
+    file of the folder of --to (its subfolders included) or of --against.
+
     \b
     Examples:
-      gyges catalogue add tests/data/positions/bouncing.yaml --to mine.yaml --id bouncing
-      gyges catalogue add "....../3...../..1.1./1.23.3/3.22.1/....2. N" --to mine.yaml \\
-          --id bouncing-2 --title "Bouncing" --max-moves 2
+      gyges catalogue add tests/data/positions/composed.yaml --to mine.yaml --id composed
+      gyges catalogue add "....../1...../3.23../3.211./2.132./...... S" --to mine.yaml \\
+          --id taboo-dorbec --title "Taboo, by Dorbec's rules" --rules dorbec --max-moves 2
     """
     pf = load_input(source)
     rules = combine_rules(pf.rules, rules_given)
+    if not against and os.path.isdir(DEFAULT_DIR):
+        against = (DEFAULT_DIR,)
+    try:
+        catalogue_files(against)
+    except CatalogueError as e:
+        raise UserError(f"--against {e}") from None
     status = StatusLine(sys.stderr)   # on a terminal: the solver's stage and the time
     try:
         with ticking(status):
             found, text = add_entry(target, puzzle_id, pf.position, rules,
                                     max_moves=max_moves, history=pf.history, title=title,
                                     source=source_text, credit=credit, notes=notes,
+                                    against=against,
                                     solve=functools.partial(solve, progress=status.show))
     except DuplicateEntry as e:
         raise UserError(f"{e}: choose another --id" if e.same_id else str(e)) from None
@@ -251,19 +299,24 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
 @click.option("--check/--no-check", "check_first", default=None,
               help="Re-prove every puzzle first and refuse to export if the solver disproves "
               "one (default: on for pdf, off otherwise).")
+@click.option("--no-cache", is_flag=True,
+              help="With the check: prove every entry again, those proven before (by "
+              "'catalogue check' or an export) and unchanged since too.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--force", is_flag=True,
               help="Replace files that gyges did not write (or that were edited since).")
 def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
            select: tuple[str, ...], chapters: str, paper: str, arrows: str, coordinates: bool,
-           size: int, monochrome: bool, check_first: bool | None, quiet: bool,
-           force: bool) -> None:
+           size: int, monochrome: bool, check_first: bool | None, no_cache: bool,
+           quiet: bool, force: bool) -> None:
     """Export the puzzles of PATHS (files or directories, their subdirectories included;
     default: puzzles/) as text, SVG diagrams, or a book in HTML or PDF: title page,
     contents, chapters, solutions at the back, index of themes.
 
     Each entry's key and main line are replayed by the engine first (cheap; --check and
     'catalogue check' re-prove them): an illegal one stops the export with exit status 1.
+    The check proves again only the entries not proven before by the same solver
+    (remembered by 'catalogue check' and by the check of an export; --no-cache: all).
     Files are written whole (atomically); a file that gyges did not write, or one edited
     since, is not replaced without --force.
 
@@ -289,12 +342,28 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
                           monochrome, size)
 
     # on a terminal: what the export is doing (re-proving, the solver's commentary,
-    # typesetting) and for how long
+    # typesetting) and for how long; elsewhere (a log, a pipe): a line per entry checked,
+    # and one as each later step begins
     status = StatusLine(sys.stderr)
-    tell = None if quiet else status.show
+    lines = _CheckProgress(quiet, problems=False)   # Disproved tells them
+    begun: set[str] = set()
+
+    def tell(text: str) -> None:
+        if quiet:
+            return
+        if status.tty:
+            status.show(text)
+            return
+        for step in ("the solver's commentary", "writing the"):
+            if text.startswith(step) and step not in begun:
+                begun.add(step)
+                click.echo((text if step == "writing the"
+                            else "the solver's commentary on the puzzles") + " ...", err=True)
 
     def show(step: CheckStep) -> None:
-        if tell is not None and not step.done:
+        if not status.tty:
+            lines(step)
+        elif not quiet and not step.done:
             p = step.puzzle
             tell(f"checking {step.index}/{step.total}: {p.id} ({p.file}:{p.line})")
 
@@ -303,9 +372,11 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
             with ticking(status):
                 published = publish_book(puzzles, out, fmt, options, selection=selection,
                                          check=check_first, force=force, progress=show,
-                                         status=tell)
+                                         status=tell,
+                                         verified=VerifiedEntries.default(fresh=no_cache))
         finally:
             status.clear()
+            lines.end_line()
     except NoPuzzles as e:
         raise UserError(str(e)) from None
     except NothingSelected as e:

@@ -17,6 +17,16 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+@pytest.fixture(autouse=True)
+def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+              ) -> Path:
+    """A cache of its own for every test (``GYGES_CACHE_DIR``): no test reads or writes the
+    user's cache of proven entries."""
+    where = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("GYGES_CACHE_DIR", str(where))
+    return where
+
+
 @pytest.fixture
 def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh folder as the working directory: relative names a command is given (and

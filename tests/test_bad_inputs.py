@@ -105,6 +105,12 @@ CASES = [
      "--out /dev/full", 2, "/dev/full: is not a regular file"),
     ("add-to-device", f"catalogue add '{BOUNCING}' --to /dev/zero --id x", 2,
      "/dev/zero: is not a regular file"),
+    ("add-against-missing", f"catalogue add '{BOUNCING}' --to {{tmp}}/x.yaml --id x "
+     "--against {tmp}/none.yaml", 2, "--against "),
+    ("add-against-deep", f"catalogue add '{BOUNCING}' --to {{tmp}}/x.yaml --id x "
+     "--against {deep.yaml}", 2, "nested deeper than 200 levels"),
+    ("add-shipped", f"catalogue add '{BOUNCING}' --to {{tmp}}/x.yaml --id x --against {{seeds}}",
+     2, "this position is already puzzle seed000-bouncing"),
     ("match-out-device", "match builtin:nodes=100 builtin:nodes=100 --games 2 "
      "--out /dev/zero", 2, "/dev/zero: is not a regular file"),
     ("rank-out-device", "setups rank --games 2 --nodes 100 --out /dev/zero", 2,

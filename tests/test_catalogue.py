@@ -402,7 +402,7 @@ def test_list_command():
     assert "North wins in 1" in row and "bounce chain 4" in row and row.rstrip().endswith("1")
 
 
-def test_add_command_appends_and_refuses_duplicates(tmp_path):
+def test_add_command_appends_and_refuses_duplicates(tmp_path, workdir):
     target = tmp_path / "mine.yaml"
     target.write_text("# my puzzles\nschema: 1\ntitle: Mine\npuzzles:\n"
                       + BOUNCING.split("puzzles:\n", 1)[1])
@@ -429,7 +429,7 @@ def test_add_command_appends_and_refuses_duplicates(tmp_path):
     assert target.read_text() == text
 
 
-def test_add_command_follows_the_appenders_duplicate_rule(tmp_path):
+def test_add_command_follows_the_appenders_duplicate_rule(tmp_path, workdir):
     """One rule with ``generate`` and ``review --puzzles``: the mirror image of a puzzle is
     that puzzle (refused), and a file whose list is ``puzzles: []`` takes the entry."""
     target = tmp_path / "mine.yaml"
@@ -446,7 +446,7 @@ def test_add_command_follows_the_appenders_duplicate_rule(tmp_path):
                                "turned around, is already puzzle b1 (line 3)\n")
 
 
-def test_add_command_creates_a_file_with_cooks_declared(tmp_path):
+def test_add_command_creates_a_file_with_cooks_declared(tmp_path, workdir):
     target = tmp_path / "new" / "cooked.yaml"
     result = run("catalogue", "add", ".3.3.3/112232/...1.2/...1../....../...... S",
                  "--to", str(target), "--id", "chain", "--max-moves", "2")
@@ -458,7 +458,7 @@ def test_add_command_creates_a_file_with_cooks_declared(tmp_path):
     assert check_puzzle(p) == []
 
 
-def test_add_command_records_no_forced_result(tmp_path):
+def test_add_command_records_no_forced_result(tmp_path, workdir):
     target = tmp_path / "none.yaml"
     result = run("catalogue", "add", "321123/....../....../....../....../231123 S",
                  "--to", str(target), "--id", "start", "--max-moves", "1")
@@ -468,7 +468,7 @@ def test_add_command_records_no_forced_result(tmp_path):
     assert check_puzzle(p) == []
 
 
-def test_add_command_bad_input(tmp_path):
+def test_add_command_bad_input(tmp_path, workdir):
     result = run("catalogue", "add", "not a position", "--to", str(tmp_path / "x.yaml"),
                  "--id", "x")
     assert result.exit_code == 2 and result.output.startswith("gyges: ")
@@ -478,7 +478,7 @@ def test_add_command_bad_input(tmp_path):
     assert not (tmp_path / "x.yaml").exists()
 
 
-def test_add_command_keeps_the_rules(tmp_path):
+def test_add_command_keeps_the_rules(tmp_path, workdir):
     target = tmp_path / "rules.yaml"
     taboo = "....../1...../3.23../3.211./2.132./...... S"
     result = run("catalogue", "add", taboo, "--to", str(target), "--id", "entry-taboo",
@@ -490,7 +490,7 @@ def test_add_command_keeps_the_rules(tmp_path):
     assert check_puzzle(p) == []
 
 
-def test_add_command_reads_a_position_file_with_history(tmp_path):
+def test_add_command_reads_a_position_file_with_history(tmp_path, workdir):
     source = tmp_path / "pos.yaml"
     resign = load_catalogue(PUZZLES / "seed000.yaml").puzzles[-1]
     assert resign.id == "seed000-resignation"

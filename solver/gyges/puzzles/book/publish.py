@@ -40,6 +40,7 @@ from gyges.puzzles.book.selection import Selection, select_puzzles
 from gyges.puzzles.book.text import export_text
 from gyges.puzzles.catalogue.checking import CheckStep, check_catalogue, engine_problems
 from gyges.puzzles.catalogue.schema import CatalogueError, Puzzle, load_catalogue
+from gyges.puzzles.catalogue.verified import VerifiedEntries
 
 __all__ = ["BookFormat", "BookOptions", "Disproved", "EngineRefused", "NoPuzzles",
            "NothingSelected", "PublishError", "Published", "WrongSuffix", "publish_book"]
@@ -168,10 +169,12 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
                  selection: Selection | None = None, check: bool | None = None,
                  force: bool = False, created: _dt.datetime | None = None,
                  progress: Callable[[CheckStep], None] | None = None,
-                 status: Callable[[str], None] | None = None) -> Published:
+                 status: Callable[[str], None] | None = None,
+                 verified: VerifiedEntries | None = None) -> Published:
     """Write the book of ``puzzles`` (or its SVG diagrams) to ``out``: the steps of the
     module's docstring. ``selection``: the puzzles to publish (default: all);
-    ``check``: re-prove every puzzle first (default: for a PDF);
+    ``check``: re-prove every puzzle first (default: for a PDF), but those of
+    ``verified`` (the entries proven before, unchanged since), which the proven join;
     ``progress`` hears of each re-proof
     (:func:`~gyges.puzzles.catalogue.checking.check_catalogue`); ``status`` is told, in words, what
     the later steps are doing (the solver's commentary puzzle by puzzle, the rendering,
@@ -196,7 +199,7 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
     if refused:
         raise EngineRefused(refused)
     if check if check is not None else fmt is BookFormat.PDF:
-        report = check_catalogue(chosen, progress=progress)
+        report = check_catalogue(chosen, progress=progress, verified=verified)
         if report.problems:
             raise Disproved(report.problems)
     if fmt is BookFormat.SVG:

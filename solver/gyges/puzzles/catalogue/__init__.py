@@ -8,6 +8,8 @@ The room's modules:
   :class:`Catalogue`, :func:`load_catalogue`, :func:`load_all`);
 - :mod:`~gyges.puzzles.catalogue.checking`: re-proving an entry (:func:`check_puzzle`) and
   a whole catalogue (:func:`check_catalogue`);
+- :mod:`~gyges.puzzles.catalogue.verified`: the entries proven before, remembered in a
+  cache file so that a check proves only what changed (:class:`VerifiedEntries`);
 - :mod:`~gyges.puzzles.catalogue.authoring`: a proven position made an entry
   (:func:`add_entry`);
 - :mod:`~gyges.puzzles.catalogue.writing`: entries as YAML text (:func:`format_entry`),
@@ -49,6 +51,7 @@ from gyges.puzzles.catalogue.schema import (
     load_catalogue,
     parse_catalogue,
 )
+from gyges.puzzles.catalogue.verified import VerifiedEntries
 from gyges.puzzles.catalogue.writing import (
     Appended,
     AppendError,
@@ -56,13 +59,15 @@ from gyges.puzzles.catalogue.writing import (
     Duplicates,
     append_entries,
     check_target,
+    find_twin,
     format_entry,
+    known_puzzles,
 )
 
 __all__ = [
     "SCHEMA_VERSION", "THEMES", "AppendError", "Appended", "AuthoringError", "Catalogue",
     "CatalogueError", "CheckReport", "CheckStep", "DuplicateEntry", "Duplicates", "FileForm",
-    "Findings", "Puzzle", "add_entry", "append_entries", "catalogue_files", "check_catalogue",
-    "check_puzzle", "check_target", "findings", "format_entry", "load_all", "load_catalogue",
-    "parse_catalogue",
+    "Findings", "Puzzle", "VerifiedEntries", "add_entry", "append_entries", "catalogue_files",
+    "check_catalogue", "check_puzzle", "check_target", "find_twin", "findings",
+    "format_entry", "known_puzzles", "load_all", "load_catalogue", "parse_catalogue",
 ]

@@ -15,13 +15,21 @@ from it (:func:`findings`), and :meth:`Findings.entry` writes the entry.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from gyges.formats.notation import format_move, format_turn
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
-from gyges.puzzles.catalogue.writing import append_entries, check_target, format_entry
+from gyges.puzzles.catalogue.schema import Puzzle
+from gyges.puzzles.catalogue.writing import (
+    DuplicateEntry,
+    append_entries,
+    check_target,
+    find_twin,
+    format_entry,
+    known_puzzles,
+)
 from gyges.puzzles.lines import SolveFn, line_themes, play_line, principal_line, renop_matters
 from gyges.puzzles.rating import PuzzleRating, rate
 from gyges.search import solve as search_solve
@@ -109,12 +117,30 @@ def proof_note(stipulation: Stipulation, keys: int) -> str:
 def add_entry(path: str | Path, puzzle_id: str, position: Position, rules: RuleSet, *,
               max_moves: int, history: Sequence[Position] = (), title: str = "",
               source: str = "", credit: str = "", notes: str = "",
+              against: Iterable[str | Path] = (),
               solve: SolveFn | None = None) -> tuple[Findings, str]:
     """Solve ``position`` within ``max_moves``, author its entry and append it to the
-    catalogue file ``path``: the findings and the entry's text. SolveError, AuthoringError
-    or CatalogueError (:class:`~gyges.puzzles.catalogue.writing.DuplicateEntry`,
-    :class:`~gyges.puzzles.catalogue.writing.AppendError`; all ValueErrors) say what went wrong."""
+    catalogue file ``path``: the findings and the entry's text.
+
+    Before the solver's work, the entry is looked up in the catalogue it joins: every
+    catalogue file under the folder of ``path`` (its subfolders included; YAML files there
+    that cannot be read are passed over) and those of ``against`` (files or directories,
+    which must be readable). An entry with the id of one of theirs, or the same puzzle
+    (:func:`~gyges.puzzles.catalogue.writing.find_twin`), is refused.
+
+    SolveError, AuthoringError or CatalogueError
+    (:class:`~gyges.puzzles.catalogue.writing.DuplicateEntry`,
+    :class:`~gyges.puzzles.catalogue.writing.AppendError`; all ValueErrors) say what went
+    wrong."""
     check_target(path)   # before the solver's work
+    folder = Path(path).parent
+    known = known_puzzles([folder] if folder.is_dir() else [], skip_unreadable=True) \
+        + known_puzzles(against)
+    new = Puzzle(puzzle_id, position, rules, Stipulation("none", max_moves, None),
+                 history=tuple(history))
+    twin = find_twin(new, known)
+    if twin is not None:
+        raise DuplicateEntry(new, twin, twin.id == new.id)
     solve = solve or search_solve
     solution = solve(position, rules, max_moves=max_moves, history=history)
     found = findings(position, rules, solution, history, solve)

@@ -28,6 +28,7 @@ from gyges.formats.notation import format_move, parse_move
 from gyges.game.moves import Move, apply_move
 from gyges.game.rules import Side
 from gyges.puzzles.catalogue.schema import CatalogueError, Puzzle
+from gyges.puzzles.catalogue.verified import VerifiedEntries
 from gyges.puzzles.lines import Line, SolveFn, line_themes, play_line, renop_matters
 from gyges.search import SolveError
 from gyges.search import solve as search_solve
@@ -200,13 +201,16 @@ def recheck(puzzle: Puzzle, solve: SolveFn | None = None) -> list[CatalogueError
 @dataclasses.dataclass(frozen=True)
 class CheckStep:
     """Progress of a catalogue check: puzzle ``index`` of ``total`` is about to be
-    re-proven (``problems`` None), or was, in ``seconds``, with ``problems``."""
+    re-proven (``problems`` None), or was, in ``seconds``, with ``problems``; ``cached``:
+    it was proven before, unchanged since (:mod:`~gyges.puzzles.catalogue.verified`), and
+    not proven again."""
 
     index: int
     total: int
     puzzle: Puzzle
     problems: tuple[CatalogueError, ...] | None = None
     seconds: float = 0.0
+    cached: bool = False
 
     @property
     def done(self) -> bool:
@@ -228,10 +232,12 @@ class CheckReport:
 
 def check_catalogue(puzzles: Sequence[Puzzle], errors: Sequence[CatalogueError] = (),
                     progress: Callable[[CheckStep], None] | None = None,
-                    solve: SolveFn | None = None) -> CheckReport:
+                    solve: SolveFn | None = None,
+                    verified: VerifiedEntries | None = None) -> CheckReport:
     """Re-prove every puzzle (:func:`recheck`), telling ``progress`` before and after
     each; ``errors`` are the reading's (:func:`~gyges.puzzles.catalogue.schema.load_all`): an
-    unreadable entry, or one position under two ids (counted wrong once)."""
+    unreadable entry, or one position under two ids (counted wrong once). ``verified``:
+    the entries proven before, not proven again; each entry proven right joins them."""
     problems: list[CatalogueError] = []
     wrong = 0
     flagged = {e.puzzle for e in errors}
@@ -239,9 +245,13 @@ def check_catalogue(puzzles: Sequence[Puzzle], errors: Sequence[CatalogueError] 
         if progress is not None:
             progress(CheckStep(i, len(puzzles), p))
         t0 = time.perf_counter()
-        found = recheck(p, solve)
+        cached = verified is not None and p in verified
+        found = [] if cached else recheck(p, solve)
+        if verified is not None and not found:
+            verified.add(p)
         if progress is not None:
-            progress(CheckStep(i, len(puzzles), p, tuple(found), time.perf_counter() - t0))
+            progress(CheckStep(i, len(puzzles), p, tuple(found), time.perf_counter() - t0,
+                               cached))
         problems += found
         wrong += bool(found) and p.id not in flagged
     unreadable = sum(1 for e in errors if e.malformed)

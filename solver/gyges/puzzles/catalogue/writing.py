@@ -2,10 +2,13 @@
 appended to a file, keeping everything else in it (:func:`append_entries`, the one
 appender of ``catalogue add``, ``review --puzzles`` and ``generate``).
 
-The appender's one duplicate rule: a new entry is already in the file when an entry there
-has its id, or is the same puzzle (:func:`~gyges.puzzles.symmetry.identity`: the same
-rules, and the same position and history up to the board's symmetries). It refuses such an
-entry (:class:`DuplicateEntry`) or skips it (``duplicates=Duplicates.SKIP``).
+The catalogue's one duplicate rule: a new entry is already there when an entry has its
+id, or is the same puzzle (:func:`~gyges.puzzles.symmetry.identity`: the same rules, and
+the same position and history up to the board's symmetries; ``catalogue check`` flags an
+exact repeat, which this rule includes). The appender refuses such an entry
+(:class:`DuplicateEntry`) or skips it (``duplicates=Duplicates.SKIP``);
+:func:`known_puzzles` reads the entries of the other files of a catalogue and
+:func:`find_twin` looks a new entry up among them before any solving.
 
 >>> from gyges.game.rules import PRESETS
 >>> from gyges.search.stipulation import Stipulation
@@ -27,7 +30,7 @@ import enum
 import json
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from gyges.formats.diagram import format_diagram
@@ -39,13 +42,15 @@ from gyges.puzzles.catalogue.schema import (
     CatalogueError,
     FileForm,
     Puzzle,
+    catalogue_files,
+    load_catalogue,
     parse_catalogue,
 )
 from gyges.puzzles.symmetry import identity
 from gyges.search.stipulation import Stipulation
 
 __all__ = ["AppendError", "Appended", "Duplicates", "DuplicateEntry", "append_entries",
-           "appended_text", "check_target", "format_entry"]
+           "appended_text", "check_target", "find_twin", "format_entry", "known_puzzles"]
 
 
 def format_entry(
@@ -127,8 +132,9 @@ class Duplicates(str, enum.Enum):
 
 
 class DuplicateEntry(CatalogueError):
-    """A new entry already in the file: ``entry`` (the new one) has the id of ``existing``
-    (``same_id``) or is the same puzzle. Located on the existing entry's line."""
+    """A new entry already in the catalogue: ``entry`` (the new one) has the id of
+    ``existing`` (``same_id``) or is the same puzzle (the module's rule). Located on the
+    existing entry's line."""
 
     def __init__(self, entry: Puzzle, existing: Puzzle, same_id: bool) -> None:
         if same_id:
@@ -142,6 +148,46 @@ class DuplicateEntry(CatalogueError):
         self.entry = entry
         self.existing = existing
         self.same_id = same_id
+
+
+def known_puzzles(paths: Iterable[str | Path], *, exclude: str | Path | None = None,
+                  skip_unreadable: bool = False) -> list[Puzzle]:
+    """The puzzles of the catalogue files named or found in the directories (their
+    subdirectories included), but those of the file ``exclude``: the entries a new one
+    must not repeat. CatalogueError for a path that does not exist, and for a file that
+    cannot be read unless ``skip_unreadable`` (a folder's other YAML files need not be
+    catalogues).
+
+    >>> known_puzzles(["no/such/catalogue.yaml"])
+    Traceback (most recent call last):
+    ...
+    gyges.puzzles.catalogue.schema.CatalogueError: no/such/catalogue.yaml: no such file or \
+directory
+    """
+    skip = Path(exclude).resolve() if exclude is not None else None
+    out: list[Puzzle] = []
+    seen: set[Path] = set()
+    for f in catalogue_files(paths, recursive=True):
+        where = f.resolve()
+        if where == skip or where in seen:
+            continue
+        seen.add(where)
+        try:
+            out.extend(load_catalogue(f).puzzles)
+        except CatalogueError:
+            if not skip_unreadable:
+                raise
+    return out
+
+
+def find_twin(entry: Puzzle, entries: Iterable[Puzzle]) -> Puzzle | None:
+    """The first of ``entries`` with the id of ``entry`` or the same puzzle (the module's
+    duplicate rule), if any."""
+    key = identity(entry.position, entry.rules, entry.history)
+    for p in entries:
+        if p.id == entry.id or identity(p.position, p.rules, p.history) == key:
+            return p
+    return None
 
 
 class AppendError(CatalogueError):
@@ -189,7 +235,7 @@ def appended_text(old_text: str | None, entries: Sequence[str], source: str, *,
     skipped: list[str] = []
     for entry_text in entries:
         new = parse_catalogue("schema: 1\npuzzles:\n" + entry_text, "<new entry>").puzzles[0]
-        twin = _twin(new, kept)
+        twin = find_twin(new, kept)
         if twin is not None:
             if duplicates is Duplicates.SKIP:
                 skipped.append(new.id)
@@ -210,15 +256,6 @@ def appended_text(old_text: str | None, entries: Sequence[str], source: str, *,
         if [p.id for p in result.puzzles][len(old.puzzles):] != added:
             raise AppendError(source, None)
     return Appended(text, tuple(added), tuple(skipped))
-
-
-def _twin(new: Puzzle, entries: Sequence[Puzzle]) -> Puzzle | None:
-    """The first of ``entries`` with the id of ``new`` or the same puzzle, if any."""
-    key = identity(new.position, new.rules, new.history)
-    for p in entries:
-        if p.id == new.id or identity(p.position, p.rules, p.history) == key:
-            return p
-    return None
 
 
 def _with_entry(text: str, entry_text: str, bare_list: bool, indent: int) -> str:

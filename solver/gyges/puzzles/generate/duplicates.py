@@ -1,5 +1,6 @@
-"""Duplicate lookup for a generation run: the puzzles already in catalogue files, as the
-canonical positions (:func:`~gyges.puzzles.symmetry.canonical`) a run leaves out.
+"""Duplicate lookup for a generation run: the puzzles already in catalogue files
+(:func:`~gyges.puzzles.catalogue.writing.known_puzzles`), as the canonical positions
+(:func:`~gyges.puzzles.symmetry.canonical`) a run leaves out.
 
 >>> known_positions(["no/such/catalogue.yaml"])
 Traceback (most recent call last):
@@ -14,7 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from gyges.game.rules import RuleSet
-from gyges.puzzles.catalogue.schema import CatalogueError, catalogue_files, load_catalogue
+from gyges.puzzles.catalogue.schema import CatalogueError, catalogue_files
+from gyges.puzzles.catalogue.writing import known_puzzles
 from gyges.puzzles.generate.params import GenerateError
 from gyges.puzzles.symmetry import canonical
 
@@ -38,20 +40,12 @@ def known_positions(paths: Iterable[str | Path], rules: RuleSet | None = None,
     ``exclude``. A missing or unreadable file is a
     :class:`KnownCatalogueError` (a file that silently counted for nothing would let
     duplicates through)."""
-    out: set[str] = set()
     try:
         files = catalogue_files(paths, recursive=True)
     except CatalogueError as e:
         raise KnownCatalogueError(e, missing=True) from None
-    skip = Path(exclude).resolve() if exclude is not None else None
-    for f in files:
-        if skip is not None and f.resolve() == skip:
-            continue
-        try:
-            cat = load_catalogue(f)
-        except CatalogueError as e:
-            raise KnownCatalogueError(e, missing=False) from None
-        for p in cat.puzzles:
-            if rules is None or p.rules == rules:
-                out.add(canonical(p.position))
-    return out
+    try:
+        puzzles = known_puzzles(files, exclude=exclude)
+    except CatalogueError as e:
+        raise KnownCatalogueError(e, missing=False) from None
+    return {canonical(p.position) for p in puzzles if rules is None or p.rules == rules}

@@ -23,6 +23,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
+from gyges.formats.notation import parse_move
 from gyges.game.position import Position
 from gyges.output import OutputError, is_signed, signature_removed, signed, write_atomic
 from gyges.puzzles.catalogue.authoring import Findings
@@ -81,7 +82,10 @@ def entry_text(rec: CandidateRecord, params: Params) -> str:
         source = games_source(history)
     if rec.source is Source.COMPOSE:
         d = rec.design
-        source = (f"{Source.COMPOSE.text}: a {d['key']} key, then a landing threat with "
+        kind = "relocation" if parse_move(rec.key or "", pos, params.rules, history
+                                          ).is_replace else "plain"
+        # the key's kind is the key's own (the solver's key may not be the designed one)
+        source = (f"{Source.COMPOSE.text}: a {kind} key, then a landing threat with "
                   f"{d['bounces']} bounce{'s' if d['bounces'] != 1 else ''}"
                   f"{' crossing its own path' if d['crossing'] else ''}, "
                   f"{d['defenders']} defender{'s' if d['defenders'] != 1 else ''} on the shore"
