@@ -272,9 +272,6 @@ def rank_command(games: int | None, seconds: float | None, depth: int | None,
       gyges setups report games.jsonl --svg games.svg
     """
     jobs = check_jobs(jobs)
-    given = [x for x in (nodes, depth, seconds) if x is not None]
-    if len(given) > 1:
-        raise UserError("give one of --nodes, --depth and --time", "setups rank")
     pairs = _pairs(south, north, pairs_file)
     limit = limit_of(seconds, depth, nodes, DEFAULT_LIMIT)
     try:

@@ -158,10 +158,10 @@ def test_ctrl_c_then_the_same_command_gives_the_same_file(reference, engines,
     out = tmp_path / "games.jsonl"
     args = [*GYGES, *_args(engines, out, "--jobs", "2")]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    end = time.monotonic() + 60
+    end = time.monotonic() + 300      # a loaded machine is slow to start
     while not (out.exists() and out.read_text().count("\n") >= 1):
         assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < end, "no game within 60 s"
+        assert time.monotonic() < end, "no game within 300 s"
         time.sleep(0.02)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=30)

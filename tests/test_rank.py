@@ -105,7 +105,7 @@ def test_two_workers_and_a_resumed_run_give_the_same_games(reference, tmp_path):
 
 def test_ctrl_c_keeps_whole_games_and_the_rerun_ends_the_same(reference, tmp_path):
     args = [*RANK, "--jobs", "1"]
-    r = run(args, tmp_path, delay=2.5)
+    r = run(args, tmp_path, delay=0.3, ready="g.jsonl")   # 0.3 s after the first game
     assert_interrupted(r, args)
     out = tmp_path / "g.jsonl"
     kept = _lines(out) if out.exists() else []
@@ -126,7 +126,7 @@ def test_another_limit_is_refused_and_bad_options_are_one_line(tmp_path, referen
     assert res.exit_code == 2
     assert "made with other parameters (depth 2 a move" in res.output
     assert "or choose another --out" in res.output
-    for args, words in ((["--nodes", "5", "--depth", "2"], "give one of --nodes"),
+    for args, words in ((["--nodes", "0"], "--nodes"),
                         (["--south", "23112"], "--south: '23112' is not a setup")):
         res = runner.invoke(cli, ["setups", "rank", *args, "--out", str(tmp_path / "x")])
         assert res.exit_code == 2 and words in res.output and "Traceback" not in res.output
@@ -174,3 +174,16 @@ def test_a_killed_dask_worker_loses_no_game(reference, tmp_path):
         assert _lines(out) == reference
     finally:
         cluster.stop()
+
+
+def test_several_limits_stop_a_move_at_the_first_reached(tmp_path):
+    """``--nodes`` with ``--depth``, as ``match`` and ``analyse`` take them: the games
+    file records both, and its report says so."""
+    out = tmp_path / "two.jsonl"
+    res = CliRunner().invoke(cli, ["setups", "rank", "--south", SOUTH, "--north", NORTH,
+                                   "--games", "2", "--nodes", "300", "--depth", "2", "-q",
+                                   "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    params, games = read_games(str(out))
+    assert params is not None and params["limit"] == {"depth": 2, "nodes": 300}
+    assert len(games) == 2
