@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from gyges.game.position import ALL_SETUPS
 from gyges.game.rules import PRESETS
-from gyges.setups.pairs import mirror_setup
+from gyges.setups.pairs import SetupError, mirror_setup
 from gyges.setups.search.find import search
 from gyges.setups.search.model import RoundProgress, solutions
 from gyges.setups.search.options import constraints_from_options
@@ -87,8 +87,9 @@ def test_north_tied_to_south(how, tie):
 
 
 def test_north_fixed_and_south_search():
-    got = search(constraints_from_options({"north": "321123", "off": "1@123456"}), RULES)
-    assert got == []
+    # North fixed while South's setups are listed and nothing reads North's row: refused
+    with pytest.raises(SetupError, match="a fixed setup changes nothing here"):
+        constraints_from_options({"north": "321123", "off": "1@123456"})
     got = search(constraints_from_options({"side": "pair", "north": "321123"}), RULES)
     assert got == [(s, "321123") for s in BRUTE_SETUPS]
 
