@@ -32,6 +32,7 @@ from gyges.puzzles.book import (
     Selection,
     SelectionError,
     WrongSuffix,
+    commentary_cache,
     publish_book,
 )
 from gyges.puzzles.catalogue import (
@@ -300,8 +301,9 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
               help="Re-prove every puzzle first and refuse to export if the solver disproves "
               "one (default: on for pdf, off otherwise).")
 @click.option("--no-cache", is_flag=True,
-              help="With the check: prove every entry again, those proven before (by "
-              "'catalogue check' or an export) and unchanged since too.")
+              help="Prove every entry again (with the check) and work out the solver's "
+              "commentary again: those done before (by 'catalogue check' or an export) and "
+              "unchanged since too.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--force", is_flag=True,
               help="Replace files that gyges did not write (or that were edited since).")
@@ -316,7 +318,9 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
     Each entry's key and main line are replayed by the engine first (cheap; --check and
     'catalogue check' re-prove them): an illegal one stops the export with exit status 1.
     The check proves again only the entries not proven before by the same solver
-    (remembered by 'catalogue check' and by the check of an export; --no-cache: all).
+    (remembered by 'catalogue check' and by the check of an export), and the solver's
+    commentary (threats, variations) is worked out only for the entries not exported
+    before (both in ~/.cache/gyges, or under $GYGES_CACHE_DIR; --no-cache: all again).
     Files are written whole (atomically); a file that gyges did not write, or one edited
     since, is not replaced without --force.
 
@@ -373,7 +377,8 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
                 published = publish_book(puzzles, out, fmt, options, selection=selection,
                                          check=check_first, force=force, progress=show,
                                          status=tell,
-                                         verified=VerifiedEntries.default(fresh=no_cache))
+                                         verified=VerifiedEntries.default(fresh=no_cache),
+                                         remembered=commentary_cache(fresh=no_cache))
         finally:
             status.clear()
             lines.end_line()

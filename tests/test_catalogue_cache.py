@@ -107,3 +107,28 @@ def test_check_ends_its_line_before_ctrl_c(tmp_path, monkeypatch):
     assert result.exit_code == 130
     assert result.output == (f"[1/2] a ({cat}:3): North wins in 1 ...\n"
                              "gyges: interrupted: every entry proven so far is remembered\n")
+
+
+def test_a_second_export_works_out_no_commentary_again(tmp_path, cache_dir, monkeypatch):
+    import gyges.puzzles.book.commentary as said
+
+    worked: list[str] = []
+    real = said.commentary
+
+    def counted(p):
+        worked.append(p.id)
+        return real(p)
+    monkeypatch.setattr(said, "commentary", counted)
+    cat = write(tmp_path / "two.yaml", TWO)
+    out = tmp_path / "b.html"
+    assert run("export", cat, "--format", "html", "--out", out).exit_code == 0
+    assert worked == ["a", "b"] and (cache_dir / said.COMMENTARY_FILE).is_file()
+    first = out.read_text()
+    worked.clear()
+    assert run("export", cat, "--format", "html", "--out", out).exit_code == 0
+    assert worked == [] and out.read_text() == first        # the remembered commentary
+    write(cat, TWO.replace("themes: [taboo]", "themes: []"))  # an edited entry
+    assert run("export", cat, "--format", "html", "--out", out).exit_code == 0
+    assert worked == ["b"]
+    assert run("export", cat, "--format", "html", "--out", out, "--no-cache").exit_code == 0
+    assert worked == ["b", "a", "b"]

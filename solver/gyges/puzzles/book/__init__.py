@@ -34,7 +34,7 @@ This package is the export's public face: the names below are those of its modul
 (True, True)
 """
 
-from gyges.puzzles.book.commentary import solver_commentary
+from gyges.puzzles.book.commentary import commentary_cache, solver_commentary
 from gyges.puzzles.book.diagrams import Arrows, puzzle_svgs
 from gyges.puzzles.book.html import Paper, export_html
 from gyges.puzzles.book.model import Book, Chapters, make_book
@@ -57,6 +57,6 @@ from gyges.puzzles.book.text import export_text
 __all__ = [
     "Arrows", "Book", "BookFormat", "BookOptions", "Chapters", "Disproved", "EngineRefused",
     "NoPuzzles", "NothingSelected", "Paper", "PdfError", "PublishError", "Published",
-    "Selection", "SelectionError", "WrongSuffix", "export_html", "export_pdf", "export_text",
+    "Selection", "SelectionError", "WrongSuffix", "commentary_cache", "export_html", "export_pdf", "export_text",
     "make_book", "publish_book", "puzzle_svgs", "select_puzzles", "solver_commentary",
 ]

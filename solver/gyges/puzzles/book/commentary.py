@@ -11,16 +11,26 @@ Commentary(threats=['16-36-N'], variations=1, defences=12)
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
 from gyges.formats.notation import format_move
 from gyges.game.moves import apply_move, legal_moves
 from gyges.puzzles.catalogue.schema import Puzzle
+from gyges.puzzles.catalogue.verified import EntryFacts, cache_dir
 from gyges.puzzles.lines import try_play_line
 from gyges.search import solve
 from gyges.search.tree import LoserNode, resistance
 
-__all__ = ["Commentary", "Variation", "commentary", "solver_commentary"]
+__all__ = ["COMMENTARY_FILE", "Commentary", "Variation", "commentary", "commentary_cache",
+           "solver_commentary"]
+
+#: The file in :func:`~gyges.puzzles.catalogue.verified.cache_dir` that remembers the
+#: commentary of the entries (by their content, the solver's version and this module's).
+COMMENTARY_FILE = "commentary.jsonl"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,6 +50,25 @@ class Commentary:
     threats: tuple[str, ...] = ()
     variations: tuple[Variation, ...] = ()
     defences: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The commentary as JSON (:meth:`from_json` reads it back).
+
+        >>> c = Commentary(("16-36-N",), (Variation(("61-51",), "12-24x36=54", 2),), 12)
+        >>> Commentary.from_json(c.to_json()) == c
+        True
+        """
+        return {"threats": list(self.threats), "defences": self.defences,
+                "variations": [{"defences": list(v.defences), "answer": v.answer,
+                                "more": v.more} for v in self.variations]}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Commentary:
+        """The commentary :meth:`to_json` wrote (KeyError, TypeError or ValueError if it is
+        not one)."""
+        variations = tuple(Variation(tuple(str(m) for m in v["defences"]), str(v["answer"]),
+                                     int(v["more"])) for v in d["variations"])
+        return cls(tuple(str(t) for t in d["threats"]), variations, int(d["defences"]))
 
     def __repr__(self) -> str:
         fields = [f"threats={list(self.threats)}"] if self.threats else []
@@ -85,14 +114,39 @@ def commentary(p: Puzzle) -> Commentary:
     return Commentary(threats, variations, len(replies))
 
 
+@functools.cache
+def _version() -> str:
+    """This module's version: a digest of its source (the solver's is in the entry's)."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+def commentary_cache(*, fresh: bool = False, path: str | Path | None = None) -> EntryFacts:
+    """The cache of commentaries: ``path``, by default :data:`COMMENTARY_FILE` in the
+    user's cache directory; ``fresh``: read nothing (work everything out again)."""
+    return EntryFacts(cache_dir() / COMMENTARY_FILE if path is None else path, _version(),
+                      fresh=fresh)
+
+
 def solver_commentary(puzzles: Sequence[Puzzle],
-                      progress: Callable[[int, int, Puzzle], None] | None = None
-                      ) -> dict[str, Commentary]:
+                      progress: Callable[[int, int, Puzzle], None] | None = None,
+                      cache: EntryFacts | None = None) -> dict[str, Commentary]:
     """The commentary of every puzzle, by id (:func:`commentary`); ``progress(i, n,
-    puzzle)`` is told before puzzle ``i`` of ``n``."""
+    puzzle)`` is told before puzzle ``i`` of ``n``. ``cache``: the commentaries worked out
+    before (:func:`commentary_cache`), taken as they are; the new ones join it."""
     out = {}
     for i, p in enumerate(puzzles, 1):
         if progress is not None:
             progress(i, len(puzzles), p)
-        out[p.id] = commentary(p)
+        known = cache.get(p) if cache is not None else None
+        said = None
+        if known is not None:
+            try:
+                said = Commentary.from_json(known)
+            except (KeyError, TypeError, ValueError):
+                said = None
+        if said is None:
+            said = commentary(p)
+            if cache is not None:
+                cache.put(p, said.to_json())
+        out[p.id] = said
     return out

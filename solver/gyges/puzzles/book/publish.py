@@ -40,7 +40,7 @@ from gyges.puzzles.book.selection import Selection, select_puzzles
 from gyges.puzzles.book.text import export_text
 from gyges.puzzles.catalogue.checking import CheckStep, check_catalogue, engine_problems
 from gyges.puzzles.catalogue.schema import CatalogueError, Puzzle, load_catalogue
-from gyges.puzzles.catalogue.verified import VerifiedEntries
+from gyges.puzzles.catalogue.verified import EntryFacts, VerifiedEntries
 
 __all__ = ["BookFormat", "BookOptions", "Disproved", "EngineRefused", "NoPuzzles",
            "NothingSelected", "PublishError", "Published", "WrongSuffix", "publish_book"]
@@ -170,7 +170,8 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
                  force: bool = False, created: _dt.datetime | None = None,
                  progress: Callable[[CheckStep], None] | None = None,
                  status: Callable[[str], None] | None = None,
-                 verified: VerifiedEntries | None = None) -> Published:
+                 verified: VerifiedEntries | None = None,
+                 remembered: EntryFacts | None = None) -> Published:
     """Write the book of ``puzzles`` (or its SVG diagrams) to ``out``: the steps of the
     module's docstring. ``selection``: the puzzles to publish (default: all);
     ``check``: re-prove every puzzle first (default: for a PDF), but those of
@@ -178,7 +179,8 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
     ``progress`` hears of each re-proof
     (:func:`~gyges.puzzles.catalogue.checking.check_catalogue`); ``status`` is told, in words, what
     the later steps are doing (the solver's commentary puzzle by puzzle, the rendering,
-    WeasyPrint's typesetting). Raises :class:`PublishError` (its kinds say which step
+    WeasyPrint's typesetting); ``remembered``: the commentaries worked out before
+    (:func:`~gyges.puzzles.book.commentary.commentary_cache`), which the new ones join. Raises :class:`PublishError` (its kinds say which step
     refused), :class:`~gyges.output.OutputError` (a file not to replace) or
     :class:`~gyges.puzzles.book.pdf.PdfError` (no WeasyPrint)."""
     fmt = BookFormat(fmt)
@@ -209,7 +211,7 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
         if status is not None:
             status(f"the solver's commentary {i}/{n}: {p.id} ({p.file}:{p.line})")
 
-    said = solver_commentary(chosen, progress=commenting)
+    said = solver_commentary(chosen, progress=commenting, cache=remembered)
     book = make_book(chosen, title=options.title or BOOK_TITLE, chapters=options.chapters,
                      file_titles=_file_titles(chosen), commentary=said)
     _write(target, _book_bytes(book, fmt, options, target, force, created, status))

@@ -38,7 +38,8 @@ from pathlib import Path
 from gyges.game.rules import RuleSet
 from gyges.puzzles.catalogue.schema import Puzzle
 
-__all__ = ["CACHE_FILE", "VerifiedEntries", "cache_dir", "entry_digest", "solver_version"]
+__all__ = ["CACHE_FILE", "EntryFacts", "VerifiedEntries", "cache_dir", "entry_digest",
+           "solver_version"]
 
 #: The cache file's name in :func:`cache_dir`.
 CACHE_FILE = "verified.jsonl"
@@ -150,4 +151,75 @@ def _read(path: Path) -> set[str]:
             continue
         if isinstance(record, dict) and isinstance(record.get("entry"), str):
             out.add(record["entry"])
+    return out
+
+
+class EntryFacts:
+    """What the solver worked out about entries (a JSON object each), remembered in the
+    cache file ``path`` (None: in memory only) under the entry's digest
+    (:func:`entry_digest`, with ``version`` added to the solver's: the version of what
+    computes the facts), so that an unchanged entry is not worked on again. Like
+    :class:`VerifiedEntries`, a cache that cannot be read or written is an empty one.
+
+    >>> from gyges import PRESETS, Position
+    >>> from gyges.search.stipulation import Stipulation
+    >>> p = Puzzle("x1", Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N"),
+    ...            PRESETS["pbmserv"], Stipulation.parse("North wins in 1"))
+    >>> facts = EntryFacts(None, "v1")
+    >>> facts.get(p) is None
+    True
+    >>> facts.put(p, {"defences": 3})
+    >>> facts.get(p)
+    {'defences': 3}
+    """
+
+    def __init__(self, path: str | Path | None, version: str, *, fresh: bool = False) -> None:
+        self.path = Path(path) if path is not None else None
+        self.version = version
+        self._known: dict[str, dict] = {}
+        if self.path is not None and not fresh:
+            self._known = _read_facts(self.path)
+
+    def __repr__(self) -> str:
+        return f"EntryFacts({str(self.path) if self.path else None!r}, {len(self._known)} known)"
+
+    def _digest(self, puzzle: Puzzle) -> str:
+        return entry_digest(puzzle, f"{solver_version()}+{self.version}")
+
+    def get(self, puzzle: Puzzle) -> dict | None:
+        """The facts remembered of ``puzzle`` as it is now (None: none)."""
+        return self._known.get(self._digest(puzzle))
+
+    def put(self, puzzle: Puzzle, facts: dict) -> None:
+        """Remember ``facts`` of ``puzzle``, appending them to the file at once."""
+        digest = self._digest(puzzle)
+        if self._known.get(digest) == facts:
+            return
+        self._known[digest] = facts
+        if self.path is None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a", encoding="utf-8") as f:
+                f.write(json.dumps({"entry": digest, "facts": facts}) + "\n")
+        except OSError:
+            pass
+
+
+def _read_facts(path: Path) -> dict[str, dict]:
+    """The facts of the cache file by digest (lines that cannot be read are passed over;
+    a later line of a digest wins)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    out = {}
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if (isinstance(record, dict) and isinstance(record.get("entry"), str)
+                and isinstance(record.get("facts"), dict)):
+            out[record["entry"]] = record["facts"]
     return out
