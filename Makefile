@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: install test test-all bench lint weights
+.PHONY: install test test-all bench lint weights data
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -26,3 +26,18 @@ lint:
 # rewrites solver/gyges/engine/weights.json, the same bytes on the same kind of machine.
 weights:
 	gyges engine-weights --jobs 2 --out solver/gyges/engine/weights.json
+
+# The published self-play study (data/setups/pbmserv-selfplay.*), played again by the engine
+# of this checkout, then its report and map: run it after any change to the engine (its
+# code or weights), in the same change; tests/test_published_games.py fails until then.
+# About 30 CPU minutes (2 workers). An interrupted run resumes from $(SELFPLAY).part.
+SELFPLAY = data/setups/pbmserv-selfplay.jsonl
+data:
+	gyges setups rank --canonical --games 10000 --nodes 1000 --prove 2 --jobs 2 \
+	    --out $(SELFPLAY).part
+	$(PYTHON) -c "import json, sys; rows = open(sys.argv[1]).read().splitlines(); \
+	    rows.sort(key=lambda r: json.loads(r)['game']); \
+	    open(sys.argv[2], 'w').write(''.join(r + '\\n' for r in rows))" $(SELFPLAY).part $(SELFPLAY)
+	rm $(SELFPLAY).part
+	gyges setups report $(SELFPLAY) --proven data/setups/pbmserv-depth3.jsonl \
+	    --svg data/setups/pbmserv-selfplay.svg > data/setups/pbmserv-selfplay-report.txt

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from interrupts import assert_interrupted, run
 
 from gyges.engine import Limit, PlayedGame
+from gyges.engine.identity import code_digest, weights_digest
 from gyges.engine.match import replay_moves
 from gyges.engine.openings import openings
 from gyges.game.rules import PRESETS
@@ -33,7 +34,14 @@ RANK = ["setups", "rank", "--south", SOUTH, "--north", NORTH, "--games", str(GAM
 
 
 def _lines(path: Path) -> list[str]:
-    return sorted(path.read_text(encoding="utf-8").splitlines())
+    """The game records, each without the command that made it (a resumed run or one
+    with other --jobs plays the same games under another command line)."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        record["engine"].pop("command")
+        out.append(json.dumps(record, sort_keys=True))
+    return sorted(out)
 
 
 @pytest.fixture(scope="module")
@@ -115,6 +123,31 @@ def test_ctrl_c_keeps_whole_games_and_the_rerun_ends_the_same(reference, tmp_pat
     again = run(args, tmp_path)
     assert again.code == 0, again.err
     assert _lines(out) == reference
+
+
+def test_a_file_of_another_engine_is_not_extended(tmp_path, reference):
+    """Every record names the engine that made it; a run refuses to extend a file made by
+    another engine (other code or weights), or by one that did not record itself."""
+    out = tmp_path / "g.jsonl"
+    first = json.loads(reference[0])
+    assert first["engine"]["code"] == code_digest()
+    assert first["engine"]["weights"] == weights_digest()
+    for change, words in ((lambda r: r["engine"].update(code="0123456789abcdef"),
+                           "engine 0123456789abcdef"),
+                          (lambda r: r["engine"].update(weights="fedcba9876543210"),
+                           "weights fedcba9876543210"),
+                          (lambda r: r.pop("engine"), "an engine that did not record itself")):
+        records = [json.loads(line) for line in reference[:2]]
+        for r in records:
+            change(r)
+        out.write_text("".join(json.dumps(r) + "\n" for r in records))
+        before = out.read_bytes()
+        res = run([*RANK, "--jobs", "1"], tmp_path)
+        assert res.code == 2 and "made with other parameters" in res.err, res.err
+        assert words in res.err and f"engine {code_digest()}" in res.err
+        assert out.read_bytes() == before                    # not touched
+    out.unlink()
+    assert run([*RANK, "--jobs", "1"], tmp_path).code == 0   # its own file: fine
 
 
 def test_another_limit_is_refused_and_bad_options_are_one_line(tmp_path, reference):

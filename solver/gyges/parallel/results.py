@@ -121,7 +121,8 @@ class ResultsFile:
     (a frozen dataclass's ``from_json``; kept as :attr:`Line.value`), raising ``KeyError``
     (a missing key) or ``ValueError`` for a record that is not of this kind. ``params_of`` gives the
     parameters stored in a record; every record must carry ``params`` (when given), or else
-    all the same ones as the first; ``describe`` words parameters for messages.
+    all the same ones as the first; ``describe`` words parameters for messages (with
+    ``differences``, parameters that are a dict are worded by the keys that differ only).
     """
 
     path: str
@@ -131,6 +132,7 @@ class ResultsFile:
     params: Any = None
     params_of: Callable[[Record], Any] | None = None
     describe: Callable[[Any], str] = str
+    differences: bool = False
 
     def read(self, repair: bool = False) -> Results:
         """The records of the file (none when it does not exist).
@@ -216,9 +218,14 @@ class ResultsFile:
         return record, value, key, params
 
     def _mismatch(self, number: int, params: Any, found: Any) -> ResultsFileError:
+        if self.differences and isinstance(params, dict) and isinstance(found, dict):
+            keys = [k for k in params if params[k] != found.get(k)]
+            keys += [k for k in found if k not in params]
+            params = {k: params[k] for k in keys if k in params}
+            found = {k: found[k] for k in keys if k in found}
         if self.params is not None:
             return ParametersError(self.path, number, self.describe(params),
-                                   self.describe(self.params))
+                                   self.describe(found))
         return ResultsFileError(
             self.path, number, f"made with {self.describe(params)}, but the lines before "
             f"with {self.describe(found)}: one file holds the records of one run")

@@ -36,6 +36,13 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO
 
 from gyges.engine import MAX_PROVE_DEPTH, Engine, Limit, Options, RandomStart, play_game
+from gyges.engine.identity import (
+    UNRECORDED,
+    EngineIdentity,
+    code_digest,
+    engine_identity,
+    weights_digest,
+)
 from gyges.engine.match import SELF_PLAY_ENGINE, PlayedGame
 from gyges.engine.openings import SEED
 from gyges.game.rules import RuleSet
@@ -106,12 +113,16 @@ def describe_limit(limit: Mapping[str, Any]) -> str:
 
 
 def rank_params(rules: RuleSet, limit: Limit, prove: int, max_plies: int,
-                canonical: bool = False) -> dict[str, Any]:
-    """The parameters stored in every game record: a resumed run must match them."""
+                canonical: bool = False, engine: EngineIdentity | None = None
+                ) -> dict[str, Any]:
+    """The parameters stored in every game record: a resumed run must match them.
+    ``engine``: the engine that plays (default: this process's,
+    :func:`~gyges.engine.identity.engine_identity`)."""
     given = {k: getattr(limit, k) for k in ("time", "depth", "nodes")
              if getattr(limit, k) is not None}
-    return {"canonical": canonical, "format": GAMES_FORMAT, "limit": given,
-            "max_plies": max_plies, "prove": prove, "rules": rules.describe()}
+    return {"canonical": canonical, "engine": engine or engine_identity(),
+            "format": GAMES_FORMAT, "limit": given, "max_plies": max_plies, "prove": prove,
+            "rules": rules.describe()}
 
 
 def _params_of(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -119,14 +130,24 @@ def _params_of(record: Mapping[str, Any]) -> dict[str, Any]:
     params = {k: record[k] for k in _PARAMS}
     if not isinstance(params["canonical"], bool) or not isinstance(params["limit"], dict):
         raise ValueError("canonical is true or false, limit an object")
+    params["engine"] = (EngineIdentity.from_json(record["engine"]) if "engine" in record
+                        else UNRECORDED)
     return params
 
 
 def describe_params(p: Mapping[str, Any]) -> str:
-    """Parameters in words: ``1,000 nodes a move, prove 2, 200 plies at most, canonical
-    pairs, rules ...``."""
-    return (f"{describe_limit(p['limit'])}, prove {p['prove']}, {p['max_plies']} plies at "
-            f"most, {'canonical pairs, ' if p['canonical'] else ''}rules {p['rules']}")
+    """Parameters in words, those given: ``1,000 nodes a move, prove 2, 200 plies at most,
+    canonical pairs, rules ..., engine ...``.
+
+    >>> describe_params({"prove": 2, "canonical": False})
+    'prove 2, pairs as asked'
+    """
+    words = {"limit": lambda v: describe_limit(v), "prove": lambda v: f"prove {v}",
+             "max_plies": lambda v: f"{v} plies at most",
+             "canonical": lambda v: "canonical pairs" if v else "pairs as asked",
+             "rules": lambda v: f"rules {v}", "format": lambda v: f"record format {v}",
+             "engine": str}
+    return ", ".join(say(p[k]) for k, say in words.items() if k in p)
 
 
 def _game_key(record: Mapping[str, Any]) -> tuple[int, str, str]:
@@ -143,19 +164,21 @@ def games_file(path: str, wanted: Mapping[str, Any] | None = None) -> ResultsFil
     return ResultsFile(path, "a self-play game record", key=_game_key,
                        check=PlayedGame.from_json,
                        params=None if wanted is None else dict(wanted),
-                       params_of=_params_of, describe=describe_params)
+                       params_of=_params_of, describe=describe_params, differences=True)
 
 
 def is_games_file(path: str) -> bool:
-    """Does the file at ``path`` begin with a game record (rather than, say, a setup
-    analysis record)? Only the first line is read: :func:`read_games` checks them all."""
+    """Does the file at ``path`` begin with a self-play game record (rather than, say, a
+    setup analysis record or a match's game)? Only the first line is read:
+    :func:`read_games` checks them all."""
     with open(path, "rb") as f:
         first = f.readline(1 << 20)
     try:
         record = json.loads(first)
     except ValueError:
         return False
-    return isinstance(record, dict) and "game" in record and "moves" in record
+    return (isinstance(record, dict) and "game" in record and "moves" in record
+            and "match" not in record)
 
 
 def read_games(path: str, repair: bool = False) -> tuple[dict[str, Any] | None, list[dict]]:
@@ -170,8 +193,16 @@ def read_games(path: str, repair: bool = False) -> tuple[dict[str, Any] | None, 
 
 
 def play_task(item: ScheduledGame, *, rules: RuleSet, limit: Mapping[str, Any], prove: int,
-              max_plies: int, canonical: bool = False) -> dict[str, Any]:
-    """One game's record, with the run's parameters (:func:`rank_params`)."""
+              max_plies: int, canonical: bool = False,
+              made_by: EngineIdentity | None = None) -> dict[str, Any]:
+    """One game's record, with the run's parameters (:func:`rank_params`). ``made_by``:
+    the engine the run asked for (its version, commit and command are recorded); a
+    process whose engine is another (a cluster's worker with other code) refuses to play
+    (:class:`~gyges.setups.pairs.SetupError`)."""
+    here = EngineIdentity(code_digest(), weights_digest())
+    if made_by is not None and made_by != here:
+        raise SetupError(f"this worker's engine is not the run's: {here}, not {made_by}")
+    made = made_by or here
     engine = Engine(rules, Options(prove=prove, hash_bits=HASH_BITS))
     plies = OPENING_PLIES if item.round else 0
     player = RandomStart(engine, rules, plies, random.Random((SEED << 32) + item.game))
@@ -181,9 +212,9 @@ def play_task(item: ScheduledGame, *, rules: RuleSet, limit: Mapping[str, Any], 
     finally:
         player.close()
     game = dataclasses.replace(game, number=item.game, round=item.round)
-    return {**game.to_json(), "canonical": canonical, "format": GAMES_FORMAT,
-            "limit": dict(limit), "max_plies": max_plies, "prove": prove,
-            "rules": rules.describe()}
+    return {**game.to_json(), "canonical": canonical, "engine": made.to_json(),
+            "format": GAMES_FORMAT, "limit": dict(limit), "max_plies": max_plies,
+            "prove": prove, "rules": rules.describe()}
 
 
 # -- the run -------------------------------------------------------------------------------
@@ -230,7 +261,8 @@ def run_games(
     todo = schedule(asked, len(asked) if games is None else games)
     wanted = rank_params(rules, limit, prove, max_plies, canonical)
     task = functools.partial(play_task, rules=rules, limit=wanted["limit"], prove=prove,
-                             max_plies=max_plies, canonical=canonical)
+                             max_plies=max_plies, canonical=canonical,
+                             made_by=wanted["engine"])
     return run_tasks(task, todo, key=lambda g: (g.game, g.south, g.north),
                      results=games_file(out, wanted), scheduler=scheduler, jobs=jobs,
                      progress=progress, unit="games", watch=watch, log=log, logger=_LOG,

@@ -75,6 +75,9 @@ def _header(table: GameTable, params: Mapping[str, Any]) -> list[str]:
     lines.append(f"builtin engine against itself, {describe_limit(params['limit'])}, proof "
                  f"horizon {params['prove']}, a draw after {params['max_plies']} plies; rules "
                  f"{params['rules']}")
+    engine = params.get("engine")
+    if engine is not None:
+        lines.append(f"made by {engine}" + (f": {engine.command}" if engine.command else ""))
     if table.canonical:
         lines += _explain("canonical pairs, each standing for itself and its mirror (both "
                           "rows reversed): every setup is counted with its mirror image, "
