@@ -36,6 +36,7 @@ from gyges.setups import (
     run,
     select_pairs,
 )
+from gyges.setups.selfplay.forest import forest_plot
 from gyges.setups.selfplay.games import DEFAULT_LIMIT, is_games_file, read_games, run_games
 from gyges.setups.selfplay.report import rank_report
 from gyges.setups.selfplay.scoremap import score_map_svg
@@ -321,7 +322,12 @@ def _pairs(south: str | None, north: str | None, pairs_file: str | None
 @click.option("--svg", "svg_out", default=None, metavar="OUT.svg",
               help="Also draw a heat map, South setup by North setup, every setup labelled "
               "(a file gyges did not write is not replaced without --force).")
-@click.option("--force", is_flag=True, help="Replace --svg even if gyges did not write it.")
+@click.option("--forest", "forest_out", default=None, metavar="OUT.svg",
+              help="For a games file: also draw the forest plot, each setup's fitted and "
+              "shrunken strength with its 95% interval, sorted (a file gyges did not write "
+              "is not replaced without --force).")
+@click.option("--force", is_flag=True,
+              help="Replace --svg or --forest even if gyges did not write it.")
 @click.option("--top", type=click.IntRange(0), default=5, show_default=True,
               help="For an analysis: how many strongest and weakest setups of each side to "
               "list (one ranked list of all when a side has fewer than twice as many), and "
@@ -329,8 +335,8 @@ def _pairs(south: str | None, north: str | None, pairs_file: str | None
 @click.option("--proven", "proven_file", default=None, metavar="FILE.jsonl",
               help="For a games file: a results file of 'setups analyze' under the same "
               "rules whose forced results count for their pairs' games and lead the report.")
-def report_command(results: str, svg_out: str | None, top: int, force: bool,
-                   proven_file: str | None) -> None:
+def report_command(results: str, svg_out: str | None, forest_out: str | None, top: int,
+                   force: bool, proven_file: str | None) -> None:
     """Summarise an analysis ('setups analyze') or a self-play table ('setups rank').
 
     For an analysis: forced results, setups ranked, narrowest defences,
@@ -356,44 +362,53 @@ def report_command(results: str, svg_out: str | None, top: int, force: bool,
     differences are significant (a pairwise test at 5%); the best reply to each
     setup from the games. With --proven, pairs with a forced result lead and their
     games count as that result. --svg draws South's score in each pair's games,
-    both axes ordered strongest first.
+    both axes ordered strongest first; --forest draws each setup's fitted strength
+    and its shrunken strength (the best guess of its true strength given how much
+    the side's setups truly differ) with their 95% intervals.
 
     \b
     Examples:
       gyges setups report table.jsonl
       gyges setups report table.jsonl --top 10 --svg heatmap.svg
       gyges setups report games.jsonl --proven d3.jsonl --svg games.svg
+      gyges setups report games.jsonl --forest forest.svg
     """
     if not os.path.exists(results):
         raise UserError("no such file", results)
     if os.path.isdir(results):
         raise UserError("is a directory, not a results file", results)
-    try:
-        if svg_out is not None:
-            check_output(svg_out, force=force)
-    except OutputError as e:
-        raise UserError(f"{e} (--svg)") from None
+    for out, option in ((svg_out, "--svg"), (forest_out, "--forest")):
+        try:
+            if out is not None:
+                check_output(out, force=force)
+        except OutputError as e:
+            raise UserError(f"{e} ({option})") from None
+    forest = None
     try:
         if is_games_file(results):
-            text, svg = _games_report(results, proven_file, svg_out is not None)
+            text, svg, forest = _games_report(results, proven_file, svg_out is not None,
+                                              forest_out is not None)
         else:
-            if proven_file is not None:
-                raise UserError("--proven is for a games file (made by 'gyges setups rank')")
+            for given, option in ((proven_file, "--proven"), (forest_out, "--forest")):
+                if given is not None:
+                    raise UserError(f"{option} is for a games file (made by 'gyges setups "
+                                    "rank')")
             text, svg = _analysis_report(results, top, svg_out is not None)
     except ResultsFileError as e:
         raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or results) from None
     click.echo(text)
-    if svg_out and svg:
-        try:
-            with open_atomic(svg_out) as f:
-                f.write(signed(svg, "<!--", "-->"))
-        except OutputError as e:
-            raise UserError(str(e)) from None
-        except OSError as e:
-            raise UserError(e.strerror or str(e), svg_out) from None
-        click.echo(f"heat map written to {svg_out}", err=True)
+    for out, picture, what in ((svg_out, svg, "heat map"), (forest_out, forest, "forest plot")):
+        if out and picture:
+            try:
+                with open_atomic(out) as f:
+                    f.write(signed(picture, "<!--", "-->"))
+            except OutputError as e:
+                raise UserError(str(e)) from None
+            except OSError as e:
+                raise UserError(e.strerror or str(e), out) from None
+            click.echo(f"{what} written to {out}", err=True)
 
 
 def _analysis_report(results: str, top: int, svg: bool) -> tuple[str, str | None]:
@@ -404,8 +419,8 @@ def _analysis_report(results: str, top: int, svg: bool) -> tuple[str, str | None
     return report(records, found, top=top), heatmap_svg(records) if svg else None
 
 
-def _games_report(results: str, proven_file: str | None, svg: bool
-                  ) -> tuple[str, str | None]:
+def _games_report(results: str, proven_file: str | None, svg: bool, forest: bool
+                  ) -> tuple[str, str | None, str | None]:
     found, games = read_games(results)
     if not games or found is None:
         raise UserError("holds no game records (made by 'gyges setups rank')", results)
@@ -420,7 +435,8 @@ def _games_report(results: str, proven_file: str | None, svg: bool
                             f"({found['rules']}): give an analysis under the games' rules",
                             f"--proven {proven_file}")
     table = game_table(games, found["canonical"], proven)
-    return rank_report(table, found, games), score_map_svg(table) if svg else None
+    return (rank_report(table, found, games), score_map_svg(table) if svg else None,
+            forest_plot(table) if forest else None)
 
 
 COMMANDS = [setups_group]
