@@ -10,14 +10,22 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import click
 
+from gyges.formats.quoting import counted
 from gyges.output import OutputError
-from gyges.parallel import ExecutorError, LogFileError, ParametersError, ResultsFileError
-from gyges_cli.common import UserError
+from gyges.parallel import (
+    ExecutorError,
+    LogFileError,
+    ParametersError,
+    ResultsFileError,
+    RunSummary,
+)
+from gyges_cli.common import UserError, interrupted
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -65,3 +73,15 @@ def executor_errors(func: F) -> F:
             return func(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
+
+
+def last_words(summary: RunSummary, out: str, kept: str, noun: str, verb: str) -> None:
+    """A run's end: after Ctrl-C, what it kept (exit status 130); else how many it did and
+    how many were already in ``out``."""
+    if summary.interrupted:
+        if summary.done == 0 and not os.path.exists(out):
+            interrupted(f"nothing kept: no {noun} {verb} yet; {out} was not written")
+        interrupted(f"{summary.done} new {kept} kept in {out}; rerun the same command "
+                    "to resume")
+    click.echo(f"{counted(summary.done, noun)} {verb}, {summary.skipped} already in {out}",
+               err=True)

@@ -12,6 +12,7 @@ import click
 
 from gyges.engine.builtin import (
     MAX_CORES,
+    MAX_NODES,
     MAX_PROVE_DEPTH,
     Analysis,
     EngineError,
@@ -20,6 +21,7 @@ from gyges.engine.builtin import (
     SearchInterrupted,
 )
 from gyges.engine.builtin import analyse as run_analyse
+from gyges.engine.dataset import DataSettings, play_dataset
 from gyges.engine.logistic import MissingNumpy
 from gyges.engine.score import Loss, Win
 from gyges.engine.server import serve
@@ -28,6 +30,7 @@ from gyges.engine.weights import Weights, WeightsError
 from gyges.game.rules import RuleRequest, RuleSet, combine_rules
 from gyges.output import write_atomic
 from gyges.parallel import StatusLine
+from gyges_cli.batch import last_words, run_errors, scheduler_option
 from gyges_cli.common import (
     UserError,
     check_jobs,
@@ -213,4 +216,56 @@ def engine_weights(out: str | None, rounds: int, games: int, nodes: int, random_
         raise UserError(e.strerror or str(e), out) from None
 
 
-COMMANDS = [analyse, ugi, engine_weights]
+@click.command("engine-data", short_help="Play self-play games to train an evaluation on.")
+@click.option("--out", required=True, metavar="FILE.jsonl",
+              help="The games file: appended to, and resumed from.")
+@click.option("--games", type=click.IntRange(1), required=True,
+              help="Play games 0 to GAMES - 1 (those in the file already are skipped).")
+@click.option("--nodes", type=click.IntRange(1, MAX_NODES), default=DataSettings.nodes,
+              show_default=True, help="Nodes a move.")
+@click.option("--random-plies", type=click.IntRange(0),
+              default=DataSettings.random_plies, show_default=True,
+              help="Random first moves of a game (none that lets the opponent land at once).")
+@click.option("--prove", type=click.IntRange(0, MAX_PROVE_DEPTH), default=DataSettings.prove,
+              show_default=True, help="The engine's proof horizon, in moves.")
+@click.option("--max-plies", type=click.IntRange(1), default=DataSettings.max_plies,
+              show_default=True, help="A game longer than this is a draw.")
+@click.option("--seed", type=click.IntRange(0, 2 ** 31 - 1), default=DataSettings.seed,
+              show_default=True, help="The seed of the setups and random moves.")
+@jobs_option(default="1", what="Worker processes (the games are the same).")
+@scheduler_option
+@click.option("--log", default=None, metavar="FILE", help="Also log each game to FILE.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
+def engine_data(out: str, games: int, nodes: int, random_plies: int, prove: int,
+                max_plies: int, seed: int, jobs: int | None, scheduler: str | None,
+                log: str | None, quiet: bool) -> None:
+    """Play the builtin engine against itself into a JSON Lines file of games, to train an
+    evaluation on: every position of every game labelled by the game's result and by the
+    score the search gave the move played there.
+
+    Game N is played from a random pair of setups under the pbmserv rules (N even) or
+    Helios's (N odd); its first --random-plies moves are random, the rest searched to
+    --nodes. A game depends only on N, the settings and the engine: every line names the
+    engine that played it (a file of other settings or of another engine is refused).
+    Games are appended as they finish; Ctrl-C keeps them (exit status 130) and the same
+    command resumes.
+
+    \b
+    Examples:
+      gyges engine-data --games 1000 --out games.jsonl --jobs 2
+      gyges engine-data --games 100000 --nodes 2000 --random-plies 8 --out big.jsonl
+    """
+    jobs = check_jobs(jobs)
+    settings = DataSettings(nodes, random_plies, prove, max_plies, seed)
+    try:
+        with run_errors("--out"):
+            summary = play_dataset(out, games, settings, scheduler=scheduler, jobs=jobs,
+                                   log=log, progress=None if quiet else sys.stderr)
+    except (EngineError, ValueError) as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(e.strerror or str(e), e.filename or out) from None
+    last_words(summary, out, "games", "game", "played")
+
+
+COMMANDS = [analyse, ugi, engine_weights, engine_data]

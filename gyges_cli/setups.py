@@ -14,10 +14,9 @@ from typing import Any
 import click
 
 from gyges.engine import MAX_PROVE_DEPTH, EngineError
-from gyges.formats.quoting import counted
 from gyges.game.rules import RuleRequest, RuleSet
 from gyges.output import OutputError, check_output, open_atomic, signed
-from gyges.parallel import ResultsFileError, RunSummary, StatusLine
+from gyges.parallel import ResultsFileError, StatusLine
 from gyges.setups import (
     MAX_DEPTH,
     MIN_DEPTH,
@@ -41,7 +40,7 @@ from gyges.setups.selfplay.games import DEFAULT_LIMIT, is_games_file, read_games
 from gyges.setups.selfplay.report import rank_report
 from gyges.setups.selfplay.scoremap import score_map_svg
 from gyges.setups.selfplay.table import game_table
-from gyges_cli.batch import run_errors, scheduler_option
+from gyges_cli.batch import last_words, run_errors, scheduler_option
 from gyges_cli.common import (
     UserError,
     check_jobs,
@@ -221,7 +220,7 @@ def analyze_command(south: str | None, north: str | None, pairs_file: str | None
         raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or out) from None
-    _last_words(summary, out, "results", "pair", "analysed")
+    last_words(summary, out, "results", "pair", "analysed")
 
 
 @setups_group.command("rank")
@@ -285,19 +284,7 @@ def rank_command(games: int | None, seconds: float | None, depth: int | None,
         raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or out) from None
-    _last_words(summary, out, "games", "game", "played")
-
-
-def _last_words(summary: RunSummary, out: str, kept: str, noun: str, verb: str) -> None:
-    """A run's end: after Ctrl-C, what it kept (exit status 130); else how many it did and
-    how many were already in ``out``."""
-    if summary.interrupted:
-        if summary.done == 0 and not os.path.exists(out):
-            interrupted(f"nothing kept: no {noun} {verb} yet; {out} was not written")
-        interrupted(f"{summary.done} new {kept} kept in {out}; rerun the same command "
-                    "to resume")
-    click.echo(f"{counted(summary.done, noun)} {verb}, {summary.skipped} already in {out}",
-               err=True)
+    last_words(summary, out, "games", "game", "played")
 
 
 def _pairs(south: str | None, north: str | None, pairs_file: str | None
