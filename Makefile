@@ -30,6 +30,7 @@ weights:
 # The published self-play study (data/setups/pbmserv-selfplay.*), played again by the engine
 # of this checkout, then its report and map: run it after any change to the engine (its
 # code or weights), in the same change; tests/test_published_games.py fails until then.
+# Then the report, the heat map and the forest plot.
 # About 30 CPU minutes (2 workers). An interrupted run resumes from $(SELFPLAY).part.
 SELFPLAY = data/setups/pbmserv-selfplay.jsonl
 data:
@@ -40,4 +41,5 @@ data:
 	    open(sys.argv[2], 'w').write(''.join(r + '\\n' for r in rows))" $(SELFPLAY).part $(SELFPLAY)
 	rm $(SELFPLAY).part
 	gyges setups report $(SELFPLAY) --proven data/setups/pbmserv-depth3.jsonl \
-	    --svg data/setups/pbmserv-selfplay.svg > data/setups/pbmserv-selfplay-report.txt
+	    --svg data/setups/pbmserv-selfplay.svg --forest data/setups/pbmserv-selfplay-forest.svg \
+	    > data/setups/pbmserv-selfplay-report.txt

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from gyges.game.rules import PRESETS, Side
 from gyges.output import signed
 from gyges.setups.proven.records import read_results
+from gyges.setups.selfplay.forest import forest_plot
 from gyges.setups.selfplay.games import read_games
 from gyges.setups.selfplay.report import best_replies, rank_report
 from gyges.setups.selfplay.scoremap import NO_GAMES, score_colour, score_map_svg
@@ -167,6 +168,8 @@ def test_the_published_self_play_report_and_map_are_reproduced():
     assert rank_report(table, found, games) + "\n" == text
     svg = (DATA / "pbmserv-selfplay.svg").read_text(encoding="utf-8")
     assert signed(score_map_svg(table), "<!--", "-->") == svg
+    forest = (DATA / "pbmserv-selfplay-forest.svg").read_text(encoding="utf-8")
+    assert signed(forest_plot(table), "<!--", "-->") == forest
 
 
 def test_a_best_reply_is_shown_only_where_its_games_can_tell_it():
