@@ -35,7 +35,7 @@ from pathlib import Path
 from gyges.output import write_atomic
 from gyges.puzzles.catalogue.schema import CatalogueError, Puzzle, load_all
 from gyges.puzzles.catalogue.verified import cache_dir
-from gyges.puzzles.rating import BEYOND, HASH_BITS, LADDER, effort, level
+from gyges.puzzles.rating import BEYOND, EFFORT_VERSION, HASH_BITS, LADDER, effort, level
 
 __all__ = ["CACHE_FILE", "EffortCache", "Rated", "RatingReport", "ladder_version",
            "rate_catalogue", "rung_nodes", "with_difficulty"]
@@ -44,16 +44,17 @@ __all__ = ["CACHE_FILE", "EffortCache", "Rated", "RatingReport", "ladder_version
 CACHE_FILE = "difficulty.jsonl"
 
 #: What the efforts depend on, under the package's root (sources and compiled modules).
-_LADDER_PARTS = ("game", "engine", "search", "formats/notation.py", "puzzles/rating.py")
+_LADDER_PARTS = ("game", "engine", "search", "formats/notation.py")
 _SUFFIXES = (".py", ".pyx", ".pxd", ".pxi", ".so", ".pyd", ".json")
 
 
 @functools.cache
 def ladder_version() -> str:
-    """A digest of the ladder (its rungs and table) and of the engine, prover and game
-    files it runs: another version measures every entry again."""
+    """A digest of the ladder (its rungs, its table, :data:`~gyges.puzzles.rating.
+    EFFORT_VERSION`) and of the engine, prover and game files it runs: another version
+    measures every entry again."""
     root = Path(__file__).resolve().parents[1]   # the package gyges
-    digest = hashlib.sha256(repr((LADDER, HASH_BITS)).encode())
+    digest = hashlib.sha256(repr((LADDER, HASH_BITS, EFFORT_VERSION)).encode())
     for part in _LADDER_PARTS:
         where = root / part
         files = sorted(where.rglob("*")) if where.is_dir() else [where]
