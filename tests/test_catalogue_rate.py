@@ -4,6 +4,7 @@ the efforts remembered so that a second run measures nothing."""
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from catalogues import SEEDS, run, seed_puzzles
@@ -41,11 +42,10 @@ def test_write_changes_the_difficulty_lines_only(tmp_path):
     new = path.read_text(encoding="utf-8")
     old_lines, new_lines = spoilt.splitlines(), new.splitlines()
     assert len(new_lines) == len(old_lines) + 1            # the missing line added
-    added = [i for i, line in enumerate(new_lines) if line not in old_lines]
-    kept = [line for i, line in enumerate(new_lines) if i not in added]
-    changed = [(a, b) for a, b in zip(old_lines, kept, strict=True) if a != b]
-    assert changed and all("difficulty:" in a and "difficulty:" in b for a, b in changed)
-    assert all("difficulty:" in new_lines[i] for i in added)
+    ops = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes()
+    edits = [old_lines[i1:i2] + new_lines[j1:j2] for tag, i1, i2, j1, j2 in ops
+             if tag != "equal"]
+    assert edits and all("difficulty:" in line for lines in edits for line in lines)
     assert "# a comment kept" in new
     assert {p.id: p.difficulty for p in load_catalogue(path).puzzles} == levels
     # rated again: nothing to write
