@@ -445,6 +445,8 @@ def rate(paths: tuple[str, ...], write: bool, quiet: bool, no_cache: bool) -> No
       gyges catalogue rate --write
     """
     where = paths or (DEFAULT_DIR,)
+    if not catalogue_files(where, recursive=True):
+        raise UserError("no catalogue files (*.yaml) found", ", ".join(where))
 
     def show(i: int, n: int, p: Puzzle, r: Rated | None) -> None:
         if quiet:
