@@ -39,7 +39,7 @@ from gyges.engine.builtin import Engine, Options
 from gyges.engine.builtin import Limit as EngineLimit
 from gyges.engine.score import Loss, Win
 from gyges.formats.notation import format_turn, parse_move
-from gyges.game.moves import Game, Move, apply_move, can_land, legal_moves
+from gyges.game.moves import Game, Move, MoveResult, apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet, Side
 from gyges.puzzles.lines import SolveFn, play_line, principal_line
@@ -98,7 +98,7 @@ class Turn:
     side: Side
     task: str
     moves: int
-    known: frozenset[bytes]
+    known: frozenset[MoveResult]
 
 
 def _after(position: Position, move: Move) -> Position:
@@ -128,7 +128,7 @@ def turns_tested(position: Position, rules: RuleSet, stipulation: Stipulation,
     winner = moves[-1].side
     left = stipulation.moves
     for i, m in enumerate(moves):
-        p, hist = game.position, tuple(game.history)  # type: ignore[arg-type]
+        p, hist = game.position, tuple(h for h in game.history if isinstance(h, Position))
         if m.side is winner:
             known = {m.result_key(p)}
             if i == 0:
@@ -150,7 +150,7 @@ class _Ladder:
         self.history = tuple(history)
         self.within = within
         self._prover: Prover | None = None
-        self.verdicts: dict[tuple[bytes, Side, tuple[bytes, ...], bytes, int], bool] = {}
+        self.verdicts: dict[tuple[bytes, Side, tuple[bytes, ...], MoveResult, int], bool] = {}
 
     def close(self) -> None:
         self.engine.close()
