@@ -448,15 +448,19 @@ def rate(paths: tuple[str, ...], write: bool, quiet: bool, no_cache: bool) -> No
     if not catalogue_files(where, recursive=True):
         raise UserError("no catalogue files (*.yaml) found", ", ".join(where))
 
+    begun = []   # a progress line begun, its end not yet written
+
     def show(i: int, n: int, p: Puzzle, r: Rated | None) -> None:
         if quiet:
             return
         if r is None:
             click.echo(f"[{i}/{n}] {p.id} ({p.file}:{p.line}): {p.stipulation} ...",
                        err=True, nl=False)
+            begun.append(p)
         else:
             how = "measured before" if r.cached else f"{r.seconds:.2f} s"
             click.echo(f" effort {r.effort} ({how})", err=True)
+            begun.clear()
 
     try:
         report = rate_catalogue(where, write=write,
@@ -466,6 +470,8 @@ def rate(paths: tuple[str, ...], write: bool, quiet: bool, no_cache: bool) -> No
     except (OutputError, OSError) as e:
         raise UserError(f"cannot write the difficulties: {e}") from None
     except KeyboardInterrupt:
+        if begun:
+            click.echo("", err=True)
         interrupted("every effort measured so far is remembered")
     rows = [("id", "stipulation", "effort", "nodes", "level", "declared")]
     for r in report.rated:
