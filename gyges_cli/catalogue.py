@@ -48,6 +48,7 @@ from gyges.puzzles.catalogue import (
     check_catalogue,
     load_all,
 )
+from gyges.puzzles.difficulty import EffortCache, Rated, rate_catalogue, rung_nodes
 from gyges.search import SolveError, solve
 from gyges_cli.common import (
     EXIT_BAD_INPUT,
@@ -82,7 +83,7 @@ def _load_all(paths: tuple[str, ...]) -> tuple[list[Puzzle], list[CatalogueError
     return puzzles, errors
 
 
-@click.group(name="catalogue", short_help="Puzzle catalogue: check, add, list.")
+@click.group(name="catalogue", short_help="Puzzle catalogue: check, add, list, rate.")
 def catalogue_group() -> None:
     """The puzzle catalogue: YAML files of proven puzzles (docs/catalogue.md).
 
@@ -422,3 +423,75 @@ def appending_error(e: AppendError) -> str:
 
 
 COMMANDS = [catalogue_group, export]
+
+
+@catalogue_group.command(
+    "rate", short_help="Measure each puzzle's difficulty (--write: set it in the files)."
+)
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--write", is_flag=True,
+              help="Rewrite the 'difficulty:' lines that differ (nothing else changes).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@click.option("--no-cache", is_flag=True,
+              help="Measure every entry again, those measured before too.")
+def rate(paths: tuple[str, ...], write: bool, quiet: bool, no_cache: bool) -> None:
+    """Measure the difficulty of every puzzle of PATHS (files or directories, their
+    subdirectories included; default: puzzles/): the solvers' effort, the log2 of the
+    node budget at which the engine finds the whole solution, and its level 1..5
+    (docs/catalogue.md, "Difficulty"). Prints each entry's effort, level and declared
+    difficulty, then how many entries have each effort and each level.
+
+    The efforts are remembered in ~/.cache/gyges/difficulty.jsonl (or under
+    $GYGES_CACHE_DIR): a second run reads them back; --no-cache measures them all again.
+
+    \b
+    Examples:
+      gyges catalogue rate puzzles/seed000.yaml
+      gyges catalogue rate --write
+    """
+    where = paths or (DEFAULT_DIR,)
+    if not catalogue_files(where, recursive=True):
+        raise UserError("no catalogue files (*.yaml) found", ", ".join(where))
+
+    begun = []   # a progress line begun, its end not yet written
+
+    def show(i: int, n: int, p: Puzzle, r: Rated | None) -> None:
+        if quiet:
+            return
+        if r is None:
+            click.echo(f"[{i}/{n}] {p.id} ({p.file}:{p.line}): {p.stipulation} ...",
+                       err=True, nl=False)
+            begun.append(p)
+        else:
+            how = "measured before" if r.cached else f"{r.seconds:.2f} s"
+            click.echo(f" effort {r.effort} ({how})", err=True)
+            begun.clear()
+
+    try:
+        report = rate_catalogue(where, write=write,
+                                cache=EffortCache.default(fresh=no_cache), progress=show)
+    except CatalogueError as e:
+        raise UserError(str(e)) from None
+    except (OutputError, OSError) as e:
+        raise UserError(f"cannot write the difficulties: {e}") from None
+    except KeyboardInterrupt:
+        if begun:
+            click.echo("", err=True)
+        interrupted("every effort measured so far is remembered")
+    rows = [("id", "stipulation", "effort", "nodes", "level", "declared")]
+    for r in report.rated:
+        p = r.puzzle
+        rows.append((p.id, str(p.stipulation), str(r.effort), rung_nodes(r.effort),
+                     str(r.level), str(p.difficulty) if p.difficulty else "-"))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    click.echo("efforts: " + ", ".join(f"{e}: {n}" for e, n in report.efforts().items()))
+    click.echo("levels: " + ", ".join(f"{lv}: {n}" for lv, n in report.levels().items()))
+    changed = sum(r.changed for r in report.rated)
+    if write:
+        click.echo(f"{changed} difficult{'y' if changed == 1 else 'ies'} written in "
+                   f"{len(report.written)} file{'s' if len(report.written) != 1 else ''}")
+    elif changed:
+        click.echo(f"{changed} declared difficult{'y differs' if changed == 1 else 'ies differ'}"
+                   " from the level (--write sets them)")

@@ -44,7 +44,8 @@ def test_same_puzzles_whatever_jobs_and_accepted_by_the_checker(tmp_path):
     assert len(puzzles) == 3 and problems == []
     for p in puzzles:
         assert p.credit.startswith("composed by gyges generate, seed 11")
-        assert p.difficulty == rate(p.position, p.rules, p.stipulation, p.key).difficulty
+        assert p.difficulty == rate(p.position, p.rules, p.stipulation, p.key,
+                                    main_line=p.main_line, history=p.history).difficulty
 
 
 def test_an_interrupted_run_resumes(tmp_path):

@@ -189,6 +189,7 @@ def test_puzzles_are_catalogue_entries_that_check(tmp_path, sample, sample2):
     assert found[str(seed.position)].difficulty == seed.difficulty
     for p in found.values():
         assert p.difficulty == rate(p.position, p.rules, p.stipulation, p.key,
+                                    main_line=p.main_line, cooks=p.cooks,
                                     history=p.history).difficulty
     # A second run adds nothing and says so.
     again = run("review", str(GAME), "--puzzles", str(out), "--max-moves", "2")

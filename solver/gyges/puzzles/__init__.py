@@ -16,7 +16,9 @@ face:
 
 Three modules serve several rooms: :mod:`gyges.puzzles.lines` (main lines played, themed
 and built), :mod:`gyges.puzzles.symmetry` (what makes two positions one puzzle) and
-:mod:`gyges.puzzles.rating` (the difficulty of a puzzle). The main names are here.
+:mod:`gyges.puzzles.rating` (the difficulty of a puzzle, measured by solvers);
+:mod:`gyges.puzzles.difficulty` rates catalogue files again (``gyges catalogue rate``).
+The main names are here.
 
 A value's property is something it holds or reads off at once (``Entry.anchor``,
 ``Book.entries``, ``Params.stipulation``); anything that plays moves, solves, lays out or

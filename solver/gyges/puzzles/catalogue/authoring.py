@@ -72,9 +72,9 @@ class Findings:
     def rating(self, position: Position, rules: RuleSet, history: Sequence[Position] = (),
                solve: SolveFn | None = None) -> PuzzleRating:
         """The entry's difficulty on the catalogue's one scale
-        (:func:`gyges.puzzles.rating.rate`: its stipulation, key, defences and tries)."""
-        return rate(position, rules, self.stipulation, self.key, history=history,
-                    solve=solve)
+        (:func:`gyges.puzzles.rating.rate`: the solvers' effort on its main line)."""
+        return rate(position, rules, self.stipulation, self.key, main_line=self.main_line,
+                    cooks=self.cooks, history=history, solve=solve)
 
 
 def findings(position: Position, rules: RuleSet, solution: Solution,

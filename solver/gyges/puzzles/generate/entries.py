@@ -33,7 +33,7 @@ from gyges.puzzles.generate.games import games_source
 from gyges.puzzles.generate.params import GenerateError, Params, Source
 from gyges.puzzles.generate.state import CandidateRecord
 from gyges.puzzles.lines import line_themes, play_line
-from gyges.puzzles.rating import rating
+from gyges.puzzles.rating import rate
 from gyges.search.stipulation import Stipulation
 
 __all__ = ["OutputNotCatalogue", "catalogue_entries", "catalogue_text", "check_catalogue_out",
@@ -74,10 +74,11 @@ def entry_text(rec: CandidateRecord, params: Params) -> str:
     f = rec.features
     if f is None:
         raise ValueError(f"candidate {rec.index}: a sound record without its features")
-    rated = rating(f)  # the current formula, also for records of older runs
     notes = proof_notes(st, f.quiet, rec.duals)
     source = Source.PLAY.text
     history = [Position.from_string(h) for h in rec.design.get("history", ())]
+    # rated again with the game's history: the current ladder, also for older records
+    rated = rate(pos, params.rules, st, rec.key, main_line=rec.main_line, history=history)
     if rec.source is Source.GAMES:
         source = games_source(history)
     if rec.source is Source.COMPOSE:

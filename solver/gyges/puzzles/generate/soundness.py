@@ -29,7 +29,7 @@ from gyges.puzzles.rating import (
     Features,
     PuzzleRating,
     measure,
-    rating,
+    rate,
     threatens,
 )
 from gyges.search import solve as search_solve
@@ -208,11 +208,12 @@ def assess_soundness(position: Position, rules: RuleSet, moves: int, *, no_duals
         return SoundnessAssessment(
             position, False, (f"the main line cannot be replayed: {e.reason}",),
             key=format_move(key))
-    features = measure(position, rules, Stipulation("win", moves, me), key,
-                       tries=len(sol.tries))
+    st = Stipulation("win", moves, me)
+    features = measure(position, rules, st, key, tries=len(sol.tries))
+    rated = rate(position, rules, st, format_move(key), main_line=found.main_line)
     return SoundnessAssessment(
         position, True, (), key=format_move(key), main_line=found.main_line,
-        themes=found.themes, features=features, rating=rating(features),
+        themes=found.themes, features=features, rating=rated,
         tries=tuple(str(t.move) for t in sol.tries), duals=tuple(found_duals),
         threats=len(others),
     )
