@@ -280,3 +280,14 @@ def test_the_path_never_hides_a_ring():
         y = float(mark.get("y")) + float(mark.get("height")) / 2
         cx, cy = centre_of(root, slot)
         assert ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 > RING_R + 2, slot
+
+
+def test_a_main_line_is_drawn_under_the_rings_and_numbered_over_them():
+    from gyges.puzzles.lines import play_line
+
+    position = Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S")
+    line = play_line(position, PBM, ["34-44-43; 43-53-N"])
+    root = parse(render_position(position, line=line.moves))
+    order = [classes(g) for g in root.iter(f"{{{NS['s']}}}g")]
+    rings_at = [i for i, c in enumerate(order) if "ring" in c]
+    assert order.index({"line"}) < rings_at[0] < rings_at[-1] < order.index({"move-numbers"})

@@ -203,13 +203,15 @@ def render_position(
         out += _coordinates(lay, style)
     if path is not None:
         out += _move_path(path, position, lay, style)
+    if line:
+        out += _line_arrows(line, position, lay, style)
     out += _rings(position, lay, style, playable)
+    if line:
+        out += _move_numbers(line, lay)
     if path is not None:
         out += _bounce_marks(path, position, lay, style)
         if path.relocation is not None:
             out.append(_straight_arrow(lay, path.end, path.relocation, "relocation", style))
-    if line:
-        out += _line_arrows(line, position.turn, lay, style)
     for a, b in arrows:
         out.append(_straight_arrow(lay, a, b, "arrow", style, dashed=False))
     out.append("</svg>")
@@ -402,37 +404,44 @@ def _bounce_marks(path: Move, position: Position, lay: _Layout, style: _Style) -
     return out
 
 
-def _line_arrows(line: Sequence[Move], first: Side, lay: _Layout, style: _Style) -> list[str]:
-    """The moves of a line as numbered straight arrows from start to end: the side that
-    moves first (``first``) solid, the other dashed; a number in a white disc at each start.
-    """
+def _line_arrows(line: Sequence[Move], position: Position, lay: _Layout,
+                 style: _Style) -> list[str]:
+    """The moves of a line as straight arrows from start to end, drawn under the rings (so
+    that they hide none): the side to move's solid, the other's dashed; an arrow to a slot
+    the position holds a ring on stops at that ring's edge."""
     out = [f'<g {_attrs(class_="line")}>']
-    labels = []
-    for n, move in enumerate(line, 1):
-        dashed = move.side is not first
+    for move in line:
         out.append(_straight_arrow(lay, move.start, move.end, "line-move", style,
-                                   dashed=dashed))
+                                   dashed=move.side is not position.turn,
+                                   end_gap=_ring_reach(position, move.end) + 1))
+    out.append("</g>")
+    return out
+
+
+def _move_numbers(line: Sequence[Move], lay: _Layout) -> list[str]:
+    """Each move's number in a white disc on its start ring's upper left, over the rings."""
+    out = [f'<g {_attrs(class_="move-numbers")}>']
+    for n, move in enumerate(line, 1):
         x, y = lay.centre(move.start)
-        # The label sits on the ring's upper left, clear of the arrow's start.
-        lx, ly = x - RING_RADII[0] * 0.72, y - RING_RADII[0] * 0.72
-        labels.append("<g " + _attrs(class_="move-number") + ">"
-                      + "<circle " + _attrs(cx=lx, cy=ly, r=9.5, fill="#ffffff", stroke=INK,
-                                            stroke_width=1.4) + "/>"
-                      + "<text " + _attrs(x=lx, y=ly + 4.5, text_anchor="middle",
-                                          font_family="sans-serif", font_size=13.0,
-                                          font_weight="bold", fill=INK) + f">{n}</text></g>")
-    out += labels
+        lx, ly = x - RING_RADII[0] * 0.8, y - RING_RADII[0] * 0.8
+        out.append("<g " + _attrs(class_="move-number") + ">"
+                   + "<circle " + _attrs(cx=lx, cy=ly, r=11.5, fill="#ffffff", stroke=INK,
+                                         stroke_width=1.6) + "/>"
+                   + "<text " + _attrs(x=lx, y=ly + 6.0, text_anchor="middle",
+                                       font_family="sans-serif", font_size=17.0,
+                                       font_weight="bold", fill=INK) + f">{n}</text></g>")
     out.append("</g>")
     return out
 
 
 def _straight_arrow(lay: _Layout, a: int, b: int, class_: str, style: _Style = GREY,
-                    dashed: bool = True) -> str:
-    """A straight arrow from slot (or goal) ``a`` to ``b``, leaving ``a``'s ring clear."""
+                    dashed: bool = True, end_gap: float = 0.0) -> str:
+    """A straight arrow from slot (or goal) ``a`` to ``b``, leaving ``a``'s ring clear and
+    stopping ``end_gap`` (at least 10) short of a slot ``b``."""
     x0, y0 = lay.centre(a)
     x2, y2 = lay.centre(b)
     x1, y1 = _shorten(x2, y2, x0, y0, by=MARKED_R + 3)
-    gap = GOAL_R + 2 if b in (NORTH_GOAL, SOUTH_GOAL) else 10.0
+    gap = GOAL_R + 2 if b in (NORTH_GOAL, SOUTH_GOAL) else max(10.0, end_gap)
     tip = _shorten(x1, y1, x2, y2, by=gap)
     base = _shorten(x1, y1, *tip, by=11.0)
     line = "<line " + _attrs(
