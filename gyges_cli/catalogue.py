@@ -297,7 +297,7 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
 @click.option("--size", default=360, show_default=True, type=click.IntRange(60, 4000),
               help="Width in pixels of the svg files.")
 @click.option("--monochrome", is_flag=True,
-              help="Black-and-white diagrams: no grey (shores outlined, playable rings dotted).")
+              help="Black-and-white diagrams: no grey (shores outlined, playable rings rimmed).")
 @click.option("--check/--no-check", "check_first", default=None,
               help="Re-prove every puzzle first and refuse to export if the solver disproves "
               "one (default: on for pdf, off otherwise).")

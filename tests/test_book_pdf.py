@@ -7,8 +7,10 @@ with the solver); the whole catalogue is a slow test."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,7 @@ from pdftext import (
 )
 from test_book_browser import decode_png
 
+from gyges.game.squares import NORTH_GOAL, SOUTH_GOAL
 from gyges.puzzles.book import Selection, make_book, publish_book, select_puzzles
 from gyges.puzzles.book.model import credit_line
 from gyges.puzzles.catalogue import load_all
@@ -88,7 +91,8 @@ def check_book(pdf: Path, book) -> None:
     reader = pypdf.PdfReader(str(pdf))
     assert len(reader.pages) == len(texts)
     contents, solutions, index = sections(texts)
-    assert contents == 1 and "Gygès puzzles" in texts[0]
+    assert "Gygès puzzles" in texts[0] and texts[1].strip().startswith("HOW TO READ THIS BOOK")
+    assert contents in (2, 3)  # the reading guide takes one page or two
     assert contents < solutions < index == len(texts) - 1
     chapter_pages = [i for i, t in enumerate(texts[:solutions])
                      if re.match(r"\s*\d+\. [A-Z]", t.strip().splitlines()[0])]
@@ -137,6 +141,31 @@ def test_subset_book_pages_contents_and_solutions(subset_pdf, subset_book):
     check_book(subset_pdf, subset_book)
 
 
+def test_the_reading_guide_is_the_second_page(subset_pdf):
+    """Page 2 (and 3) is the reading guide (pdftotext): every heading and every word of
+    its one text (gyges.puzzles.book.guide; its two columns leave pdftotext's reading
+    order, so a paragraph may be cut where a column ends), and its key phrases whole."""
+    from gyges.puzzles.book.guide import reading_guide
+
+    need_poppler()
+    out = subprocess.run(["pdftotext", "-f", "2", "-l", "3", str(subset_pdf), "-"],
+                         capture_output=True, check=True).stdout.decode("utf-8")
+
+    def words(text: str) -> str:  # pdftotext joins "non-" and "empty" into "nonempty"
+        return re.sub(r"-\s*", "", " ".join(text.split()))
+
+    page = words(out)
+    assert page.startswith("HOW TO READ THIS BOOK")
+    for section in reading_guide():
+        assert section.heading in page
+        for paragraph in section.paragraphs:
+            missing = set(words(re.sub(r"[`*]", "", paragraph)).split()) - set(page.split())
+            assert not missing, (paragraph[:40], missing)
+    for phrase in ("a grey disc with a thick black rim", "Flaw: duals after 60 defences",
+                   "A cook is another first move", "A try is a tempting first move"):
+        assert words(phrase) in page, phrase
+
+
 def test_page_numbers_and_metadata(subset_pdf):
     need_poppler()
     texts = page_texts(subset_pdf)
@@ -179,71 +208,203 @@ def test_first_pages_are_not_blank(subset_pdf, tmp_path):
 
 #: A screen's resolution, at which the diagrams must still read.
 SCREEN_DPI = 96
-#: Where the diagram's slots and goals are (gyges.formats.svg's layout, in its units): the
-#: distance from the centre of North's goal to South's, from North's goal to the centre of
-#: row 6, and between two slots; and a ring's outer radius with its stroke.
-GOAL_TO_GOAL, GOAL_TO_ROW_6, CELL, RING = 430.4, 65.2, 60.0, 25.6
+#: Darker than DARK is ink; a ring's circles are runs of ink parted by pixels lighter than
+#: PARTED (paper, or the grey disc of a marked ring).
+DARK, PARTED = 110, 140
 
 
-def ring_circles(row: list[int], x: float, reach: float) -> int:
-    """The circles a ring shows on one row of pixels, from its centre ``x`` out to
-    ``reach`` pixels, to the left or to the right (the better of the two: the pixel grid
-    falls differently on each side): runs of ink (darker than 128) parted by paper
-    (lighter than 210; the grey of a disc, 200, is not paper)."""
-    def runs(step: int) -> int:
-        count, inked = 0, False
-        for d in range(int(reach) + 1):
-            value = row[round(x + step * d)]
-            if value < 128 and not inked:
-                count, inked = count + 1, True
-            elif value > 210:
-                inked = False
-        return count
+@dataclasses.dataclass
+class Drawn:
+    """One diagram found on a page at SCREEN_DPI: its page's grey rows, the problem's
+    number and position, where North's goal is, and the drawing's unit in pixels."""
 
-    return max(runs(-1), runs(1))
+    rows: list[list[int]]
+    number: int
+    position: object
+    north: tuple[float, float]
+    unit: float
+    words: list[tuple[float, float, float, float, str]]
+
+    def centre(self, slot: int) -> tuple[float, float]:
+        """Where a slot's centre is on the page, in pixels."""
+        from gyges.formats.svg import _Layout
+
+        lay = _Layout(False)
+        gx, gy = lay.centre(NORTH_GOAL)
+        x, y = lay.centre(slot)
+        return self.north[0] + (x - gx) * self.unit, self.north[1] + (y - gy) * self.unit
+
+    def pixel(self, x: float, y: float) -> int:
+        return self.rows[round(y)][round(x)]
 
 
-def test_the_rings_read_at_screen_resolution(subset_pdf, subset_book, tmp_path):
-    """Each page of problems at 96 dpi: every ring of the side to move (the marked ones)
-    shows as many circles as its size, each parted from the next by white, so that a
-    double and a triple are told apart at a glance. The diagrams are found by their goals'
-    letters; the problem under each one by its caption's number."""
+def drawn_diagrams(pdf: Path, book, tmp: Path, solutions: bool) -> list[Drawn]:
+    """Every diagram of the problem pages (``solutions`` False) or of the solution pages,
+    rendered at SCREEN_DPI. A diagram is found by its goals' letters (``N`` above ``S``),
+    its problem by its caption's number below it, or by the solution's head to its right."""
+    from gyges.formats.svg import _Layout
+
     need_poppler()
-    texts = page_texts(subset_pdf)
+    lay = _Layout(False)
+    goal_to_goal = lay.centre(SOUTH_GOAL)[1] - lay.centre(NORTH_GOAL)[1]
+    texts = page_texts(pdf)
     first = next(i for i, t in enumerate(texts) if re.match(r"\s*1\. [A-Z]", t.strip()))
-    solutions = sections(texts)[1]
-    positions = {e.number: e.puzzle.position for e in subset_book.entries}
+    _, answers, index = sections(texts)
+    pages = range(answers + 1, index + 1) if solutions else range(first + 1, answers + 1)
+    positions = {e.number: e.puzzle.position for e in book.entries}
     k = SCREEN_DPI / 72
-    seen = set()
-    for page in range(first + 1, solutions + 1):
-        words = page_words(subset_pdf)[page - 1]
-        width, _, rows = decode_png(page_png(subset_pdf, page, tmp_path, SCREEN_DPI)
-                                    .read_bytes())
-        middle = width / 2    # the two columns of diagrams
+    found = []
+    for page in pages:
+        words = page_words(pdf)[page - 1]
+        width, _, rows = decode_png(page_png(pdf, page, tmp, SCREEN_DPI).read_bytes())
+        middle = width / 2
 
         def centre(w: tuple) -> tuple[float, float]:
             return (w[0] + w[2]) / 2 * k, (w[1] + w[3]) / 2 * k
 
         for north in (w for w in words if w[4] == "N"):
             nx, ny = centre(north)
-            south = min((w for w in words if w[4] == "S" and abs(centre(w)[0] - nx) < 3
-                         and w[1] > north[1]), key=lambda w: w[1])
-            unit = (centre(south)[1] - ny) / GOAL_TO_GOAL
-            caption = min((w for w in words if re.fullmatch(r"\d+\.", w[4])
-                            and w[1] > south[1] and (centre(w)[0] < middle) == (nx < middle)),
+            below = [w for w in words if w[4] == "S" and abs(centre(w)[0] - nx) < 3
+                     and w[1] > north[1]]
+            if not below:
+                continue
+            south = min(below, key=lambda w: w[1])
+            unit = (centre(south)[1] - ny) / goal_to_goal
+            numbers = [w for w in words if re.fullmatch(r"\d+\.", w[4])]
+            if solutions:
+                top = ny - lay.centre(NORTH_GOAL)[1] * unit
+                head = min((w for w in numbers if w[0] * k > nx + 3.2 * 60 * unit),
+                           key=lambda w: abs(w[1] * k - top))
+            else:
+                head = min((w for w in numbers if w[1] > south[1]
+                            and (centre(w)[0] < middle) == (nx < middle)),
                            key=lambda w: w[1])
-            pos = positions[int(caption[4][:-1])]
-            shore = pos.shore()
-            for slot, size in enumerate(pos.board):
-                row, col = slot // 6 + 1, slot % 6 + 1
-                if not size or row != shore:
-                    continue
-                x = nx + (col - 3.5) * CELL * unit
-                y = ny + (GOAL_TO_ROW_6 + (6 - row) * CELL) * unit
-                shown = ring_circles(rows[round(y)], x, RING * unit)
-                assert shown == size, (page, caption[4], slot, size, shown)
-                seen.add(size)
-    assert seen == {1, 2, 3}
+            number = int(head[4][:-1])
+            found.append(Drawn(rows, number, positions[number], (nx, ny), unit,
+                               [w for w in words if abs(centre(w)[0] - nx) < 300 * unit
+                                and north[1] - 60 * unit / k < w[1] < south[3]]))
+    assert found
+    return found
+
+
+def ray(d: Drawn, slot: int, reach: float, step: tuple[int, int]) -> list[int]:
+    """The grey levels from a slot's centre outwards, ``reach`` pixels, one direction."""
+    x, y = d.centre(slot)
+    return [d.pixel(x + step[0] * i, y + step[1] * i) for i in range(int(reach) + 1)]
+
+
+def circles(values: list[int]) -> int:
+    """The runs of ink along a ray, each parted from the next by a lighter pixel."""
+    count, inked = 0, False
+    for v in values:
+        if v < DARK and not inked:
+            count, inked = count + 1, True
+        elif v > PARTED:
+            inked = False
+    return count
+
+
+def hole(values: list[int]) -> int:
+    """The pixels from the centre out to the first ink: a ring's white (or grey) middle."""
+    return next((i for i, v in enumerate(values) if v < DARK), len(values))
+
+
+def ring_reading(d: Drawn, slot: int) -> tuple[int, int]:
+    """The circles a ring shows out to its edge (the best of four directions: the key's
+    path may leave it on any side) and the diameter of its middle (the narrower of across
+    and down)."""
+    from gyges.formats.svg import MARKED_R, RING_R
+
+    marked = slot // 6 + 1 == d.position.shore()
+    reach = (MARKED_R if marked else RING_R) * d.unit
+    rays = {s: ray(d, slot, reach, s) for s in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    shown = max(circles(r) for r in rays.values())
+    across = min(hole(rays[(1, 0)]) + hole(rays[(-1, 0)]), hole(rays[(0, 1)])
+                 + hole(rays[(0, -1)]))
+    return shown, across
+
+
+@pytest.fixture(scope="module")
+def problem_diagrams(subset_pdf, subset_book, tmp_path_factory):
+    return drawn_diagrams(subset_pdf, subset_book, tmp_path_factory.mktemp("p"), False)
+
+
+@pytest.fixture(scope="module")
+def solution_diagrams(subset_pdf, subset_book, tmp_path_factory):
+    return drawn_diagrams(subset_pdf, subset_book, tmp_path_factory.mktemp("s"), True)
+
+
+def test_the_coordinates_read_at_screen_resolution(problem_diagrams):
+    """The column and row numbers of every problem's diagram, at 96 dpi: each digit's ink
+    (darker than 128) is at least 9 pixels high (they were 4 px of grey, font 5.5 px)."""
+    heights = []
+    for d in problem_diagrams:
+        digits = [w for w in d.words if w[4] in "123456" and len(w[4]) == 1]
+        assert len(digits) == 12, (d.number, [w[4] for w in digits])
+        k = SCREEN_DPI / 72
+        for w in digits:
+            x0, y0, x1, y1 = (round(v * k) for v in w[:4])
+            inked = [y for y in range(y0 - 2, y1 + 3)
+                     if any(d.rows[y][x] < 128 for x in range(x0, x1 + 1))]
+            heights.append(inked[-1] - inked[0] + 1 if inked else 0)
+    assert min(heights) >= 9, sorted(heights)
+
+
+@pytest.mark.parametrize("kind", ["problem", "solution"])
+def test_the_ring_sizes_read_at_screen_resolution(kind, problem_diagrams, solution_diagrams):
+    """Every ring of every diagram at 96 dpi, marked or not, and in the solutions the rings
+    the key's path passes too: a ring of size k shows k circles parted by lighter pixels,
+    and its middle narrows by at least 2 pixels from a single to a double to a triple,
+    whose middle still shows (the old triple's merged into a dot, the path's diamond hid
+    the rings it bounced on)."""
+    diagrams = problem_diagrams if kind == "problem" else solution_diagrams
+    middles: dict[int, list[int]] = {1: [], 2: [], 3: []}
+    wrong = []
+    for d in diagrams:
+        for slot, size in enumerate(d.position.board):
+            if not size:
+                continue
+            shown, across = ring_reading(d, slot)
+            if shown != size or (size == 3 and across < 2):
+                wrong.append((d.number, slot, size, shown, across))
+            middles[size].append(across)
+    assert not wrong, wrong
+    smallest = {size: min(values) for size, values in middles.items()}
+    largest = {size: max(values) for size, values in middles.items()}
+    assert smallest[1] >= largest[2] + 2 and smallest[2] >= largest[3] + 2, middles
+    assert smallest[3] >= 2, middles
+
+
+def marked_difference(d: Drawn, marked: int, unmarked: int) -> int:
+    """The pixels of a ring's square that differ by more than 64 grey levels between a
+    marked ring and an unmarked one of the same size on the same diagram."""
+    from gyges.formats.svg import MARKED_R
+
+    r = round(MARKED_R * d.unit)
+    (ax, ay), (bx, by) = d.centre(marked), d.centre(unmarked)
+    return sum(1 for dy in range(-r, r + 1) for dx in range(-r, r + 1)
+               if abs(d.pixel(ax + dx, ay + dy) - d.pixel(bx + dx, by + dy)) > 64)
+
+
+@pytest.mark.parametrize("kind", ["problem", "solution"])
+def test_a_marked_triple_is_as_visible_as_a_marked_single(kind, problem_diagrams,
+                                                          solution_diagrams):
+    """The side to move's marking at 96 dpi: a marked triple differs from an unmarked
+    triple of the same diagram in at least half as many pixels as a marked single from an
+    unmarked single, and in at least 100 (the old marking, a grey centre, changed a
+    triple in 15 to 19 pixels, a single in 195)."""
+    found: dict[int, list[int]] = {1: [], 3: []}
+    for d in problem_diagrams if kind == "problem" else solution_diagrams:
+        shore = d.position.shore()
+        for size in found:
+            rings = [s for s, x in enumerate(d.position.board) if x == size]
+            marked = [s for s in rings if s // 6 + 1 == shore]
+            plain = [s for s in rings if s // 6 + 1 != shore]
+            if marked and plain:
+                found[size].append(marked_difference(d, marked[0], plain[0]))
+    assert found[1] and found[3], found
+    single, triple = min(found[1]), min(found[3])
+    assert triple >= 100 and triple >= single / 2, found
 
 
 def test_the_export_says_what_it_is_doing(tmp_path):

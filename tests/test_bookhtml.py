@@ -22,7 +22,7 @@ def test_html_book_structure():
     html = export_html(book)
     assert html.startswith("<!DOCTYPE html>")
     sections = re.findall(r'<section class="([a-z-]+)"', html)
-    assert sections[:2] == ["title-page", "contents"]
+    assert sections[:3] == ["title-page", "guide", "contents"]
     assert sections.count("chapter") == len(book.chapters)
     assert sections[-2:] == ["solutions", "index"]
     # Every puzzle once in the contents, once as a diagram, once as a solution.
@@ -99,3 +99,28 @@ def test_the_contents_give_every_entry_its_page():
     anchors += [e.anchor for e in book.entries] + ["solutions", "index"]
     for anchor in anchors:
         assert contents.count(f'class="pageref" href="#{anchor}"') == 1, anchor
+
+
+def test_the_reading_guide_is_on_the_first_pages():
+    """The guide's one text (gyges.puzzles.book.guide), after the title page and before the
+    contents: every heading and paragraph, with the notation's moves set as code, every
+    theme the checker knows, and the legend of the drawn diagrams (the marking of the side
+    to move's rings, the key's path)."""
+    from gyges.puzzles.book.guide import guide_html, reading_guide
+    from gyges.puzzles.catalogue import THEMES
+
+    html = export_html(seed_puzzles())
+    assert guide_html() in html
+    assert html.index('class="title-page"') < html.index('class="guide"') \
+        < html.index('class="contents"')
+    guide = re.sub(r"<[^>]+>", "", guide_html()).replace("&amp;", "&")
+    for section in reading_guide():
+        assert section.heading in guide
+        for paragraph in section.paragraphs:
+            assert re.sub(r"[`*]", "", paragraph) in guide
+    assert "<code>66x65=21</code>" in html and "<code>64-54-35-36-S</code>" in html
+    for theme in THEMES:
+        assert theme in guide
+    for words in ("thick black rim", "under the rings it bounces on", "Flaw: duals after",
+                  "cook", "try", "difficulty", "main line", "variations"):
+        assert words in guide, words

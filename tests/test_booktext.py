@@ -50,3 +50,23 @@ def test_text_marks_the_shores_like_gyges_show():
 def test_the_puzzles_make_their_own_book():
     puzzles = seed_puzzles()
     assert export_text(puzzles, title="T") == export_text(make_book(puzzles, title="T"))
+
+
+def test_the_reading_guide_comes_before_the_contents():
+    """The text booklet prints the guide's one text (gyges.puzzles.book.guide) before its
+    contents, with the legend of its own character diagrams."""
+    from gyges.puzzles.book.guide import guide_text, plain, reading_guide
+    from gyges.puzzles.catalogue import THEMES
+
+    text = export_text(make_book(seed_puzzles(), title="Seed examples"))
+    head, contents = text.split("\nCONTENTS\n", 1)
+    assert "\n".join(guide_text()) in head
+    flat = " ".join(head.split())
+    for section in reading_guide(text=True):
+        assert section.heading in head
+        for paragraph in section.paragraphs:
+            assert " ".join(plain(paragraph).split()) in flat
+    assert "<- North's shore" in flat and "thick black rim" not in flat
+    for theme in THEMES:
+        assert theme in flat
+    assert "Flaw: duals after 60 defences" in flat and "66x65=21" in flat

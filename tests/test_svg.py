@@ -218,14 +218,14 @@ def test_a_main_line_is_drawn_as_numbered_arrows():
     assert len(arrows) == len(line.moves) == 2
     numbers = [g.find("s:text", NS).text for g in by_class(root, "move-number", "g")]
     assert numbers == ["1", "2"]
-    # Each arrow leaves its move's start just outside a ring drawn there.
-    from gyges.formats.svg import RING_RADII
+    # Each arrow leaves its move's start just outside a ring drawn there (marked or not).
+    from gyges.formats.svg import MARKED_R
 
     for g, move in zip(arrows, line.moves, strict=True):
         ln = g.find("s:line", NS)
         cx, cy = centre_of(root, move.start)
         gap = ((float(ln.get("x1")) - cx) ** 2 + (float(ln.get("y1")) - cy) ** 2) ** 0.5
-        assert RING_RADII[0] < gap < RING_RADII[0] + 8, move
+        assert MARKED_R < gap < MARKED_R + 8, move
         assert not ln.get("stroke-dasharray")  # both moves are the side to move's
     # The other side's moves are dashed.
     mixed = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
@@ -251,8 +251,43 @@ def test_monochrome_prints_in_black_and_white():
     root = parse(svg)
     shores = by_class(root, "shore", "rect")
     assert len(shores) == 2 and all(r.get("stroke-dasharray") for r in shores)
+    # The side to move's rings keep their thick black rim, on a white disc.
     playable = [g for g in rings(root) if "playable" in classes(g)]
-    dots = by_class(root, "playable-dot", "circle")
-    assert len(dots) == len(playable) == 6
-    grey = render_position(START)
-    assert "#c8c8c8" in grey and "playable-dot" not in grey
+    assert len(playable) == 6
+    for g in playable:
+        disc = g.find("s:circle", NS)
+        assert disc.get("fill") == "#ffffff" and float(disc.get("stroke-width")) > 4
+    grey = parse(render_position(START))
+    marked = [g for g in rings(grey) if "playable" in classes(g)]
+    assert {g.find("s:circle", NS).get("fill") for g in marked} == {"#a8a8a8"}
+
+
+def test_the_path_never_hides_a_ring():
+    """The key's path is drawn under the rings (its group comes before theirs) and its
+    bounce marks stand outside the discs of the rings they mark, so that every ring's
+    circles show where the path passes."""
+    from gyges.formats.svg import RING_R
+
+    move = parse_move("51-43-33-31-21-S", BOUNCING, PBM)
+    root = parse(render_position(BOUNCING, path=move))
+    order = [classes(g) for g in root.iter(f"{{{NS['s']}}}g")]
+    first_ring = next(i for i, c in enumerate(order) if "ring" in c)
+    assert order.index({"move"}) < first_ring
+    marks = by_class(root, "bounce", "rect")
+    assert len(marks) == 4
+    for mark, slot in zip(marks, move.landings, strict=True):
+        x = float(mark.get("x")) + float(mark.get("width")) / 2
+        y = float(mark.get("y")) + float(mark.get("height")) / 2
+        cx, cy = centre_of(root, slot)
+        assert ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 > RING_R + 2, slot
+
+
+def test_a_main_line_is_drawn_under_the_rings_and_numbered_over_them():
+    from gyges.puzzles.lines import play_line
+
+    position = Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S")
+    line = play_line(position, PBM, ["34-44-43; 43-53-N"])
+    root = parse(render_position(position, line=line.moves))
+    order = [classes(g) for g in root.iter(f"{{{NS['s']}}}g")]
+    rings_at = [i for i, c in enumerate(order) if "ring" in c]
+    assert order.index({"line"}) < rings_at[0] < rings_at[-1] < order.index({"move-numbers"})

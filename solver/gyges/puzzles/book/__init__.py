@@ -9,8 +9,9 @@ The room's modules:
   every rendering prints;
 - :mod:`~gyges.puzzles.book.commentary`: the solver's threats and variations, handed to
   the book;
+- :mod:`~gyges.puzzles.book.guide`: the reading guide, one text every rendering prints;
 - the renderings: :mod:`~gyges.puzzles.book.text`, :mod:`~gyges.puzzles.book.html` (with
-  its print CSS, ``book.css`` and ``diagram.css``, package data) and
+  its print CSS, ``book.css``, package data) and
   :mod:`~gyges.puzzles.book.pdf`; :mod:`~gyges.puzzles.book.diagrams` (SVG);
 - :mod:`~gyges.puzzles.book.publish`: the whole of ``gyges export`` (:func:`publish_book`).
 

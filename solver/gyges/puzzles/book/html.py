@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import enum
 import html
-import re
 import string
 from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
-from gyges.formats.svg import RING_RADII, RING_STROKE, render_position
+from gyges.formats.svg import render_position, ring_symbol
 from gyges.game.position import START, Position
 from gyges.puzzles.book.diagrams import Arrows, solution_drawing
+from gyges.puzzles.book.guide import GUIDE_TITLE, guide_html
 from gyges.puzzles.book.model import (
     Book,
     Chapter,
@@ -53,12 +53,6 @@ class Paper(str, enum.Enum):
 PAPERS = {Paper.A4: ("A4", 210.0, 297.0), Paper.LETTER: ("letter", 215.9, 279.4)}
 
 
-#: The diagrams' own style sheet (package data), its comments left out.
-_DIAGRAM_CSS = " ".join(re.sub(r"/\*.*?\*/", "", resources.files("gyges.puzzles.book")
-                               .joinpath("diagram.css").read_text(encoding="utf-8"),
-                               flags=re.S).split())
-
-
 def _css(paper: Paper) -> str:
     """The book's print CSS (``book.css``) for ``paper``."""
     page, width, _ = PAPERS[paper]
@@ -67,29 +61,18 @@ def _css(paper: Paper) -> str:
 
 
 def _diagram(position: Position, *, monochrome: bool = False, **options: Any) -> str:
-    """A diagram of the book (:func:`~gyges.formats.svg.render_position`, filling its box),
-    in colour with the book's style for the side to move's rings (``diagram.css``, held
-    inside the SVG, where WeasyPrint applies it)."""
-    svg = render_position(position, size=None, monochrome=monochrome, **options)
-    if monochrome:
-        return svg
-    head, sep, rest = svg.partition(">")
-    return f"{head}{sep}<style>{_DIAGRAM_CSS}</style>{rest}"
+    """A diagram of the book (:func:`~gyges.formats.svg.render_position`, filling its
+    box)."""
+    return render_position(position, size=None, monochrome=monochrome, **options)
 
 
 def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _legend_ring(size: int) -> str:
+def _legend_ring(size: int, marked: bool = False, monochrome: bool = False) -> str:
     """A small SVG of one ring of the given size, drawn as in the diagrams."""
-    circles = "".join(
-        f'<circle cx="30" cy="30" r="{r}" fill="none" stroke="#000" '
-        f'stroke-width="{RING_STROKE}"/>'
-        for r in RING_RADII[:size]
-    )
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="34" height="34" '
-            f'viewBox="0 0 60 60">{circles}</svg>')
+    return ring_symbol(size, marked, px=30, monochrome=monochrome)
 
 
 def export_html(book: Book | Sequence[Puzzle], *, title: str | None = None,
@@ -109,7 +92,7 @@ def export_html(book: Book | Sequence[Puzzle], *, title: str | None = None,
     css = _css(paper)
     draw = {"monochrome": monochrome}
     cells = {**draw, "coordinates": coordinates}
-    sections = [_title_page(book, cells), _contents(book)]
+    sections = [_title_page(book, cells, monochrome), guide_html(), _contents(book)]
     sections += [_chapter(book, i, c, cells) for i, c in enumerate(book.chapters, 1)]
     sections += [_solutions(book, arrows, draw), _index(book)]
     return (
@@ -120,13 +103,14 @@ def export_html(book: Book | Sequence[Puzzle], *, title: str | None = None,
     )
 
 
-def _title_page(book: Book, draw: dict[str, Any]) -> str:
+def _title_page(book: Book, draw: dict[str, Any], monochrome: bool = False) -> str:
     frontispiece = (
         f'<div class="frontispiece">{_diagram(START, title="Start", **draw)}'
         "<div>The opening position of seed 000's sample game: both shores shaded, South "
         "to move (its rings marked).</div></div>"
     )
-    rings = "".join(f"<span>{_legend_ring(k)}{name}</span>"
+    rings = "".join(f"<span>{_legend_ring(k, marked, monochrome)}{name}</span>"
+                    for marked in (False, True)
                     for k, name in ((1, "single"), (2, "double"), (3, "triple")))
     return (
         '<section class="title-page">'
@@ -135,15 +119,13 @@ def _title_page(book: Book, draw: dict[str, Any]) -> str:
         f'<div class="front">{frontispiece}<div class="legend"><h3>Reading the diagrams</h3>'
         f'<div class="rings">{rings}</div>'
         "<p>A ring of size <i>k</i> is drawn as <i>k</i> circles, and moves exactly <i>k</i> "
-        "steps. North plays towards the goal <b>S</b> at the bottom, South towards <b>N</b> "
-        "at the top; a move wins by landing on the opponent's goal.</p>"
-        "<p>The shaded rows are the two <i>shores</i>: only rings on one's shore may move. The "
-        "rings of the side to move are marked.</p>"
-        "<p>Moves are written in pbmserv notation: start, every ring bounced on, end "
-        '(<span class="mono">51-43-33-31-21-S</span>); <span class="mono">x</span> marks a '
-        'ring landed on and relocated (<span class="mono">13x14=44</span>); moves of one '
-        "side while the other is blocked are joined by "
-        '<span class="mono">;</span>. Solutions are numbered by the winner\'s moves.</p>'
+        "steps; the rings of the side to move (on its shore) are marked, as in the second "
+        "row above. North plays towards the goal <b>S</b> at the bottom, South towards "
+        "<b>N</b> at the top; a move wins by landing on the opponent's goal.</p>"
+        "<p>The shaded rows are the two <i>shores</i>: only rings on one's shore may move.</p>"
+        "<p>Slots are named by row then column (<span class=\"mono\">16</span>: row 1, "
+        "column 6). The notation, the solutions, the themes and the difficulty are "
+        f'explained in <a href="#guide"><i>{_e(GUIDE_TITLE)}</i></a>, on the next page.</p>'
         "<p>Each stipulation is exact: the solver has proved there is no quicker win, and "
         "the solution at the back names every key.</p>"
         "</div></div>"

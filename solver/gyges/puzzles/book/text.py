@@ -1,13 +1,20 @@
-"""The book as plain text (:func:`export_text`): contents, each chapter's diagrams (shores
+"""The book as plain text (:func:`export_text`): the reading guide
+(:mod:`~gyges.puzzles.book.guide`), contents, each chapter's diagrams (shores
 marked, as by ``gyges show``) and tasks, then the solutions and the index of themes. A
 function of the book alone.
 
->>> print(export_text([], title="No problems"))
+>>> print(export_text([], title="No problems"))  # doctest: +ELLIPSIS
 No problems
 ===========
 <BLANKLINE>
 0 problems, every one proven by the gyges solver
 <BLANKLINE>
+HOW TO READ THIS BOOK
+=====================
+<BLANKLINE>
+The diagrams
+------------
+...
 CONTENTS
 <BLANKLINE>
 <BLANKLINE>
@@ -26,6 +33,7 @@ import textwrap
 from collections.abc import Sequence
 
 from gyges.formats.diagram import format_diagram
+from gyges.puzzles.book.guide import guide_text
 from gyges.puzzles.book.model import (
     Book,
     Entry,
@@ -43,7 +51,8 @@ def export_text(book: Book | Sequence[Puzzle], *, title: str | None = None) -> s
     """The book as plain text: contents, each chapter's diagrams (shores marked, as by
     ``gyges show``) and tasks, then the solutions and the index of themes."""
     book = as_book(book, title)
-    out = [book.title, "=" * len(book.title), "", book.subtitle, "", "CONTENTS", ""]
+    out = [book.title, "=" * len(book.title), "", book.subtitle, "", *guide_text(88),
+           "CONTENTS", ""]
     for chapter in book.chapters:
         out.append(chapter.title)
         for e in chapter.entries:
