@@ -45,8 +45,9 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: What an example's folder holds: copies of these, under the same relative names.
 COPIED = ("tests/data", "puzzles", "data")
 GYGES = str(Path(sys.executable).with_name("gyges"))
-#: Seconds an example may take: the default run's, and a slow example's.
-TIMEOUT = 60
+#: Seconds an example may take: the default run's (a few seconds on a quiet machine;
+#: room for a machine whose cores are busy with other work), and a slow example's.
+TIMEOUT = 300
 SLOW_TIMEOUT = 850
 
 MARK = re.compile(r'<!--\s*doc-examples:\s*(\w+)\s*(?:on\s+"([^"]+)"\s*)?(?:\((.*)\))?\s*-->')
