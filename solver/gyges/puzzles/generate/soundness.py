@@ -222,7 +222,7 @@ def theme_matches(wanted: Sequence[str], themes: Sequence[str]) -> bool:
     """Does a puzzle with ``themes`` show every wanted theme? ``bounce chain N`` asks for a
     chain of at least N bounces.
 
-    >>> theme_matches(["bounce chain 2", "relocation"], ["bounce chain 3", "relocation"])
+    >>> theme_matches(["bounce chain 2", "runner"], ["bounce chain 3", "runner"])
     True
     >>> theme_matches(["taboo"], ["bounce chain 3"])
     False
