@@ -205,7 +205,9 @@ def list_(paths: tuple[str, ...]) -> None:
 @click.option("--to", "target", required=True, type=click.Path(dir_okay=False),
               help="The catalogue file to append to (created if missing).")
 @click.option("--id", "puzzle_id", required=True, help="The new puzzle's id (unique).")
-@click.option("--title", default="", help="A title for the puzzle.")
+@click.option("--title", default="",
+              help="A title for the puzzle (default: its most distinctive theme, its key's "
+              "square and its length, unlike the catalogue's other titles).")
 @click.option("--source", "source_text", default="", help="Where the position comes from.")
 @click.option("--credit", default="", help="Who composed or found it.")
 @click.option("--notes", default="", help="Notes printed with the solution.")
@@ -279,7 +281,7 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
 @click.option("--select", "select", multiple=True, metavar="KEY=VALUE[,VALUE]",
               help="Keep only matching puzzles; repeatable (all must match). Keys: id (glob, "
               "like 'seed000-*'), rules (a preset), stipulation ('win in 2', 'loss', 'none', "
-              "'South wins in 2'), theme (like relocation or 'bounce chain'), difficulty "
+              "'South wins in 2'), theme (like runner or 'bounce chain'), difficulty "
               "(3, 1-2 or unrated), source (play, compose or games: the generator's source "
               "the puzzle came from; other words: found in the entry's source text, like "
               "'seed 000').")

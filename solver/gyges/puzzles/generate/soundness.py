@@ -101,7 +101,7 @@ def dual_notes(tree: Node | None, shown: int = 3) -> list[str]:
     """The duals of a solution tree, each where it arises once: the points where the winner
     has several winning continuations before its last move, each as the line from the key
     down to that point, numbered by the winner's moves, and the moves that win there (the
-    first ``shown`` of them). Several rings that can land on the goal on the last move are
+    first ``shown`` of them, "and others" when there are more). Several rings that can land on the goal on the last move are
     not a dual.
 
     >>> from gyges.search.tree import Defence, LoserNode
@@ -118,9 +118,10 @@ def dual_notes(tree: Node | None, shown: int = 3) -> list[str]:
     out = []
     for path, node in walk(tree):
         if path and isinstance(node, WinnerNode) and node.moves_left >= 2 and node.dual:
-            more = len(node.moves) - shown
-            moves = " or ".join(node.moves[:shown]) + (f" (and {more} more)" if more > 0
-                                                       else "")
+            # no count of the others: a note states no number that the check does not
+            # recompute
+            moves = " or ".join(node.moves[:shown]) + (" (and others)"
+                                                       if len(node.moves) > shown else "")
             out.append(f"after {_line_to(path, winner)}: {moves}")
     return out
 
