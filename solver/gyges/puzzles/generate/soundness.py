@@ -101,8 +101,8 @@ def dual_notes(tree: Node | None, shown: int = 3) -> list[str]:
     """The duals of a solution tree, each where it arises once: the points where the winner
     has several winning continuations before its last move, each as the line from the key
     down to that point, numbered by the winner's moves, and the moves that win there (the
-    first ``shown`` of them, "and others" when there are more). Several rings that can land on the goal on the last move are
-    not a dual.
+    first ``shown`` of them, "and others" when there are more). Several rings that can
+    land on the goal on the last move are not a dual.
 
     >>> from gyges.search.tree import Defence, LoserNode
     >>> two = WinnerNode(Side.SOUTH, 2, moves=("52-42x32=22", "53-32-22"), dual=True)
