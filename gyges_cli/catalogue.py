@@ -46,6 +46,7 @@ from gyges.puzzles.catalogue import (
     catalogue_files,
     check_catalogue,
     load_all,
+    theme_counts,
 )
 from gyges.search import SolveError, solve
 from gyges_cli.common import (
@@ -81,7 +82,7 @@ def _load_all(paths: tuple[str, ...]) -> tuple[list[Puzzle], list[CatalogueError
     return puzzles, errors
 
 
-@click.group(name="catalogue", short_help="Puzzle catalogue: check, add, list.")
+@click.group(name="catalogue", short_help="Puzzle catalogue: check, add, list, themes.")
 def catalogue_group() -> None:
     """The puzzle catalogue: YAML files of proven puzzles (docs/catalogue.md).
 
@@ -89,6 +90,7 @@ def catalogue_group() -> None:
     Examples:
       gyges catalogue check
       gyges catalogue list puzzles/seed000.yaml
+      gyges catalogue themes
       gyges catalogue add tests/data/positions/composed.yaml --to mine.yaml --id composed
     """
 
@@ -192,6 +194,37 @@ def list_(paths: tuple[str, ...]) -> None:
         click.echo("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
         if n == 0:
             click.echo("  ".join("-" * w for w in widths))
+    for e in errors:
+        _say(e)
+    if errors:
+        fail(EXIT_BAD_INPUT)
+
+
+@catalogue_group.command(
+    "themes", short_help="How many puzzles carry each theme."
+)
+@click.argument("paths", nargs=-1, type=click.Path())
+def themes(paths: tuple[str, ...]) -> None:
+    """How many puzzles of PATHS (files or directories, their subdirectories included;
+    default: puzzles/) declare each theme, the most common first, and the share of the
+    puzzles; docs/catalogue.md says what each theme means.
+
+    \b
+    Example:
+      gyges catalogue themes puzzles/seed000.yaml
+    """
+    puzzles, errors = _load_all(paths)
+    counts = theme_counts(puzzles)
+    rows = [("theme", "puzzles", "share")]
+    rows += [(c.theme, str(c.problems), f"{c.share:.0%}") for c in counts]
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    for n, r in enumerate(rows):
+        click.echo("  ".join([r[0].ljust(widths[0]), r[1].rjust(widths[1]),
+                              r[2].rjust(widths[2])]).rstrip())
+        if n == 0:
+            click.echo("  ".join("-" * w for w in widths))
+    top = f"; the most common theme is on {counts[0].share:.0%} of them" if counts else ""
+    click.echo(f"{len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''}{top}")
     for e in errors:
         _say(e)
     if errors:

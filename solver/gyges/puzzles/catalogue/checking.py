@@ -36,8 +36,8 @@ from gyges.search import solve as search_solve
 from gyges.search.solution import Solution
 from gyges.search.stipulation import Stipulation
 
-__all__ = ["CheckReport", "CheckStep", "check_catalogue", "check_puzzle", "engine_problems",
-           "recheck", "title_problems"]
+__all__ = ["CheckReport", "CheckStep", "ThemeCount", "check_catalogue", "check_puzzle",
+           "engine_problems", "recheck", "theme_counts", "title_problems"]
 
 
 def check_puzzle(puzzle: Puzzle, solve: SolveFn | None = None) -> list[CatalogueError]:
@@ -308,6 +308,40 @@ each title must tell its problem apart"]
                 f"the title {p.title!r} is also puzzle {other.id}'s ({other.file}:"
                 f"{other.line}): each title must tell its problem apart", "title")]
     return found
+
+
+@dataclasses.dataclass(frozen=True)
+class ThemeCount:
+    """A theme and the number of ``problems`` (of ``total``) that declare it."""
+
+    theme: str
+    problems: int
+    total: int
+
+    @property
+    def share(self) -> float:
+        """The fraction of the problems that declare the theme."""
+        return self.problems / self.total if self.total else 0.0
+
+
+def theme_counts(puzzles: Sequence[Puzzle]) -> list[ThemeCount]:
+    """How many puzzles declare each theme, the most common first (then by name; each
+    ``bounce chain N`` on its own): what ``gyges catalogue themes`` prints.
+
+    >>> from gyges import PRESETS, Position
+    >>> from gyges.search.stipulation import Stipulation
+    >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+    >>> st = Stipulation.parse("North wins in 1")
+    >>> theme_counts([Puzzle("a", p, PRESETS["pbmserv"], st, themes=("bounce chain 4",)),
+    ...               Puzzle("b", p, PRESETS["pbmserv"], st)])
+    [ThemeCount(theme='bounce chain 4', problems=1, total=2)]
+    """
+    counts: dict[str, int] = {}
+    for p in puzzles:
+        for t in dict.fromkeys(p.themes):
+            counts[t] = counts.get(t, 0) + 1
+    order = sorted(counts, key=lambda t: (-counts[t], t))
+    return [ThemeCount(t, counts[t], len(puzzles)) for t in order]
 
 
 def engine_problems(puzzle: Puzzle) -> list[CatalogueError]:
