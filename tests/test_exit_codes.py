@@ -82,6 +82,8 @@ CASES = {
     ("catalogue check", 2): lambda t: ["catalogue", "check", malformed(t), "-q"],
     ("catalogue list", 0): lambda t: ["catalogue", "list", good(t)],
     ("catalogue list", 2): lambda t: ["catalogue", "list", malformed(t)],
+    ("catalogue themes", 0): lambda t: ["catalogue", "themes", good(t)],
+    ("catalogue themes", 2): lambda t: ["catalogue", "themes", malformed(t)],
     # a new puzzle: the shipped bouncing example under other rules (the one under pbmserv
     # is in puzzles/, which add looks in)
     ("catalogue add", 0): lambda t: ["catalogue", "add", BOUNCING, "--rules", "dorbec",
