@@ -1,4 +1,4 @@
-"""The puzzle catalogue commands (``gyges catalogue check|add|list``) and ``gyges export``.
+"""The puzzle catalogue commands (``gyges catalogue check|add|list|themes``) and ``gyges export``.
 
 Exit status of ``catalogue check``: 0 when every entry is proven, 1 when the solver
 refutes an entry (a wrong stipulation, an undeclared cook, an illegal main line), 2 when a
