@@ -1,4 +1,4 @@
-"""The puzzle catalogue commands (``gyges catalogue check|add|list``) and ``gyges export``.
+"""The puzzle catalogue commands (``gyges catalogue check|add|list|themes``) and ``gyges export``.
 
 Exit status of ``catalogue check``: 0 when every entry is proven, 1 when the solver
 refutes an entry (a wrong stipulation, an undeclared cook, an illegal main line), 2 when a
@@ -47,6 +47,7 @@ from gyges.puzzles.catalogue import (
     catalogue_files,
     check_catalogue,
     load_all,
+    theme_counts,
 )
 from gyges.puzzles.difficulty import EffortCache, Rated, rate_catalogue, rung_nodes
 from gyges.search import SolveError, solve
@@ -83,7 +84,7 @@ def _load_all(paths: tuple[str, ...]) -> tuple[list[Puzzle], list[CatalogueError
     return puzzles, errors
 
 
-@click.group(name="catalogue", short_help="Puzzle catalogue: check, add, list, rate.")
+@click.group(name="catalogue", short_help="Puzzle catalogue: check, add, list, rate, themes.")
 def catalogue_group() -> None:
     """The puzzle catalogue: YAML files of proven puzzles (docs/catalogue.md).
 
@@ -91,6 +92,7 @@ def catalogue_group() -> None:
     Examples:
       gyges catalogue check
       gyges catalogue list puzzles/seed000.yaml
+      gyges catalogue themes
       gyges catalogue add tests/data/positions/composed.yaml --to mine.yaml --id composed
     """
 
@@ -201,13 +203,46 @@ def list_(paths: tuple[str, ...]) -> None:
 
 
 @catalogue_group.command(
+    "themes", short_help="How many puzzles carry each theme."
+)
+@click.argument("paths", nargs=-1, type=click.Path())
+def themes(paths: tuple[str, ...]) -> None:
+    """How many puzzles of PATHS (files or directories, their subdirectories included;
+    default: puzzles/) declare each theme, the most common first, and the share of the
+    puzzles; docs/catalogue.md says what each theme means.
+
+    \b
+    Example:
+      gyges catalogue themes puzzles/seed000.yaml
+    """
+    puzzles, errors = _load_all(paths)
+    counts = theme_counts(puzzles)
+    rows = [("theme", "puzzles", "share")]
+    rows += [(c.theme, str(c.problems), f"{c.share:.0%}") for c in counts]
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    for n, r in enumerate(rows):
+        click.echo("  ".join([r[0].ljust(widths[0]), r[1].rjust(widths[1]),
+                              r[2].rjust(widths[2])]).rstrip())
+        if n == 0:
+            click.echo("  ".join("-" * w for w in widths))
+    top = f"; the most common theme is on {counts[0].share:.0%} of them" if counts else ""
+    click.echo(f"{len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''}{top}")
+    for e in errors:
+        _say(e)
+    if errors:
+        fail(EXIT_BAD_INPUT)
+
+
+@catalogue_group.command(
     "add", short_help="Solve a position and append it as a new entry."
 )
 @click.argument("source", metavar="POS|FILE")
 @click.option("--to", "target", required=True, type=click.Path(dir_okay=False),
               help="The catalogue file to append to (created if missing).")
 @click.option("--id", "puzzle_id", required=True, help="The new puzzle's id (unique).")
-@click.option("--title", default="", help="A title for the puzzle.")
+@click.option("--title", default="",
+              help="A title for the puzzle (default: its most distinctive theme, its key's "
+              "square and its length, unlike the catalogue's other titles).")
 @click.option("--source", "source_text", default="", help="Where the position comes from.")
 @click.option("--credit", default="", help="Who composed or found it.")
 @click.option("--notes", default="", help="Notes printed with the solution.")
@@ -281,7 +316,7 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
 @click.option("--select", "select", multiple=True, metavar="KEY=VALUE[,VALUE]",
               help="Keep only matching puzzles; repeatable (all must match). Keys: id (glob, "
               "like 'seed000-*'), rules (a preset), stipulation ('win in 2', 'loss', 'none', "
-              "'South wins in 2'), theme (like relocation or 'bounce chain'), difficulty "
+              "'South wins in 2'), theme (like runner or 'bounce chain'), difficulty "
               "(3, 1-2 or unrated), source (play, compose or games: the generator's source "
               "the puzzle came from; other words: found in the entry's source text, like "
               "'seed 000').")

@@ -10,6 +10,7 @@ import click
 from gyges.formats.quoting import counted
 from gyges.game.rules import RuleRequest, RuleSet
 from gyges.output import OutputError, check_output, distinct
+from gyges.puzzles.catalogue import THEMES
 from gyges.puzzles.generate import (
     SOURCES,
     GenerateError,
@@ -41,7 +42,9 @@ from gyges_cli.common import (
               help="What the side to move must do: 'win in 2', 'win in 3' (N = 2..6).")
 @click.option("--themes", default=None, metavar="LIST",
               help="Comma-separated themes every puzzle must show: 'bounce chain N' (at "
-              "least N), relocation, stalemate chain, taboo, Renop.")
+              "least N), " + ", ".join(t for t in THEMES if t not in ("bounce chain N",
+                                                                      "unstoppable"))
+              + " (docs/catalogue.md, Themes).")
 @rule_options(from_file=False)
 @click.option("--count", default=10, show_default=True, type=int,
               help="How many sound, new puzzles to collect.")

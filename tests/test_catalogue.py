@@ -197,8 +197,8 @@ def test_a_wrong_key_and_a_wrong_main_line():
 
 
 def test_a_theme_the_line_does_not_show():
-    msgs = problems(BOUNCING.replace("[bounce chain 4]", "[bounce chain 4, relocation]"))
-    assert len(msgs) == 1 and "'relocation' is not shown" in msgs[0]
+    msgs = problems(BOUNCING.replace("[bounce chain 4]", "[bounce chain 4, relocation bridge]"))
+    assert len(msgs) == 1 and "'relocation bridge' is not shown" in msgs[0]
     msgs = problems(BOUNCING.replace("[bounce chain 4]", "[bounce chain 3]"))
     assert "'bounce chain 3' is not shown" in msgs[0]
 
@@ -316,7 +316,9 @@ def test_check_catalogue_counts_as_the_command_reports(tmp_path):
     steps = []
     report = check_catalogue(puzzles, errors, progress=steps.append)
     assert (report.checked, report.proven, report.wrong, report.unreadable) == (3, 1, 2, 1)
-    assert [p.puzzle for p in report.problems] == ["stalemate"]
+    # 'again' also repeats the title of 'bouncing': told once, named both
+    assert [p.puzzle for p in report.problems] == ["again", "stalemate"]
+    assert "the title 'Bouncing' is also puzzle bouncing's" in str(report.problems[0])
     assert [(s.index, s.done) for s in steps] == [(1, False), (1, True), (2, False),
                                                  (2, True), (3, False), (3, True)]
 

@@ -84,6 +84,8 @@ CASES = {
     ("catalogue list", 2): lambda t: ["catalogue", "list", malformed(t)],
     ("catalogue rate", 0): lambda t: ["catalogue", "rate", good(t), "-q"],
     ("catalogue rate", 2): lambda t: ["catalogue", "rate", malformed(t), "-q"],
+    ("catalogue themes", 0): lambda t: ["catalogue", "themes", good(t)],
+    ("catalogue themes", 2): lambda t: ["catalogue", "themes", malformed(t)],
     # a new puzzle: the shipped bouncing example under other rules (the one under pbmserv
     # is in puzzles/, which add looks in)
     ("catalogue add", 0): lambda t: ["catalogue", "add", BOUNCING, "--rules", "dorbec",

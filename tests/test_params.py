@@ -65,7 +65,7 @@ def test_the_construction_has_a_bounded_share_of_a_default_run(moves):
         work = CONSTRUCTION_COST * built + (judged - built)
         assert 3 * CONSTRUCTION_COST * built <= work
         assert built >= judged // 300
-    themed = Params(moves, RULES, themes=("relocation",))
+    themed = Params(moves, RULES, themes=("relocation bridge",))
     assert [themed.source_of(i) for i in range(4)] == [Source.PLAY, Source.COMPOSE] * 2
     alone = Params(moves, RULES, sources=("compose",))
     assert {alone.source_of(i) for i in range(300)} == {Source.COMPOSE}
@@ -107,7 +107,7 @@ def test_other_stipulations_are_refused_with_the_field(text, words):
 
 def test_themes_are_read_and_checked():
     assert parse_themes(None) == parse_themes("") == ()
-    assert parse_themes(" relocation, bounce chain 3 ,") == ("relocation", "bounce chain 3")
+    assert parse_themes(" runner, bounce chain 3 ,") == ("runner", "bounce chain 3")
     for bad, words in (("sparkle", "unknown theme"), ("unstoppable", "'loses in N'")):
         with pytest.raises(ParamsError) as e:
             parse_themes(f"taboo,{bad}")

@@ -16,11 +16,11 @@ from gyges.puzzles.book.selection import Selection, SelectionError, select_puzzl
     (["stipulation=North wins in 2"],
      lambda p: str(p.stipulation) == "North wins in 2"),
     (["stipulation=loss"], lambda p: p.stipulation.kind == "loss"),
-    (["theme=relocation"], lambda p: "relocation" in p.themes),
+    (["theme=relocation bridge"], lambda p: "relocation bridge" in p.themes),
     (["theme=bounce chain"], lambda p: any(t.startswith("bounce chain") for t in p.themes)),
     (["difficulty=1-2"], lambda p: p.difficulty in (1, 2)),
-    (["difficulty=5", "theme=relocation"],
-     lambda p: p.difficulty == 5 and "relocation" in p.themes),
+    (["difficulty=5", "theme=relocation bridge"],
+     lambda p: p.difficulty == 5 and "relocation bridge" in p.themes),
     (["difficulty=1,5"], lambda p: p.difficulty in (1, 5)),
 ])
 def test_selection(spec, check):

@@ -161,5 +161,5 @@ def test_an_assessment_reads_back_from_its_record():
 def test_theme_matches_asks_for_bounce_chains_at_least_that_long():
     assert theme_matches(["bounce chain 2"], ["bounce chain 3", "taboo"])
     assert not theme_matches(["bounce chain 4"], ["bounce chain 3"])
-    assert not theme_matches(["relocation"], ["taboo"])
+    assert not theme_matches(["relocation bridge"], ["taboo"])
     assert theme_matches([], [])

@@ -38,7 +38,14 @@ This package is the catalogue's public face: the names below are those of its mo
 """
 
 from gyges.puzzles.catalogue.authoring import AuthoringError, Findings, add_entry, findings
-from gyges.puzzles.catalogue.checking import CheckReport, CheckStep, check_catalogue, check_puzzle
+from gyges.puzzles.catalogue.checking import (
+    CheckReport,
+    CheckStep,
+    ThemeCount,
+    check_catalogue,
+    check_puzzle,
+    theme_counts,
+)
 from gyges.puzzles.catalogue.schema import (
     SCHEMA_VERSION,
     THEMES,
@@ -67,7 +74,8 @@ from gyges.puzzles.catalogue.writing import (
 __all__ = [
     "SCHEMA_VERSION", "THEMES", "AppendError", "Appended", "AuthoringError", "Catalogue",
     "CatalogueError", "CheckReport", "CheckStep", "DuplicateEntry", "Duplicates", "FileForm",
-    "Findings", "Puzzle", "VerifiedEntries", "add_entry", "append_entries", "catalogue_files",
-    "check_catalogue", "check_puzzle", "check_target", "find_twin", "findings",
-    "format_entry", "known_puzzles", "load_all", "load_catalogue", "parse_catalogue",
+    "Findings", "Puzzle", "ThemeCount", "VerifiedEntries", "add_entry", "append_entries",
+    "catalogue_files", "check_catalogue", "check_puzzle", "check_target", "find_twin",
+    "findings", "format_entry", "known_puzzles", "load_all", "load_catalogue",
+    "parse_catalogue", "theme_counts",
 ]

@@ -30,7 +30,14 @@ from gyges.puzzles.catalogue.writing import (
     format_entry,
     known_puzzles,
 )
-from gyges.puzzles.lines import SolveFn, line_themes, play_line, principal_line, renop_matters
+from gyges.puzzles.lines import (
+    SolveFn,
+    distinct_title,
+    line_themes,
+    play_line,
+    principal_line,
+    renop_matters,
+)
 from gyges.puzzles.rating import PuzzleRating, rate
 from gyges.search import solve as search_solve
 from gyges.search.solution import Solution
@@ -126,7 +133,9 @@ def add_entry(path: str | Path, puzzle_id: str, position: Position, rules: RuleS
     catalogue file under the folder of ``path`` (its subfolders included; YAML files there
     that cannot be read are passed over) and those of ``against`` (files or directories,
     which must be readable). An entry with the id of one of theirs, or the same puzzle
-    (:func:`~gyges.puzzles.catalogue.writing.find_twin`), is refused.
+    (:func:`~gyges.puzzles.catalogue.writing.find_twin`), is refused. Without a ``title``
+    the entry gets one from its themes, its first move's square and its length, unlike
+    every title of that catalogue (:func:`~gyges.puzzles.lines.distinct_title`).
 
     SolveError, AuthoringError or CatalogueError
     (:class:`~gyges.puzzles.catalogue.writing.DuplicateEntry`,
@@ -144,6 +153,10 @@ def add_entry(path: str | Path, puzzle_id: str, position: Position, rules: RuleS
     solve = solve or search_solve
     solution = solve(position, rules, max_moves=max_moves, history=history)
     found = findings(position, rules, solution, history, solve)
+    if not title and found.main_line:
+        line = play_line(position, rules, found.main_line, history)
+        title = distinct_title(line, found.stipulation, found.themes,
+                               {p.title for p in known})
     text = found.entry(
         puzzle_id, position, rules,
         difficulty=found.rating(position, rules, history, solve).difficulty,

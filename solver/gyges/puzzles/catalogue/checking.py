@@ -21,6 +21,7 @@ CheckReport(checked=1, proven=0, wrong=1, unreadable=0)
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from collections.abc import Callable, Sequence
 
@@ -35,8 +36,8 @@ from gyges.search import solve as search_solve
 from gyges.search.solution import Solution
 from gyges.search.stipulation import Stipulation
 
-__all__ = ["CheckReport", "CheckStep", "check_catalogue", "check_puzzle", "engine_problems",
-           "recheck"]
+__all__ = ["CheckReport", "CheckStep", "ThemeCount", "check_catalogue", "check_puzzle",
+           "engine_problems", "recheck", "theme_counts", "title_problems"]
 
 
 def check_puzzle(puzzle: Puzzle, solve: SolveFn | None = None) -> list[CatalogueError]:
@@ -60,6 +61,8 @@ def check_puzzle(puzzle: Puzzle, solve: SolveFn | None = None) -> list[Catalogue
 
     key_move = _parse(puzzle, puzzle.key, "key", "key", problems) \
         if puzzle.key is not None else None
+    if key_move is not None:
+        problems.extend(_check_stated_kind(puzzle, key_move))
     if st.kind == "win":
         problems.extend(_check_keys(puzzle, sol, key_move, problems))
     elif key_move is not None and not key_move.is_win:
@@ -77,6 +80,26 @@ def _parse(puzzle: Puzzle, text: str, what: str, key: str,
     except ValueError as e:
         problems.append(puzzle.error(f"the {what} {text} is not a legal move: {e}", key))
         return None
+
+
+#: How a source or a note states the key's kind: "a plain key", "a relocation key".
+_STATED_KIND = re.compile(r"\ban? (plain|relocation|relocating) key\b")
+
+
+def _check_stated_kind(puzzle: Puzzle, key_move: Move) -> list[CatalogueError]:
+    """A source or note that states the key's kind ("a plain key", "a relocation key")
+    must say the kind of the declared key: a relocation when it relocates a ring."""
+    kind = "relocation" if key_move.is_replace else "plain"
+    problems = []
+    for field in ("source", "notes"):
+        for m in _STATED_KIND.finditer(getattr(puzzle, field)):
+            said = "plain" if m.group(1) == "plain" else "relocation"
+            if said != kind:
+                problems.append(puzzle.error(
+                    f"the {field} says '{m.group(0)}' but the key {puzzle.key} "
+                    f"{'relocates a ring' if key_move.is_replace else 'relocates no ring'}: "
+                    f"write 'a {kind} key'", field))
+    return problems
 
 
 def _check_keys(puzzle: Puzzle, sol: Solution, key_move: Move | None,
@@ -241,12 +264,14 @@ def check_catalogue(puzzles: Sequence[Puzzle], errors: Sequence[CatalogueError] 
     problems: list[CatalogueError] = []
     wrong = 0
     flagged = {e.puzzle for e in errors}
+    titled = title_problems(puzzles)
     for i, p in enumerate(puzzles, 1):
         if progress is not None:
             progress(CheckStep(i, len(puzzles), p))
         t0 = time.perf_counter()
         cached = verified is not None and p in verified
         found = [] if cached else recheck(p, solve)
+        found += titled.get(id(p), [])
         if verified is not None and not found:
             verified.add(p)
         if progress is not None:
@@ -257,6 +282,66 @@ def check_catalogue(puzzles: Sequence[Puzzle], errors: Sequence[CatalogueError] 
     unreadable = sum(1 for e in errors if e.malformed)
     wrong += len({e.puzzle for e in errors if not e.malformed})   # one position, two ids
     return CheckReport(len(puzzles), len(puzzles) - wrong, wrong, unreadable, tuple(problems))
+
+
+def title_problems(puzzles: Sequence[Puzzle]) -> dict[int, list[CatalogueError]]:
+    """Titles that do not tell problems apart: each puzzle (by ``id()``) titled like an
+    earlier one, with the problem naming both.
+
+    >>> from gyges import PRESETS, Position
+    >>> from gyges.search.stipulation import Stipulation
+    >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+    >>> a, b = (Puzzle(i, p, PRESETS["pbmserv"], Stipulation.parse("North wins in 1"),
+    ...                title="Bouncing") for i in ("a", "b"))
+    >>> [str(e) for es in title_problems([a, b]).values() for e in es]
+    ["<catalogue>:1: puzzle b: the title 'Bouncing' is also puzzle a's (<catalogue>:1): \
+each title must tell its problem apart"]
+    """
+    first: dict[str, Puzzle] = {}
+    found: dict[int, list[CatalogueError]] = {}
+    for p in puzzles:
+        if not p.title:
+            continue
+        other = first.setdefault(p.title, p)
+        if other is not p:
+            found[id(p)] = [p.error(
+                f"the title {p.title!r} is also puzzle {other.id}'s ({other.file}:"
+                f"{other.line}): each title must tell its problem apart", "title")]
+    return found
+
+
+@dataclasses.dataclass(frozen=True)
+class ThemeCount:
+    """A theme and the number of ``problems`` (of ``total``) that declare it."""
+
+    theme: str
+    problems: int
+    total: int
+
+    @property
+    def share(self) -> float:
+        """The fraction of the problems that declare the theme."""
+        return self.problems / self.total if self.total else 0.0
+
+
+def theme_counts(puzzles: Sequence[Puzzle]) -> list[ThemeCount]:
+    """How many puzzles declare each theme, the most common first (then by name; each
+    ``bounce chain N`` on its own): what ``gyges catalogue themes`` prints.
+
+    >>> from gyges import PRESETS, Position
+    >>> from gyges.search.stipulation import Stipulation
+    >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+    >>> st = Stipulation.parse("North wins in 1")
+    >>> theme_counts([Puzzle("a", p, PRESETS["pbmserv"], st, themes=("bounce chain 4",)),
+    ...               Puzzle("b", p, PRESETS["pbmserv"], st)])
+    [ThemeCount(theme='bounce chain 4', problems=1, total=2)]
+    """
+    counts: dict[str, int] = {}
+    for p in puzzles:
+        for t in dict.fromkeys(p.themes):
+            counts[t] = counts.get(t, 0) + 1
+    order = sorted(counts, key=lambda t: (-counts[t], t))
+    return [ThemeCount(t, counts[t], len(puzzles)) for t in order]
 
 
 def engine_problems(puzzle: Puzzle) -> list[CatalogueError]:

@@ -53,6 +53,7 @@ from gyges.formats import posfile, yamlnodes
 from gyges.formats.quoting import excerpt, shorten
 from gyges.game.position import Position, PositionError
 from gyges.game.rules import PRESETS, RuleSet, Side
+from gyges.puzzles.lines import THEMES as LINE_THEMES
 from gyges.search.stipulation import Stipulation
 from gyges.search.tree import Node, TreeError, node_from_json
 
@@ -72,9 +73,15 @@ PUZZLE_KEYS = (
 SOLUTION_KEYS = ("key", "main-line", "tree")
 FILE_KEYS = ("schema", "title", "description", "puzzles")
 
-#: Themes the checker can verify on the main line (``bounce chain N``: the longest chain
-#: of bounces of one of the winner's moves is N).
-THEMES = ("bounce chain", "relocation", "stalemate chain", "taboo", "Renop", "unstoppable")
+#: Themes the checker can verify on the main line, each with what it means
+#: (:data:`gyges.puzzles.lines.THEMES`; ``bounce chain N`` stands for every N).
+THEMES = LINE_THEMES
+
+#: Themes of older catalogues, no longer told apart: what to write instead.
+_RETIRED = {
+    "relocation": "it was on most problems; say which: 'relocation bridge', 'late "
+                  "relocation', 'relocation backfires' or 'relocating defence'",
+}
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -491,12 +498,15 @@ def theme_problem(theme: str) -> str | None:
     >>> theme_problem("bounce chain 3") is None, theme_problem("bounce chain") is not None
     (True, True)
     """
-    if theme in THEMES[1:]:
+    if theme in THEMES and theme != "bounce chain N":
         return None
     if re.fullmatch(r"bounce chain [1-9][0-9]*", theme):
         return None
+    if theme in _RETIRED:
+        return f"the theme {theme!r} is no longer used: {_RETIRED[theme]}"
+    others = ", ".join(repr(t) for t in THEMES if t != "bounce chain N")
     return (f"unknown theme {theme!r}: the themes are 'bounce chain N' (N bounces in one "
-            f"move), {', '.join(repr(t) for t in THEMES[1:])}")
+            f"move), {others} (docs/catalogue.md, Themes)")
 
 
 def load_catalogue(path: str | Path) -> Catalogue:

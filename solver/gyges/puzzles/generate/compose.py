@@ -406,8 +406,10 @@ def construct(design: Design, rules: RuleSet, rng: random.Random, rounds: int = 
 
 def draw_design(rng: random.Random, themes: Sequence[str] = (),
                 rules: RuleSet | None = None) -> Design:
-    """A design for a candidate: the wanted themes fix what they name, the rest is drawn
-    (no relocation when the rules have no replace; a stalemate chain, only when asked for
+    """A design for a candidate: the wanted themes fix what they name (a relocating key
+    for a relocation bridge or a gift, a plain one for a late relocation, a quiet key or a
+    runner; the other themes are left to the filter of the solved candidates), the rest is
+    drawn (no relocation when the rules have no replace; a stalemate chain, only when asked for
     with the theme ``stalemate chain`` and only under ``blocked=pass``)."""
     bounces = rng.choice((0, 1, 1, 2, 2, 3))
     key = "relocation" if rng.random() < 0.3 else "plain"
@@ -416,8 +418,10 @@ def draw_design(rng: random.Random, themes: Sequence[str] = (),
     for t in themes:
         if t.startswith("bounce chain"):
             bounces = max(int(t.split()[-1]), 1)
-        elif t == "relocation":
+        elif t in ("relocation bridge", "gift"):
             key = "relocation"
+        elif t in ("late relocation", "quiet key", "runner"):
+            key = "plain"
         elif t == "taboo":
             crossing = True
         elif t == "stalemate chain":

@@ -15,12 +15,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from gyges.game.rules import RuleSet
-from gyges.puzzles.catalogue.schema import CatalogueError, catalogue_files
+from gyges.puzzles.catalogue.schema import CatalogueError, Puzzle, catalogue_files
 from gyges.puzzles.catalogue.writing import known_puzzles
 from gyges.puzzles.generate.params import GenerateError
 from gyges.puzzles.symmetry import canonical
 
-__all__ = ["KnownCatalogueError", "known_positions"]
+__all__ = ["KnownCatalogueError", "known_positions", "known_titles"]
 
 
 class KnownCatalogueError(GenerateError):
@@ -40,12 +40,22 @@ def known_positions(paths: Iterable[str | Path], rules: RuleSet | None = None,
     ``exclude``. A missing or unreadable file is a
     :class:`KnownCatalogueError` (a file that silently counted for nothing would let
     duplicates through)."""
+    return {canonical(p.position) for p in _known(paths, exclude)
+            if rules is None or p.rules == rules}
+
+
+def known_titles(paths: Iterable[str | Path], exclude: str | Path | None = None) -> set[str]:
+    """The titles of the puzzles of the catalogue files (as :func:`known_positions` reads
+    them): a new puzzle's title is none of them."""
+    return {p.title for p in _known(paths, exclude) if p.title}
+
+
+def _known(paths: Iterable[str | Path], exclude: str | Path | None) -> list[Puzzle]:
     try:
         files = catalogue_files(paths, recursive=True)
     except CatalogueError as e:
         raise KnownCatalogueError(e, missing=True) from None
     try:
-        puzzles = known_puzzles(files, exclude=exclude)
+        return known_puzzles(files, exclude=exclude)
     except CatalogueError as e:
         raise KnownCatalogueError(e, missing=False) from None
-    return {canonical(p.position) for p in puzzles if rules is None or p.rules == rules}

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from gyges.formats.notation import parse_move
@@ -32,7 +32,7 @@ from gyges.puzzles.catalogue.writing import Duplicates, appended_text
 from gyges.puzzles.generate.games import games_source
 from gyges.puzzles.generate.params import GenerateError, Params, Source
 from gyges.puzzles.generate.state import CandidateRecord
-from gyges.puzzles.lines import line_themes, play_line
+from gyges.puzzles.lines import distinct_title, line_themes, play_line
 from gyges.puzzles.rating import rate
 from gyges.search.stipulation import Stipulation
 
@@ -65,9 +65,11 @@ def current_themes(rec: CandidateRecord, params: Params) -> list[str]:
     return themes
 
 
-def entry_text(rec: CandidateRecord, params: Params) -> str:
-    """A catalogue entry (YAML text) for a sound record; ValueError if its main line no
-    longer replays (a record made by an older engine)."""
+def entry_text(rec: CandidateRecord, params: Params, taken: Collection[str] = ()) -> str:
+    """A catalogue entry (YAML text) for a sound record, titled by its themes, its key's
+    square and its length (none of the titles ``taken``:
+    :func:`~gyges.puzzles.lines.distinct_title`); ValueError if its main line no longer
+    replays (a record made by an older engine)."""
     pos = _position(rec)
     st = Stipulation("win", params.moves, pos.turn)
     themes = tuple(current_themes(rec, params))
@@ -94,7 +96,9 @@ def entry_text(rec: CandidateRecord, params: Params) -> str:
     found = Findings(st, rec.key, rec.main_line, (), themes)
     return found.entry(
         entry_id(params, rec.index), pos, params.rules, difficulty=rated.difficulty,
-        title=_title(themes, f.quiet), source=source,
+        title=distinct_title(play_line(pos, params.rules, rec.main_line, history), st, themes,
+                             taken),
+        source=source,
         credit=f"composed by gyges generate, seed {params.seed} (candidate {rec.index})",
         notes=notes, history=history,
     )
@@ -108,18 +112,13 @@ def proof_notes(stipulation: Stipulation, quiet: bool, duals: Sequence[str]) -> 
     >>> from gyges.game.rules import Side
     >>> print(proof_notes(Stipulation("win", 3, Side.SOUTH), False,
     ...                   ["after 1. 15x12=36 26x36=12 2. ...: 52-42x32=22 or 53-32-22"]))
-    Proven by the solver: South wins in 3 and no sooner; the only key. Flaw: duals after 1 \
-defence, e.g. after 1. 15x12=36 26x36=12 2. ...: 52-42x32=22 or 53-32-22.
+    Proven by the solver: South wins in 3 and no sooner; the only key. Flaw: duals, e.g. \
+after 1. 15x12=36 26x36=12 2. ...: 52-42x32=22 or 53-32-22.
     """
     notes = stipulation.proof_note("the only key" + (", a quiet one" if quiet else ""))
-    if duals:
-        n = len(duals)
-        notes += (f" Flaw: duals after {n} defence{'s' if n != 1 else ''}, e.g. "
-                  + "; ".join(duals[:2]) + ".")
+    if duals:   # how many: not said (a note states no count the check does not redo)
+        notes += " Flaw: duals, e.g. " + "; ".join(duals[:2]) + "."
     return notes
-
-
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 def _position(rec: CandidateRecord) -> Position:
@@ -128,36 +127,19 @@ def _position(rec: CandidateRecord) -> Position:
     return rec.position
 
 
-def _title(themes: Sequence[str], quiet: bool) -> str:
-    """A short title from the themes and the key: ``Relocation, four bounces``."""
-    chain = max((int(t.split()[-1]) for t in themes if t.startswith("bounce chain")),
-                default=0)
-    parts = []
-    if "stalemate chain" in themes:
-        parts.append("stalemate chain")
-    if "relocation" in themes:
-        parts.append("relocation")
-    if "taboo" in themes:
-        parts.append("crossing path")
-    if "Renop" in themes:
-        parts.append("Renop")
-    if chain:
-        word = _NUMBERS[chain] if chain < len(_NUMBERS) else str(chain)
-        parts.append(f"{word} bounce{'s' if chain != 1 else ''}")
-    if quiet:
-        parts.append("quiet key")
-    text = ", ".join(parts) or "direct threat"
-    return text[0].upper() + text[1:]
-
-
-def catalogue_entries(runs: Runs) -> list[str]:
-    """The entries of the records of one or more runs, each run's sorted by index; a record
-    whose main line no longer replays is left out, with a warning in the log."""
+def catalogue_entries(runs: Runs, taken: Collection[str] = ()) -> list[str]:
+    """The entries of the records of one or more runs, each run's sorted by index, no two
+    titled alike nor like one of ``taken``; a record whose main line no longer replays is
+    left out, with a warning in the log."""
     entries = []
+    titles = set(taken)
     for params, records in runs:
         for r in sorted(records, key=lambda r: r.index):
             try:
-                entries.append(entry_text(r, params))
+                text = entry_text(r, params, titles)
+                entries.append(text)
+                titles |= {p.title for p in parse_catalogue("schema: 1\npuzzles:\n" + text
+                                                            ).puzzles}
             except ValueError as e:
                 _LOG.warning("candidate %d left out: its main line no longer replays: %s",
                              r.index, e)
@@ -186,9 +168,11 @@ def _catalogue_file(runs: Runs, title: str, entries: Sequence[str],
 
 
 def write_catalogue(path: str | Path, runs: Runs, title: str = "", force: bool = False,
-                    counts: Sequence[int] = ()) -> str:
+                    counts: Sequence[int] = (), taken: Collection[str] = ()) -> str:
     """Write the catalogue file of the records of one or more runs and return its text
-    (``counts``: the ``--count`` each run asked for, for the head).
+    (``counts``: the ``--count`` each run asked for, for the head; ``taken``: titles the
+    new entries must not have, those of the catalogue they join: the file's own, when it
+    is kept, count too).
 
     The write is atomic. A file the generator wrote (signed, unchanged) whose puzzles are
     all among the new entries is replaced; any other catalogue (a user's, an edited one, or
@@ -197,17 +181,18 @@ def write_catalogue(path: str | Path, runs: Runs, title: str = "", force: bool =
     (:class:`OutputNotCatalogue`) unless ``force``, which replaces the file.
     """
     path = Path(path)
-    entries = catalogue_entries(runs)
     new_ids = {entry_id(params, r.index) for params, records in runs for r in records}
     old = path.read_text(encoding="utf-8") if path.exists() and not force else None
     if old is not None:
         try:
             ours = is_signed(old)
-            held = {p.id for p in parse_catalogue(old, str(path)).puzzles}
+            puzzles = parse_catalogue(old, str(path)).puzzles
         except CatalogueError as e:
             raise OutputNotCatalogue(f"{e}; it is not a catalogue the new puzzles can be "
                                      "added to") from None
+        held = {p.id for p in puzzles}
         if not ours or not held <= new_ids:
+            entries = catalogue_entries(runs, {*taken, *(p.title for p in puzzles)})
             try:
                 result = appended_text(signature_removed(old) if ours else old, entries,
                                        str(path), duplicates=Duplicates.SKIP)
@@ -218,6 +203,7 @@ def write_catalogue(path: str | Path, runs: Runs, title: str = "", force: bool =
             if result.added:
                 _write(path, text)
             return text
+    entries = catalogue_entries(runs, taken)
     text = _catalogue_file(runs, title, entries, counts)
     _write(path, text)
     return text

@@ -21,7 +21,7 @@ from gyges.output import OutputError, check_output, distinct
 from gyges.parallel import Progress, RunEvent, RunSummary
 from gyges.parallel import run as parallel_run
 from gyges.puzzles.generate.candidates import evaluate
-from gyges.puzzles.generate.duplicates import known_positions
+from gyges.puzzles.generate.duplicates import known_positions, known_titles
 from gyges.puzzles.generate.entries import check_catalogue_out, write_catalogue
 from gyges.puzzles.generate.params import GenerateError, Params
 from gyges.puzzles.generate.state import (
@@ -96,7 +96,8 @@ def collect(out: str | Path, runs: Sequence[tuple[Params, str | Path, int]],
         known |= {r.canonical for r in records if r.canonical is not None}
         chosen.append((params, records))
     return write_catalogue(out, chosen, title, force=force,
-                           counts=[count for _, _, count in runs])
+                           counts=[count for _, _, count in runs],
+                           taken=known_titles(against, exclude=out))
 
 
 # -- the run -------------------------------------------------------------------------------
@@ -217,5 +218,6 @@ def generate_puzzles(params: Params, out: str | Path, count: int, *, jobs: int =
             bar.close()
     records = typed(summary.records)
     chosen = settled(records, count, known)
-    write_catalogue(out, [(params, chosen)], force=force, counts=[count])
+    write_catalogue(out, [(params, chosen)], force=force, counts=[count],
+                    taken=known_titles(against, exclude=out))
     return Generated(len(chosen), count, max_candidates, summary, dict(records))

@@ -101,8 +101,8 @@ def dual_notes(tree: Node | None, shown: int = 3) -> list[str]:
     """The duals of a solution tree, each where it arises once: the points where the winner
     has several winning continuations before its last move, each as the line from the key
     down to that point, numbered by the winner's moves, and the moves that win there (the
-    first ``shown`` of them). Several rings that can land on the goal on the last move are
-    not a dual.
+    first ``shown`` of them, "and others" when there are more). Several rings that can
+    land on the goal on the last move are not a dual.
 
     >>> from gyges.search.tree import Defence, LoserNode
     >>> two = WinnerNode(Side.SOUTH, 2, moves=("52-42x32=22", "53-32-22"), dual=True)
@@ -118,9 +118,10 @@ def dual_notes(tree: Node | None, shown: int = 3) -> list[str]:
     out = []
     for path, node in walk(tree):
         if path and isinstance(node, WinnerNode) and node.moves_left >= 2 and node.dual:
-            more = len(node.moves) - shown
-            moves = " or ".join(node.moves[:shown]) + (f" (and {more} more)" if more > 0
-                                                       else "")
+            # no count of the others: a note states no number that the check does not
+            # recompute
+            moves = " or ".join(node.moves[:shown]) + (" (and others)"
+                                                       if len(node.moves) > shown else "")
             out.append(f"after {_line_to(path, winner)}: {moves}")
     return out
 
@@ -223,7 +224,7 @@ def theme_matches(wanted: Sequence[str], themes: Sequence[str]) -> bool:
     """Does a puzzle with ``themes`` show every wanted theme? ``bounce chain N`` asks for a
     chain of at least N bounces.
 
-    >>> theme_matches(["bounce chain 2", "relocation"], ["bounce chain 3", "relocation"])
+    >>> theme_matches(["bounce chain 2", "runner"], ["bounce chain 3", "runner"])
     True
     >>> theme_matches(["taboo"], ["bounce chain 3"])
     False
