@@ -13,6 +13,7 @@ from common import ROOT
 
 from gyges.puzzles.book.model import (
     BOOK_RULES,
+    THEME_CHAPTERS,
     Book,
     Chapters,
     is_classic,
@@ -20,6 +21,7 @@ from gyges.puzzles.book.model import (
     numbered_line,
     rules_chapter,
 )
+from gyges.puzzles.lines import THEMES
 
 
 @pytest.fixture(scope="module")
@@ -100,11 +102,17 @@ def test_other_chapterings_keep_every_puzzle_once(chapters):
         order = [p.id for p in puzzles]
         assert [e.puzzle.id for e in book.entries] == order  # catalogue order kept
     if chapters == "theme":
+        by_title = {title: theme for theme, title in THEME_CHAPTERS.items()}
         for c in book.chapters:
-            if c.title == "Relocations":
-                # 'relocation bridge', 'relocation backfires' (lines.THEMES)
-                assert all(any(t.startswith("relocation ") for t in e.puzzle.themes)
-                           for e in c.entries)
+            theme = by_title.get(c.title)
+            if theme is not None:   # every puzzle of a theme's chapter carries it
+                assert all(any(t == theme or t.startswith(theme + " ")
+                               for t in e.puzzle.themes) for e in c.entries)
+
+
+def test_every_theme_has_a_chapter():
+    for theme in THEMES:
+        assert theme.removesuffix(" N") in THEME_CHAPTERS, theme
 
 
 def test_duplicate_titles_are_told_apart(full_book):

@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
-from gyges.engine.builtin import Engine, Limit, Options, PlayResult
+from gyges.engine.builtin import Analysis, Engine, Limit, Options, PlayResult
 from gyges.engine.identity import EngineIdentity, code_digest, engine_identity, weights_digest
 from gyges.engine.match import PlayedGame, play_game
 from gyges.engine.players import RandomStart
@@ -77,6 +77,10 @@ class _Scored:
         searched = result.analysis.nodes > 0 or result.analysis.score.is_proven
         self.scores.append(result.analysis.score.to_int() if searched else None)
         return result
+
+    def analyse(self, position: Position | Game, limit: Limit,
+                history: Sequence[Position] = ()) -> Analysis:
+        return self.play(position, limit, history).analysis
 
     def close(self) -> None:
         self.player.close()

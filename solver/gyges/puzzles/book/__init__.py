@@ -58,6 +58,7 @@ from gyges.puzzles.book.text import export_text
 __all__ = [
     "Arrows", "Book", "BookFormat", "BookOptions", "Chapters", "Disproved", "EngineRefused",
     "NoPuzzles", "NothingSelected", "Paper", "PdfError", "PublishError", "Published",
-    "Selection", "SelectionError", "WrongSuffix", "commentary_cache", "export_html", "export_pdf", "export_text",
+    "Selection", "SelectionError", "WrongSuffix", "commentary_cache", "export_html",
+    "export_pdf", "export_text",
     "make_book", "publish_book", "puzzle_svgs", "select_puzzles", "solver_commentary",
 ]

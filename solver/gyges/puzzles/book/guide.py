@@ -77,19 +77,7 @@ TEXT_DIAGRAMS = (
 
 def _themes() -> str:
     """The themes paragraph: every theme of the catalogue's list, with what shows it."""
-    said = {
-        "bounce chain": "*bounce chain N*: the longest chain of bounces in one of the "
-                        "winner's moves is N",
-        "relocation": "*relocation*: one of the winner's moves is a replace",
-        "stalemate chain": "*stalemate chain*: a side moves twice in a row because the "
-                           "other is blocked",
-        "taboo": "*taboo*: one of the winner's moves enters a slot twice (a connection "
-                 "may not be reused, a slot may)",
-        "Renop": "*Renop*: the Renop law (no move may repeat an earlier position) decides "
-                 "the solution",
-        "unstoppable": "*unstoppable*: the side to move cannot stop the opponent's win",
-    }
-    items = [said.get(t, f"*{t}*") for t in THEMES]
+    items = [f"*{name}*: {meaning}" for name, meaning in THEMES.items()]
     return ("Each solution names the problem's *themes*, which the solver checks on its main "
             "line, and the index at the back lists the problems of each: "
             + "; ".join(items) + ".")
@@ -145,10 +133,10 @@ def reading_guide(text: bool = False) -> tuple[GuideSection, ...]:
             "the number of defences to the key after the word \"Variations\".)",
             "A *dual* is a point where the winner has more than one way to win before its "
             "last move (several rings landing on the goal at the last move is not a dual). "
-            "A note \"Flaw: duals after 60 defences, e.g. after 1. K D 2. ...: A or B (and "
-            "2 more)\" says that after 60 of the defences to the key the winner has such a "
-            "choice; for example after the key K and the defence D, its 2nd move may be A "
-            "or B or two other moves.",
+            "A note \"Flaw: duals, e.g. after 1. K D 2. ...: A or B (and others)\" says "
+            "that after some defences to the key the winner has such a choice; for example "
+            "after the key K and the defence D, its 2nd move may be A or B or yet another "
+            "move.",
             "A *cook* is another first move that solves as well as the key; the solution "
             "lists the cooks the catalogue declares (\"other keys\"). A *try* is a tempting "
             "first move that fails: it threatens a win too, but one defence refutes it. The "

@@ -55,12 +55,17 @@ class Chapters(str, enum.Enum):
 
 
 DIFFICULTY_NAMES = {1: "Easy", 2: "Moderate", 3: "Intermediate", 4: "Hard", 5: "Very hard"}
-#: The order of the theme chapters; a puzzle goes to the first of its themes in this list.
-THEME_ORDER = ("Renop", "unstoppable", "taboo", "stalemate chain", "relocation",
-               "bounce chain")
-THEME_CHAPTERS = {"Renop": "The Renop law", "unstoppable": "Unstoppable wins",
-                  "taboo": "Taboos", "stalemate chain": "Stalemate chains",
-                  "relocation": "Relocations", "bounce chain": "Bounce chains"}
+#: The chapters by theme; a puzzle goes to the first of its themes in :data:`THEME_ORDER`.
+THEME_CHAPTERS = {
+    "Renop": "The Renop law", "unstoppable": "Unstoppable wins", "quiet key": "Quiet keys",
+    "stalemate chain": "Stalemate chains", "waiting key": "Waiting keys", "gift": "Gifts",
+    "late relocation": "Late relocations", "relocation backfires": "Relocations that backfire",
+    "relocating defence": "Relocating defences", "taboo": "Taboos", "runner": "Runners",
+    "relocation bridge": "Relocation bridges", "back-row landing": "Back-row landings",
+    "bounce chain": "Bounce chains"}
+#: The themes (:data:`gyges.puzzles.lines.THEMES`; bounce chains of any length as one) in
+#: the order a puzzle's chapter is chosen: the rarest kinds first.
+THEME_ORDER = tuple(THEME_CHAPTERS)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -180,8 +180,9 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
     (:func:`~gyges.puzzles.catalogue.checking.check_catalogue`); ``status`` is told, in words, what
     the later steps are doing (the solver's commentary puzzle by puzzle, the rendering,
     WeasyPrint's typesetting); ``remembered``: the commentaries worked out before
-    (:func:`~gyges.puzzles.book.commentary.commentary_cache`), which the new ones join. Raises :class:`PublishError` (its kinds say which step
-    refused), :class:`~gyges.output.OutputError` (a file not to replace) or
+    (:func:`~gyges.puzzles.book.commentary.commentary_cache`), which the new ones join.
+    Raises :class:`PublishError` (its kinds say which step refused),
+    :class:`~gyges.output.OutputError` (a file not to replace) or
     :class:`~gyges.puzzles.book.pdf.PdfError` (no WeasyPrint)."""
     fmt = BookFormat(fmt)
     selection = selection or Selection()

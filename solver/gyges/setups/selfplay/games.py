@@ -142,7 +142,8 @@ def describe_params(p: Mapping[str, Any]) -> str:
     >>> describe_params({"prove": 2, "canonical": False})
     'prove 2, pairs as asked'
     """
-    words = {"limit": lambda v: describe_limit(v), "prove": lambda v: f"prove {v}",
+    words: dict[str, Callable[[Any], str]] = {
+             "limit": lambda v: describe_limit(v), "prove": lambda v: f"prove {v}",
              "max_plies": lambda v: f"{v} plies at most",
              "canonical": lambda v: "canonical pairs" if v else "pairs as asked",
              "rules": lambda v: f"rules {v}", "format": lambda v: f"record format {v}",
