@@ -172,6 +172,9 @@ def test_puzzles_are_catalogue_entries_that_check(tmp_path, sample, sample2):
     out.write_text("schema: 1\npuzzles:\n" + "".join(sample.puzzle_entries()))
     checked = run("catalogue", "check", str(out), "-q")
     assert checked.exit_code == 0, checked.output
+    titles = [p.title for p in load_catalogue(out).puzzles]   # each tells its puzzle apart
+    assert len(set(titles)) == len(titles) and not any("entry" in t for t in titles)
+    assert all(f"in {p.stipulation.moves}" in p.title for p in load_catalogue(out).puzzles)
     out = tmp_path / "found2.yaml"
     result = run("review", str(GAME), "--puzzles", str(out), "--max-moves", "2")
     assert result.exit_code == 0, result.output

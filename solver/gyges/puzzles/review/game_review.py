@@ -47,7 +47,7 @@ from gyges.game.moves import Move, apply_move
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, RuleSet, Side
 from gyges.puzzles.catalogue.authoring import findings
-from gyges.puzzles.lines import SolveFn
+from gyges.puzzles.lines import SolveFn, distinct_title, play_line
 from gyges.puzzles.review.engine_judgement import (
     BLUNDER,
     DEFAULT_LIMIT,
@@ -342,11 +342,13 @@ class GameReview:
                        ) -> list[str]:
         """Catalogue entries (YAML text) for :meth:`puzzle_positions`, with the game's
         history for the Renop law, authored as ``catalogue add`` authors its entries
-        (:func:`~gyges.puzzles.catalogue.authoring.findings`)."""
+        (:func:`~gyges.puzzles.catalogue.authoring.findings`), each titled by what is
+        special about it (:func:`~gyges.puzzles.lines.distinct_title`), no two alike."""
         solve = solve or search_solve
         name = Path(self.record.source).stem
         stem = prefix or re.sub(r"[^A-Za-z0-9_.-]+", "-", name)
         entries = []
+        taken: set[str] = set()
         for m in self.puzzle_positions():
             solution = solve(m.position, self.rules, max_moves=m.before.moves or self.max_moves,
                              history=list(m.history))
@@ -355,10 +357,15 @@ class GameReview:
             notes = (f"From the game {self.record.source}, before entry {m.number}: "
                      f"{m.position.turn.title} is to move and {found.stipulation}; in the "
                      f"game {m.side.title} {in_game} ({m.comment}).")
+            title = f"{name}, entry {m.number}"
+            if found.main_line:
+                line = play_line(m.position, self.rules, found.main_line, m.history)
+                title = distinct_title(line, found.stipulation, found.themes, taken)
+            taken.add(title)
             entries.append(found.entry(
                 f"{stem}-{m.number}", m.position, self.rules,
                 difficulty=found.rating(m.position, self.rules, m.history, solve).difficulty,
-                title=f"{name}, entry {m.number}",
+                title=title,
                 source=f"the game {self.record.source}, before entry {m.number}",
                 credit="found by gyges review", notes=notes, history=m.history))
         return entries
