@@ -55,8 +55,10 @@ from gyges_cli.common import (
     EXIT_BAD_INPUT,
     EXIT_CHECK_FAILED,
     UserError,
+    check_jobs,
     fail,
     interrupted,
+    jobs_option,
     rule_options,
     ticking,
 )
@@ -340,13 +342,14 @@ def add(source: str, target: str, puzzle_id: str, title: str, source_text: str, 
               help="Prove every entry again (with the check) and work out the solver's "
               "commentary again: those done before (by 'catalogue check' or an export) and "
               "unchanged since too.")
+@jobs_option(what="Processes working out the solver's commentary (the book is the same).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--force", is_flag=True,
               help="Replace files that gyges did not write (or that were edited since).")
 def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
            select: tuple[str, ...], chapters: str, paper: str, arrows: str, coordinates: bool,
            size: int, monochrome: bool, check_first: bool | None, no_cache: bool,
-           quiet: bool, force: bool) -> None:
+           jobs: int | None, quiet: bool, force: bool) -> None:
     """Export the puzzles of PATHS (files or directories, their subdirectories included;
     default: puzzles/) as text, SVG diagrams, or a book in HTML or PDF: title page,
     contents, chapters, solutions at the back, index of themes.
@@ -414,7 +417,8 @@ def export(paths: tuple[str, ...], fmt: str, out: str, title: str | None,
                                          check=check_first, force=force, progress=show,
                                          status=tell,
                                          verified=VerifiedEntries.default(fresh=no_cache),
-                                         remembered=commentary_cache(fresh=no_cache))
+                                         remembered=commentary_cache(fresh=no_cache),
+                                         jobs=check_jobs(jobs))
         finally:
             status.clear()
             lines.end_line()

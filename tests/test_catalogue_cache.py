@@ -6,11 +6,12 @@ of its own for each test: ``conftest.py``); an edited entry, another solver or
 from __future__ import annotations
 
 import pytest
-from catalogues import run
+from catalogues import all_puzzles, run
 from common import catalogue_entry, write
 
 import gyges.puzzles.catalogue.checking as checking
 import gyges.puzzles.catalogue.verified as verified
+from gyges.puzzles.book.commentary import solver_commentary
 from gyges.puzzles.catalogue import VerifiedEntries, load_catalogue
 
 TWO = "schema: 1\npuzzles:\n" + catalogue_entry("a") + catalogue_entry(
@@ -121,14 +122,23 @@ def test_a_second_export_works_out_no_commentary_again(tmp_path, cache_dir, monk
     monkeypatch.setattr(said, "commentary", counted)
     cat = write(tmp_path / "two.yaml", TWO)
     out = tmp_path / "b.html"
-    assert run("export", cat, "--format", "html", "--out", out).exit_code == 0
+    one = ["--jobs", "1"]      # worked out here, where they are counted
+    assert run("export", cat, "--format", "html", "--out", out, *one).exit_code == 0
     assert worked == ["a", "b"] and (cache_dir / said.COMMENTARY_FILE).is_file()
     first = out.read_text()
     worked.clear()
-    assert run("export", cat, "--format", "html", "--out", out).exit_code == 0
+    assert run("export", cat, "--format", "html", "--out", out, *one).exit_code == 0
     assert worked == [] and out.read_text() == first        # the remembered commentary
     write(cat, TWO.replace("themes: [taboo]", "themes: []"))  # an edited entry
-    assert run("export", cat, "--format", "html", "--out", out).exit_code == 0
+    assert run("export", cat, "--format", "html", "--out", out, *one).exit_code == 0
     assert worked == ["b"]
-    assert run("export", cat, "--format", "html", "--out", out, "--no-cache").exit_code == 0
+    assert run("export", cat, "--format", "html", "--out", out, "--no-cache",
+               *one).exit_code == 0
     assert worked == ["b", "a", "b"]
+
+
+def test_the_commentary_is_the_same_whatever_the_jobs(cache_dir):
+    puzzles = [p for p in all_puzzles() if p.stipulation.moves in (2, 3)][:6]
+    alone = solver_commentary(puzzles, jobs=1)
+    assert any(c.variations for c in alone.values())
+    assert solver_commentary(puzzles, jobs=2) == alone

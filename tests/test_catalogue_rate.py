@@ -9,6 +9,7 @@ import re
 
 from catalogues import SEEDS, run, seed_puzzles
 
+from gyges.output import is_signed, signed
 from gyges.puzzles.catalogue import load_catalogue
 from gyges.puzzles.difficulty import EffortCache, rate_catalogue
 from gyges.puzzles.rating import effort, level
@@ -76,3 +77,13 @@ def test_an_unreadable_file_is_an_error_with_its_place(tmp_path):
     result = run("catalogue", "rate", bad)
     assert result.exit_code == 2
     assert "gyges: " in result.output and "bad.yaml" in result.output
+
+
+def test_a_file_gyges_wrote_stays_signed(tmp_path):
+    """A catalogue file gyges wrote (signed: `generate` appends to it) is signed again
+    after its difficulties are set, so that it stays one gyges may append to."""
+    path = tmp_path / "seeds.yaml"
+    path.write_text(signed(_spoilt(SEEDS.read_text(encoding="utf-8")), "#"), encoding="utf-8")
+    assert rate_catalogue([path], write=True, cache=EffortCache(None)).written == (str(path),)
+    assert is_signed(path.read_text(encoding="utf-8"))
+    assert {p.id: p.difficulty for p in load_catalogue(path).puzzles} == _levels()

@@ -128,6 +128,13 @@ def test_shipped_titles_are_unique_and_numeral_free(shipped):
     assert title_problems(shipped) == {}
 
 
+def test_no_title_gives_the_key_away(shipped):
+    """A title is printed above the problem: it names the key's square, never the key."""
+    for p in shipped:
+        assert p.key is None or p.key not in p.title, (p.id, p.title)
+        assert not re.search(r"\d\d[-x]\d\d", p.title), (p.id, p.title)
+
+
 def test_a_generated_title_names_the_motif_the_square_and_the_length(shipped):
     for p in shipped:
         if p.id.startswith("seed000"):

@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from gyges.output import write_atomic
+from gyges.output import is_signed, signature_removed, signed, write_atomic
 from gyges.puzzles.catalogue.schema import CatalogueError, Puzzle, load_all
 from gyges.puzzles.catalogue.verified import cache_dir
 from gyges.puzzles.rating import BEYOND, EFFORT_VERSION, HASH_BITS, LADDER, effort, level
@@ -223,6 +223,9 @@ def _write(rated: Sequence[Rated]) -> tuple[str, ...]:
     written = []
     for name, rs in by_file.items():
         text = Path(name).read_text(encoding="utf-8")
+        ours = is_signed(text)     # a file gyges wrote stays one it may append to
+        if ours:
+            text = signature_removed(text)
         # from the bottom up: an inserted line moves none of the lines still to edit
         for r in sorted(rs, key=lambda r: r.puzzle.line, reverse=True):
             p = r.puzzle
@@ -233,7 +236,7 @@ def _write(rated: Sequence[Rated]) -> tuple[str, ...]:
             except ValueError as e:
                 raise CatalogueError(f"cannot write the difficulty: {e}", name,
                                      line or p.line, p.id) from None
-        write_atomic(name, text)
+        write_atomic(name, signed(text, "#") if ours else text)
         written.append(name)
     return tuple(written)
 

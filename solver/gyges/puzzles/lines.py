@@ -215,14 +215,16 @@ def title_candidates(line: Line, stipulation: Stipulation,
                      themes: Sequence[str]) -> list[str]:
     """Titles for a problem, each more particular than the one before: its most distinctive
     motif (:data:`THEMES`), the square its first move leaves and its length; then with its
-    second motif, all its motifs, the side to move, the square the first move reaches and
-    last the landing's start. :func:`distinct_title` takes the first one not taken.
+    second motif, all its motifs, the side to move, the kind of its first move (plain or
+    relocating) and last the landing's start. None writes the first move out (the key is
+    the solution's: a title before the solutions must not give it away).
+    :func:`distinct_title` takes the first one not taken.
 
     >>> from gyges.game.rules import PRESETS, Side
     >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
     >>> line = play_line(p, PRESETS["pbmserv"], ["51-43-33-31-21-S"])
     >>> title_candidates(line, Stipulation("win", 1, Side.NORTH), ["bounce chain 4"])[3:5]
-    ['Four bounces: North from 51 in 1', 'Four bounces: North, 51-S, in 1']
+    ['Four bounces: North from 51 in 1', 'Four bounces: North, a plain move from 51, in 1']
     """
     moves = line.moves
     if not moves:
@@ -235,17 +237,16 @@ def title_candidates(line: Line, stipulation: Stipulation,
     length = (f"in {stipulation.moves}" if stipulation.kind != "none"
               else f"no result in {stipulation.moves}")
     side = first.side.title
-    start, end = slot_name(first.start), slot_name(first.end)
-    to = f"{start}-{end}" if first.relocation is None else \
-        f"{start}x{end}={slot_name(first.relocation)}"
+    start = slot_name(first.start)
+    kind = "a relocating move" if first.is_replace else "a plain move"
     landing = slot_name(last.start)
     return [
         f"{motifs[0]} from {start} {length}",
         f"{two} from {start} {length}",
         f"{every} from {start} {length}",
         f"{every}: {side} from {start} {length}",
-        f"{every}: {side}, {to}, {length}",
-        f"{every}: {side}, {to}, landing from {landing}, {length}",
+        f"{every}: {side}, {kind} from {start}, {length}",
+        f"{every}: {side}, {kind} from {start}, landing from {landing}, {length}",
     ]
 
 
@@ -258,7 +259,7 @@ def distinct_title(line: Line, stipulation: Stipulation, themes: Sequence[str],
         if t not in taken:
             return t
     moves = line.moves
-    return f"{candidates[-1]}: {format_move(moves[0])} then {format_move(moves[-1])}"
+    return f"{candidates[-1]}, ending {format_move(moves[-1])}"
 
 
 def catalogue_titles(problems: Sequence[tuple[str, Line, Stipulation, Sequence[str]]],

@@ -13,12 +13,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from gyges.formats.notation import format_move
 from gyges.game.moves import apply_move, legal_moves
+from gyges.parallel import worker_pool
 from gyges.puzzles.catalogue.schema import Puzzle
 from gyges.puzzles.catalogue.verified import EntryFacts, cache_dir
 from gyges.puzzles.lines import try_play_line
@@ -127,26 +129,46 @@ def commentary_cache(*, fresh: bool = False, path: str | Path | None = None) -> 
                       fresh=fresh)
 
 
+def _noop() -> None:
+    """Nothing to set up in a worker."""
+
+
+def _commented(p: Puzzle) -> tuple[str, Commentary]:
+    return p.id, commentary(p)
+
+
 def solver_commentary(puzzles: Sequence[Puzzle],
                       progress: Callable[[int, int, Puzzle], None] | None = None,
-                      cache: EntryFacts | None = None) -> dict[str, Commentary]:
-    """The commentary of every puzzle, by id (:func:`commentary`); ``progress(i, n,
-    puzzle)`` is told before puzzle ``i`` of ``n``. ``cache``: the commentaries worked out
-    before (:func:`commentary_cache`), taken as they are; the new ones join it."""
-    out = {}
-    for i, p in enumerate(puzzles, 1):
-        if progress is not None:
-            progress(i, len(puzzles), p)
+                      cache: EntryFacts | None = None,
+                      jobs: int | None = 1) -> dict[str, Commentary]:
+    """The commentary of every puzzle, by id (:func:`commentary`), the same whatever
+    ``jobs`` (processes working it out; None: one per core); ``progress(i, n, puzzle)`` is
+    told as puzzle ``i`` of ``n`` is taken up (those worked out, in the order they
+    finish). ``cache``: the commentaries worked out before (:func:`commentary_cache`),
+    taken as they are; the new ones join it."""
+    out: dict[str, Commentary | None] = {}
+    todo = []
+    for p in puzzles:
         known = cache.get(p) if cache is not None else None
-        said = None
-        if known is not None:
-            try:
-                said = Commentary.from_json(known)
-            except (KeyError, TypeError, ValueError):
-                said = None
-        if said is None:
-            said = commentary(p)
+        try:
+            out[p.id] = Commentary.from_json(known) if known is not None else None
+        except (KeyError, TypeError, ValueError):
+            out[p.id] = None
+        if out[p.id] is None:
+            todo.append(p)
+    by_id = {p.id: p for p in todo}
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(todo)))
+    done = len(puzzles) - len(todo)
+    with worker_pool(workers, _noop) as pool:
+        if progress is not None and todo:
+            progress(done + 1, len(puzzles), todo[0])
+        for pid, said in pool.map_unordered(_commented, todo):
+            out[pid] = said
             if cache is not None:
-                cache.put(p, said.to_json())
-        out[p.id] = said
-    return out
+                cache.put(by_id[pid], said.to_json())
+            done += 1
+            if progress is not None and done < len(puzzles):
+                waiting = next((p for p in todo if out[p.id] is None), None)
+                if waiting is not None:
+                    progress(done + 1, len(puzzles), waiting)
+    return {pid: c for pid, c in ((p.id, out[p.id]) for p in puzzles) if c is not None}

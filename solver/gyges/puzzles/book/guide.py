@@ -76,11 +76,11 @@ TEXT_DIAGRAMS = (
 
 
 def _themes() -> str:
-    """The themes paragraph: every theme of the catalogue's list, with what shows it."""
-    items = [f"*{name}*: {meaning}" for name, meaning in THEMES.items()]
-    return ("Each solution names the problem's *themes*, which the solver checks on its main "
-            "line, and the index at the back lists the problems of each: "
-            + "; ".join(items) + ".")
+    """The themes paragraph: every theme of the catalogue's list (the index at the back
+    says what each means)."""
+    return ("Each solution names the problem's *themes*, motifs of its main line that the "
+            "solver checks: " + ", ".join(f"*{name}*" for name in THEMES) + ". The index of "
+            "themes at the back says what each means and lists the problems that show it.")
 
 
 def _difficulty() -> str:

@@ -32,6 +32,7 @@ from gyges.puzzles.book.model import (
     numbered_line,
     rules_note,
     solution_phrase,
+    theme_meaning,
     variation_text,
 )
 from gyges.puzzles.catalogue.schema import Puzzle
@@ -238,6 +239,8 @@ def _index(book: Book) -> str:
     rows = []
     for theme, numbers in book.theme_index():
         refs = ", ".join(f'<a href="#problem-{n}">{n}</a>' for n in numbers)
-        rows.append(f"<p><i>{_e(theme)}</i>: {refs}</p>")
+        meaning = theme_meaning(theme)
+        said = f" ({_e(meaning)})" if meaning else ""
+        rows.append(f"<p><i>{_e(theme)}</i>{said}: {refs}</p>")
     return ('<section class="index" id="index"><h2>Index of themes</h2>'
             + ("".join(rows) or "<p>No themes declared.</p>") + "</section>")

@@ -25,7 +25,7 @@ from gyges.formats.notation import format_move
 from gyges.game.rules import PRESETS, RuleSet, Side, closest_preset
 from gyges.puzzles.book.commentary import Commentary, Variation
 from gyges.puzzles.catalogue.schema import Puzzle
-from gyges.puzzles.lines import Line, try_play_line
+from gyges.puzzles.lines import THEMES, Line, try_play_line
 from gyges.search.stipulation import Stipulation
 
 __all__ = [
@@ -33,7 +33,7 @@ __all__ = [
     "THEME_ORDER", "Book", "Chapter", "Chapters", "Entry", "as_book", "book_phrase",
     "credit_line", "credit_text",
     "is_classic", "make_book", "numbered_line", "rules_chapter", "rules_note", "rules_text",
-    "solution_phrase", "variation_text",
+    "solution_phrase", "theme_meaning", "variation_text",
 ]
 
 BOOK_TITLE = "Gygès puzzles"
@@ -149,6 +149,16 @@ class Book:
             return ("bounce chain", int(m.group(1))) if m else (t.lower(), 0)
 
         return [(t, tuple(found[t])) for t in sorted(found, key=order)]
+
+
+def theme_meaning(theme: str) -> str:
+    """What a theme of the catalogue means (:data:`gyges.puzzles.lines.THEMES`; a bounce
+    chain of any length as ``bounce chain N``; "" for one the catalogue does not know).
+
+    >>> theme_meaning("bounce chain 3")[:40]
+    'the longest move of the winner bounces o'
+    """
+    return THEMES.get("bounce chain N" if theme.startswith("bounce chain ") else theme, "")
 
 
 def numbered_line(line: Line, counted: Side, long: bool = False) -> list[str]:

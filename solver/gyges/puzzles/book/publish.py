@@ -171,7 +171,7 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
                  progress: Callable[[CheckStep], None] | None = None,
                  status: Callable[[str], None] | None = None,
                  verified: VerifiedEntries | None = None,
-                 remembered: EntryFacts | None = None) -> Published:
+                 remembered: EntryFacts | None = None, jobs: int = 1) -> Published:
     """Write the book of ``puzzles`` (or its SVG diagrams) to ``out``: the steps of the
     module's docstring. ``selection``: the puzzles to publish (default: all);
     ``check``: re-prove every puzzle first (default: for a PDF), but those of
@@ -180,8 +180,9 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
     (:func:`~gyges.puzzles.catalogue.checking.check_catalogue`); ``status`` is told, in words, what
     the later steps are doing (the solver's commentary puzzle by puzzle, the rendering,
     WeasyPrint's typesetting); ``remembered``: the commentaries worked out before
-    (:func:`~gyges.puzzles.book.commentary.commentary_cache`), which the new ones join.
-    Raises :class:`PublishError` (its kinds say which step refused),
+    (:func:`~gyges.puzzles.book.commentary.commentary_cache`), which the new ones join;
+    ``jobs``: processes working out the commentary (the book is the same). Raises
+    :class:`PublishError` (its kinds say which step refused),
     :class:`~gyges.output.OutputError` (a file not to replace) or
     :class:`~gyges.puzzles.book.pdf.PdfError` (no WeasyPrint)."""
     fmt = BookFormat(fmt)
@@ -212,7 +213,7 @@ def publish_book(puzzles: Sequence[Puzzle], out: str | Path,
         if status is not None:
             status(f"the solver's commentary {i}/{n}: {p.id} ({p.file}:{p.line})")
 
-    said = solver_commentary(chosen, progress=commenting, cache=remembered)
+    said = solver_commentary(chosen, progress=commenting, cache=remembered, jobs=jobs)
     book = make_book(chosen, title=options.title or BOOK_TITLE, chapters=options.chapters,
                      file_titles=_file_titles(chosen), commentary=said)
     _write(target, _book_bytes(book, fmt, options, target, force, created, status))

@@ -40,6 +40,7 @@ from gyges.puzzles.book.model import (
     as_book,
     book_phrase,
     rules_note,
+    theme_meaning,
     variation_text,
 )
 from gyges.puzzles.catalogue.schema import Puzzle
@@ -67,8 +68,9 @@ def export_text(book: Book | Sequence[Puzzle], *, title: str | None = None) -> s
         out += _text_solution(e)
     out += ["", "INDEX OF THEMES", "===============", ""]
     for theme, numbers in book.theme_index():
-        out += textwrap.wrap(f"{theme}: {', '.join(map(str, numbers))}", 88,
-                             subsequent_indent="    ")
+        meaning = theme_meaning(theme)
+        out += textwrap.wrap(f"{theme}{f' ({meaning})' if meaning else ''}: "
+                             f"{', '.join(map(str, numbers))}", 88, subsequent_indent="    ")
     return "\n".join(out).rstrip() + "\n"
 
 
