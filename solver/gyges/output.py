@@ -46,8 +46,9 @@ from typing import IO, TextIO
 
 from gyges.signals import deferred
 
-__all__ = ["OutputError", "check_output", "check_output_dir", "distinct", "is_signed",
-           "open_append", "open_atomic", "signature_removed", "signed", "write_atomic"]
+__all__ = ["OutputError", "check_output", "check_output_dir", "distinct", "files_digest",
+           "is_signed", "open_append", "open_atomic", "signature_removed", "signed",
+           "write_atomic"]
 
 _SIGNATURE = re.compile(r"(?m)^(.*) written by gyges; checksum ([0-9a-f]{16})(.*)\n?\Z")
 
@@ -271,3 +272,29 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all (see :func:`open_atomic`)."""
     with open_atomic(path, "wb" if isinstance(data, bytes) else "w") as f, _written(Path(path)):
         f.write(data)
+
+
+def files_digest(root: Path, parts: tuple[str, ...], suffixes: tuple[str, ...],
+                 seed: bytes = b"") -> str:
+    """A digest (16 hex digits) of the files under ``root`` named by ``parts`` (folders,
+    all their files; or single files) whose names end with one of ``suffixes``: their
+    paths (with ``/``) and their bytes (line ends as ``\\n``), after ``seed``; what a cache
+    keys its results by, so that a change to those files tells.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.py").write_text("x = 1\\n")
+    >>> before = files_digest(d, (".",), (".py",))
+    >>> _ = (d / "a.py").write_text("x = 2\\n")
+    >>> files_digest(d, (".",), (".py",)) == before, len(before)
+    (False, 16)
+    """
+    digest = hashlib.sha256(seed)
+    for part in parts:
+        where = root / part
+        files = sorted(where.rglob("*")) if where.is_dir() else [where]
+        for f in files:
+            if f.suffix in suffixes and f.is_file() and "__pycache__" not in f.parts:
+                digest.update(f.relative_to(root).as_posix().encode() + b"\0")
+                digest.update(f.read_bytes().replace(b"\r\n", b"\n"))
+    return digest.hexdigest()[:16]

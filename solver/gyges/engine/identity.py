@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from gyges.engine.weights import Weights
+from gyges.output import files_digest
 
 __all__ = ["ENGINE_SOURCES", "UNRECORDED", "EngineIdentity", "code_digest", "engine_identity",
            "weights_digest"]
@@ -92,16 +93,7 @@ def _package_root() -> Path:
 @functools.cache
 def code_digest() -> str:
     """The digest of :data:`ENGINE_SOURCES` (16 hex digits)."""
-    root = _package_root()
-    digest = hashlib.sha256()
-    for part in ENGINE_SOURCES:
-        where = root / part
-        files = sorted(where.rglob("*")) if where.is_dir() else [where]
-        for f in files:
-            if f.suffix in _SUFFIXES and f.is_file():
-                digest.update(f.relative_to(root).as_posix().encode() + b"\0")
-                digest.update(f.read_bytes().replace(b"\r\n", b"\n"))
-    return digest.hexdigest()[:16]
+    return files_digest(_package_root(), ENGINE_SOURCES, _SUFFIXES)
 
 
 @functools.cache

@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from gyges.output import is_signed, signature_removed, signed, write_atomic
+from gyges.output import files_digest, is_signed, signature_removed, signed, write_atomic
 from gyges.puzzles.catalogue.schema import CatalogueError, Puzzle, load_all
 from gyges.puzzles.catalogue.verified import cache_dir
 from gyges.puzzles.rating import BEYOND, EFFORT_VERSION, HASH_BITS, LADDER, effort, level
@@ -54,15 +54,8 @@ def ladder_version() -> str:
     EFFORT_VERSION`) and of the engine, prover and game files it runs: another version
     measures every entry again."""
     root = Path(__file__).resolve().parents[1]   # the package gyges
-    digest = hashlib.sha256(repr((LADDER, HASH_BITS, EFFORT_VERSION)).encode())
-    for part in _LADDER_PARTS:
-        where = root / part
-        files = sorted(where.rglob("*")) if where.is_dir() else [where]
-        for f in files:
-            if f.suffix in _SUFFIXES and f.is_file() and "__pycache__" not in f.parts:
-                digest.update(str(f.relative_to(root)).encode() + b"\0")
-                digest.update(f.read_bytes())
-    return digest.hexdigest()[:16]
+    return files_digest(root, _LADDER_PARTS, _SUFFIXES,
+                        seed=repr((LADDER, HASH_BITS, EFFORT_VERSION)).encode())
 
 
 def _digest(p: Puzzle) -> str:

@@ -36,6 +36,7 @@ from importlib import metadata
 from pathlib import Path
 
 from gyges.game.rules import RuleSet
+from gyges.output import files_digest
 from gyges.puzzles.catalogue.schema import Puzzle
 
 __all__ = ["CACHE_FILE", "EntryFacts", "VerifiedEntries", "cache_dir", "entry_digest",
@@ -69,15 +70,7 @@ def solver_version() -> str:
     except metadata.PackageNotFoundError:
         version = "unknown"
     root = Path(__file__).resolve().parents[2]   # the package gyges
-    digest = hashlib.sha256()
-    for part in _SOLVER_PARTS:
-        where = root / part
-        files = sorted(where.rglob("*")) if where.is_dir() else [where]
-        for f in files:
-            if f.suffix in _SUFFIXES and f.is_file():
-                digest.update(str(f.relative_to(root)).encode() + b"\0")
-                digest.update(f.read_bytes())
-    return f"{version}+{digest.hexdigest()[:16]}"
+    return f"{version}+{files_digest(root, _SOLVER_PARTS, _SUFFIXES)}"
 
 
 def _rules(rules: RuleSet) -> dict[str, str]:

@@ -170,7 +170,7 @@ def games_file(path: str, wanted: Mapping[str, Any] | None = None) -> ResultsFil
 
 def is_games_file(path: str) -> bool:
     """Does the file at ``path`` begin with a self-play game record (rather than, say, a
-    setup analysis record or a match's game)? Only the first line is read:
+    setup analysis record, a match's game or a training game)? Only the first line is read:
     :func:`read_games` checks them all."""
     with open(path, "rb") as f:
         first = f.readline(1 << 20)
@@ -179,7 +179,7 @@ def is_games_file(path: str) -> bool:
     except ValueError:
         return False
     return (isinstance(record, dict) and "game" in record and "moves" in record
-            and "match" not in record)
+            and "round" in record)
 
 
 def read_games(path: str, repair: bool = False) -> tuple[dict[str, Any] | None, list[dict]]:
