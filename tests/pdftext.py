@@ -78,3 +78,19 @@ def page_png(pdf: Path, page: int, out_dir: Path, dpi: int) -> Path:
     subprocess.run(["pdftoppm", "-png", "-r", str(dpi), "-f", str(page), "-l", str(page),
                     "-singlefile", str(pdf), str(stem)], check=True, capture_output=True)
     return stem.with_suffix(".png")
+
+
+def find_title(text: str, number: int, title: str) -> re.Match[str] | None:
+    """Problem ``number``'s ``title`` at the start of a line of ``text``: its words in
+    order, a long title allowed to wrap (whatever the lines beside it put between its
+    words: the text of a page laid out in columns)."""
+    words = [re.escape(w) for w in title.split()]
+    return re.search(rf"^\s*{number}\.?\s+" + r"[\s\S]{0,160}?".join(words), text,
+                     flags=re.M)
+
+
+def line_page(text: str, match: re.Match[str]) -> int | None:
+    """The page number ending the line a contents entry starts on."""
+    end = text.find("\n", match.start())
+    found = re.search(r"(\d+)\s*$", text[match.start():end if end >= 0 else None])
+    return int(found.group(1)) if found else None

@@ -17,7 +17,9 @@ import pytest
 from captions import caption as caption_of
 from click.testing import CliRunner
 from pdftext import (
+    find_title,
     first_pages_png,
+    line_page,
     need_poppler,
     overlapping_words,
     page_png,
@@ -112,10 +114,10 @@ def check_book(pdf: Path, book) -> None:
             # No spoiler before the solutions (the title page's notation example aside).
             assert e.puzzle.key not in problems and e.puzzle.key in answers
         # The contents give the page the problem is printed on.
-        row = re.search(rf"^\s*{e.number}\s+{re.escape(e.title)}\s.*?(\d+)\s*$",
-                        listing, flags=re.M)
+        row = find_title(listing, e.number, e.title)
         assert row, f"problem {e.number} is not in the contents"
-        page = int(row.group(1))
+        page = line_page(listing, row)
+        assert page is not None, f"problem {e.number} has no page in the contents"
         assert caption.search(texts[page - 1]), (e.number, page)
         # The solution refers back to the same page.
         # (a long title wraps, and the lines beside it may come between its words)
