@@ -276,7 +276,8 @@ def append_entries(path: str | Path, entries: Sequence[str], *, title: str = "",
     at all. Nothing is written when nothing is appended."""
     path = Path(path)
     try:
-        old_text = path.read_text(encoding="utf-8") if path.exists() else None
+        # as it is, its line ends too (no newline translation): the old text is kept
+        old_text = path.read_bytes().decode("utf-8") if path.exists() else None
     except UnicodeDecodeError:
         raise CatalogueError("not a text file (it is not UTF-8)", str(path)) from None
     except OSError as e:
