@@ -24,8 +24,10 @@ def _games(path) -> list[dict]:
 
 
 def _without_command(records: list[dict]) -> list[dict]:
+    """The records, their engine by its code and weights only (not the command or the
+    commit that ran)."""
     for r in records:
-        r["engine"].pop("command")
+        r["engine"] = {k: r["engine"][k] for k in ("code", "weights")}
     return records
 
 

@@ -34,12 +34,13 @@ RANK = ["setups", "rank", "--south", SOUTH, "--north", NORTH, "--games", str(GAM
 
 
 def _lines(path: Path) -> list[str]:
-    """The game records, each without the command that made it (a resumed run or one
-    with other --jobs plays the same games under another command line)."""
+    """The game records, their engine by its code and weights only (a resumed run, one
+    with other --jobs or after a commit plays the same games under another command line
+    or commit)."""
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
-        record["engine"].pop("command")
+        record["engine"] = {k: record["engine"][k] for k in ("code", "weights")}
         out.append(json.dumps(record, sort_keys=True))
     return sorted(out)
 
