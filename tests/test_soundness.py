@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 from gyges.formats.notation import parse_move
+from gyges.formats.posfile import load_position_file
 from gyges.game.moves import apply_move, can_land, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
@@ -26,13 +28,14 @@ RULES = PRESETS["pbmserv"]
 SOUND = Position.from_string("321..2/1...../....../2....2/...3../.331.1 S")
 
 
-def wins_in_two_by(pos: Position, move) -> bool:
-    """Independent of the solver: after ``move`` every reply leaves the mover a landing."""
+def wins_in_two_by(pos: Position, move, history=()) -> bool:
+    """Independent of the solver: after ``move`` every reply leaves the mover a landing
+    (``history``: the game before ``pos``, whose boards the Renop law forbids)."""
     if move.is_win:
         return False
     me = pos.turn
     after = apply_move(pos, move)
-    replies = legal_moves(after, RULES, [pos])
+    replies = legal_moves(after, RULES, [*history, pos])
     if replies.mover is me:  # the opponent is blocked: the mover plays again at once
         return bool(replies.wins)
     if not replies.moves:
@@ -41,7 +44,7 @@ def wins_in_two_by(pos: Position, move) -> bool:
         if r.is_win:
             return False
         nxt = apply_move(after, r)
-        if not can_land(nxt, RULES, [pos, after]):
+        if not can_land(nxt, RULES, [*history, pos, after]):
             return False
     return True
 
@@ -84,6 +87,22 @@ def test_a_sound_puzzle_and_what_it_records():
     assert a.features.key_bounces == keys[0].bounces
     assert a.threats >= 2 and 1 <= a.rating.difficulty <= 5
     assert any(t.startswith("bounce chain") for t in a.themes)
+
+
+def test_a_games_position_is_judged_after_its_game():
+    # the Renop law forbids bringing back a board of the game: here it leaves one key
+    game = load_position_file(Path(__file__).parent / "data/positions/renop-game.yaml")
+    pos, history = game.position, game.history
+    legal = legal_moves(pos, RULES, history)
+    assert not legal.wins
+    after_game = [m for m in legal if wins_in_two_by(pos, m, history)]
+    alone = [m for m in legal_moves(pos, RULES) if wins_in_two_by(pos, m)]
+    assert len(after_game) == 1 and len(alone) == 2
+    a = assess_soundness(pos, RULES, 2, history=history)
+    assert a.sound and a.key == str(after_game[0])
+    assert "Renop" in a.themes
+    b = assess_soundness(pos, RULES, 2)
+    assert not b.sound and b.reasons == ("cooked: 2 keys",)
 
 
 def test_duals_are_a_flaw_unless_refused():

@@ -67,12 +67,14 @@ def evaluate(index: int, params: Params) -> CandidateRecord:
                    f"{m['infeasible']} of {m['paths']} paths infeasible")
         record = CandidateRecord(index, False, (why,), source, design=design)
     else:
-        a = assess_soundness(pos, params.rules, params.moves, no_duals=params.no_duals,
-                             min_tries=params.min_tries)
-        sound, reasons = a.sound, a.reasons
+        # a games candidate is judged with its game before it, as its entry is checked:
+        # under the Renop law no move may bring back one of the game's boards
         history = [Position.from_string(h) for h in design.get("history", ())]
+        a = assess_soundness(pos, params.rules, params.moves, no_duals=params.no_duals,
+                             min_tries=params.min_tries, history=history)
+        sound, reasons = a.sound, a.reasons
         problems = history_problems(a, params.rules, params.moves, history) if a.sound else []
-        if problems:   # a games candidate judged with its game, as its entry is checked
+        if problems:   # what the catalogue's check of the entry would say otherwise
             sound = False
             reasons = tuple(f"with the game's history: {p}" for p in problems)
         if a.sound and params.themes and not theme_matches(params.themes, a.themes):

@@ -109,11 +109,10 @@ def games_source(history: Sequence[Position], nodes: int = ENGINE_NODES) -> str:
 
 def history_problems(judged: SoundnessAssessment, rules: RuleSet, moves: int,
                      history: Sequence[Position]) -> list[str]:
-    """What changes when a sound candidate (``judged`` as a position alone) is judged with
-    its game's ``history``, as ``catalogue check`` judges its entry: under the Renop law a
-    position of the game may not come again, which can change the stipulation, the key,
-    the main line (the longest defence) or its legality. Empty when nothing does (always
-    without the Renop law)."""
+    """What ``catalogue check`` would find wrong in the entry of a sound candidate
+    (``judged`` with its game's ``history``): its stipulation, key, main line (the longest
+    defence) or their legality as the check sees them, with the game's positions forbidden
+    by the Renop law. Empty when the check agrees (always without the Renop law)."""
     if rules.repetition != "forbidden" or not history:
         return []
     pos = judged.position

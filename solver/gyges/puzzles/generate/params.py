@@ -28,7 +28,9 @@ from gyges.search.stipulation import Stipulation
 __all__ = ["COMPOSE_EVERY", "COMPOSE_EVERY_THEMED", "FORMAT", "MOVES", "SOURCES",
            "GenerateError", "Params", "ParamsError", "Source", "generated_moves", "parse_themes"]
 
-FORMAT = 2  #: version of the state file's record layout: records of another are not resumed
+#: version of the state file's records: records of another are not resumed (3: a games
+#: candidate is judged with its game's history)
+FORMAT = 3
 MOVES = range(2, 7)  #: the stipulations the generator makes: wins in 2 to 6
 
 

@@ -81,18 +81,20 @@ class SoundnessAssessment:
         return f"SoundnessAssessment({self.position}: {verdict})"
 
 
-def plausible_moves(position: Position, rules: RuleSet) -> list[Move]:
+def plausible_moves(position: Position, rules: RuleSet,
+                    history: Sequence[Position] = ()) -> list[Move]:
     """The first moves a solver would look at first: those that threaten to land next move
-    (if the opponent did nothing) without letting the opponent land at once."""
+    (if the opponent did nothing) without letting the opponent land at once. ``history``:
+    the game before ``position`` (under the Renop law no move may bring back its boards)."""
     me = position.turn
     out = []
-    for m in legal_moves(position, rules):
+    for m in legal_moves(position, rules, history):
         if m.is_win or m.side is not me:
             continue
         after = apply_move(position, m)
-        if can_land(after, rules, [position]):
+        if can_land(after, rules, [*history, position]):
             continue
-        if threatens(position, after, me, rules):
+        if threatens(position, after, me, rules, history):
             out.append(m)
     return out
 
@@ -149,17 +151,20 @@ def _line_to(path: Sequence[Step], winner: Side) -> str:
 
 
 def assess_soundness(position: Position, rules: RuleSet, moves: int, *, no_duals: bool = False,
-           min_tries: int = 2, solve: Callable[..., Any] | None = None) -> SoundnessAssessment:
-    """Is ``position`` a sound "side to move wins in ``moves``" puzzle? (docs/generate.md)
+                     min_tries: int = 2, solve: Callable[..., Any] | None = None,
+                     history: Sequence[Position] = ()) -> SoundnessAssessment:
+    """Is ``position`` (after ``history``, the game before it: under the Renop law no move
+    may bring back one of its boards) a sound "side to move wins in ``moves``" puzzle?
+    (docs/generate.md)
 
     Sound: the solver proves a win in exactly ``moves`` (no shorter win), with one key (no
     cook); not trivial: the key is not the only legal move, not the only move that threatens
     to land, and at least ``min_tries`` other moves threaten to land (plausible tries).
     Duals are a flaw recorded in ``duals``; with ``no_duals`` they reject the puzzle.
     """
-    solve = solve or search_solve
+    solve = functools.partial(solve or search_solve, history=tuple(history))
     me = position.turn
-    root = legal_moves(position, rules)
+    root = legal_moves(position, rules, history)
     if root.mover is not me or not root.moves:
         return SoundnessAssessment(position, False, ("the side to move is blocked",))
     if root.wins:
@@ -168,7 +173,7 @@ def assess_soundness(position: Position, rules: RuleSet, moves: int, *, no_duals
     # to be unique, the other solves stop at it (deep stipulations: the cook search of
     # every defence on the main line was most of the time)
     quick = functools.partial(solve, tree=False, max_keys=1)
-    threats = plausible_moves(position, rules)
+    threats = plausible_moves(position, rules, history)
     # the tree (for duals) and the tries (for the rating) come from the same solve, asked
     # only when the key is unique and the position can still be a puzzle (a second legal
     # move, and at least min_tries threats, the plausible tries being among them): the
@@ -203,15 +208,16 @@ def assess_soundness(position: Position, rules: RuleSet, moves: int, *, no_duals
         return SoundnessAssessment(position, False, ("duals: " + "; ".join(found_duals),),
                                    key=format_move(key))
     try:
-        found = findings(position, rules, sol, (), quick)
+        found = findings(position, rules, sol, history, quick)
     except AuthoringError as e:
         # the catalogue checker replays the main line: an entry it cannot replay is no use
         return SoundnessAssessment(
             position, False, (f"the main line cannot be replayed: {e.reason}",),
             key=format_move(key))
     st = Stipulation("win", moves, me)
-    features = measure(position, rules, st, key, tries=len(sol.tries))
-    rated = rate(position, rules, st, format_move(key), main_line=found.main_line)
+    features = measure(position, rules, st, key, tries=len(sol.tries), history=history)
+    rated = rate(position, rules, st, format_move(key), main_line=found.main_line,
+                 history=history, solve=solve)
     return SoundnessAssessment(
         position, True, (), key=format_move(key), main_line=found.main_line,
         themes=found.themes, features=features, rating=rated,
