@@ -58,11 +58,11 @@ def moved_slots(before: bytes, after: bytes) -> tuple[int, ...]:
     that did not change.
 
     >>> before = bytes([1, 2, 2] + [0] * 33)
-    >>> moved_slots(before, bytes([0, 2, 1, 2] + [0] * 32))   # 1 replaces 2, which goes to 3
+    >>> moved_slots(before, bytes([0, 2, 1, 2] + [0] * 32))  # 1 from 0 onto 2, that 2 to 3
     (2,)
-    >>> moved_slots(before, bytes([1, 0, 2, 2] + [0] * 32))   # a 2 to slot 3 (or 2x2=3)
+    >>> moved_slots(before, bytes([1, 0, 2, 2] + [0] * 32))  # 2 from 1 to 3 (or onto 2, to 3)
     (3,)
-    >>> moved_slots(before, bytes([2, 1, 2] + [0] * 33))      # a swap
+    >>> moved_slots(before, bytes([2, 1, 2] + [0] * 33))     # the rings on 0 and 1 swapped
     (0, 1)
     """
     changed = [x for x in range(len(before)) if before[x] != after[x]]
@@ -79,12 +79,19 @@ def replace_threats(position: Position, rules: RuleSet) -> int:
     An *immediate replace threat*: a board left by a (non-landing) first move of the side
     to move after which the opponent, not blocked, has a reply that leaves a ring of
     another size on the slot of the ring just moved (:func:`moved_slots`): a replace
-    that lands on it and relocates it. The count is of distinct boards, and it reads
-    boards only, never which of two moves that leave the same board the move generator
-    keeps: so a position and its mirror have the same count. A replace by a ring of the
-    same size is no threat: it leaves the board of a plain move to its relocation slot,
-    and the same ring size on the slot. "No immediate replace threat" means this count is
-    0: however the side to move opens, the ring it brings out cannot be displaced at once.
+    that lands on it and relocates it. The count is of distinct boards.
+
+    It reads boards only. Rings belong to no side and the board is all a position holds,
+    so two moves that leave one board are one move, and the move generator keeps one of
+    them by an order of slots (a same-size replace or the plain move to its relocation
+    slot; which same-size ring a replace lands on): reading the kept move's end square
+    made the count depend on the orientation, a pair and its mirror one apart. On boards,
+    a same-size replace of the side to move is the plain move to its relocation slot (the
+    ring relocated is the ring just moved), and the opponent's replace of the moved ring by
+    one of its size displaces nothing (the slot keeps that size: the board is the plain
+    move to its relocation slot). So a position and its mirror have the same count.
+    "No immediate replace threat" means this count is 0: however the side to move opens,
+    the ring it brings out cannot be displaced at once.
     """
     flags = rules.flags()
     key = position.key
