@@ -35,13 +35,29 @@ def test_min_moves_is_lazy_and_exact():
 
 
 def exposed(p: Position) -> int:
-    """An independent count with the public API: South first moves North answers by a
-    replace landing on the ring South moved."""
+    """An independent count with the public API: South first moves (one per board left)
+    after which North, not blocked, can leave a ring of another size where the ring South
+    moved stands (its end; the relocation slot for a replace by a ring of its own size,
+    whose board is a plain move's there; either slot of a swap)."""
     n = 0
+    boards = set()
     for m in legal_moves(p, RULES):
+        if m.is_win:
+            continue
         after = apply_move(p, m)
+        if after.board in boards:
+            continue
+        boards.add(after.board)
+        if m.relocation == m.start:
+            moved = {m.start, m.end}
+        elif m.is_replace and p.board[m.end] == p.board[m.start]:
+            moved = {m.relocation}
+        else:
+            moved = {m.end}
         replies = legal_moves(after, RULES, [p])
-        if not replies.blocked and any(r.is_replace and r.end == m.end for r in replies):
+        if not replies.blocked and any(
+                not r.is_win and apply_move(after, r).board[x] not in (0, after.board[x])
+                for r in replies for x in moved):
             n += 1
     return n
 
@@ -55,6 +71,19 @@ def test_replace_threats_lazy_and_defined():
     assert got == want and 0 < len(want) < 12
     for s in BRUTE_SETUPS[:6]:
         assert replace_threats(Position.setup(s, north), RULES) == exposed(Position.setup(s, north))
+
+
+def test_replace_threats_read_boards_not_the_generators_choice():
+    # The generator keeps one move per board: a replace by a ring of the moved ring's size
+    # (the board of a plain move to its relocation slot) is listed as landing on one of
+    # the rings of that size, chosen by slot order, so by the orientation. After South's
+    # 15-16-14-13x12=33 here North's 3 from 63 is listed landing on the 3 just moved
+    # (63-33-13x12=...), after the mirror's 12-11-13-14x15=34 on another 3: the count once
+    # read that landing slot (23 here, 22 for the mirror). Both counts are now the
+    # oracle's, which reads boards.
+    for south, north in (("121332", "123213"), ("233121", "312321")):
+        p = Position.setup(south, north)
+        assert replace_threats(p, RULES) == exposed(p)
 
 
 def test_landing_properties_agree_with_the_engine():

@@ -95,8 +95,10 @@ def analyse_pair(south: str, north: str, rules: RuleSet, depth: int,
       that does), ``loss`` (North forces one whatever South does) or ``none``.
     - ``landing_threats``: South first moves after which South could land next move if
       North did nothing; ``blunders``: South first moves that let North land at once;
-      ``replace_threats``: South first moves North can answer by replacing the ring just
-      moved (:func:`gyges.setups.search.figures.replace_threats`).
+      ``replace_threats``: South first moves (one per board they leave) after which North
+      can leave a ring of another size where the ring just moved stands: a replace that
+      displaces it (:func:`gyges.setups.search.figures.replace_threats`; read from the
+      boards alone, so a pair and its mirror have the same count).
     - ``defence``: North's best defence. After a South win: North's reply to the first key
       that holds out longest, then leaves South the fewest landings (:func:`win_defence`).
       Otherwise: the landing threat hardest to meet

@@ -10,7 +10,7 @@ over every first move of a pair and every reply to it.
 
 >>> from gyges.game.rules import PRESETS
 >>> replace_threats(Position.setup("231132", "132312"), PRESETS["pbmserv"])
-24
+54
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from gyges.search import win_in
 
 __all__ = [
     "FirstMoveThreats", "first_move_threats", "forced_landing_within", "goal_landings",
-    "hardest_threat", "key_after", "replace_threats",
+    "hardest_threat", "key_after", "moved_slots", "replace_threats",
 ]
 
 
@@ -44,28 +44,81 @@ def forced_landing_within(position: Position, rules: RuleSet, k: int) -> bool:
     return bool(win_in(position, rules, k))
 
 
-def replace_threats(position: Position, rules: RuleSet) -> int:
-    """How many first moves of the side to move are met by a replace on the ring just moved.
+def moved_slots(before: bytes, after: bytes) -> tuple[int, ...]:
+    """Where the ring just moved stands, read from the boards before and after a
+    (non-winning) move alone: the changed slot that now holds the size that left the
+    vacated start slot.
 
-    An *immediate replace threat* is a first move after which the opponent can reply with a
-    replace that lands on the ring just moved (standing in its place and relocating it).
-    "No immediate replace threat" means this count is 0: however the first player opens,
-    the ring it brings out cannot be replaced at once.
+    A move changes its start (emptied), its end (the moving ring) and, for a replace, its
+    relocation slot (the landed-on ring). A replace by a ring of the same size leaves the
+    board of a plain move to the relocation slot, and the end does not change: the ring
+    just moved is then the one on the relocation slot, as the plain move reads. A replace
+    that relocates the landed-on ring to the vacated start swaps two rings and empties no
+    slot; either could be the one that moved, so both slots are given. () for a board
+    that did not change.
+
+    >>> before = bytes([1, 2, 2] + [0] * 33)
+    >>> moved_slots(before, bytes([0, 2, 1, 2] + [0] * 32))  # 1 from 0 onto 2, that 2 to 3
+    (2,)
+    >>> moved_slots(before, bytes([1, 0, 2, 2] + [0] * 32))  # 2 from 1 to 3 (or onto 2, to 3)
+    (3,)
+    >>> moved_slots(before, bytes([2, 1, 2] + [0] * 33))     # the rings on 0 and 1 swapped
+    (0, 1)
+    """
+    changed = [x for x in range(len(before)) if before[x] != after[x]]
+    vacated = [x for x in changed if not after[x]]
+    if not vacated:
+        return tuple(changed)
+    size = before[vacated[0]]
+    return tuple(x for x in changed if after[x] == size)
+
+
+def replace_threats(position: Position, rules: RuleSet) -> int:
+    """How many first moves of the side to move leave the ring just moved open to a replace.
+
+    An *immediate replace threat*: a board left by a (non-landing) first move of the side
+    to move after which the opponent, not blocked, has a reply that leaves a ring of
+    another size on the slot of the ring just moved (:func:`moved_slots`): a replace
+    that lands on it and relocates it. The count is of distinct boards.
+
+    It reads boards only. Rings belong to no side and the board is all a position holds,
+    so two moves that leave one board are one move, and the move generator keeps one of
+    them by an order of slots (a same-size replace or the plain move to its relocation
+    slot; which same-size ring a replace lands on): reading the kept move's end square
+    made the count depend on the orientation, a pair and its mirror one apart. On boards,
+    a same-size replace of the side to move is the plain move to its relocation slot (the
+    ring relocated is the ring just moved), and the opponent's replace of the moved ring by
+    one of its size displaces nothing (the slot keeps that size: the board is the plain
+    move to its relocation slot). So a position and its mirror have the same count.
+    "No immediate replace threat" means this count is 0: however the side to move opens,
+    the ring it brings out cannot be displaced at once.
     """
     flags = rules.flags()
     key = position.key
     side = position.turn.index
     mover, moves = _movegen.generate(key, side, flags, [], False)
+    seen: set[bytes] = set()
     n = 0
     for start, to, reloc, _, _ in moves:
         if to >= 36:
             continue
         after = key_after(key, start, to, reloc)
+        if after in seen:
+            continue
+        seen.add(after)
+        moved = moved_slots(key, after)
         replier, replies = _movegen.generate(after, 1 - mover, flags, [key], False)
         if replier == mover:
             continue
-        for r in replies:
-            if r[1] == to and r[2] is not None:
+        # A reply changes only its start (emptied, or given the landed-on ring when it is
+        # relocated there), its end and its relocation slot (empty before). So the ring on
+        # a moved slot m gives way to one of another size exactly when the reply lands on
+        # m as a replace by a ring of another size, or moves the ring on m itself onto a
+        # ring that it relocates back to m (a swap: the two sizes differ).
+        for r_start, r_to, r_reloc, _, _ in replies:
+            if r_reloc is not None and (
+                    (r_to in moved and after[r_start] != after[r_to])
+                    or (r_start in moved and r_reloc == r_start)):
                 n += 1
                 break
     return n
