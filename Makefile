@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: install test test-all bench lint weights data
+.PHONY: install test test-all bench lint weights data calibration
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -43,3 +43,10 @@ data:
 	gyges setups report $(SELFPLAY) --proven data/setups/pbmserv-depth3.jsonl \
 	    --svg data/setups/pbmserv-selfplay.svg --forest data/setups/pbmserv-selfplay-forest.svg \
 	    > data/setups/pbmserv-selfplay-report.txt
+
+# How true the engine's printed win probabilities are, measured on the training games
+# (data/engine/training-games.jsonl.gz, which name the engine that played them): the report
+# and the reliability diagram of docs/engine.md. About 2.5 minutes.
+calibration:
+	gyges engine-calibration data/engine/training-games.jsonl.gz -q \
+	    --svg data/engine/calibration.svg > data/engine/calibration-report.txt

@@ -21,6 +21,7 @@ from gyges.engine.builtin import (
     SearchInterrupted,
 )
 from gyges.engine.builtin import analyse as run_analyse
+from gyges.engine.calibration import calibration_report, read_games, reliability_svg
 from gyges.engine.dataset import DataSettings, play_dataset
 from gyges.engine.logistic import MissingNumpy
 from gyges.engine.score import Loss, Win
@@ -268,4 +269,44 @@ def engine_data(out: str, games: int, nodes: int, random_plies: int, prove: int,
     last_words(summary, out, "games", "game", "played")
 
 
-COMMANDS = [analyse, ugi, engine_weights, engine_data]
+@click.command("engine-calibration",
+               short_help="Measure how true the engine's win probabilities are.")
+@click.argument("games", metavar="GAMES.jsonl[.gz]", type=click.Path(dir_okay=False))
+@click.option("--held-out-every", type=click.IntRange(2), default=5, show_default=True,
+              help="Hold out every K-th game (by number): the figures are measured on them.")
+@click.option("--svg", default=None, metavar="FILE.svg",
+              help="Also write the reliability diagram of the held-out games.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+def engine_calibration(games: str, held_out_every: int, svg: str | None, quiet: bool) -> None:
+    """Set the win probability the engine printed for each searched move of the games of
+    GAMES (a file of 'gyges engine-data', gzipped or not) against the game's result, and
+    print how true it is: log-loss and Brier score on the held-out games, beside the base
+    rate (one constant probability) as the null to beat; the recalibration p' =
+    logistic(a * logit(p) + b) of least log-loss on the other games, and its scores on the
+    held-out ones; the reliability table (predicted against observed, by bins, with 95%
+    intervals counting each game once). Proven scores and random moves are left out.
+
+    \b
+    Examples:
+      gyges engine-calibration data/engine/training-games.jsonl.gz --svg reliability.svg
+      gyges engine-calibration games.jsonl --held-out-every 10
+    """
+    def progress(n: int) -> None:
+        if not quiet:
+            click.echo(f"read {n:,} games", err=True)
+
+    try:
+        report = calibration_report(read_games(games), held_out_every, progress=progress)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(e.strerror or str(e), games) from None
+    click.echo(report.text(), nl=False)
+    if svg is not None:
+        try:
+            write_atomic(svg, reliability_svg(report, "Win probability: predicted and observed"))
+        except OSError as e:
+            raise UserError(e.strerror or str(e), svg) from None
+
+
+COMMANDS = [analyse, ugi, engine_weights, engine_data, engine_calibration]

@@ -1,0 +1,382 @@
+"""How true are the engine's win probabilities? :func:`calibration_report` measures them
+on the self-play games of ``gyges engine-data`` (:mod:`gyges.engine.dataset`).
+
+Every searched move of a game recorded its score from the mover's side; an evaluation's
+win probability (:attr:`gyges.engine.score.Score.win_probability`, the probability
+``analyse``, ``ugi`` and ``review`` print) is set against the game's result for that side
+(1 a win, 0 a loss, 1/2 a draw). Proven scores (a landing within the proof horizon) and the
+random opening moves (no score) are counted apart and left out. The games are split by
+number: every ``held_out_every``-th game is held out, the others are the fit games, on
+which a recalibration ``p' = logistic(a * logit(p) + b)`` is fitted (a = 1, b = 0: the
+probabilities are right as they are); the held-out games measure the printed probability
+and the recalibrated one by log-loss and Brier score, beside the base rate (one constant
+probability, the fit games' mean result) as the null to beat, and in bins of the
+predicted probability (the reliability diagram, :func:`reliability_svg`).
+
+Positions of one game share its result, so a bin's interval is a cluster interval (the
+games are the independent units), not a binomial one.
+
+>>> games = [{"game": n, "rules": "pbmserv", "opening": ["123123", "321321"],
+...           "moves": [], "scores": [], "result": "south"} for n in range(3)]
+>>> calibration_report(games).held_out.positions
+0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import json
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from gyges.engine.identity import UNRECORDED, EngineIdentity
+from gyges.engine.score import Score
+from gyges.formats.notation import NotationError, parse_turn
+from gyges.game.moves import apply_move
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS, Side
+
+__all__ = ["BINS", "PROGRESS_EVERY", "Bin", "Calibration", "CalibrationReport", "Fit",
+           "Observation", "ObservedMoves", "calibration_report", "fit_calibration",
+           "observations", "read_games", "reliability_svg", "score_probabilities"]
+
+#: The reliability diagram's bins: equal widths of the predicted probability.
+BINS = 10
+#: How often (in games read) :func:`observations` reports its progress.
+PROGRESS_EVERY = 1000
+_EPS = 1e-6
+
+
+@dataclasses.dataclass(frozen=True)
+class Observation:
+    """One searched move: the printed ``probability`` that the mover wins, the ``outcome``
+    for the mover (1, 0, 1/2 a draw) and the ``game`` it belongs to."""
+
+    game: int
+    probability: float
+    outcome: float
+
+
+def read_games(path: str) -> Iterator[dict[str, Any]]:
+    """The records of a games file of ``gyges engine-data`` (JSON Lines, gzipped when the
+    name ends in ``.gz``). ValueError naming the file and line for a line that is not a
+    game record."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path}:{n}: not a JSON line ({e.msg})") from None
+            if not isinstance(record, dict) or not {"game", "moves", "scores", "result",
+                                                    "rules", "opening"} <= record.keys():
+                raise ValueError(f"{path}:{n}: not a game of gyges engine-data (a JSON "
+                                 "object with game, rules, opening, moves, scores, result)")
+            yield record
+
+
+def score_probabilities(record: Mapping[str, Any]) -> Iterator[tuple[Side, int | None]]:
+    """Each move of a game record: the side that made it and its recorded score (the
+    compiled integer form, None for a random move). ValueError for a move that cannot be
+    played."""
+    rules = PRESETS[record["rules"]]
+    position = Position.setup(*record["opening"])
+    history: list[Position] = []
+    for text, score in zip(record["moves"], record["scores"], strict=False):
+        try:
+            move = parse_turn(text, position, rules, history)[0]
+        except NotationError as e:
+            raise ValueError(f"game {record['game']}: move {text}: {e}") from None
+        yield move.side, score
+        if move.is_win:
+            return
+        history.append(position.with_turn(move.side))
+        position = apply_move(position.with_turn(move.side), move)
+
+
+@dataclasses.dataclass(frozen=True)
+class ObservedMoves:
+    """What :func:`observations` read: the ``evaluations``, how many scores were
+    ``proven`` (and in how many the side proven to win did not: ``proven_missed``), how
+    many moves were ``unscored`` (random), and the ``engines`` that played."""
+
+    evaluations: list[Observation]
+    proven: int
+    proven_missed: int
+    unscored: int
+    engines: tuple[EngineIdentity, ...] = ()
+
+
+def observations(records: Iterable[Mapping[str, Any]],
+                 progress: Callable[[int], None] | None = None) -> ObservedMoves:
+    """The evaluated moves of ``records`` as observations (and the engines that played
+    them, each once, in the order met), with the proven scores (and
+    in how many of them the side proven to win did not win: a proof is of a forced
+    landing, which a later search may miss) and the unscored moves counted.
+    ``progress`` hears the number of games read every :data:`PROGRESS_EVERY` games."""
+    out: list[Observation] = []
+    proven = wrong = unscored = 0
+    engines: dict[EngineIdentity, None] = {}
+    for n, record in enumerate(records, 1):
+        if progress is not None and n % PROGRESS_EVERY == 0:
+            progress(n)
+        engines.setdefault(EngineIdentity.from_json(record["engine"]) if "engine" in record
+                           else UNRECORDED, None)
+        result = record["result"]
+        for side, value in score_probabilities(record):
+            if value is None:
+                unscored += 1
+                continue
+            outcome = 0.5 if result not in ("south", "north") else \
+                float(result == side.name.lower())
+            score = Score.from_int(value)
+            if score.is_proven:
+                proven += 1
+                wrong += score.win_probability != outcome
+                continue
+            out.append(Observation(int(record["game"]), score.win_probability, outcome))
+    return ObservedMoves(out, proven, wrong, unscored, tuple(engines))
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, _EPS), 1 - _EPS)
+    return math.log(p / (1 - p))
+
+
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
+
+
+@dataclasses.dataclass(frozen=True)
+class Calibration:
+    """A recalibration of probabilities: ``p' = logistic(scale * logit(p) + offset)``."""
+
+    scale: float = 1.0
+    offset: float = 0.0
+
+    def __call__(self, p: float) -> float:
+        return _logistic(self.scale * _logit(p) + self.offset)
+
+
+def fit_calibration(obs: Sequence[Observation], iterations: int = 50) -> Calibration:
+    """The :class:`Calibration` of least log-loss on ``obs`` (Newton's method on the two
+    parameters; a draw's outcome 1/2 counts as half a win and half a loss)."""
+    a, b = 1.0, 0.0
+    xs = [_logit(o.probability) for o in obs]
+    for _ in range(iterations):
+        ga = gb = haa = hab = hbb = 0.0
+        for x, o in zip(xs, obs, strict=True):
+            q = _logistic(a * x + b)
+            r = q - o.outcome
+            w = q * (1 - q)
+            ga += r * x
+            gb += r
+            haa += w * x * x
+            hab += w * x
+            hbb += w
+        det = haa * hbb - hab * hab
+        if det <= 0:
+            break
+        da = (hbb * ga - hab * gb) / det
+        db = (haa * gb - hab * ga) / det
+        a, b = a - da, b - db
+        if abs(da) < 1e-9 and abs(db) < 1e-9:
+            break
+    return Calibration(a, b)
+
+
+@dataclasses.dataclass(frozen=True)
+class Fit:
+    """How well probabilities fit outcomes: ``positions`` of ``games``, mean
+    ``log_loss`` (natural log) and ``brier`` score, and the ``mean_outcome``."""
+
+    positions: int
+    games: int
+    log_loss: float
+    brier: float
+    mean_outcome: float
+
+    @classmethod
+    def of(cls, obs: Sequence[Observation], predict: Any = None) -> Fit:
+        predict = predict or (lambda p: p)
+        n = len(obs)
+        if not n:
+            return cls(0, 0, math.nan, math.nan, math.nan)
+        ll = br = y = 0.0
+        for o in obs:
+            p = min(max(predict(o.probability), _EPS), 1 - _EPS)
+            ll -= o.outcome * math.log(p) + (1 - o.outcome) * math.log(1 - p)
+            br += (p - o.outcome) ** 2
+            y += o.outcome
+        return cls(n, len({o.game for o in obs}), ll / n, br / n, y / n)
+
+
+@dataclasses.dataclass(frozen=True)
+class Bin:
+    """A bin of the reliability diagram: predictions in [``low``, ``high``), their mean
+    ``predicted``, the ``observed`` mean outcome and its 95% interval (clustered by game)."""
+
+    low: float
+    high: float
+    positions: int
+    predicted: float
+    observed: float
+    interval: tuple[float, float]
+
+
+def _bins(obs: Sequence[Observation], predict: Any, bins: int) -> list[Bin]:
+    groups: list[list[tuple[float, Observation]]] = [[] for _ in range(bins)]
+    for o in obs:
+        p = predict(o.probability)
+        groups[min(int(p * bins), bins - 1)].append((p, o))
+    out = []
+    for i, g in enumerate(groups):
+        if not g:
+            continue
+        n = len(g)
+        mean_p = sum(p for p, _ in g) / n
+        mean_y = sum(o.outcome for _, o in g) / n
+        by_game: dict[int, float] = {}
+        for _, o in g:
+            by_game[o.game] = by_game.get(o.game, 0.0) + (o.outcome - mean_y)
+        half = 1.96 * math.sqrt(sum(v * v for v in by_game.values())) / n
+        out.append(Bin(i / bins, (i + 1) / bins, n, mean_p, mean_y,
+                       (max(0.0, mean_y - half), min(1.0, mean_y + half))))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class CalibrationReport:
+    """The measure of a games file (see the module): the fit and held-out games' fits of
+    the printed probability, the base rate's and the recalibrated probability's on the
+    held-out games, the fitted :class:`Calibration`, and the held-out reliability bins of
+    the printed and the recalibrated probabilities."""
+
+    held_out_every: int
+    fit: Fit
+    held_out: Fit
+    base_rate: Fit
+    calibration: Calibration
+    calibrated: Fit
+    bins: tuple[Bin, ...]
+    calibrated_bins: tuple[Bin, ...]
+    proven: int
+    proven_missed: int
+    unscored: int
+    engines: tuple[EngineIdentity, ...] = ()
+
+    def text(self) -> str:
+        """The report as ``gyges engine-calibration`` prints it."""
+        c = self.calibration
+        moves = self.fit.positions + self.held_out.positions
+        lines = [
+            f"the printed win probability against the game's result: {moves:,} "
+            f"evaluated moves of {self.fit.games + self.held_out.games:,} games "
+            f"(every {self.held_out_every}th game held out)",
+            *(f"  played by {e}" for e in self.engines),
+            f"  left out: {self.proven:,} proven scores ({self.proven_missed} not converted: "
+            f"the side proven to win did not), {self.unscored:,} random moves",
+            "",
+            f"{'':34}{'positions':>10}{'log-loss':>10}{'Brier':>8}",
+            _fit_line("fit games, as printed", self.fit),
+            _fit_line("held-out games, as printed", self.held_out),
+            _fit_line("held-out, base rate " + f"{self.base_rate.mean_outcome:.3f}",
+                      self.base_rate),
+            _fit_line("held-out, recalibrated", self.calibrated),
+            "",
+            f"recalibration fitted on the fit games: p' = logistic({c.scale:.3f} * logit(p) "
+            f"{'+' if c.offset >= 0 else '-'} {abs(c.offset):.3f})",
+            "",
+            "reliability on the held-out games (observed: mean result, 95% interval by game)",
+            f"{'predicted':>12}{'positions':>10}{'mean':>7}{'observed':>10}{'interval':>16}",
+        ]
+        for b in self.bins:
+            lines.append(f"{b.low:5.1f}-{b.high:<5.1f} {b.positions:>10,}{b.predicted:>7.3f}"
+                         f"{b.observed:>10.3f}   [{b.interval[0]:.3f}, {b.interval[1]:.3f}]")
+        return "\n".join(lines) + "\n"
+
+
+def _fit_line(name: str, f: Fit) -> str:
+    return f"  {name:<32}{f.positions:>10,}{f.log_loss:>10.4f}{f.brier:>8.4f}"
+
+
+def calibration_report(records: Iterable[Mapping[str, Any]], held_out_every: int = 5,
+                       bins: int = BINS, progress: Callable[[int], None] | None = None
+                       ) -> CalibrationReport:
+    """Measure the printed probabilities of ``records`` (games of ``gyges engine-data``;
+    ``progress``: see :func:`observations`)."""
+    if held_out_every < 2:
+        raise ValueError(f"held_out_every is at least 2, not {held_out_every}")
+    counts = observations(records, progress)
+    fit_obs = [o for o in counts.evaluations if o.game % held_out_every]
+    held = [o for o in counts.evaluations if not o.game % held_out_every]
+    cal = fit_calibration(fit_obs) if fit_obs else Calibration()
+    rate = Fit.of(fit_obs).mean_outcome if fit_obs else 0.5
+    return CalibrationReport(
+        held_out_every, Fit.of(fit_obs), Fit.of(held),
+        Fit.of(held, lambda p: rate), cal, Fit.of(held, cal),
+        tuple(_bins(held, lambda p: p, bins)), tuple(_bins(held, cal, bins)),
+        counts.proven, counts.proven_missed, counts.unscored, counts.engines)
+
+
+def reliability_svg(report: CalibrationReport, title: str = "") -> str:
+    """The reliability diagram of ``report``'s held-out games as an SVG document: for each
+    bin the mean predicted probability (x) against the observed mean result (y) with its
+    interval, as printed (filled dots) and recalibrated (open dots), the diagonal where a
+    true probability lies, and how many positions each bin holds."""
+    size, m = 360, 48
+    w = h = size
+
+    def xy(p: float, q: float) -> tuple[float, float]:
+        return m + p * (w - 2 * m), h - m - q * (h - 2 * m)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h + 16}" '
+           f'viewBox="0 0 {w} {h + 16}" font-family="sans-serif" font-size="11">',
+           f'<rect width="{w}" height="{h + 16}" fill="white"/>']
+    if title:
+        out.append(f'<text x="{w / 2}" y="16" text-anchor="middle" font-size="12">'
+                   f'{_escape(title)}</text>')
+    x0, y0 = xy(0, 0)
+    x1, y1 = xy(1, 1)
+    out.append(f'<rect x="{x0}" y="{y1}" width="{x1 - x0}" height="{y0 - y1}" fill="none" '
+               'stroke="#888"/>')
+    for t in range(0, 11, 2):
+        v = t / 10
+        gx, gy = xy(v, 0)
+        out.append(f'<line x1="{gx:.1f}" y1="{y0}" x2="{gx:.1f}" y2="{y1}" stroke="#eee"/>')
+        out.append(f'<text x="{gx:.1f}" y="{y0 + 14}" text-anchor="middle">{v:.1f}</text>')
+        hx, hy = xy(0, v)
+        out.append(f'<line x1="{x0}" y1="{hy:.1f}" x2="{x1}" y2="{hy:.1f}" stroke="#eee"/>')
+        out.append(f'<text x="{x0 - 6}" y="{hy + 4:.1f}" text-anchor="end">{v:.1f}</text>')
+    out.append(f'<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}" stroke="#999" '
+               'stroke-dasharray="4 3"/>')
+    out.append(f'<text x="{(x0 + x1) / 2}" y="{y0 + 30}" text-anchor="middle">predicted '
+               'win probability</text>')
+    out.append(f'<text transform="translate({x0 - 34},{(y0 + y1) / 2}) rotate(-90)" '
+               'text-anchor="middle">observed mean result</text>')
+    for group, fill in ((report.bins, "black"), (report.calibrated_bins, "white")):
+        for b in group:
+            px, py = xy(b.predicted, b.observed)
+            _, lo = xy(0, b.interval[0])
+            _, hi = xy(0, b.interval[1])
+            out.append(f'<line x1="{px:.1f}" y1="{lo:.1f}" x2="{px:.1f}" y2="{hi:.1f}" '
+                       'stroke="black"/>')
+            out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3.5" fill="{fill}" '
+                       f'stroke="black"><title>{b.low:.1f}-{b.high:.1f}: {b.positions} '
+                       f'positions, predicted {b.predicted:.3f}, observed {b.observed:.3f}'
+                       '</title></circle>')
+    lx, ly = x0 + 8, y1 + 14
+    out.append(f'<circle cx="{lx}" cy="{ly - 4}" r="3.5" fill="black" stroke="black"/>'
+               f'<text x="{lx + 8}" y="{ly}">as printed</text>')
+    out.append(f'<circle cx="{lx}" cy="{ly + 12}" r="3.5" fill="white" stroke="black"/>'
+               f'<text x="{lx + 8}" y="{ly + 16}">recalibrated</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,143 @@
+"""How true the engine's win probabilities are (gyges.engine.calibration, `gyges
+engine-calibration`): the scores, the recalibration and the reliability bins, each checked
+against an independent computation or a known truth."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gyges.engine.calibration import (
+    Calibration,
+    Fit,
+    Observation,
+    _bins,
+    calibration_report,
+    fit_calibration,
+    observations,
+    read_games,
+    reliability_svg,
+)
+from gyges.engine.match import PlayedGame, replay_moves
+from gyges.engine.score import Score
+from gyges.game.rules import PRESETS
+from gyges_cli.main import cli
+
+#: The first 40 games of data/engine/training-games.jsonl.gz.
+SAMPLE = Path(__file__).parent / "data" / "engine-games-sample.jsonl"
+
+
+def _drawn(n: int, truth, seed: int = 1, games: int | None = None) -> list[Observation]:
+    """``n`` observations whose outcome is drawn with probability ``truth(p)`` for a
+    printed probability p drawn uniformly."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        p = rng.uniform(0.02, 0.98)
+        out.append(Observation(i if games is None else i % games, p,
+                               float(rng.random() < truth(p))))
+    return out
+
+
+def test_true_probabilities_need_no_recalibration():
+    c = fit_calibration(_drawn(20000, lambda p: p))
+    assert abs(c.scale - 1) < 0.08 and abs(c.offset) < 0.08
+
+
+def test_overconfident_probabilities_are_pulled_in():
+    # printed p, true probability logistic(logit(p) / 2): the fit finds the half
+    def truth(p: float) -> float:
+        return Calibration(0.5, 0.0)(p)
+    obs = _drawn(20000, truth)
+    c = fit_calibration(obs)
+    assert abs(c.scale - 0.5) < 0.05 and abs(c.offset) < 0.05
+    assert Fit.of(obs, c).log_loss < Fit.of(obs).log_loss
+
+
+def test_the_scores_are_the_textbook_formulas():
+    obs = [Observation(0, 0.8, 1.0), Observation(1, 0.3, 0.0), Observation(1, 0.6, 0.5)]
+    f = Fit.of(obs)
+    ll = -(math.log(0.8) + math.log(0.7) + 0.5 * math.log(0.6) + 0.5 * math.log(0.4)) / 3
+    brier = ((0.2 ** 2) + (0.3 ** 2) + (0.1 ** 2)) / 3
+    assert math.isclose(f.log_loss, ll) and math.isclose(f.brier, brier)
+    assert (f.positions, f.games, f.mean_outcome) == (3, 2, 0.5)
+
+
+def test_a_bins_interval_counts_each_game_once():
+    obs = _drawn(2000, lambda p: p, games=200)
+    twice_in_game = obs + obs                      # the same games, each position twice
+    as_new_games = obs + [Observation(o.game + 1000, o.probability, o.outcome) for o in obs]
+    one = {b.low: b for b in _bins(obs, lambda p: p, 10)}
+    same = {b.low: b for b in _bins(twice_in_game, lambda p: p, 10)}
+    more = {b.low: b for b in _bins(as_new_games, lambda p: p, 10)}
+    for low, b in one.items():
+        width = b.interval[1] - b.interval[0]
+        assert math.isclose(same[low].interval[1] - same[low].interval[0], width)
+        assert more[low].interval[1] - more[low].interval[0] < 0.8 * width
+
+
+def test_the_observations_of_recorded_games_match_a_replay():
+    records = list(read_games(str(SAMPLE)))
+    moved = observations(records)
+    # independently: the side of each move from the match module's replay
+    evals, proven, unscored = [], 0, 0
+    for r in records:
+        game = PlayedGame.from_json({**r, "south": r["rules"], "north": r["rules"]})
+        for (position, _), value in zip(replay_moves(game, PRESETS[r["rules"]]), r["scores"],
+                                        strict=False):
+            if value is None:
+                unscored += 1
+                continue
+            score = Score.from_int(value)
+            if score.is_proven:
+                proven += 1
+                continue
+            won = {"south": 1.0, "north": 0.0}.get(r["result"], 0.5)
+            evals.append((score.win_probability,
+                          won if position.turn.name == "SOUTH" else 1 - won))
+    assert [(o.probability, o.outcome) for o in moved.evaluations] == evals
+    assert (moved.proven, moved.unscored) == (proven, unscored)
+    assert moved.proven_missed == 0
+
+
+def test_the_command_prints_the_report_and_draws_the_diagram(tmp_path):
+    svg = tmp_path / "r.svg"
+    res = CliRunner().invoke(cli, ["engine-calibration", str(SAMPLE), "--svg", str(svg), "-q"])
+    assert res.exit_code == 0, res.output
+    report = calibration_report(read_games(str(SAMPLE)))
+    assert res.output == report.text()
+    held = report.held_out
+    line = next(t for t in res.output.splitlines() if "held-out games, as printed" in t)
+    assert line.split()[-3:] == [f"{held.positions:,}", f"{held.log_loss:.4f}",
+                                 f"{held.brier:.4f}"]
+    root = ET.fromstring(svg.read_text())
+    circles = root.findall(".//{http://www.w3.org/2000/svg}circle")
+    assert len(circles) == len(report.bins) + len(report.calibrated_bins) + 2   # + legend
+    assert svg.read_text() == reliability_svg(report, "Win probability: predicted and observed")
+
+
+def test_a_file_that_is_not_games_is_refused_with_its_line(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"game": 0}) + "\n")
+    res = CliRunner().invoke(cli, ["engine-calibration", str(bad)])
+    assert res.exit_code != 0
+    assert f"{bad}:1: not a game of gyges engine-data" in res.output
+    res = CliRunner().invoke(cli, ["engine-calibration", str(tmp_path / "none.jsonl")])
+    assert res.exit_code != 0 and "No such file" in res.output
+
+
+@pytest.mark.slow
+def test_the_published_report_is_what_the_command_makes(tmp_path):
+    data = Path(__file__).parent.parent / "data" / "engine"
+    svg = tmp_path / "c.svg"
+    res = CliRunner().invoke(cli, ["engine-calibration", str(data / "training-games.jsonl.gz"),
+                                   "-q", "--svg", str(svg)])
+    assert res.exit_code == 0, res.output
+    assert res.output == (data / "calibration-report.txt").read_text()
+    assert svg.read_text() == (data / "calibration.svg").read_text()
