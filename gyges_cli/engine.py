@@ -24,6 +24,7 @@ from gyges.engine.builtin import analyse as run_analyse
 from gyges.engine.calibration import calibration_report, read_games, reliability_svg
 from gyges.engine.dataset import DataSettings, play_dataset
 from gyges.engine.logistic import MissingNumpy
+from gyges.engine.network_training import NetSettings, network_positions, train_network
 from gyges.engine.score import Loss, Win
 from gyges.engine.server import serve
 from gyges.engine.training import Settings, train_weights
@@ -309,4 +310,63 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, quiet: 
             raise UserError(e.strerror or str(e), svg) from None
 
 
-COMMANDS = [analyse, ugi, engine_weights, engine_data, engine_calibration]
+@click.command("engine-network",
+               short_help="Train a learned evaluation over the board from self-play games.")
+@click.argument("games", metavar="GAMES.jsonl[.gz]", type=click.Path(dir_okay=False))
+@click.option("--out", default=None, metavar="FILE.json",
+              help="Write the network here (default: print only the report).")
+@click.option("--hidden", type=click.IntRange(1, 1024), default=NetSettings.hidden,
+              show_default=True, help="Hidden units of the first layer.")
+@click.option("--epochs", type=click.IntRange(1), default=NetSettings.epochs,
+              show_default=True, help="Passes over the training positions.")
+@click.option("--rate", type=click.FloatRange(0, min_open=True), default=NetSettings.rate,
+              show_default=True, help="Adam's step size.")
+@click.option("--result-weight", type=click.FloatRange(0, 1), default=NetSettings.result_weight,
+              show_default=True,
+              help="The target: this much the game's result, the rest the win probability "
+                   "of the search's score for the move played.")
+@click.option("--features/--board-only", default=NetSettings.features, show_default=True,
+              help="Also weigh the present evaluation's features (a linear term).")
+@click.option("--held-out-every", type=click.IntRange(2), default=NetSettings.held_out_every,
+              show_default=True, help="Hold out every K-th game (by number).")
+@click.option("--seed", type=click.IntRange(0), default=NetSettings.seed, show_default=True,
+              help="The seed of the first weights and of the order of the positions.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+def engine_network(games: str, out: str | None, hidden: int, epochs: int, rate: float,
+                   result_weight: float, features: bool, held_out_every: int, seed: int,
+                   quiet: bool) -> None:
+    """Train a small network over the board (each slot's ring, seen from the side to
+    move; an NNUE-style integer network, docs/engine.md) on the positions of GAMES (a file
+    of 'gyges engine-data'), holding out every K-th game, and print how well it predicts
+    the held-out games' results beside the present evaluation and the base rate. The same
+    file and options give the same network.
+
+    \b
+    Examples:
+      gyges engine-network data/engine/training-games.jsonl.gz --out network.json
+      gyges engine-network games.jsonl --board-only --hidden 64 --epochs 8
+    """
+    def say(line: str) -> None:
+        if not quiet:
+            click.echo(line, err=True)
+
+    settings = NetSettings(hidden=hidden, epochs=epochs, rate=rate,
+                           result_weight=result_weight, features=features,
+                           held_out_every=held_out_every, seed=seed)
+    try:
+        data = network_positions(read_games(games), result_weight,
+                                 progress=lambda n: say(f"read {n:,} games"))
+        net, report = train_network(data, settings, progress=say)
+    except (MissingNumpy, ValueError) as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(e.strerror or str(e), games) from None
+    click.echo(report, nl=False)
+    if out is not None:
+        try:
+            write_atomic(out, net.dumps())
+        except OSError as e:
+            raise UserError(e.strerror or str(e), out) from None
+
+
+COMMANDS = [analyse, ugi, engine_weights, engine_data, engine_calibration, engine_network]

@@ -1,0 +1,212 @@
+"""A learned evaluation over the board: its inputs, its integer network and its file.
+
+The network sees the board from the side to move: each occupied slot gives one active
+input, ``3 * slot + size - 1`` (108 inputs), the rows turned over when North is to move so
+that the side to move always plays up the board (:func:`board_inputs`). A first layer of
+``hidden`` units sums the columns of its active inputs (an *accumulator*: a move changes
+at most three slots, so it is updated by a few additions and subtractions,
+:class:`Accumulator`, the NNUE idea), then clips each unit to [0, 1]; the output unit
+weighs them, and the present evaluation's features (:data:`gyges.engine.FEATURES`) may be
+added by a linear term. The output is the logit of the side to move's chance to win, in
+hundredths (the scale of :class:`gyges.engine.score.Eval`).
+
+The weights are integers: the first layer's in units of 1/:data:`QA` (so that a clipped
+unit is an integer 0..QA), the output's in units of 1/:data:`QB`. :meth:`Network.evaluate`
+is the slow reference of that integer arithmetic (pure Python), :meth:`Network.float_value`
+the float network the weights were rounded from.
+
+>>> net = Network.zeros(hidden=4)
+>>> net.evaluate(Position.setup("123123", "321321"))
+0
+>>> Network.from_json(net.to_json()) == net
+True
+>>> sorted(board_inputs(Position.from_string("1...../....../....../....../....../.....3 N")))
+[2, 105]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from gyges.game.position import Position
+from gyges.game.rules import Side
+
+__all__ = ["INPUTS", "NETWORK_FORMAT", "QA", "QB", "Accumulator", "Network", "NetworkError",
+           "board_inputs", "changed_inputs"]
+
+INPUTS = 108          #: one input per slot and ring size
+QA = 127              #: the first layer's unit: a clipped hidden unit is 0..QA
+QB = 64               #: the output layer's unit
+NETWORK_FORMAT = 1    #: version of the file's layout
+
+
+class NetworkError(ValueError):
+    """A network file that cannot be read; the message names the file."""
+
+
+def _oriented(slot: int, side: Side) -> int:
+    """``slot`` as the side to move sees it: rows turned over for North."""
+    return slot if side is Side.SOUTH else (5 - slot // 6) * 6 + slot % 6
+
+
+def board_inputs(position: Position) -> list[int]:
+    """The active inputs of ``position`` (seen from the side to move), in slot order."""
+    side = position.turn
+    return [3 * _oriented(s, side) + size - 1 for s, size in enumerate(position.board) if size]
+
+
+def changed_inputs(before: Position, after: Position, side: Side
+                   ) -> tuple[list[int], list[int]]:
+    """The inputs, seen by ``side``, that a move from ``before`` to ``after`` turns off
+    and on (the slots whose ring changed)."""
+    off, on = [], []
+    for s, (a, b) in enumerate(zip(before.board, after.board, strict=True)):
+        if a != b:
+            o = _oriented(s, side)
+            if a:
+                off.append(3 * o + a - 1)
+            if b:
+                on.append(3 * o + b - 1)
+    return off, on
+
+
+@dataclasses.dataclass(frozen=True)
+class Network:
+    """The integer network: ``w1[i][j]`` the weight of input ``i`` on hidden unit ``j``
+    and ``b1[j]`` (units of 1/QA), ``w2[j]`` and ``b2`` (units of 1/QB on a unit that is
+    0..QA), ``features`` the weights of the present evaluation's features (hundredths of
+    a logit each; empty: not used); ``fit``: how it was trained (recorded, not compared)."""
+
+    w1: tuple[tuple[int, ...], ...]
+    b1: tuple[int, ...]
+    w2: tuple[int, ...]
+    b2: int
+    features: tuple[float, ...] = ()
+    fit: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+
+    @property
+    def hidden(self) -> int:
+        return len(self.b1)
+
+    @classmethod
+    def zeros(cls, hidden: int) -> Network:
+        """A network of ``hidden`` units whose every weight is 0 (its value is 0)."""
+        return cls(tuple((0,) * hidden for _ in range(INPUTS)), (0,) * hidden,
+                   (0,) * hidden, 0)
+
+    def accumulate(self, inputs: Sequence[int]) -> list[int]:
+        """The first layer's sums for the active ``inputs``, before clipping."""
+        acc = list(self.b1)
+        for i in inputs:
+            row = self.w1[i]
+            for j in range(len(acc)):
+                acc[j] += row[j]
+        return acc
+
+    def output(self, acc: Sequence[int], features: Sequence[float] = ()) -> int:
+        """The value (hundredths of a logit, rounded half away from zero) of the
+        accumulator ``acc`` and, when the network uses them, the position's ``features``."""
+        total = self.b2 * QA
+        for a, w in zip(acc, self.w2, strict=True):
+            total += w * min(max(a, 0), QA)
+        value = total * 100
+        den = QA * QB
+        # integer rounding, half away from zero (the same in C)
+        out = (value + den // 2) // den if value >= 0 else -((-value + den // 2) // den)
+        if self.features:
+            out += round(sum(w * f for w, f in zip(self.features, features, strict=True)))
+        return out
+
+    def evaluate(self, position: Position, features: Sequence[float] = ()) -> int:
+        """The value of ``position`` for the side to move (the slow reference)."""
+        return self.output(self.accumulate(board_inputs(position)), features)
+
+    def float_value(self, position: Position, features: Sequence[float] = ()) -> float:
+        """The same network in floats (the weights divided by their units, no rounding
+        of the output): what the integer one approximates."""
+        hidden = [b / QA for b in self.b1]
+        for i in board_inputs(position):
+            for j in range(self.hidden):
+                hidden[j] += self.w1[i][j] / QA
+        v = self.b2 / QB + sum(w / QB * min(max(h, 0.0), 1.0)
+                               for w, h in zip(self.w2, hidden, strict=True))
+        v *= 100
+        return v + sum(w * f for w, f in zip(self.features, features, strict=True))
+
+    # -- the file ----------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": NETWORK_FORMAT, "inputs": INPUTS, "hidden": self.hidden,
+                "qa": QA, "qb": QB, "w1": [list(r) for r in self.w1], "b1": list(self.b1),
+                "w2": list(self.w2), "b2": self.b2, "features": list(self.features),
+                "fit": self.fit}
+
+    @classmethod
+    def from_json(cls, d: Any, source: str = "<network>") -> Network:
+        """The network :meth:`to_json` wrote; :class:`NetworkError` naming ``source``."""
+        try:
+            if d["format"] != NETWORK_FORMAT or (d["inputs"], d["qa"], d["qb"]) != (INPUTS, QA, QB):
+                raise NetworkError(f"{source}: a network of format {d['format']}, "
+                                   f"{d['inputs']} inputs, units {d['qa']}/{d['qb']}: this "
+                                   f"program reads format {NETWORK_FORMAT}, {INPUTS} inputs, "
+                                   f"units {QA}/{QB}")
+            hidden = int(d["hidden"])
+            w1 = tuple(tuple(int(x) for x in row) for row in d["w1"])
+            b1, w2 = tuple(int(x) for x in d["b1"]), tuple(int(x) for x in d["w2"])
+            if len(w1) != INPUTS or any(len(r) != hidden for r in w1) or \
+                    len(b1) != hidden or len(w2) != hidden:
+                raise NetworkError(f"{source}: the layers' sizes do not match {hidden} "
+                                   "hidden units")
+            return cls(w1, b1, w2, int(d["b2"]), tuple(float(x) for x in d["features"]),
+                       dict(d.get("fit") or {}))
+        except (KeyError, TypeError, ValueError) as e:
+            if isinstance(e, NetworkError):
+                raise
+            raise NetworkError(f"{source}: not a network file ({e})") from None
+
+    def dumps(self) -> str:
+        """The file's text: JSON, one layer row a line."""
+        return json.dumps(self.to_json(), separators=(",", ":")) + "\n"
+
+    @classmethod
+    def load(cls, path: str | Path) -> Network:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as e:
+            raise NetworkError(f"{path}: {e.strerror or e}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise NetworkError(f"{path}:{e.lineno}: not JSON ({e.msg})") from None
+        return cls.from_json(data, str(path))
+
+
+class Accumulator:
+    """The first layer's sums for both sides' views of a board, kept up to date move by
+    move (:meth:`update`) rather than summed again (:meth:`Network.accumulate`)."""
+
+    def __init__(self, net: Network, position: Position) -> None:
+        self.net = net
+        self.sums = {side: net.accumulate(board_inputs(position.with_turn(side)))
+                     for side in (Side.SOUTH, Side.NORTH)}
+
+    def update(self, before: Position, after: Position) -> None:
+        """Follow a move from ``before`` to ``after``."""
+        for side, acc in self.sums.items():
+            off, on = changed_inputs(before, after, side)
+            for i in off:
+                row = self.net.w1[i]
+                for j in range(len(acc)):
+                    acc[j] -= row[j]
+            for i in on:
+                row = self.net.w1[i]
+                for j in range(len(acc)):
+                    acc[j] += row[j]
+
+    def value(self, side: Side, features: Sequence[float] = ()) -> int:
+        """The network's value for ``side`` to move."""
+        return self.net.output(self.sums[side], features)

@@ -1,0 +1,230 @@
+"""Training the learned evaluation (:mod:`gyges.engine.network`) from self-play games:
+:func:`train_network` (numpy; the network it writes loads without it).
+
+Every position of a game of ``gyges engine-data`` (:mod:`gyges.engine.dataset`) before a
+move, where the side to move can neither land at once nor has lost to a threat it cannot
+parry (what the search's horizon evaluates), gives the board's inputs, the present
+evaluation's features and value (:meth:`gyges.engine.Search.evaluate`), and a target for
+the side to move: ``result_weight`` times the game's result (1 a win, 0 a loss, 1/2 a
+draw) plus the rest times the win probability of the score the game's search gave the
+move (the result alone for a random move). Every ``held_out_every``-th game (by number) is
+held out; the others, each position also mirrored left to right (the rules are the same
+in a mirror), train the float network by Adam on the cross-entropy, in a seeded order.
+Its weights are then rounded to integers; the held-out games measure the integer network
+against the present (linear) evaluation by log-loss and Brier score.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from gyges.engine._engine import Search
+from gyges.engine.calibration import score_probabilities
+from gyges.engine.logistic import numpy
+from gyges.engine.network import INPUTS, QA, QB, Network, board_inputs
+from gyges.engine.score import Score
+from gyges.engine.weights import Weights
+from gyges.formats.notation import parse_turn
+from gyges.game.moves import apply_move
+from gyges.game.position import Position
+from gyges.game.rules import PRESETS
+
+__all__ = ["NetSettings", "TrainingData", "network_positions", "train_network"]
+
+
+@dataclasses.dataclass(frozen=True)
+class NetSettings:
+    """How a network is trained: ``hidden`` units, ``epochs`` over the training
+    positions in batches of ``batch``, Adam's step ``rate``, the target's
+    ``result_weight``, with or without the present ``features``, ``held_out_every``-th
+    game held out, ``seed`` for the first weights and the order."""
+
+    hidden: int = 32
+    epochs: int = 4
+    batch: int = 512
+    rate: float = 0.002
+    result_weight: float = 1.0
+    features: bool = True
+    held_out_every: int = 5
+    seed: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass
+class TrainingData:
+    """The positions as arrays: ``inputs`` (0/1, one row a position), ``features``, the
+    present evaluation's ``linear`` value, the ``target``, the ``game`` number."""
+
+    inputs: Any
+    features: Any
+    linear: Any
+    target: Any
+    game: Any
+
+
+def _mirror_input(i: int) -> int:
+    slot, size = divmod(i, 3)
+    return 3 * (slot // 6 * 6 + 5 - slot % 6) + size
+
+
+MIRROR = [_mirror_input(i) for i in range(INPUTS)]
+
+
+def network_positions(records: Iterable[Mapping[str, Any]], result_weight: float = 1.0,
+                      progress: Callable[[int], None] | None = None) -> TrainingData:
+    """The training positions of ``records`` (see the module)."""
+    np = numpy()
+    searchers: dict[str, Search] = {}
+    weights = list(Weights.load().values)
+    rows: list[list[int]] = []
+    feats: list[tuple[float, ...]] = []
+    linear: list[float] = []
+    target: list[float] = []
+    games: list[int] = []
+    for n, record in enumerate(records, 1):
+        if progress is not None and n % 1000 == 0:
+            progress(n)
+        name = record["rules"]
+        rules = PRESETS[name]
+        search = searchers.setdefault(name, Search(rules.flags(), weights, 10))
+        result = record["result"]
+        position = Position.setup(*record["opening"])
+        before: list[Position] = []
+        scores = [v for _, v in score_probabilities(record)]
+        for text, value in zip(record["moves"], scores, strict=False):
+            move = parse_turn(text, position, rules, before)[0]
+            position = position.with_turn(move.side)
+            if move.is_win:
+                break
+            score, features = search.evaluate(position.key, move.side.index,
+                                              [b.key for b in before])
+            if features is not None:
+                won = 0.5 if result not in ("south", "north") else \
+                    float(result == move.side.name.lower())
+                t = won
+                if value is not None and result_weight < 1:
+                    t = result_weight * won + (1 - result_weight) * \
+                        Score.from_int(value).win_probability
+                rows.append(board_inputs(position))
+                feats.append(features)
+                linear.append(score)
+                target.append(t)
+                games.append(int(record["game"]))
+            before.append(position)
+            position = apply_move(position, move)
+    x = np.zeros((len(rows), INPUTS), dtype=np.uint8)
+    for r, active in enumerate(rows):
+        x[r, active] = 1
+    return TrainingData(x, np.array(feats, dtype=np.float32),
+                        np.array(linear, dtype=np.float64), np.array(target, dtype=np.float32),
+                        np.array(games, dtype=np.int64))
+
+
+def _sigmoid(np: Any, z: Any) -> Any:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+
+
+def _scores(np: Any, p: Any, y: Any) -> tuple[float, float]:
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    return (float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))),
+            float(np.mean((p - y) ** 2)))
+
+
+def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
+                  progress: Callable[[str], None] | None = None) -> tuple[Network, str]:
+    """Train a network on ``data`` (see the module): the integer network, with what made
+    it under ``fit``, and the report of the held-out games' scores."""
+    np = numpy()
+    rng = np.random.default_rng(settings.seed)
+    held = data.game % settings.held_out_every == 0
+    train = ~held
+    x = data.inputs[train].astype(np.float32)
+    x = np.concatenate([x, x[:, MIRROR]])                 # each position and its mirror
+    f = np.concatenate([data.features[train]] * 2) if settings.features else None
+    y = np.concatenate([data.target[train]] * 2)
+    h = settings.hidden
+    w1 = rng.normal(0, 0.1, (INPUTS, h)).astype(np.float32)
+    b1 = np.full(h, 0.5, dtype=np.float32)
+    w2 = rng.normal(0, 0.1, h).astype(np.float32)
+    b2 = np.zeros(1, dtype=np.float32)
+    wf = (np.array(Weights.load().values, dtype=np.float32) if settings.features
+          else np.zeros(0, dtype=np.float32))
+    params = [w1, b1, w2, b2, wf]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    beta1, beta2, eps, step = 0.9, 0.999, 1e-8, 0
+    n = len(y)
+    for epoch in range(settings.epochs):
+        order = rng.permutation(n)
+        for start in range(0, n, settings.batch):
+            idx = order[start:start + settings.batch]
+            xb, yb = x[idx], y[idx]
+            a = xb @ w1 + b1
+            hid = np.clip(a, 0.0, 1.0)
+            z = hid @ w2 + b2[0]
+            if f is not None:
+                z = z + f[idx] @ wf
+            p = _sigmoid(np, z)
+            dz = (p - yb) / len(idx)
+            gw2 = hid.T @ dz
+            gb2 = np.array([dz.sum()], dtype=np.float32)
+            da = np.outer(dz, w2) * ((a > 0) & (a < 1))
+            grads = [xb.T @ da, da.sum(axis=0), gw2, gb2,
+                     (f[idx].T @ dz) if f is not None else wf]
+            step += 1
+            for k, (p_, g) in enumerate(zip(params, grads, strict=True)):
+                if p_.size == 0:
+                    continue
+                m[k] = beta1 * m[k] + (1 - beta1) * g
+                v[k] = beta2 * v[k] + (1 - beta2) * g * g
+                mh = m[k] / (1 - beta1 ** step)
+                vh = v[k] / (1 - beta2 ** step)
+                p_ -= (settings.rate * mh / (np.sqrt(vh) + eps)).astype(p_.dtype)
+        if progress is not None:
+            progress(f"epoch {epoch + 1} of {settings.epochs}")
+    net = Network(tuple(tuple(int(round(float(w) * QA)) for w in row) for row in w1),
+                  tuple(int(round(float(b) * QA)) for b in b1),
+                  tuple(int(round(float(w) * QB)) for w in w2), int(round(float(b2[0]) * QB)),
+                  tuple(float(w) * 100 for w in wf))
+    # the held-out games: the integer network against the present evaluation
+    xh = data.inputs[held].astype(np.int64)
+    acc = xh @ np.array(net.w1, dtype=np.int64) + np.array(net.b1, dtype=np.int64)
+    total = (np.clip(acc, 0, QA) @ np.array(net.w2, dtype=np.int64) + net.b2 * QA) * 100
+    den = QA * QB
+    out = np.where(total >= 0, (total + den // 2) // den, -((-total + den // 2) // den))
+    value = out.astype(np.float64)
+    if settings.features:
+        value = value + np.rint(data.features[held].astype(np.float64)
+                                @ np.array(net.features, dtype=np.float64))
+    yh = data.target[held].astype(np.float64)
+    net_ll, net_brier = _scores(np, _sigmoid(np, value / 100), yh)
+    lin_ll, lin_brier = _scores(np, _sigmoid(np, data.linear[held] / 100), yh)
+    rate = float(np.mean(data.target[train]))
+    base_ll, base_brier = _scores(np, np.full(len(yh), rate), yh)
+    fit = {"settings": settings.to_json(), "positions": int(train.sum()),
+           "held_out_positions": int(held.sum()),
+           "held_out": {"network": {"log_loss": round(net_ll, 4), "brier": round(net_brier, 4)},
+                        "linear": {"log_loss": round(lin_ll, 4), "brier": round(lin_brier, 4)},
+                        "base_rate": {"log_loss": round(base_ll, 4),
+                                      "brier": round(base_brier, 4)}}}
+    net = dataclasses.replace(net, fit=fit)
+    target = "the game's result" if settings.result_weight == 1 else \
+        f"{settings.result_weight:g} x result + {1 - settings.result_weight:g} x search"
+    lines = [f"trained on {fit['positions']:,} positions (and their mirrors), "
+             f"{settings.hidden} hidden units, {'with' if settings.features else 'without'} "
+             f"the present features, {settings.epochs} epochs; target: {target}",
+             f"held out: {fit['held_out_positions']:,} positions (every "
+             f"{settings.held_out_every}th game)",
+             f"{'':28}{'log-loss':>10}{'Brier':>8}",
+             f"  {'the network (integer)':<26}{net_ll:>10.4f}{net_brier:>8.4f}",
+             f"  {'the present evaluation':<26}{lin_ll:>10.4f}{lin_brier:>8.4f}",
+             f"  {'base rate ' + format(rate, '.3f'):<26}{base_ll:>10.4f}{base_brier:>8.4f}"]
+    if not math.isfinite(net_ll):
+        lines.append("the network's loss is not finite: train with a smaller --rate")
+    return net, "\n".join(lines) + "\n"
+

@@ -1,0 +1,151 @@
+"""The learned evaluation's network (gyges.engine.network) and its training
+(gyges.engine.network_training, `gyges engine-network`): the integer network against its
+float original, the incremental accumulator against a fresh sum along random games, the
+file's round trip, and training that is deterministic on a tiny seeded set."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gyges.engine.calibration import read_games
+from gyges.engine.match import PlayedGame, replay_moves
+from gyges.engine.network import (
+    INPUTS,
+    QA,
+    Accumulator,
+    Network,
+    NetworkError,
+    board_inputs,
+)
+from gyges.engine.network_training import NetSettings, network_positions, train_network
+from gyges.game.moves import apply_move, legal_moves
+from gyges.game.position import ALL_SETUPS, Position
+from gyges.game.rules import PRESETS
+from gyges_cli.main import cli
+
+SAMPLE = Path(__file__).parent / "data" / "engine-games-sample.jsonl"
+RULES = PRESETS["pbmserv"]
+
+
+def random_net(hidden: int = 8, seed: int = 1, features: int = 0) -> Network:
+    rng = random.Random(seed)
+    return Network(tuple(tuple(rng.randint(-90, 90) for _ in range(hidden))
+                         for _ in range(INPUTS)),
+                   tuple(rng.randint(-60, 120) for _ in range(hidden)),
+                   tuple(rng.randint(-200, 200) for _ in range(hidden)), rng.randint(-50, 50),
+                   tuple(rng.uniform(-20, 20) for _ in range(features)))
+
+
+def random_games(n: int, plies: int, seed: int = 2):
+    """Random legal games from random setups: each a list of positions."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        pos = Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS))
+        line = [pos]
+        for _ in range(plies):
+            moves = [m for m in legal_moves(pos, RULES, line[:-1]) if not m.is_win]
+            if not moves:
+                break
+            pos = apply_move(pos, rng.choice(moves))
+            line.append(pos)
+        yield line
+
+
+def test_the_integer_network_is_its_float_original_rounded():
+    net = random_net()
+    for line in random_games(5, 20):
+        for pos in line:
+            assert abs(net.evaluate(pos) - net.float_value(pos)) <= 0.5 + 1e-9
+
+
+def test_the_side_to_move_sees_the_same_board_in_a_flipped_position():
+    for line in random_games(3, 15):
+        for pos in line:
+            assert sorted(board_inputs(pos)) == sorted(board_inputs(pos.flipped()))
+            assert len(set(board_inputs(pos))) == sum(1 for x in pos.board if x)
+
+
+def test_the_accumulator_follows_a_game_as_a_fresh_sum_would():
+    net = random_net(hidden=6, seed=3)
+    for line in random_games(6, 30, seed=4):
+        acc = Accumulator(net, line[0])
+        for before, after in zip(line, line[1:], strict=False):
+            acc.update(before, after)
+            for side in (after.turn, after.turn.other):
+                fresh = net.accumulate(board_inputs(after.with_turn(side)))
+                assert acc.sums[side] == fresh
+                assert acc.value(side) == net.evaluate(after.with_turn(side))
+
+
+def test_the_file_round_trips_and_a_bad_one_is_named(tmp_path):
+    net = random_net(features=3)
+    path = tmp_path / "n.json"
+    path.write_text(net.dumps())
+    assert Network.load(path) == net
+    data = json.loads(net.dumps())
+    data["b1"] = data["b1"][:-1]
+    path.write_text(json.dumps(data))
+    with pytest.raises(NetworkError, match=f"{path}: the layers' sizes"):
+        Network.load(path)
+    path.write_text("{")
+    with pytest.raises(NetworkError, match=f"{path}:1: not JSON"):
+        Network.load(path)
+
+
+def test_the_training_positions_are_those_the_horizon_evaluates():
+    records = list(read_games(str(SAMPLE)))
+    data = network_positions(records)
+    # independently: every position before a move (not a landing) where the search's
+    # evaluation reads features
+    from gyges.engine._engine import Search
+    from gyges.engine.weights import Weights
+    count = 0
+    for r in records:
+        search = Search(PRESETS[r["rules"]].flags(), list(Weights.load().values), 10)
+        game = PlayedGame.from_json({**r, "south": r["rules"], "north": r["rules"]})
+        replayed = replay_moves(game, PRESETS[r["rules"]])
+        last_lands = len(replayed) == len(r["moves"]) and r["reason"] == "landing"
+        for k, (pos, history) in enumerate(replayed):
+            if last_lands and k == len(replayed) - 1:
+                break
+            _, f = search.evaluate(pos.key, pos.turn.index, [h.key for h in history])
+            count += f is not None
+    assert data.inputs.shape == (count, INPUTS)
+    assert set(data.target.tolist()) <= {0.0, 0.5, 1.0}
+
+
+def test_training_is_deterministic_and_its_fast_scores_are_the_reference_ones():
+    records = list(read_games(str(SAMPLE)))[:20]
+    data = network_positions(records)
+    settings = NetSettings(hidden=4, epochs=2, held_out_every=4)
+    a, report = train_network(data, settings)
+    b, _ = train_network(data, settings)
+    assert a == b and a.fit == b.fit
+    assert "the network (integer)" in report
+    # the held-out score, recomputed position by position with the slow reference
+    loss = 0.0
+    held = [k for k in range(len(data.game)) if data.game[k] % 4 == 0]
+    for k in held:
+        active = [i for i in range(INPUTS) if data.inputs[k][i]]
+        value = a.output(a.accumulate(active), data.features[k].tolist())
+        p = min(max(1 / (1 + math.exp(-value / 100)), 1e-6), 1 - 1e-6)
+        y = float(data.target[k])
+        loss -= y * math.log(p) + (1 - y) * math.log(1 - p)
+    assert held and round(loss / len(held), 4) == a.fit["held_out"]["network"]["log_loss"]
+    assert max(abs(x) for r in a.w1 for x in r) < 40 * QA
+
+
+def test_the_command_writes_a_network_that_loads(tmp_path):
+    out = tmp_path / "net.json"
+    res = CliRunner().invoke(cli, ["engine-network", str(SAMPLE), "--hidden", "4",
+                                   "--epochs", "1", "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    net = Network.load(out)
+    assert net.hidden == 4 and net.fit["settings"]["hidden"] == 4
+    assert f"{net.fit['held_out']['network']['log_loss']:.4f}" in res.output
