@@ -34,13 +34,14 @@ from typing import Any
 from gyges.engine.identity import UNRECORDED, EngineIdentity
 from gyges.engine.score import Score
 from gyges.formats.notation import NotationError, parse_turn
-from gyges.game.moves import apply_move
+from gyges.game.moves import Move, apply_move
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, Side
 
 __all__ = ["BINS", "PROGRESS_EVERY", "Bin", "Calibration", "CalibrationReport", "Fit",
            "Observation", "ObservedMoves", "calibration_report", "fit_calibration",
-           "observations", "read_games", "reliability_svg", "score_probabilities"]
+           "observations", "read_games", "recorded_moves", "reliability_svg",
+           "score_probabilities", "RecordedMove"]
 
 #: The reliability diagram's bins: equal widths of the predicted probability.
 BINS = 10
@@ -79,10 +80,21 @@ def read_games(path: str) -> Iterator[dict[str, Any]]:
             yield record
 
 
-def score_probabilities(record: Mapping[str, Any]) -> Iterator[tuple[Side, int | None]]:
-    """Each move of a game record: the side that made it and its recorded score (the
-    compiled integer form, None for a random move). ValueError for a move that cannot be
-    played."""
+@dataclasses.dataclass(frozen=True)
+class RecordedMove:
+    """A move of a game record: the ``position`` it was made from (its side to move the
+    mover), the positions ``before`` it, the ``move`` and its recorded ``score`` (the
+    compiled integer form, None for a random move)."""
+
+    position: Position
+    before: tuple[Position, ...]
+    move: Move
+    score: int | None
+
+
+def recorded_moves(record: Mapping[str, Any]) -> Iterator[RecordedMove]:
+    """The moves of a game record of ``gyges engine-data``, replayed under its rules.
+    ValueError for a move that cannot be played."""
     rules = PRESETS[record["rules"]]
     position = Position.setup(*record["opening"])
     history: list[Position] = []
@@ -91,11 +103,20 @@ def score_probabilities(record: Mapping[str, Any]) -> Iterator[tuple[Side, int |
             move = parse_turn(text, position, rules, history)[0]
         except NotationError as e:
             raise ValueError(f"game {record['game']}: move {text}: {e}") from None
-        yield move.side, score
+        position = position.with_turn(move.side)
+        yield RecordedMove(position, tuple(history), move, score)
         if move.is_win:
             return
-        history.append(position.with_turn(move.side))
-        position = apply_move(position.with_turn(move.side), move)
+        history.append(position)
+        position = apply_move(position, move)
+
+
+def score_probabilities(record: Mapping[str, Any]) -> Iterator[tuple[Side, int | None]]:
+    """Each move of a game record: the side that made it and its recorded score (the
+    compiled integer form, None for a random move). ValueError for a move that cannot be
+    played."""
+    for m in recorded_moves(record):
+        yield m.move.side, m.score
 
 
 @dataclasses.dataclass(frozen=True)

@@ -22,14 +22,11 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from gyges.engine._engine import Search
-from gyges.engine.calibration import score_probabilities
+from gyges.engine.calibration import recorded_moves
 from gyges.engine.logistic import numpy
 from gyges.engine.network import INPUTS, QA, QB, Network, board_inputs
 from gyges.engine.score import Score
 from gyges.engine.weights import Weights
-from gyges.formats.notation import parse_turn
-from gyges.game.moves import apply_move
-from gyges.game.position import Position
 from gyges.game.rules import PRESETS
 
 __all__ = ["NetSettings", "TrainingData", "network_positions", "train_network"]
@@ -93,30 +90,25 @@ def network_positions(records: Iterable[Mapping[str, Any]], result_weight: float
         rules = PRESETS[name]
         search = searchers.setdefault(name, Search(rules.flags(), weights, 10))
         result = record["result"]
-        position = Position.setup(*record["opening"])
-        before: list[Position] = []
-        scores = [v for _, v in score_probabilities(record)]
-        for text, value in zip(record["moves"], scores, strict=False):
-            move = parse_turn(text, position, rules, before)[0]
-            position = position.with_turn(move.side)
-            if move.is_win:
+        for m in recorded_moves(record):
+            if m.move.is_win:
                 break
-            score, features = search.evaluate(position.key, move.side.index,
-                                              [b.key for b in before])
-            if features is not None:
-                won = 0.5 if result not in ("south", "north") else \
-                    float(result == move.side.name.lower())
-                t = won
-                if value is not None and result_weight < 1:
-                    t = result_weight * won + (1 - result_weight) * \
-                        Score.from_int(value).win_probability
-                rows.append(board_inputs(position))
-                feats.append(features)
-                linear.append(score)
-                target.append(t)
-                games.append(int(record["game"]))
-            before.append(position)
-            position = apply_move(position, move)
+            side = m.move.side
+            score, features = search.evaluate(m.position.key, side.index,
+                                              [b.key for b in m.before])
+            if features is None:
+                continue
+            won = 0.5 if result not in ("south", "north") else \
+                float(result == side.name.lower())
+            t = won
+            if m.score is not None and result_weight < 1:
+                t = result_weight * won + (1 - result_weight) * \
+                    Score.from_int(m.score).win_probability
+            rows.append(board_inputs(m.position))
+            feats.append(features)
+            linear.append(score)
+            target.append(t)
+            games.append(int(record["game"]))
     x = np.zeros((len(rows), INPUTS), dtype=np.uint8)
     for r, active in enumerate(rows):
         x[r, active] = 1
