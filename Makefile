@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: install test test-all bench lint weights data calibration
+.PHONY: install test test-all bench lint weights data calibration network
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -50,3 +50,10 @@ data:
 calibration:
 	gyges engine-calibration data/engine/training-games.jsonl.gz -q \
 	    --svg data/engine/calibration.svg > data/engine/calibration-report.txt
+
+# A learned evaluation over the board, trained on the training games (not yet used by the
+# search): data/engine/network.json (its fit recorded inside) and the held-out report.
+# About 5 minutes.
+network:
+	gyges engine-network data/engine/training-games.jsonl.gz -q \
+	    --out data/engine/network.json > data/engine/network-report.txt
