@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: install test test-all bench lint weights data calibration network
+.PHONY: install test test-all bench lint weights data data-pictures calibration network
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -30,7 +30,7 @@ weights:
 # The published self-play study (data/setups/pbmserv-selfplay.*), played again by the engine
 # of this checkout, then its report and map: run it after any change to the engine (its
 # code or weights), in the same change; tests/test_published_games.py fails until then.
-# Then the report, the heat map and the forest plot.
+# Then the report, the pair map and the forest plot, and their PNGs (data-pictures).
 # About 30 CPU minutes (2 workers). An interrupted run resumes from $(SELFPLAY).part.
 SELFPLAY = data/setups/pbmserv-selfplay.jsonl
 data:
@@ -43,6 +43,25 @@ data:
 	gyges setups report $(SELFPLAY) --proven data/setups/pbmserv-depth3.jsonl \
 	    --svg data/setups/pbmserv-selfplay.svg --forest data/setups/pbmserv-selfplay-forest.svg \
 	    > data/setups/pbmserv-selfplay-report.txt
+	$(MAKE) data-pictures
+
+# The PNGs of the study's forest plot and pair map (docs/setups.md), each SVG rendered by a
+# real browser at its natural size and 96 dpi (device scale 1: a CSS pixel a pixel). Run by
+# `make data` after the report; alone, it redraws the PNGs from the SVGs in a few seconds.
+BROWSER ?= chromium
+define screenshot
+	rm -f $(2)
+	size=$$(sed -n 's/^<svg .* width="\([0-9]*\)" height="\([0-9]*\)".*/\1,\2/p' $(1)); \
+	profile=$$(mktemp -d); \
+	$(BROWSER) --headless --no-sandbox --disable-gpu --hide-scrollbars \
+	    --user-data-dir=$$profile --force-device-scale-factor=1 --window-size=$$size \
+	    --screenshot=$(CURDIR)/$(2) file://$(CURDIR)/$(1) 2>/dev/null; \
+	rm -rf $$profile
+	test -s $(2)
+endef
+data-pictures:
+	$(call screenshot,data/setups/pbmserv-selfplay-forest.svg,data/setups/pbmserv-selfplay-forest.png)
+	$(call screenshot,data/setups/pbmserv-selfplay.svg,data/setups/pbmserv-selfplay-map.png)
 
 # How true the engine's printed win probabilities are, measured on the training games
 # (data/engine/training-games.jsonl.gz, which name the engine that played them): the report

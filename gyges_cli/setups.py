@@ -307,8 +307,11 @@ def _pairs(south: str | None, north: str | None, pairs_file: str | None
 @setups_group.command("report")
 @click.argument("results", metavar="FILE.jsonl")
 @click.option("--svg", "svg_out", default=None, metavar="OUT.svg",
-              help="Also draw a heat map, South setup by North setup, every setup labelled "
-              "(a file gyges did not write is not replaced without --force).")
+              help="Also draw a heat map: for an analysis, South setup by North setup, "
+              "every setup labelled; for a games file, the pair map, South's score by "
+              "South and North setup groups (by shrunken strength, as many as the games "
+              "support) with 95% intervals (a file gyges did not write is not replaced "
+              "without --force).")
 @click.option("--forest", "forest_out", default=None, metavar="OUT.svg",
               help="For a games file: also draw the forest plot, each setup's fitted and "
               "shrunken strength with its 95% interval, sorted (a file gyges did not write "
@@ -348,10 +351,13 @@ def report_command(results: str, svg_out: str | None, forest_out: str | None, to
     results (Elo, centred, with a 95% interval, its games and score); which
     differences are significant (a pairwise test at 5%); the best reply to each
     setup from the games. With --proven, pairs with a forced result lead and their
-    games count as that result. --svg draws South's score in each pair's games,
-    both axes ordered strongest first; --forest draws each setup's fitted strength
-    and its shrunken strength (the best guess of its true strength given how much
-    the side's setups truly differ) with their 95% intervals.
+    games count as that result. --svg draws the pair map: South's score with its
+    95% interval by South and North setup groups (each side's setups in groups by
+    shrunken strength, as many as leave about 385 games a cell, each game grouped
+    by the fit of the other half of the games); --forest draws each setup's
+    fitted strength and its shrunken strength (the best guess of its true
+    strength given how much the side's setups truly differ) with their 95%
+    intervals.
 
     \b
     Examples:

@@ -1,11 +1,10 @@
-"""The report and the heat map of a self-play table: the numbers on a small fixed table,
-the mirror folded in, proven verdicts first, the labels on both axes; the published
-table's report and map are what the report makes of its games."""
+"""The report of a self-play table: the numbers on a small fixed table, the mirror folded
+in, proven verdicts first; the published table's report, pair map and forest plot are
+what the report makes of its games (the map itself: tests/test_score_map.py)."""
 
 from __future__ import annotations
 
 import json
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from gyges.setups.proven.records import read_results
 from gyges.setups.selfplay.forest import forest_plot
 from gyges.setups.selfplay.games import read_games
 from gyges.setups.selfplay.report import best_replies, rank_report
-from gyges.setups.selfplay.scoremap import NO_GAMES, score_colour, score_map_svg
+from gyges.setups.selfplay.scoremap import score_map_svg
 from gyges.setups.selfplay.strengths import fit_strengths
 from gyges.setups.selfplay.table import game_table
 from gyges_cli.main import cli
@@ -103,25 +102,6 @@ def test_the_mirror_is_folded_in_and_proven_pairs_lead():
     assert text.index("Proven results (1 pair, listed first)") < text.index("Results:")
     assert "S 231123 N 332211: South wins in 3 (depth 3)" in text
     assert "231123 = 321132" in text
-
-
-def test_the_heat_map_labels_every_setup_and_orders_by_strength():
-    table = game_table(_games())
-    svg = ET.fromstring(score_map_svg(table))
-    texts = [t.text for t in svg.iter(f"{SVG}text")]
-    for setup in ("231123", "112233", "321123", "332211"):
-        assert texts.count(setup) == 1
-    assert "North setup, strongest first →" in texts
-    assert "South setup, strongest first →" in texts
-    # rows: South strongest first; columns: North strongest first
-    rows = [t.text for t in svg.iter(f"{SVG}text") if t.get("text-anchor") == "end"
-            and t.text in ("231123", "112233")]
-    assert rows == ["231123", "112233"]
-    cells = {r.find(f"{SVG}title").text.split(":")[0]: r.get("fill")
-             for r in svg.iter(f"{SVG}rect") if r.find(f"{SVG}title") is not None}
-    assert cells["S 231123 N 321123"] == score_colour(5 / 6)
-    assert cells["S 112233 N 332211"] == score_colour(1 / 12)
-    assert score_colour(0.5) == "#ffffff" and NO_GAMES not in cells.values()
 
 
 def test_the_report_command_reads_a_games_file(tmp_path):

@@ -24,22 +24,27 @@ written at the end of each row.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from gyges.engine.stats import Z95
 from gyges.game.position import mirror_setup
 from gyges.game.rules import Side
-from gyges.setups.proven.heatmap import GAP, LABEL_SIZE, LEGEND_SIZE, TITLE_SIZE, Canvas
+from gyges.setups.proven.heatmap import GAP, Canvas
 from gyges.setups.proven.heatmap import svg_document as _document
 from gyges.setups.selfplay.reliability import Spread, true_spread
 from gyges.setups.selfplay.strengths import Fit, Rating
 from gyges.setups.selfplay.table import GameTable
 
-__all__ = ["FITTED", "SHRUNKEN", "forest_plot", "forest_svg", "shrunken_interval"]
+__all__ = ["FITTED", "SHRUNKEN", "forest_plot", "forest_svg", "shrunken_interval",
+           "shrunken_order"]
 
 FITTED = "#a0a0a0"    #: the fitted strengths and their intervals
 SHRUNKEN = "#000000"  #: the shrunken strengths and their intervals
-ROW = 14              #: a row's height (px)
+ROW = 16              #: a row's height (px)
+#: font sizes (px), read at the picture's natural size (96 dpi): at 13 px a digit is
+#: 9.5 px of ink high (tests/test_selfplay_pictures_browser.py measures it in a browser)
+LABEL_SIZE = LEGEND_SIZE = 13
+TITLE_SIZE = 14
 ELO_PX = 2.0          #: pixels an Elo point
 _TICK = 50            #: Elo between the axis's ticks
 
@@ -59,6 +64,15 @@ def shrunken_interval(rating: Rating, spread: Spread) -> tuple[float, float, flo
     tau2 = spread.tau ** 2
     sd = math.sqrt(tau2 * e * e / (tau2 + e * e))
     return value, value - Z95 * sd, value + Z95 * sd
+
+
+def shrunken_order(ratings: Sequence[Rating]) -> list[Rating]:
+    """One side's ratings, strongest first by shrunken strength; ties (every shrunken
+    strength is the average when the true spread is 0) by fitted strength, then setup."""
+    if len(ratings) < 2:
+        return list(ratings)
+    shrunken = dict(true_spread(ratings).shrunken)
+    return sorted(ratings, key=lambda r: (-shrunken[r.setup], -r.strength, r.setup))
 
 
 def forest_svg(fit: Fit, evaluations: Mapping[str, float] | None = None,
@@ -82,7 +96,7 @@ def forest_svg(fit: Fit, evaluations: Mapping[str, float] | None = None,
         if len(ratings) < 2:
             continue
         spread = true_spread(ratings)
-        rows = sorted(ratings, key=lambda r: (-dict(spread.shrunken)[r.setup], r.setup))
+        rows = shrunken_order(ratings)
         title = "South setups (South moves first)" if side is Side.SOUTH else "North setups"
         c.text(0, y + TITLE_SIZE, title, TITLE_SIZE, bold=True)
         c.text(0, y + TITLE_SIZE + LEGEND_SIZE + 4,
