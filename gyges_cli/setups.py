@@ -377,8 +377,10 @@ def report_command(results: str, svg_out: str | None, forest_out: str | None, to
         except OutputError as e:
             raise UserError(f"{e} ({option})") from None
     forest = None
+    map_name = "heat map"
     try:
         if is_games_file(results):
+            map_name = "pair map"
             text, svg, forest = _games_report(results, proven_file, svg_out is not None,
                                               forest_out is not None)
         else:
@@ -392,7 +394,7 @@ def report_command(results: str, svg_out: str | None, forest_out: str | None, to
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or results) from None
     click.echo(text)
-    for out, picture, what in ((svg_out, svg, "heat map"), (forest_out, forest, "forest plot")):
+    for out, picture, what in ((svg_out, svg, map_name), (forest_out, forest, "forest plot")):
         if out and picture:
             try:
                 with open_atomic(out) as f:

@@ -7,5 +7,6 @@ The modules, by job:
   its games file, each line a :class:`gyges.engine.match.PlayedGame`;
 - ``table``: the games as a table (the mirror folded in, proven verdicts first);
 - ``strengths``: the Bradley-Terry fit of one strength per setup and side, with intervals;
-- ``report`` and ``scoremap``: the report of a games file as text, its heat map as SVG.
+- ``report`` and ``scoremap``: the report of a games file as text, its pair map (by
+  setup groups) as SVG.
 """
