@@ -280,19 +280,26 @@ class Sprt:
 
         Samples that all ended alike have no variance: they are weighed as if one more
         had been even (a drawn game, or a pair 1-1), so that a run of wins (or losses)
-        decides, and one sample alone does not.
+        decides, and one sample alone does not; samples that were all even, as if one
+        more had been won and one more lost.
 
         >>> s = Sprt(0, 50)
         >>> [s.decide(Tally(n, 0, 0)) for n in (1, 3, 4)], s.decide(Tally(0, 0, 4))
         ([None, None, 'H1'], 'H0')
         >>> [s.decide(Tally(2 * n, 0, 0, (0, 0, 0, 0, n))) for n in (1, 4)]
         [None, 'H1']
+        >>> s.decide(Tally(1, 0, 1, (0, 0, 1, 0, 0))), s.decide(Tally(0, 3, 0))
+        (None, None)
         """
         if tally.samples == 0:
             return 0.0
         if tally.variance() <= 0:
-            tally = tally + (Tally(1, 0, 1, (0, 0, 1, 0, 0)) if tally.paired
-                             else Tally(0, 1, 0))
+            if tally.score == 0.5:
+                tally = tally + (Tally(2, 0, 2, (1, 0, 0, 0, 1)) if tally.paired
+                                 else Tally(1, 0, 1))
+            else:
+                tally = tally + (Tally(1, 0, 1, (0, 0, 1, 0, 0)) if tally.paired
+                                 else Tally(0, 1, 0))
         var = tally.variance()
         s0, s1 = score_of_elo(self.elo0), score_of_elo(self.elo1)
         return tally.samples * (s1 - s0) * (2 * tally.score - s0 - s1) / (2 * var)
