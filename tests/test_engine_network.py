@@ -149,3 +149,34 @@ def test_the_command_writes_a_network_that_loads(tmp_path):
     net = Network.load(out)
     assert net.hidden == 4 and net.fit["settings"]["hidden"] == 4
     assert f"{net.fit['held_out']['network']['log_loss']:.4f}" in res.output
+
+
+def test_the_compiled_search_evaluates_the_network_as_the_reference_does():
+    from gyges.engine._engine import Search
+    from gyges.engine.weights import Weights
+    net = random_net(hidden=12, seed=7, features=30)
+    layers = (net.w1, net.b1, net.w2, net.b2, net.features)
+    search = Search(RULES.flags(), list(Weights.load().values), 12, 1, layers)
+    linear = Search(RULES.flags(), list(Weights.load().values), 12, 1)
+    checked = differs = 0
+    for line in random_games(8, 25, seed=8):
+        for k, pos in enumerate(line):
+            history = [p.key for p in line[:k]]
+            value, features = search.evaluate(pos.key, pos.turn.index, history)
+            if features is None:
+                continue
+            checked += 1
+            assert value == max(-29999, min(29999, net.evaluate(pos, features)))
+            differs += value != linear.evaluate(pos.key, pos.turn.index, history)[0]
+    assert checked > 100 and differs > checked // 2
+
+
+def test_a_builtin_engine_takes_a_network_file(tmp_path):
+    from gyges.engine.players import EngineError, EngineSpec
+    path = tmp_path / "n.json"
+    path.write_text(random_net(hidden=4).dumps())
+    spec = EngineSpec.parse(f"builtin:network={path},nodes=200")
+    assert spec.engine_options.network == Network.load(path)
+    path.write_text("[]")
+    with pytest.raises(EngineError, match=str(path)):
+        EngineSpec.parse(f"builtin:network={path}")

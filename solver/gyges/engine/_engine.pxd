@@ -51,6 +51,13 @@ cpdef enum:
 
 cdef enum:
     NFEATURES = F_ENDS_Y + 1
+
+cdef enum:
+    # the learned evaluation (gyges.engine.network): 108 inputs, units 1/QA and 1/QB
+    NET_INPUTS = 108
+    NET_MAX_HIDDEN = 128
+    NET_QA = 127
+    NET_QB = 64
     MAX_PLY = 100
     MAX_GAME = 1024        # earlier boards of the game kept for the Renop law
     CHECK_EVERY = 1023     # nodes between looks at the clock, the node limit and signals
@@ -151,6 +158,12 @@ ctypedef struct S:
     CMove pv[MAX_PLY][MAX_PLY]
     int pvlen[MAX_PLY]
     double w[NFEATURES]
+    int nh                 # the learned evaluation's hidden units (0: the linear one)
+    int16_t nw1[NET_INPUTS * NET_MAX_HIDDEN]   # input i's weight on unit j at i * nh + j
+    int32_t nb1[NET_MAX_HIDDEN]
+    int32_t nw2[NET_MAX_HIDDEN]
+    int32_t nb2
+    double nwf[NFEATURES]  # the features' weights (hundredths of a logit), with nh > 0
     Watch watch            # the node count, aborted (1, or CUT_OFF) and Ctrl-C
     unsigned long long node_limit  # 0: none
     double deadline                # 0: none (monotonic seconds)

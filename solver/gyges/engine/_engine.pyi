@@ -1,5 +1,5 @@
 # Types of the engine's compiled search (solver/gyges/engine/_engine.pyx), for mypy.
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 _Triple = tuple[int, int, int | None]
@@ -53,7 +53,9 @@ class SearchResult:
 
 class Search:
     def __init__(self, rules: int, weights: Iterable[float], tt_bits: int = ...,
-                 cores: int = ...) -> None: ...
+                 cores: int = ...,
+                 network: tuple[Sequence[Sequence[int]], Sequence[int], Sequence[int], int,
+                                Sequence[float]] | None = ...) -> None: ...
     def close(self) -> None: ...
     def stop(self) -> None: ...
     def resume(self) -> None: ...

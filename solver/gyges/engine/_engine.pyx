@@ -41,6 +41,7 @@ of boards, the landing cache, witnesses, the signal watch, the lazy move picker)
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport calloc, free
+from libc.math cimport nearbyint
 from libc.signal cimport signal as c_signal, SIGINT, SIG_IGN
 from posix.unistd cimport fork, getpid, getppid, pipe, read, write, close, _exit
 from posix.wait cimport waitpid, WNOHANG
@@ -161,7 +162,7 @@ cdef class Search:
     """The result of the last search: what :meth:`go` returned, or its best so far when
     an exception ended it (None before the first)."""
 
-    def __cinit__(self, int rules, weights, int tt_bits=20, int cores=1):
+    def __cinit__(self, int rules, weights, int tt_bits=20, int cores=1, network=None):
         if not 10 <= tt_bits <= 28:
             raise ValueError("tt_bits must be 10..28")
         if not 1 <= cores <= MAX_PROCS:
@@ -187,7 +188,36 @@ cdef class Search:
             raise MemoryError("no memory for the engine's tables")
         for i, v in enumerate(weights):
             self.s.w[i] = float(v)
+        if network is not None:
+            self._load_network(network)
         _fork_helpers(&self.helpers, &self.s, cores - 1)
+
+    cdef int _load_network(self, network) except -1:
+        """Take the learned evaluation ``network`` (``(w1, b1, w2, b2, features)``, the
+        integer layers of ``gyges.engine.network.Network``; ``features`` one weight per
+        feature, or empty for none) before the helpers are forked."""
+        w1, b1, w2, b2, wf = network
+        cdef int nh = len(b1), i, j
+        if not 1 <= nh <= NET_MAX_HIDDEN or len(w1) != NET_INPUTS or len(w2) != nh:
+            raise ValueError(f"a network of {NET_INPUTS} inputs and 1..{NET_MAX_HIDDEN} "
+                             "hidden units")
+        if len(wf) not in (0, NFEATURES):
+            raise ValueError(f"the network weighs {NFEATURES} features, or none")
+        for i in range(NET_INPUTS):
+            if len(w1[i]) != nh:
+                raise ValueError("the network's first layer is not one row an input")
+            for j in range(nh):
+                if not -32768 <= w1[i][j] <= 32767:
+                    raise ValueError("a first-layer weight out of 16 bits")
+                self.s.nw1[i * nh + j] = w1[i][j]
+        for j in range(nh):
+            self.s.nb1[j] = b1[j]
+            self.s.nw2[j] = w2[j]
+        self.s.nb2 = b2
+        for i in range(NFEATURES):
+            self.s.nwf[i] = float(wf[i]) if len(wf) else 0.0
+        self.s.nh = nh
+        return 0
 
     def close(self):
         """End the helper processes: later searches use this process alone."""

@@ -126,14 +126,49 @@ cdef void _mobility(S* s, const Board* b, int side, const History* h, double* mo
     ends[0] = popcount(ended) / 4.0
 
 
+cdef long long _network(S* s, const Board* b, int x, const double* f) noexcept nogil:
+    """The learned evaluation (``gyges.engine.network.Network.evaluate``, the same integer
+    arithmetic): the first layer summed over the occupied slots seen from X (rows turned
+    over for North), clipped, weighed by the output layer, rounded half away from zero;
+    plus the features' term, rounded to nearest (half to even, as Python's ``round``)."""
+    cdef int32_t acc[NET_MAX_HIDDEN]
+    cdef int nh = s.nh, i, j, slot, o
+    cdef long long total, value, den = NET_QA * NET_QB, out
+    cdef double t = 0.0
+    cdef const int16_t* row
+    for j in range(nh):
+        acc[j] = s.nb1[j]
+    for slot in range(36):
+        if b.size[slot]:
+            o = slot if x == SOUTH else (5 - slot // 6) * 6 + slot % 6
+            row = &s.nw1[(3 * o + b.size[slot] - 1) * nh]
+            for j in range(nh):
+                acc[j] += row[j]
+    total = <long long>s.nb2 * NET_QA
+    for j in range(nh):
+        if acc[j] > 0:
+            total += <long long>s.nw2[j] * (acc[j] if acc[j] < NET_QA else NET_QA)
+    value = total * 100
+    if value >= 0:
+        out = (value + den // 2) // den
+    else:
+        out = -((-value + den // 2) // den)
+    for i in range(NFEATURES):
+        t += s.nwf[i] * f[i]
+    return out + <long long>nearbyint(t)
+
+
 cdef int _evaluate(S* s, const Board* b, int x, int threat, Reach* reach) noexcept nogil:
     cdef double f[NFEATURES]
     cdef double v = 0.0
     cdef int i
     _features(s, b, x, threat, reach, f)
-    for i in range(NFEATURES):
-        v += s.w[i] * f[i]
-    v *= 100.0
+    if s.nh:
+        v = <double>_network(s, b, x, f)
+    else:
+        for i in range(NFEATURES):
+            v += s.w[i] * f[i]
+        v *= 100.0
     if v > EVAL_CAP - 1:
         return EVAL_CAP - 1
     if v < -(EVAL_CAP - 1):

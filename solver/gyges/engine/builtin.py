@@ -26,6 +26,7 @@ from typing import Any
 
 from gyges.engine import proofs
 from gyges.engine._engine import MAX_CORES, Search, SearchResult
+from gyges.engine.network import Network
 from gyges.engine.score import Eval, Loss, Score, Win
 from gyges.engine.weights import Weights
 from gyges.game.moves import Game, Move, MoveList, apply_move, legal_moves
@@ -102,7 +103,9 @@ class Limit:
 class Options:
     """The builtin engine's settings: ``prove``, the proof horizon in moves of the
     winner; ``hash_bits``, its transposition table's size (2 ** bits entries of 16
-    bytes); ``weights``, the evaluation's (None: the shipped ones); ``cores``, how many
+    bytes); ``weights``, the evaluation's (None: the shipped ones); ``network``, a learned
+    evaluation (:mod:`gyges.engine.network`) used in place of the linear one (None: the
+    linear one, ``weights``); ``cores``, how many
     processes search (1: this one alone, deterministic at fixed depth or nodes; more:
     helper processes share the table and the root's moves, and the moves chosen may
     vary from run to run)."""
@@ -111,6 +114,7 @@ class Options:
     hash_bits: int = 20
     weights: Weights | None = None
     cores: int = 1
+    network: Network | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.prove <= MAX_PROVE_DEPTH:
@@ -239,8 +243,10 @@ class Engine:
 
     def _open_search(self) -> Search:
         weights = self.options.weights or Weights.load()
+        net = self.options.network
+        layers = None if net is None else (net.w1, net.b1, net.w2, net.b2, net.features)
         return Search(self.rules.flags(), weights.values, self.options.hash_bits,
-                      self.options.cores)
+                      self.options.cores, layers)
 
     def configure(self, options: Options) -> None:
         """Search with ``options`` from the next call on (as python-chess's

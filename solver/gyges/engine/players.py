@@ -41,6 +41,7 @@ from gyges.engine.builtin import (
     machine_cores,
 )
 from gyges.engine.client import UgiEngine, popen_ugi
+from gyges.engine.network import Network, NetworkError
 from gyges.engine.score import Eval
 from gyges.engine.weights import Weights, WeightsError
 from gyges.game.moves import Game, apply_move, can_land, legal_moves
@@ -73,6 +74,8 @@ BUILTIN_OPTIONS = {
     "cores": "processes searching (1: deterministic at fixed depth or nodes; capped at the "
              "cores of the machine the engine runs on)",
     "weights": "a weights file for the evaluation (default: the shipped one)",
+    "network": "a learned evaluation's file (gyges engine-network) used in place of the "
+               "linear one",
 }
 
 
@@ -159,13 +162,15 @@ def _own_limit(text: str, given: dict[str, str]) -> Limit | None:
 def _engine_options(text: str, given: dict[str, str]) -> Options:
     prove, bits = _number(text, given, "prove", int), _number(text, given, "hash", int)
     cores = _number(text, given, "cores", int)
-    path = given.get("weights")
+    path, net_path = given.get("weights"), given.get("network")
     try:
         weights = Weights.load(path) if path else None
-    except WeightsError as e:
+        network = Network.load(net_path) if net_path else None
+    except (WeightsError, NetworkError) as e:
         raise EngineError(str(e)) from None
     options = Options(prove=3 if prove is None else int(prove),
                       hash_bits=20 if bits is None else int(bits), weights=weights,
+                      network=network,
                       cores=1 if cores is None else int(cores))
     return dataclasses.replace(options, cores=min(options.cores, machine_cores()))
 
