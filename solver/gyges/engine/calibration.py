@@ -222,7 +222,10 @@ class Fit:
     mean_outcome: float
 
     @classmethod
-    def of(cls, obs: Sequence[Observation], predict: Any = None) -> Fit:
+    def of(cls, obs: Sequence[Observation],
+           predict: Callable[[float], float] | None = None) -> Fit:
+        """How well ``predict`` of each printed probability (None: the printed
+        probability itself) fits the outcomes of ``obs``."""
         predict = predict or (lambda p: p)
         n = len(obs)
         if not n:
@@ -249,7 +252,8 @@ class Bin:
     interval: tuple[float, float]
 
 
-def _bins(obs: Sequence[Observation], predict: Any, bins: int) -> list[Bin]:
+def _bins(obs: Sequence[Observation], predict: Callable[[float], float], bins: int
+          ) -> list[Bin]:
     groups: list[list[tuple[float, Observation]]] = [[] for _ in range(bins)]
     for o in obs:
         p = predict(o.probability)
