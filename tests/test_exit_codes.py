@@ -52,6 +52,8 @@ def analysis(tmp: Path) -> str:
 
 
 # (command, status) -> a function of a temporary directory giving the arguments
+GAMES = DATA / "engine-games-sample.jsonl"  # 40 games of engine-data
+
 CASES = {
     ("show", 0): lambda t: ["show", START],
     ("show", 2): lambda t: ["show", "321123/....../....../....../....../231123"],
@@ -75,6 +77,11 @@ CASES = {
                                    "--max-plies", "40", "--jobs", "1", "-q", "--out",
                                    str(t / "d.jsonl")],
     ("engine-data", 2): lambda t: ["engine-data", "--games", "0", "--out", str(t / "d.jsonl")],
+    ("engine-calibration", 0): lambda t: ["engine-calibration", str(GAMES), "-q"],
+    ("engine-calibration", 2): lambda t: ["engine-calibration", str(t / "missing.jsonl")],
+    ("engine-network", 0): lambda t: ["engine-network", str(GAMES), "--hidden", "2",
+                                      "--epochs", "1", "-q", "--out", str(t / "n.json")],
+    ("engine-network", 2): lambda t: ["engine-network", str(GAMES), "--hidden", "0"],
     ("ugi", 2): lambda t: ["ugi", "--rules", "nonsense"],
     ("match", 0): lambda t: ["match", "builtin:depth=1,prove=0", "builtin:depth=1,prove=0",
                              "--games", "2", "--max-plies", "4", "--jobs", "1", "-q",

@@ -21,7 +21,7 @@ the float network the weights were rounded from.
 >>> Network.from_json(net.to_json()) == net
 True
 >>> sorted(board_inputs(Position.from_string("1...../....../....../....../....../.....3 N")))
-[2, 105]
+[0, 107]
 """
 
 from __future__ import annotations
