@@ -118,6 +118,9 @@ def test_the_training_positions_are_those_the_horizon_evaluates():
             count += f is not None
     assert data.inputs.shape == (count, INPUTS)
     assert set(data.target.tolist()) <= {0.0, 0.5, 1.0}
+    assert (data.target == data.result).all()            # the result alone by default
+    mixed = network_positions(records, result_weight=0.5)
+    assert (mixed.result == data.result).all() and (mixed.target != data.result).any()
 
 
 def test_training_is_deterministic_and_its_fast_scores_are_the_reference_ones():
@@ -135,7 +138,7 @@ def test_training_is_deterministic_and_its_fast_scores_are_the_reference_ones():
         active = [i for i in range(INPUTS) if data.inputs[k][i]]
         value = a.output(a.accumulate(active), data.features[k].tolist())
         p = min(max(1 / (1 + math.exp(-value / 100)), 1e-6), 1 - 1e-6)
-        y = float(data.target[k])
+        y = float(data.result[k])
         loss -= y * math.log(p) + (1 - y) * math.log(1 - p)
     assert held and round(loss / len(held), 4) == a.fit["held_out"]["network"]["log_loss"]
     assert max(abs(x) for r in a.w1 for x in r) < 40 * QA

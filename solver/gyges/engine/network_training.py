@@ -11,7 +11,8 @@ move (the result alone for a random move). Every ``held_out_every``-th game (by 
 held out; the others, each position also mirrored left to right (the rules are the same
 in a mirror), train the float network by Adam on the cross-entropy, in a seeded order.
 Its weights are then rounded to integers; the held-out games measure the integer network
-against the present (linear) evaluation by log-loss and Brier score.
+against the present (linear) evaluation by log-loss and Brier score of the game's result
+(whatever the training's target).
 """
 
 from __future__ import annotations
@@ -55,12 +56,15 @@ class NetSettings:
 @dataclasses.dataclass
 class TrainingData:
     """The positions as arrays: ``inputs`` (0/1, one row a position), ``features``, the
-    present evaluation's ``linear`` value, the ``target``, the ``game`` number."""
+    present evaluation's ``linear`` value, the training ``target``, the game's ``result``
+    for the side to move (what the held-out games are measured against), the ``game``
+    number."""
 
     inputs: Any
     features: Any
     linear: Any
     target: Any
+    result: Any
     game: Any
 
 
@@ -82,6 +86,7 @@ def network_positions(records: Iterable[Mapping[str, Any]], result_weight: float
     feats: list[tuple[float, ...]] = []
     linear: list[float] = []
     target: list[float] = []
+    results: list[float] = []
     games: list[int] = []
     for n, record in enumerate(records, 1):
         if progress is not None and n % 1000 == 0:
@@ -108,13 +113,14 @@ def network_positions(records: Iterable[Mapping[str, Any]], result_weight: float
             feats.append(features)
             linear.append(score)
             target.append(t)
+            results.append(won)
             games.append(int(record["game"]))
     x = np.zeros((len(rows), INPUTS), dtype=np.uint8)
     for r, active in enumerate(rows):
         x[r, active] = 1
     return TrainingData(x, np.array(feats, dtype=np.float32),
                         np.array(linear, dtype=np.float64), np.array(target, dtype=np.float32),
-                        np.array(games, dtype=np.int64))
+                        np.array(results, dtype=np.float32), np.array(games, dtype=np.int64))
 
 
 def _sigmoid(np: Any, z: Any) -> Any:
@@ -193,10 +199,10 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
     if settings.features:
         value = value + np.rint(data.features[held].astype(np.float64)
                                 @ np.array(net.features, dtype=np.float64))
-    yh = data.target[held].astype(np.float64)
+    yh = data.result[held].astype(np.float64)
     net_ll, net_brier = _scores(np, _sigmoid(np, value / 100), yh)
     lin_ll, lin_brier = _scores(np, _sigmoid(np, data.linear[held] / 100), yh)
-    rate = float(np.mean(data.target[train]))
+    rate = float(np.mean(data.result[train]))
     base_ll, base_brier = _scores(np, np.full(len(yh), rate), yh)
     fit = {"settings": settings.to_json(), "positions": int(train.sum()),
            "held_out_positions": int(held.sum()),
@@ -211,7 +217,7 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
              f"{settings.hidden} hidden units, {'with' if settings.features else 'without'} "
              f"the present features, {settings.epochs} epochs; target: {target}",
              f"held out: {fit['held_out_positions']:,} positions (every "
-             f"{settings.held_out_every}th game)",
+             f"{settings.held_out_every}th game), against the game's result",
              f"{'':28}{'log-loss':>10}{'Brier':>8}",
              f"  {'the network (integer)':<26}{net_ll:>10.4f}{net_brier:>8.4f}",
              f"  {'the present evaluation':<26}{lin_ll:>10.4f}{lin_brier:>8.4f}",
