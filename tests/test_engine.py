@@ -21,8 +21,8 @@ from positions import arbitrary_position, reachable_positions
 from gyges import PRESETS, Position
 from gyges.engine._engine import Search
 from gyges.engine.builtin import Engine, EngineError, Limit, Options, analyse
-from gyges.engine.match import play_game, replay_moves
 from gyges.engine.players import open_player
+from gyges.engine.refereed import play_game, replay_moves
 from gyges.engine.score import Eval, Loss, Score, ScoreError, Win
 from gyges.engine.training import fit_weights
 from gyges.engine.weights import FEATURES, Weights, WeightsError

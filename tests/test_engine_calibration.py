@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from gyges.engine.calibration import (
     read_games,
     reliability_svg,
 )
-from gyges.engine.match import PlayedGame, replay_moves
+from gyges.engine.refereed import PlayedGame, replay_moves
 from gyges.engine.score import Score
 from gyges.game.rules import PRESETS
 from gyges_cli.main import cli
@@ -141,3 +142,22 @@ def test_the_published_report_is_what_the_command_makes(tmp_path):
     assert res.exit_code == 0, res.output
     assert res.output == (data / "calibration-report.txt").read_text()
     assert svg.read_text() == (data / "calibration.svg").read_text()
+
+
+def test_the_printed_probability_is_the_calibrated_one():
+    """The shipped scale is the one the published measurement fits: refitted on the
+    printed probabilities of the held-out report, one scale for both sides comes out 1
+    (to 0.01), and it improves on the probability before calibration."""
+    from gyges.engine.score import CALIBRATION, Eval
+
+    text = (Path(__file__).parents[1] / "data" / "engine" / "calibration-report.txt"
+            ).read_text()
+    scale = float(re.search(r"rescaled \(one scale.*logistic\(([0-9.]+) \* logit", text)[1])
+    assert abs(scale - 1.0) <= 0.01
+    printed = float(re.search(r"held-out games, as printed +[0-9,]+ +([0-9.]+)", text)[1])
+    before = float(re.search(r"held-out, before calibration +[0-9,]+ +([0-9.]+)", text)[1])
+    assert printed < before
+    assert f"logistic({CALIBRATION:g} * v / 100)" in text
+    p = Eval(57).win_probability
+    assert abs(p - 1 / (1 + math.exp(-CALIBRATION * 0.57))) < 1e-12
+    assert abs(p + Eval(-57).win_probability - 1) < 1e-12

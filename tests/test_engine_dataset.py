@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from gyges.engine.dataset import DATASET_RULES, DataSettings, dataset_game
 from gyges.engine.identity import code_digest, weights_digest
-from gyges.engine.match import PlayedGame, replay_moves
+from gyges.engine.refereed import PlayedGame, replay_moves
 from gyges.engine.score import Score
 from gyges.game.rules import PRESETS
 from gyges_cli.main import cli

@@ -12,9 +12,9 @@ import pytest
 from gyges import PRESETS, Position
 from gyges.engine.builtin import MAX_CORES, Analysis, EngineError, Limit, PlayResult
 from gyges.engine.client import EngineFailure
-from gyges.engine.match import PlayedGame, play_game, replay_moves
 from gyges.engine.openings import openings
 from gyges.engine.players import EngineSpec, open_player
+from gyges.engine.refereed import PlayedGame, play_game, replay_moves
 from gyges.engine.score import Eval
 from gyges.engine.stats import Sprt, Tally, elo_of_score, score_of_elo
 from gyges.formats.record import parse_record, replay
@@ -185,13 +185,13 @@ def test_a_game_without_its_partner_is_counted_but_left_out():
 
 
 def test_the_published_games_load_as_played_games():
-    from gyges.engine.match import MatchSettings, results_file
+    from gyges.engine.identity import UNRECORDED
+    from gyges.engine.match import results_file
     from gyges.setups.selfplay.games import read_games
 
-    settings = MatchSettings(
-        ("builtin", "ugi:taskset -c 1 /tmp/peer/ugi/target/release/gyges_engine"),
-        PRESETS["helios"], Limit(time=0.5))
-    found = results_file("data/engine/helios-0.5s.jsonl", settings).read()
+    found = results_file("data/engine/helios-0.5s.jsonl").read()
+    assert found.params["engines"][0] == "builtin" and found.params["limit"] == {"time": 0.5}
+    assert found.params["engine"] == UNRECORDED       # played before games named it
     games = found.values()
     assert len(games) == 200 and all(isinstance(g, PlayedGame) for g in games.values())
     assert games[1].opening == ("123213", "321312") and games[1].number == 1

@@ -14,7 +14,6 @@ import pytest
 from click.testing import CliRunner
 
 from gyges.engine.calibration import read_games
-from gyges.engine.match import PlayedGame, replay_moves
 from gyges.engine.network import (
     INPUTS,
     QA,
@@ -24,6 +23,7 @@ from gyges.engine.network import (
     board_inputs,
 )
 from gyges.engine.network_training import NetSettings, network_positions, train_network
+from gyges.engine.refereed import PlayedGame, replay_moves
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import ALL_SETUPS, Position
 from gyges.game.rules import PRESETS

@@ -25,6 +25,7 @@ from click.testing import CliRunner
 
 from gyges.engine.builtin import EngineError, Limit
 from gyges.engine.client import EngineFailure
+from gyges.engine.identity import engine_identity
 from gyges.engine.match import MatchSettings, play_match_game, run_match
 from gyges.engine.openings import openings
 from gyges.engine.players import close_started
@@ -86,7 +87,12 @@ def _none_left(mark: str, within: float = 10.0) -> None:
 
 
 def _lines(path: Path) -> list[str]:
-    return sorted(path.read_text().splitlines())
+    """The file's games, each without the command that ran (which is recorded for people
+    and differs between the library and the command line)."""
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    for r in records:
+        r["engine"].pop("command", None)
+    return sorted(json.dumps(r, sort_keys=True) for r in records)
 
 
 @pytest.fixture(scope="module")
@@ -123,6 +129,7 @@ def test_a_game_is_the_same_in_any_process(reference, engines, marked_weights):
                                 settings=_settings(engines))
     finally:
         close_started()
+    del again["engine"]["command"]      # (the reference's lines are kept without it)
     assert again == first
     _none_left(marked_weights)
 
@@ -168,7 +175,7 @@ def test_ctrl_c_then_the_same_command_gives_the_same_file(reference, engines,
     assert proc.returncode == 130, stderr
     assert "interrupted" in stderr and "rerun the same command" in stderr
     assert "Traceback" not in stderr
-    kept = out.read_text().splitlines()
+    kept = _lines(out)
     assert 1 <= len(kept) <= GAMES and set(kept) <= set(reference)
     _none_left(marked_weights)     # the workers' programs were ended with them
     rerun = subprocess.run(args, capture_output=True, text=True, timeout=120)
@@ -199,7 +206,7 @@ def _record(number: int, result: str, params: dict) -> dict:
     return {"game": number, "south": south, "north": north,
             "opening": list(openings("canonical")[(number - 1) // 2]), "result": result,
             "reason": "landing" if result != "draw" else "max plies: 12 moves played",
-            "moves": [], "match": params}
+            "moves": [], "match": params, "engine": engine_identity().to_json(), "files": {}}
 
 
 def test_the_summary_of_a_known_file(engines, tmp_path):
@@ -305,14 +312,53 @@ def test_another_matchs_file_is_refused(reference, engines, tmp_path):
     out.write_text("\n".join(reference) + "\n")
     result = CliRunner().invoke(cli, [*_args(engines, out), "--depth", "3"])
     assert result.exit_code == 2
-    # (the engines' long command lines make the message long: its words are shortened)
-    assert str(out)[:40] in result.output and "made with other parameters" in result.output
-    assert "depth 3, canonical openings" in result.output
+    assert str(out) in result.output and "made with other parameters" in result.output
+    assert "(depth 2, not depth 3)" in result.output      # what differs, only that
     assert "choose another --out" in result.output
     with pytest.raises(ParametersError):
         run_match(MatchSettings(engines, RULES, Limit(depth=3), "canonical", MAX_PLIES),
                   GAMES, str(out), jobs=1)
     assert _lines(out) == reference
+
+
+def test_the_file_names_its_engine_and_another_engines_is_refused(reference, engines,
+                                                                  tmp_path):
+    """Every game names the gyges that played it; a file whose games another engine
+    played (another code digest) is not extended, and the message names both."""
+    here = engine_identity()
+    records = [json.loads(line) for line in reference]
+    assert all(r["engine"]["code"] == here.code and r["engine"]["weights"] == here.weights
+               and r["files"] == {} for r in records)
+    for r in records:
+        r["engine"]["code"] = "0123456789abcdef"
+    out = tmp_path / "games.jsonl"
+    out.write_text("".join(json.dumps(r) + "\n" for r in records[:2]))
+    with pytest.raises(ParametersError) as refused:
+        run_match(_settings(engines), GAMES, str(out), jobs=1)
+    assert "engine 0123456789abcdef" in str(refused.value)
+    assert f"engine {here.code}" in str(refused.value)
+    for r in records:
+        del r["engine"], r["files"]          # a file from before games named their engine
+    out.write_text("".join(json.dumps(r) + "\n" for r in records[:2]))
+    with pytest.raises(ParametersError, match="did not record itself"):
+        run_match(_settings(engines), GAMES, str(out), jobs=1)
+    assert out.read_text().count("\n") == 2
+
+
+def test_a_changed_weights_file_is_refused(tmp_path):
+    """The digest of a weights file a builtin engine names is in every game: the match
+    is not resumed once the file has changed."""
+    weights = tmp_path / "w.json"
+    weights.write_text(Weights.load().dumps())
+    settings = MatchSettings((f"builtin:weights={weights},prove=0", "builtin:prove=0"),
+                             RULES, Limit(depth=1), "canonical", 4)
+    out = tmp_path / "games.jsonl"
+    run_match(settings, 2, str(out), jobs=1)
+    record = json.loads(out.read_text().splitlines()[0])
+    assert list(record["files"]) == [str(weights)] and len(record["files"][str(weights)]) == 16
+    weights.write_text(weights.read_text() + "\n")
+    with pytest.raises(ParametersError, match="digest"):
+        run_match(settings, 4, str(out), jobs=1)
 
 
 def test_the_library_refuses_before_any_game(engines, tmp_path):

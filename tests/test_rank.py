@@ -12,8 +12,8 @@ from interrupts import assert_interrupted, run
 
 from gyges.engine import Limit, PlayedGame
 from gyges.engine.identity import code_digest, weights_digest
-from gyges.engine.match import replay_moves
 from gyges.engine.openings import openings
+from gyges.engine.refereed import replay_moves
 from gyges.game.rules import PRESETS
 from gyges.setups.pairs import canonical_pairs, select_pairs
 from gyges.setups.selfplay.games import (

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from gyges import PRESETS, Position, Side
 from gyges.engine.builtin import Limit
 from gyges.engine.client import EngineFailure, popen_ugi
-from gyges.engine.match import play_game
 from gyges.engine.players import open_player
+from gyges.engine.refereed import play_game
 from gyges.engine.ugi import (
     UgiError,
     board_from_ugi,

@@ -7,8 +7,8 @@ logistic fit of :mod:`gyges.engine.logistic`), backed by the
 df-pn prover (:mod:`gyges.engine.proofs`); scores on one order with proven results
 (:mod:`gyges.engine.score`); the UGI protocol both ways (:mod:`gyges.engine.ugi`,
 :mod:`gyges.engine.server`, :mod:`gyges.engine.client`); games between engines and
-their statistics (:mod:`gyges.engine.match`, :mod:`gyges.engine.stats`,
-:mod:`gyges.engine.openings`).
+their statistics (:mod:`gyges.engine.refereed` one game, :mod:`gyges.engine.match` a
+match, :mod:`gyges.engine.stats`, :mod:`gyges.engine.openings`).
 
 >>> from gyges import PRESETS, Position
 >>> p = Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S")
@@ -35,9 +35,9 @@ from gyges.engine.builtin import (
     play,
 )
 from gyges.engine.client import EngineFailure, UgiEngine, popen_ugi
-from gyges.engine.match import PlayedGame, play_game
 from gyges.engine.openings import openings
 from gyges.engine.players import EngineSpec, Player, RandomStart, open_player
+from gyges.engine.refereed import PlayedGame, play_game
 from gyges.engine.score import Eval, Loss, Score, Win
 from gyges.engine.stats import Sprt, Tally
 

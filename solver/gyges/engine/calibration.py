@@ -8,8 +8,11 @@ win probability (:attr:`gyges.engine.score.Score.win_probability`, the probabili
 random opening moves (no score) are counted apart and left out. The games are split by
 number: every ``held_out_every``-th game is held out, the others are the fit games, on
 which a recalibration ``p' = logistic(a * logit(p) + b)`` is fitted (a = 1, b = 0: the
-probabilities are right as they are); the held-out games measure the printed probability
-and the recalibrated one by log-loss and Brier score, beside the base rate (one constant
+probabilities are right as they are), and one scale alone (b = 0, the same for both
+sides: what :data:`gyges.engine.score.CALIBRATION` is; refitted on printed
+probabilities it is 1 when that constant is right); the held-out games measure the
+printed probability, the one before calibration, and the recalibrated and rescaled ones
+by log-loss and Brier score, beside the base rate (one constant
 probability, the fit games' mean result) as the null to beat, and in bins of the
 predicted probability (the reliability diagram, :func:`reliability_svg`).
 
@@ -32,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from gyges.engine.identity import UNRECORDED, EngineIdentity
-from gyges.engine.score import Score
+from gyges.engine.score import CALIBRATION, Score
 from gyges.formats.notation import NotationError, parse_turn
 from gyges.game.moves import Move, apply_move
 from gyges.game.position import Position
@@ -183,9 +186,34 @@ class Calibration:
         return _logistic(self.scale * _logit(p) + self.offset)
 
 
-def fit_calibration(obs: Sequence[Observation], iterations: int = 50) -> Calibration:
+def fit_calibration(obs: Sequence[Observation], iterations: int = 50,
+                    scale_only: bool = False) -> Calibration:
     """The :class:`Calibration` of least log-loss on ``obs`` (Newton's method on the two
-    parameters; a draw's outcome 1/2 counts as half a win and half a loss)."""
+    parameters; a draw's outcome 1/2 counts as half a win and half a loss). With
+    ``scale_only`` the offset stays 0: the one scale that suits both sides (each
+    observation counted as well from the other side, ``1 - p`` against ``1 - outcome``),
+    as :data:`gyges.engine.score.CALIBRATION` needs.
+
+    >>> obs = [Observation(0, 0.7, 1.0), Observation(1, 0.7, 0.0), Observation(2, 0.3, 0.0)]
+    >>> fit_calibration(obs, scale_only=True).offset
+    0.0
+    """
+    if scale_only:
+        both = [*obs, *(Observation(o.game, 1 - o.probability, 1 - o.outcome) for o in obs)]
+        xs = [_logit(o.probability) for o in both]
+        a = 1.0
+        for _ in range(iterations):
+            g = h = 0.0
+            for x, o in zip(xs, both, strict=True):
+                q = _logistic(a * x)
+                g += (q - o.outcome) * x
+                h += q * (1 - q) * x * x
+            if h <= 0:
+                break
+            a -= g / h
+            if abs(g / h) < 1e-9:
+                break
+        return Calibration(a, 0.0)
     a, b = 1.0, 0.0
     xs = [_logit(o.probability) for o in obs]
     for _ in range(iterations):
@@ -287,6 +315,9 @@ class CalibrationReport:
     base_rate: Fit
     calibration: Calibration
     calibrated: Fit
+    scale_only: Calibration
+    scale_only_fit: Fit
+    uncalibrated: Fit
     bins: tuple[Bin, ...]
     calibrated_bins: tuple[Bin, ...]
     proven: int
@@ -311,10 +342,16 @@ class CalibrationReport:
             _fit_line("held-out games, as printed", self.held_out),
             _fit_line("held-out, base rate " + f"{self.base_rate.mean_outcome:.3f}",
                       self.base_rate),
+            _fit_line("held-out, before calibration", self.uncalibrated),
             _fit_line("held-out, recalibrated", self.calibrated),
+            _fit_line("held-out, rescaled", self.scale_only_fit),
             "",
+            f"printed: p = logistic({CALIBRATION:g} * v / 100) for an evaluation v (before "
+            "calibration: logistic(v / 100))",
             f"recalibration fitted on the fit games: p' = logistic({c.scale:.3f} * logit(p) "
             f"{'+' if c.offset >= 0 else '-'} {abs(c.offset):.3f})",
+            f"rescaled (one scale for both sides, fitted on the fit games): "
+            f"p' = logistic({self.scale_only.scale:.3f} * logit(p))",
             "",
             "reliability on the held-out games (observed: mean result, 95% interval by game)",
             f"{'predicted':>12}{'positions':>10}{'mean':>7}{'observed':>10}{'interval':>16}",
@@ -340,10 +377,12 @@ def calibration_report(records: Iterable[Mapping[str, Any]], held_out_every: int
     fit_obs = [o for o in counts.evaluations if o.game % held_out_every]
     held = [o for o in counts.evaluations if not o.game % held_out_every]
     cal = fit_calibration(fit_obs) if fit_obs else Calibration()
+    scaled = fit_calibration(fit_obs, scale_only=True) if fit_obs else Calibration()
     rate = Fit.of(fit_obs).mean_outcome if fit_obs else 0.5
     return CalibrationReport(
         held_out_every, Fit.of(fit_obs), Fit.of(held),
-        Fit.of(held, lambda p: rate), cal, Fit.of(held, cal),
+        Fit.of(held, lambda p: rate), cal, Fit.of(held, cal), scaled, Fit.of(held, scaled),
+        Fit.of(held, Calibration(1 / CALIBRATION)),
         tuple(_bins(held, lambda p: p, bins)), tuple(_bins(held, cal, bins)),
         counts.proven, counts.proven_missed, counts.unscored, counts.engines)
 

@@ -31,8 +31,8 @@ from typing import Any, TextIO
 
 from gyges.engine.builtin import Analysis, Engine, Limit, Options, PlayResult
 from gyges.engine.identity import EngineIdentity, code_digest, engine_identity, weights_digest
-from gyges.engine.match import PlayedGame, play_game
 from gyges.engine.players import RandomStart
+from gyges.engine.refereed import PlayedGame, play_game
 from gyges.game.moves import Game
 from gyges.game.position import ALL_SETUPS, Position
 from gyges.game.rules import PRESETS, RuleSet

@@ -42,7 +42,7 @@ __all__ = ["ENGINE_SOURCES", "UNRECORDED", "EngineIdentity", "code_digest", "eng
 ENGINE_SOURCES = ("game", "search", "engine/_engine.pyx", "engine/_engine.pxd",
                   "engine/_evaluate.pxi", "engine/_tt.pxi", "engine/_movepick.pxi",
                   "engine/_search.pxi", "engine/_threads.pxi", "engine/builtin.py",
-                  "engine/proofs.py", "engine/score.py", "engine/match.py",
+                  "engine/proofs.py", "engine/score.py", "engine/refereed.py",
                   "engine/players.py", "engine/openings.py")
 _SUFFIXES = (".py", ".pyx", ".pxd", ".pxi")   # sources: the same on every machine
 

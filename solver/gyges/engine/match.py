@@ -1,237 +1,33 @@
-"""Games between two engines, refereed by the rules engine: one game and its record, and a
-whole match on the resumable run (``gyges match``).
-
-:func:`play_game` starts from an opening (a setup pair), asks each engine for its move in
-turn, and checks every answer against the legal moves: an illegal or missing answer (or
-an engine that fails) loses the game, and the record says so. A landing wins; a game that
-reaches ``max_plies`` moves, or in which nobody can move, is a draw. The record
-(:class:`PlayedGame`) goes to JSON and back, and to the text format ``gyges replay``
-reads (:mod:`gyges.formats.record`).
-
->>> from gyges import PRESETS
->>> from gyges.engine.players import open_player
->>> rules = PRESETS["pbmserv"]
->>> engine = open_player("builtin:depth=1,prove=0", rules)
->>> game = play_game(engine, engine, ("231123", "321123"), rules, max_plies=6,
-...                  names=("builtin:depth=1,prove=0", "builtin:depth=1,prove=0"))
->>> game.result, game.reason, len(game.moves)
-('draw', 'max plies: 6 moves played', 6)
->>> PlayedGame.from_json(game.to_json()) == game
-True
+"""A whole match between two engines on the resumable run (``gyges match``); each game
+is played and recorded by :mod:`gyges.engine.refereed`.
 
 A match (:func:`run_match`) plays game after game from a list of openings, each opening
 twice with the engines' sides swapped, into a results file (one JSON line a game), on the
 local pool or Dask, resumably; its :class:`MatchResult` counts the first engine's wins,
 draws and losses, and its pairs of games (one opening, the sides swapped) by their score,
 which the statistics count (:mod:`gyges.engine.stats`).
-
-The same record, :class:`PlayedGame`, is every line of a match's file and of a
-self-play file of ``setups rank`` (:mod:`gyges.setups.selfplay.games`), one layout per
-kind: a match's game names its engines (``south``, ``north``) and its ``opening``; a
-self-play game, the builtin engine's against itself, has a ``round`` and names its
-setups (``south``, ``north``).
-
->>> line = {"game": 3, "round": 0, "south": "231123", "north": "321123",
-...         "result": "draw", "reason": "nobody can move", "moves": []}
->>> g = PlayedGame.from_json(line)
->>> g.south, g.opening, g.number, g.to_json() == line
-('builtin', ('231123', '321123'), 3, True)
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import os
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, TextIO
 
 from gyges.engine.builtin import EngineError, Limit
-from gyges.engine.client import EngineFailure
+from gyges.engine.identity import UNRECORDED, EngineIdentity, engine_identity
 from gyges.engine.openings import OPENING_SETS, openings
-from gyges.engine.players import EngineSpec, Player, close_started, game_player, open_player
+from gyges.engine.players import EngineSpec, close_started, game_player, open_player
+from gyges.engine.refereed import PlayedGame, play_game
 from gyges.engine.stats import Sprt, Tally
-from gyges.formats.notation import NotationError, parse_setup, parse_turn
-from gyges.formats.record import format_record, record_from_moves
-from gyges.game.moves import Move, apply_move, legal_moves
-from gyges.game.position import Position, PositionError
-from gyges.game.rules import RuleSet, Side, closest_preset
+from gyges.game.rules import RuleSet, closest_preset
 from gyges.parallel import ResultsFile, RunEvent, RunSummary, run
 
-__all__ = ["RESULTS", "SELF_PLAY_ENGINE", "MatchResult", "MatchSettings", "PlayedGame",
-           "check_engines", "play_game", "play_match_game", "replay_moves",
-           "run_match", "write_records"]
-
-RESULTS = ("south", "north", "draw")
-#: The engine of a self-play game (its record names the setups instead).
-SELF_PLAY_ENGINE = "builtin"
-
-
-@dataclasses.dataclass(frozen=True)
-class PlayedGame:
-    """A finished game: the engines as given (``south``, ``north``), the ``opening``
-    (South's and North's setups), the ``result`` (``south``, ``north`` or ``draw``),
-    why (``reason``) and the ``moves`` in pbmserv notation (a side blocked is passed
-    over: the other side's moves follow each other); in a file, its ``number`` there
-    (``game``), and for a self-play game its ``round`` (which makes its JSON name the
-    setups as ``south`` and ``north``, the engine being :data:`SELF_PLAY_ENGINE`)."""
-
-    south: str
-    north: str
-    opening: tuple[str, str]
-    result: str
-    reason: str
-    moves: tuple[str, ...]
-    number: int | None = None
-    round: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        head: dict[str, Any] = {} if self.number is None else {"game": self.number}
-        if self.round is not None:
-            head.update({"round": self.round, "south": self.opening[0],
-                         "north": self.opening[1]})
-        else:
-            head.update({"south": self.south, "north": self.north,
-                         "opening": list(self.opening)})
-        return {**head, "result": self.result, "reason": self.reason,
-                "moves": list(self.moves)}
-
-    @classmethod
-    def from_json(cls, data: Any) -> PlayedGame:
-        """The inverse of :meth:`to_json` (other keys are left alone); EngineError says
-        what is wrong."""
-        try:
-            number, round_ = data.get("game"), data.get("round")
-            if round_ is not None:
-                opening = (data["south"], data["north"])
-                south = north = SELF_PLAY_ENGINE
-            else:
-                opening = tuple(data["opening"])
-                south, north = str(data["south"]), str(data["north"])
-            if not isinstance(data["moves"], (list, tuple)):
-                raise TypeError
-            game = cls(south, north, (str(opening[0]), str(opening[1])), str(data["result"]),
-                       str(data["reason"]), tuple(data["moves"]), number, round_)
-        except (KeyError, TypeError, IndexError, ValueError, AttributeError):
-            raise EngineError("a game record is an object with south, north, opening "
-                              "(two setups) or round, result, reason and moves") from None
-        if game.result not in RESULTS or len(opening) != 2:
-            raise EngineError(f"a game's result is one of {', '.join(RESULTS)}, and its "
-                              "opening two setups")
-        if not all(isinstance(m, str) for m in game.moves):
-            raise EngineError("a game's moves are a list of moves")
-        for whole in (number, round_):
-            if whole is not None and not (type(whole) is int and whole >= 0):
-                raise EngineError("a game's number and round are whole numbers, 0 or more")
-        for setup in opening:
-            if not isinstance(setup, str):
-                raise EngineError("a game's opening is two setups")
-            try:
-                parse_setup(setup)
-            except NotationError as e:
-                raise EngineError(f"a game's opening: {e}") from None
-        return game
-
-    def winner(self) -> Side | None:
-        return {"south": Side.SOUTH, "north": Side.NORTH}.get(self.result)
-
-    def record_text(self, rules: RuleSet) -> str:
-        """The game in the text format ``gyges replay`` reads: the setups, the turns
-        (a side's consecutive moves joined by ``; ``), ``Resign`` for a side that lost
-        by an illegal or missing answer; comment lines name the engines and the result."""
-        position = Position.setup(*self.opening)
-        history: list[Position] = []
-        turns: list[list[Move]] = []
-        for text in self.moves:
-            move = parse_turn(text, position, rules, history)[0]
-            if turns and turns[-1][0].side is move.side:
-                turns[-1].append(move)
-            else:
-                turns.append([move])
-            if move.is_win:
-                break
-            position = position.with_turn(move.side)
-            history.append(position)
-            position = apply_move(position, move)
-        lost_by_answer = self.winner() is not None and not (self.moves and
-                                                            self.moves[-1][-1] in "NS")
-        record = record_from_moves(turns, *self.opening,
-                                   result="Resign" if lost_by_answer else None)
-        head = (f"# South: {self.south}\n# North: {self.north}\n"
-                f"# Result: {self.result} ({self.reason})\n")
-        return head + format_record(record)
-
-
-def play_game(south: Player, north: Player, opening: tuple[str, str], rules: RuleSet,
-              limit: Limit | None = None, max_plies: int = 200,
-              names: tuple[str, str] = ("south", "north")) -> PlayedGame:
-    """Play one game: ``south`` and ``north`` move in turn from the ``opening`` (South's
-    and North's setups), each within ``limit`` (default one second a move), under
-    ``rules``, the referee's (a UGI engine plays by its own rules: an answer these rules
-    refuse loses). ``names`` are written in the record as the engines."""
-    limit = limit or Limit(time=1.0)
-    try:
-        position = Position.setup(*opening)
-    except PositionError as e:
-        raise EngineError(f"opening {opening[0]} {opening[1]}: {e}") from None
-    history: list[Position] = []
-    played: list[str] = []
-
-    def finish(result: str, reason: str) -> PlayedGame:
-        return PlayedGame(names[0], names[1], opening, result, reason, tuple(played))
-
-    while True:
-        moves = legal_moves(position, rules, history)
-        if not moves.moves:
-            return finish("draw", "nobody can move")
-        mover = moves.mover
-        position = position.with_turn(mover)
-        if len(played) >= max_plies:
-            return finish("draw", f"max plies: {len(played)} moves played")
-        player, who = (south, "south") if mover is Side.SOUTH else (north, "north")
-        other = "north" if who == "south" else "south"
-        try:
-            answer = player.play(position, limit, tuple(history)).move
-        except (EngineFailure, EngineError) as e:
-            return finish(other, f"{who} failed: {e}")
-        if answer is None:
-            return finish(other, f"{who} gave no move in {position}")
-        move = moves.find(answer)
-        if move is None:
-            return finish(other, f"{who} played an illegal move {_written(answer)} in "
-                                 f"{position}")
-        played.append(str(move))
-        if move.is_win:
-            return finish(who, "landing")
-        history.append(position)
-        position = apply_move(position, move)
-
-
-def _written(move: Move) -> str:
-    """A move as the engine gave it (slots), for a record's reason."""
-    try:
-        return str(move)
-    except (ValueError, KeyError):
-        return f"{move.start}-{move.end}"
-
-
-def replay_moves(game: PlayedGame, rules: RuleSet) -> list[tuple[Position, Sequence[Position]]]:
-    """The positions of a game before each move, with their histories (for fitting)."""
-    position = Position.setup(*game.opening)
-    history: list[Position] = []
-    out: list[tuple[Position, Sequence[Position]]] = []
-    for text in game.moves:
-        try:
-            move = parse_turn(text, position, rules, history)[0]
-        except NotationError as e:
-            raise EngineError(f"a game's move {text}: {e}") from None
-        position = position.with_turn(move.side)
-        out.append((position, tuple(history)))
-        if move.is_win:
-            break
-        history.append(position)
-        position = apply_move(position, move)
-    return out
+__all__ = ["MatchResult", "MatchSettings", "check_engines", "engine_files", "match_params",
+           "play_match_game", "results_file", "run_match", "write_records"]
 
 
 # -- a match: many games on the resumable run --------------------------------------------
@@ -298,11 +94,18 @@ def check_engines(engines: Sequence[EngineSpec | str], rules: RuleSet) -> None:
             open_player(spec, rules).close()
 
 
-def play_match_game(item: tuple[int, tuple[str, str]], *, settings: MatchSettings
-                    ) -> dict[str, Any]:
+def play_match_game(item: tuple[int, tuple[str, str]], *, settings: MatchSettings,
+                    made_by: EngineIdentity | None = None) -> dict[str, Any]:
     """Game ``n`` of a match from its opening (a task of :func:`run_match`, run in a
     worker): its record, a JSON object with the :class:`PlayedGame` (its number as
-    ``game``) and the match's settings (``match``)."""
+    ``game``), the match's settings (``match``), the gyges that refereed and played it
+    (``engine``, :class:`~gyges.engine.identity.EngineIdentity`) and a digest of each
+    weights or network file the engines name (``files``). ``made_by``: the engine the
+    run asked for; a worker whose engine is another refuses to play
+    (:class:`EngineError`)."""
+    here = engine_identity()
+    if made_by is not None and made_by != here:
+        raise EngineError(f"this worker's engine is not the run's: {here}, not {made_by}")
     number, opening = item
     south, north = settings.sides(number)
     players = [game_player(spec, settings.rules) for spec in (south, north)]
@@ -314,26 +117,62 @@ def play_match_game(item: tuple[int, tuple[str, str]], *, settings: MatchSetting
             if spec.kind != "ugi":
                 player.close()          # a UGI program stays up for the next game
     game = dataclasses.replace(game, number=number)
-    return {**game.to_json(), "match": settings.params()}
+    return {**game.to_json(), "match": settings.params(),
+            "engine": (made_by or here).to_json(), "files": engine_files(settings)}
+
+
+def engine_files(settings: MatchSettings) -> dict[str, str]:
+    """A digest (16 hex digits of SHA-256) of each weights or network file the match's
+    builtin engines name, by its path as given: a match resumed after such a file
+    changed is refused. A file that cannot be read is :class:`EngineError`.
+
+    >>> from gyges import PRESETS
+    >>> engine_files(MatchSettings(("builtin", "builtin:depth=2"), PRESETS["pbmserv"],
+    ...                            Limit(depth=1)))
+    {}
+    """
+    files = {}
+    for spec in settings.engines:
+        for key, value in spec.options:
+            if key in ("weights", "network") and value not in files:
+                try:
+                    with open(value, "rb") as f:
+                        files[value] = hashlib.sha256(f.read()).hexdigest()[:16]
+                except OSError as e:
+                    raise EngineError(f"{spec}: {key} file {value}: {e.strerror}") from None
+    return files
 
 
 def _describe(params: Any) -> str:
-    """A match's settings in words, for a message (rules by their closest preset).
+    """A match's settings in words, for a message, those given (rules by their closest
+    preset; the engine and the weights' and networks' files when given).
 
     >>> from gyges import PRESETS
     >>> m = MatchSettings(("builtin", "ugi:helios"), PRESETS["bga"], Limit(depth=2))
     >>> _describe(m.params())
     'builtin against ugi:helios, depth 2, canonical openings, max plies 200, rules bga'
+    >>> _describe({"limit": {"time": 0.5}, "engine": UNRECORDED})
+    '0.5 s, an engine that did not record itself (a file from before files named it)'
     """
+    if not isinstance(params, Mapping):
+        return repr(params)
+
+    def rules(text: str) -> str:
+        name, changes = closest_preset(RuleSet.from_json(dict(w.split("=", 1)
+                                                              for w in text.split())))
+        return "rules " + " ".join([name, *(f"{k}={v}" for k, v in changes.items())])
+
+    say: dict[str, Callable[[Any], str]] = {
+        "engines": lambda v: f"{v[0]} against {v[1]}",
+        "limit": lambda v: ", ".join(f"{k} {x}" if k != "time" else f"{x:g} s"
+                                     for k, x in v.items()) if v else "no limit",
+        "openings": lambda v: f"{v} openings", "max_plies": lambda v: f"max plies {v}",
+        "rules": rules, "engine": str,
+        "files": lambda v: ("weights and networks " + ", ".join(
+            f"{k} (digest {d})" for k, d in v.items())) if v else "no weights or network file"}
     try:
-        first, second = params["engines"]
-        limit = ", ".join(f"{k} {v}" for k, v in params["limit"].items())
-        rules = RuleSet.from_json(dict(w.split("=", 1) for w in params["rules"].split()))
-        name, changes = closest_preset(rules)
-        rule_text = " ".join([name, *(f"{k}={v}" for k, v in changes.items())])
-        return (f"{first} against {second}, {limit}, {params['openings']} openings, "
-                f"max plies {params['max_plies']}, rules {rule_text}")
-    except (KeyError, TypeError, ValueError, AttributeError):
+        return ", ".join(f(params[k]) for k, f in say.items() if k in params) or repr(params)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         return repr(params)
 
 
@@ -345,18 +184,36 @@ def _game_number(record: Mapping[str, Any]) -> int:
 
 
 def _match_params(record: Mapping[str, Any]) -> Any:
+    """A record's match settings, with the engine that made it (:data:`UNRECORDED` for a
+    game from before records named it) and the files' digests."""
     if not isinstance(record["match"], Mapping):
         raise ValueError("its match settings are not an object")
-    return record["match"]
+    engine = (EngineIdentity.from_json(record["engine"]) if "engine" in record
+              else UNRECORDED)
+    files = record.get("files", {})
+    if not isinstance(files, Mapping):
+        raise ValueError("its files are not an object")
+    return {**record["match"], "engine": engine, "files": dict(files)}
 
 
-def results_file(path: str, settings: MatchSettings) -> ResultsFile:
+def match_params(settings: MatchSettings, engine: EngineIdentity | None = None
+                 ) -> dict[str, Any]:
+    """What every game of a match's file must share: the settings, the engine
+    (default: this process's) and the digests of the files its engines name."""
+    return {**settings.params(), "engine": engine or engine_identity(),
+            "files": engine_files(settings)}
+
+
+def results_file(path: str, settings: MatchSettings | None = None,
+                 engine: EngineIdentity | None = None) -> ResultsFile:
     """A match's games file: one game a line (:class:`PlayedGame`, each line's value),
-    keyed by its number, each made with the match's settings (another match's file is
-    refused)."""
+    keyed by its number, each made with the match's settings by this engine (``engine``,
+    default this process's) with the same weights and network files: another match's
+    file, or this match's played by another engine, is refused, saying what differs.
+    Without ``settings`` (to read a file) every game must share the first's."""
     return ResultsFile(path, "a game record", key=_game_number, check=PlayedGame.from_json,
-                       params=settings.params(), params_of=_match_params,
-                       describe=_describe)
+                       params=None if settings is None else match_params(settings, engine),
+                       params_of=_match_params, describe=_describe, differences=True)
 
 
 class _Scores:
@@ -505,9 +362,11 @@ def run_match(settings: MatchSettings, games: int, out: str, *,
         if watch is not None:
             watch(event)
 
+    identity = engine_identity()
     try:
-        summary = run(functools.partial(play_match_game, settings=settings), items,
-                      key=lambda item: item[0], results=results_file(out, settings),
+        summary = run(functools.partial(play_match_game, settings=settings,
+                                        made_by=identity), items,
+                      key=lambda item: item[0], results=results_file(out, settings, identity),
                       scheduler=scheduler, jobs=jobs, progress=progress, unit="games",
                       watch=count, stop=decided, log=log, describe=_log_text)
     finally:

@@ -26,8 +26,8 @@ from typing import Any
 from gyges.engine._engine import FEATURES, Search
 from gyges.engine.builtin import Engine, Limit, Options
 from gyges.engine.logistic import logistic_fit, numpy
-from gyges.engine.match import PlayedGame, play_game, replay_moves
 from gyges.engine.players import RandomStart
+from gyges.engine.refereed import PlayedGame, play_game, replay_moves
 from gyges.engine.weights import Weights
 from gyges.game.position import ALL_SETUPS
 from gyges.game.rules import PRESETS

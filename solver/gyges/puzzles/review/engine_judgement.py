@@ -31,9 +31,9 @@ without brackets are the review's proven facts.
 >>> before = PositionAssessment(p, Eval(50), key)
 >>> j = judge(before, played, PositionAssessment(p.with_turn(Side.SOUTH), Eval(40)))
 >>> round(j.win_before, 3), round(j.win_after, 3), j.mark
-(0.622, 0.401, <EngineMark.MISTAKE: 'mistake'>)
+(0.649, 0.379, <EngineMark.MISTAKE: 'mistake'>)
 >>> j.text()
-'62% -> 40%, a mistake (best 51-43-33-31-21-S, +0.50)'
+'65% -> 38%, a mistake (best 51-43-33-31-21-S, +0.50)'
 >>> Judgement.from_json(j.to_json(), p, PRESETS["pbmserv"]) == j
 True
 >>> judge(PositionAssessment(p, Win(1), key, (key,)), key, None).text()

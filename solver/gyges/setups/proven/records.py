@@ -2,7 +2,9 @@
 
 A record is one JSON object per line, keys sorted (:func:`gyges.parallel.dumps`), with the
 figures of one pair and the parameters of the analysis (``depth``, ``rules``, ``format``,
-and ``canonical: true`` in a table of canonical pairs only: one file holds one analysis).
+``canonical: true`` in a table of canonical pairs only, and ``engine``, the gyges that
+proved it, :class:`~gyges.engine.identity.EngineIdentity`: one file holds one analysis
+by one engine).
 :class:`PairRecord` is a record as a typed value (:meth:`PairRecord.from_json` checks it,
 :meth:`PairRecord.to_json` writes it), :class:`AnalysisParams` the parameters it carries;
 :func:`results_file` says how the file is read (:class:`gyges.parallel.ResultsFile`, the
@@ -28,6 +30,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gyges.engine.identity import UNRECORDED, EngineIdentity, engine_identity
 from gyges.formats.notation import parse_setup
 from gyges.game.position import Position, canonical_pair, mirror_setup
 from gyges.game.rules import RuleSet, Side
@@ -62,18 +65,24 @@ class BatchError(ValueError):
 class AnalysisParams:
     """The parameters of an analysis, stored in every record: a resumed run must match
     them. ``canonical``: the table holds canonical pairs only, each standing for its mirror
-    too (the key is left out of the records of other tables). Prints as its words:
-    ``depth 2, rules taboo=connection ...`` (``depth 2, canonical pairs, rules ...``)."""
+    too (the key is left out of the records of other tables). ``engine``: the gyges that
+    made the records (:data:`~gyges.engine.identity.UNRECORDED` for a table from before
+    records named it). Prints as its words: ``depth 2, rules taboo=connection ...,
+    engine ...`` (``depth 2, canonical pairs, rules ...``)."""
 
     depth: int
     rules: str  #: the rules as ``RuleSet.describe()``
     canonical: bool = False
     format: int = PAIR_FORMAT
+    engine: EngineIdentity = UNRECORDED
 
     @classmethod
-    def of(cls, rules: RuleSet, depth: int, canonical: bool = False) -> AnalysisParams:
-        """The parameters of an analysis of ``depth`` under ``rules``."""
-        return cls(depth, rules.describe(), canonical)
+    def of(cls, rules: RuleSet, depth: int, canonical: bool = False,
+           engine: EngineIdentity | None = None) -> AnalysisParams:
+        """The parameters of an analysis of ``depth`` under ``rules`` by ``engine``
+        (default: this process's, :func:`~gyges.engine.identity.engine_identity`)."""
+        return cls(depth, rules.describe(), canonical, PAIR_FORMAT,
+                   engine or engine_identity())
 
     @classmethod
     def from_json(cls, record: Mapping[str, Any]) -> AnalysisParams:
@@ -85,19 +94,27 @@ class AnalysisParams:
         canonical = record.get("canonical", False)
         if "canonical" in record and canonical is not True:
             raise BatchError("canonical is true when present")
-        return cls(depth, rules, canonical, fmt)
+        try:
+            engine = (EngineIdentity.from_json(record["engine"]) if "engine" in record
+                      else UNRECORDED)
+        except ValueError as e:
+            raise BatchError(str(e)) from None
+        return cls(depth, rules, canonical, fmt, engine)
 
     def to_json(self) -> dict[str, Any]:
-        """The parameters as the keys of a record (``canonical`` only when true)."""
+        """The parameters as the keys of a record (``canonical`` only when true, ``engine``
+        when recorded)."""
         found: dict[str, Any] = {"depth": self.depth, "format": self.format,
                                  "rules": self.rules}
         if self.canonical:
             found["canonical"] = True
+        if self.engine != UNRECORDED:
+            found["engine"] = self.engine.to_json()
         return found
 
     def __str__(self) -> str:
         return f"depth {self.depth}, {'canonical pairs, ' if self.canonical else ''}" \
-               f"rules {self.rules}"
+               f"rules {self.rules}, {self.engine}"
 
 
 def _check_defence(d: Any) -> None:

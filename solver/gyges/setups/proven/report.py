@@ -117,13 +117,16 @@ def _percent(part: int, whole: int) -> str:
 
 
 def _header(table: Sequence[PairRecord], rows: Sequence[PairRecord], canonical: bool,
-            depth: int, rules: str) -> list[str]:
+            params: AnalysisParams) -> list[str]:
     sides = (f"{count(len({r.south for r in rows}), 'South setup')} x "
              f"{count(len({r.north for r in rows}), 'North setup')}")
+    depth, rules = params.depth, params.rules
+    made = f"  made by {params.engine}"
     if not canonical:
-        return [f"{count(len(rows), 'setup pair')} ({sides}), depth {depth}, rules {rules}"]
+        return [f"{count(len(rows), 'setup pair')} ({sides}), depth {depth}, rules {rules}",
+                made]
     return [f"{count(len(table), 'canonical pair')} ({len(rows):,} with mirrors: {sides}), "
-            f"depth {depth}, rules {rules}",
+            f"depth {depth}, rules {rules}", made,
             *_explain("each canonical pair stands for itself and its mirror, both rows "
                       "reversed: the same verdict and figures; the counts below are over all "
                       f"{len(rows):,} pairs")]
@@ -230,7 +233,7 @@ def report(records: Sequence[PairRecord], found: AnalysisParams | None, top: int
     canonical = is_canonical(table)
     rows = with_mirrors(table)
     params = found if found is not None else table[0].params
-    depth, rules = params.depth, params.rules
-    return "\n".join([*_header(table, rows, canonical, depth, rules), *_results(rows, depth),
+    depth = params.depth
+    return "\n".join([*_header(table, rows, canonical, params), *_results(rows, depth),
                       *_rankings(rows, top), *_defences(table, canonical, top),
                       *_distributions(rows)])

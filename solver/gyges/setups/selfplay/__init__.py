@@ -4,7 +4,7 @@
 The modules, by job:
 
 - ``games``: the run (one resumable run of :mod:`gyges.parallel`, one game a task) and
-  its games file, each line a :class:`gyges.engine.match.PlayedGame`;
+  its games file, each line a :class:`gyges.engine.refereed.PlayedGame`;
 - ``table``: the games as a table (the mirror folded in, proven verdicts first);
 - ``strengths``: the Bradley-Terry fit of one strength per setup and side, with intervals;
 - ``report`` and ``scoremap``: the report of a games file as text, its pair map (by

@@ -43,8 +43,8 @@ from gyges.engine.identity import (
     engine_identity,
     weights_digest,
 )
-from gyges.engine.match import SELF_PLAY_ENGINE, PlayedGame
 from gyges.engine.openings import SEED
+from gyges.engine.refereed import SELF_PLAY_ENGINE, PlayedGame
 from gyges.game.rules import RuleSet
 from gyges.parallel import ResultsFile, RunEvent, RunSummary
 from gyges.parallel import run as run_tasks
@@ -159,7 +159,7 @@ def _game_key(record: Mapping[str, Any]) -> tuple[int, str, str]:
 
 def games_file(path: str, wanted: Mapping[str, Any] | None = None) -> ResultsFile:
     """The games file of a run: records keyed by ``(game, south, north)``, each a
-    :class:`~gyges.engine.match.PlayedGame` (its line's value) with the run's
+    :class:`~gyges.engine.refereed.PlayedGame` (its line's value) with the run's
     parameters; with ``wanted`` (:func:`rank_params`) a record made with other
     parameters is refused, without it every record must have those of the first."""
     return ResultsFile(path, "a self-play game record", key=_game_key,

@@ -1,0 +1,61 @@
+"""The published tables of ``setups analyze`` (data/setups/pbmserv-depth*.jsonl) are what
+this checkout's prover makes: a sample of each file's pairs, analysed again here, gives
+the same record. The depth-3 table also names this checkout's engine (``make data``
+remakes it after a change to the engine); the depth-4 and depth-5 tables, which cost
+hours, were made before records named their engine, and the sample is what vouches for
+them (docs/setups.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gyges.engine.identity import UNRECORDED, EngineIdentity, code_digest, weights_digest
+from gyges.game.rules import RuleSet
+from gyges.setups.proven.analysis import analyse_pair
+from gyges.setups.proven.records import AnalysisParams, PairRecord, read_results
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "setups"
+#: each table, the pairs analysed again (spread over the file) and whether it must name
+#: this checkout's engine
+TABLES = [("pbmserv-depth3.jsonl", 6, True), ("pbmserv-depth4.jsonl", 2, False)]
+
+
+def _rules(text: str) -> RuleSet:
+    return RuleSet.from_json(dict(w.split("=", 1) for w in text.split()))
+
+
+def _check_replays(name: str, record: PairRecord, params: AnalysisParams) -> None:
+    again = analyse_pair(record.south, record.north, _rules(params.rules), params.depth)
+    mine, theirs = again.to_json(), record.to_json()
+    for r in (mine, theirs):
+        r.pop("engine", None)
+        r.pop("canonical", None)
+    assert mine == theirs, f"{name}: pair {record.pair} is not proved the same"
+
+
+@pytest.mark.parametrize(("name", "sample", "stamped"), TABLES, ids=[t[0] for t in TABLES])
+def test_a_published_table_is_what_this_checkout_proves(name, sample, stamped):
+    params, records = read_results(str(DATA / name))
+    assert params is not None and records
+    here = EngineIdentity(code_digest(), weights_digest())
+    if stamped:
+        assert params.engine == here, (
+            f"{name} was made by {params.engine}, not by this checkout's engine ({here}): "
+            "run `make data` and commit the files it writes")
+    else:
+        assert params.engine in (UNRECORDED, here)
+    step = max(1, len(records) // max(sample, 1))
+    for record in records[::step][:sample]:
+        _check_replays(name, record, params)
+
+
+@pytest.mark.slow
+def test_the_depth5_sample_replays():
+    """Two pairs of the depth-5 sample (about 2 to 6 minutes each)."""
+    params, records = read_results(str(DATA / "pbmserv-depth5-sample.jsonl"))
+    assert params is not None
+    assert params.engine == UNRECORDED
+    for record in records[:2]:
+        _check_replays("pbmserv-depth5-sample.jsonl", record, params)
