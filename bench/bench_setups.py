@@ -14,9 +14,15 @@ search`` for all 8,100 pairs (CP-SAT enumeration).
 Self-play (``setups rank``): games per hour on 1 and 2 local workers and on a 2-worker
 Dask LocalCluster, over the first ``GYGES_BENCH_RANK_GAMES`` games (default 40) of the
 canonical pairs' order, at each node limit of ``GYGES_BENCH_RANK_NODES`` (default
-``1000``; comma-separated) with the proof horizon 2, as the published table is played;
+``1000,10000``: the published study's strength and the one the study is to be played at;
+comma-separated) with the proof horizon 2, as the published table is played;
 games per CPU hour too (client and local workers), the figure a loaded machine changes
 least. ``GYGES_BENCH_SETUPS_ONLY=rank`` runs only this part.
+
+Evaluations (``setups evaluate``, ``GYGES_BENCH_SETUPS_ONLY=evaluate`` runs only this
+part): seconds a pair at the default 200,000 nodes on 1 and 2 local workers and a 2-worker
+Dask LocalCluster, over every ``GYGES_BENCH_EVAL_STEP``-th canonical pair (default 1000:
+5 pairs), and the whole table (4,068 pairs) extrapolated.
 
 Depth 4 (``GYGES_BENCH_SETUPS_ONLY=depth4``, not in the default run: about a minute):
 ``analyze --depth 4 --canonical --no-split``, as the published table is made, over every
@@ -80,6 +86,9 @@ def main() -> None:
     if only == "depth4":
         depth4()
         return
+    if only == "evaluate":
+        evaluate()
+        return
     rules = PRESETS["pbmserv"]
     t = time.perf_counter()
     n = search(constraints_from_options({"side": "pair"}), rules, count_only=True)
@@ -112,6 +121,7 @@ def main() -> None:
               "(the machine is shared: compare with the load figures)")
     depth3(every)
     selfplay()
+    evaluate()
 
 
 def depth3(every) -> None:
@@ -159,7 +169,7 @@ def selfplay() -> None:
     from gyges.parallel import open_executor
 
     games = int(os.environ.get("GYGES_BENCH_RANK_GAMES", "40"))
-    limits = [int(n) for n in os.environ.get("GYGES_BENCH_RANK_NODES", "1000").split(",")]
+    limits = [int(n) for n in os.environ.get("GYGES_BENCH_RANK_NODES", "1000,10000").split(",")]
     pairs = canonical_pairs(select_pairs())
     t = time.perf_counter()
     with open_executor("local", jobs=2):
@@ -183,6 +193,39 @@ def selfplay() -> None:
                   f"before): {elapsed:.1f} s wall{' less start-up' if scheduler else ''}, "
                   f"{3600 * games / elapsed:,.0f} games/h; {cpu:.1f} CPU s = "
                   f"{3600 * games / cpu:,.0f} games per CPU hour")
+
+
+def evaluate() -> None:
+    """Seconds a pair of ``setups evaluate`` at its default budget, on 1 and 2 local
+    workers and a 2-worker Dask LocalCluster (its start-up timed apart)."""
+    from gyges.parallel import open_executor
+    from gyges.setups.evaluation.table import DEFAULT_NODES, run_evaluations
+
+    step = int(os.environ.get("GYGES_BENCH_EVAL_STEP", "1000"))
+    canonical = canonical_pairs(select_pairs())
+    sample = canonical[::step]
+    t = time.perf_counter()
+    with open_executor("local", jobs=2):
+        pass
+    startup = time.perf_counter() - t
+    for label, jobs, scheduler in (("local pool, 1 worker", 1, ""),
+                                   ("local pool, 2 workers", 2, ""),
+                                   ("Dask LocalCluster, 2 workers", 2, "local")):
+        load = _load()
+        with tempfile.TemporaryDirectory() as d:
+            c = _cpu()
+            t = time.perf_counter()
+            summary = run_evaluations(sample, PRESETS["pbmserv"], os.path.join(d, "e.jsonl"),
+                                      jobs=jobs, scheduler=scheduler)
+            elapsed = time.perf_counter() - t - (startup if scheduler else 0.0)
+            cpu = _cpu() - c
+        assert summary.complete
+        n = len(sample)
+        print(f"setups evaluate --nodes {DEFAULT_NODES}, {n} of {len(canonical)} canonical "
+              f"pairs (every {step}th), {label} ({load} before): {elapsed:.1f} s wall"
+              f"{' less start-up' if scheduler else ''}, {elapsed / n:.1f} s a pair; "
+              f"{cpu:.1f} CPU s, {cpu / n:.1f} CPU s a pair; whole table extrapolated: "
+              f"{len(canonical) * elapsed / n / 3600:.1f} h wall")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from gyges.engine import MAX_PROVE_DEPTH, EngineError
-from gyges.game.rules import RuleRequest, RuleSet
+from gyges.game.rules import RuleRequest, RuleSet, Side
 from gyges.output import OutputError, check_output, open_atomic, signed
 from gyges.parallel import ResultsFileError, StatusLine
 from gyges.setups import (
@@ -34,6 +34,14 @@ from gyges.setups import (
     report,
     run,
     select_pairs,
+)
+from gyges.setups.answer import setup_answer
+from gyges.setups.evaluation.summary import EvaluationTable, evaluation_report
+from gyges.setups.evaluation.table import (
+    DEFAULT_NODES,
+    is_evaluation_file,
+    read_evaluations,
+    run_evaluations,
 )
 from gyges.setups.selfplay.forest import forest_plot
 from gyges.setups.selfplay.games import DEFAULT_LIMIT, is_games_file, read_games, run_games
@@ -287,6 +295,62 @@ def rank_command(games: int | None, seconds: float | None, depth: int | None,
     last_words(summary, out, "games", "game", "played")
 
 
+@setups_group.command("evaluate")
+@click.option("--nodes", type=click.IntRange(1), default=DEFAULT_NODES, show_default=True,
+              metavar="N", help="Each pair's search: this many nodes, on one core "
+              "(deterministic: the same value on any machine).")
+@click.option("--prove", type=click.IntRange(0, MAX_PROVE_DEPTH), default=3, show_default=True,
+              metavar="K", help="The engine's proof horizon in moves (0: no prover).")
+@click.option("--south", default=None, metavar="SETUP[,SETUP...]|all",
+              help="South's setups (default: all).")
+@click.option("--north", default=None, metavar="SETUP[,SETUP...]|all",
+              help="North's setups (default: all).")
+@click.option("--pairs", "pairs_file", default=None, metavar="FILE",
+              help="The pairs to evaluate instead: one 'SOUTH NORTH' pair per line.")
+@jobs_option(what="Pairs at a time, one worker process each.")
+@scheduler_option
+@click.option("--out", required=True, metavar="FILE.jsonl",
+              help="The evaluations, one JSON object per line; rerun with it to resume.")
+@click.option("--log", default=None, metavar="FILE",
+              help="Log file: one line per pair (worker, pair, value, time).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@rule_options(from_file=False)
+def evaluate_command(nodes: int, prove: int, south: str | None, north: str | None,
+                     pairs_file: str | None, jobs: int | None, scheduler: str | None,
+                     out: str, log: str | None, quiet: bool, rules: RuleSet,
+                     rules_given: RuleRequest) -> None:
+    """Search each setup pair's start position (South moves first) at a fixed budget
+    into a JSON Lines file: the low-noise half of the setup study.
+
+    Each line is one pair: the engine's score for South, South's win probability (the
+    calibrated one 'analyse' prints), the best first move, the depth reached, and the
+    run's parameters with the engine that searched. Only the canonical pair standing
+    for each pair asked for is searched (a pair and its mirror have the same value).
+    Lines are appended as they finish; Ctrl-C keeps them (exit status 130) and the
+    same command resumes; a file of other parameters or of another engine is refused.
+    'setups report FILE' prints each setup's average and its best reply.
+
+    \b
+    Examples:
+      gyges setups evaluate --jobs 2 --out evaluations.jsonl
+      gyges setups evaluate --south 231123 --nodes 20000 --out e.jsonl
+      gyges setups report evaluations.jsonl
+      gyges setups report games.jsonl --evaluations evaluations.jsonl --forest f.svg
+    """
+    jobs = check_jobs(jobs)
+    pairs = _pairs(south, north, pairs_file)
+    try:
+        with run_errors("--out"):
+            summary = run_evaluations(pairs, rules, out, nodes=nodes, prove=prove,
+                                      scheduler=scheduler, jobs=jobs, log=log,
+                                      progress=None if quiet else sys.stderr)
+    except (SetupError, EngineError) as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(e.strerror or str(e), e.filename or out) from None
+    last_words(summary, out, "evaluations", "pair", "evaluated")
+
+
 def _pairs(south: str | None, north: str | None, pairs_file: str | None
            ) -> list[tuple[str, str]]:
     """The pairs asked for: from --pairs FILE, else from --south and --north."""
@@ -325,9 +389,15 @@ def _pairs(south: str | None, north: str | None, pairs_file: str | None
 @click.option("--proven", "proven_file", default=None, metavar="FILE.jsonl",
               help="For a games file: a results file of 'setups analyze' under the same "
               "rules whose forced results count for their pairs' games and lead the report.")
+@click.option("--evaluations", "evaluations_file", default=None, metavar="FILE.jsonl",
+              help="For a games file: a file of 'setups evaluate' under the same rules; "
+              "the forest plot writes each setup's average win probability by it at the "
+              "end of its row.")
 def report_command(results: str, svg_out: str | None, forest_out: str | None, top: int,
-                   force: bool, proven_file: str | None) -> None:
-    """Summarise an analysis ('setups analyze') or a self-play table ('setups rank').
+                   force: bool, proven_file: str | None, evaluations_file: str | None
+                   ) -> None:
+    """Summarise an analysis ('setups analyze'), a self-play table ('setups rank') or
+    the engine's evaluations of pairs ('setups evaluate').
 
     For an analysis: forced results, setups ranked, narrowest defences,
     distributions. Each section says in a line what its numbers are:
@@ -359,6 +429,10 @@ def report_command(results: str, svg_out: str | None, forest_out: str | None, to
     strength given how much the side's setups truly differ) with their 95%
     intervals.
 
+    For an evaluation file: South's mean win probability, each side's setups by
+    their average win probability over the other side's setups (its spread, the
+    best and worst), and every setup with the other side's best reply to it.
+
     \b
     Examples:
       gyges setups report table.jsonl
@@ -382,9 +456,18 @@ def report_command(results: str, svg_out: str | None, forest_out: str | None, to
         if is_games_file(results):
             map_name = "pair map"
             text, svg, forest = _games_report(results, proven_file, svg_out is not None,
-                                              forest_out is not None)
+                                              forest_out is not None, evaluations_file)
+        elif is_evaluation_file(results):
+            for given, option in ((proven_file, "--proven"), (forest_out, "--forest"),
+                                  (svg_out, "--svg"), (evaluations_file, "--evaluations")):
+                if given is not None:
+                    raise UserError(f"{option} is not for an evaluation file (made by "
+                                    "'gyges setups evaluate')")
+            params, records = read_evaluations(results)
+            text, svg = evaluation_report(params, records, top).rstrip("\n"), None
         else:
-            for given, option in ((proven_file, "--proven"), (forest_out, "--forest")):
+            for given, option in ((proven_file, "--proven"), (forest_out, "--forest"),
+                                  (evaluations_file, "--evaluations")):
                 if given is not None:
                     raise UserError(f"{option} is for a games file (made by 'gyges setups "
                                     "rank')")
@@ -414,7 +497,72 @@ def _analysis_report(results: str, top: int, svg: bool) -> tuple[str, str | None
     return report(records, found, top=top), heatmap_svg(records) if svg else None
 
 
-def _games_report(results: str, proven_file: str | None, svg: bool, forest: bool
+@setups_group.command("answer")
+@click.argument("games_file", metavar="GAMES.jsonl")
+@click.option("--evaluations", "evaluations_file", required=True, metavar="FILE.jsonl",
+              help="The engine's evaluations of the pairs ('setups evaluate'), under the "
+              "games' rules.")
+def answer_command(games_file: str, evaluations_file: str) -> None:
+    """Which setup should I choose? The answer a games file and an evaluation file give.
+
+    Four short paragraphs, each sentence made from the files' numbers: what the
+    evaluations say (South's mean win probability, each side's best and worst setups
+    and their spread); what the games say (South's score with its interval, by how
+    the games were opened; each side's true spread and whether the games can rank
+    it); whether the games confirm the evaluations (the correlation of the two
+    over each side's setups, with a permutation p-value and the ceiling the games'
+    noise puts on it; the evaluations' win probabilities scored on the games played
+    from their positions); how large the setup's effect is beside the first move's;
+    and the answer in short. docs/setups.md opens with it for the published files.
+
+    \b
+    Example:
+      gyges setups answer data/setups/pbmserv-selfplay.jsonl \
+          --evaluations data/setups/pbmserv-evaluations.jsonl
+    """
+    for path, what in ((games_file, "games file"), (evaluations_file, "evaluation file")):
+        if not os.path.isfile(path):
+            raise UserError(f"no such {what}", path)
+    try:
+        if not is_games_file(games_file):
+            raise UserError("is not a games file of 'gyges setups rank'", games_file)
+        if not is_evaluation_file(evaluations_file):
+            raise UserError("is not a file of 'gyges setups evaluate'",
+                            f"--evaluations {evaluations_file}")
+        found, games = read_games(games_file)
+        params, records = read_evaluations(evaluations_file)
+    except ResultsFileError as e:
+        raise UserError(str(e)) from None
+    if found is None or not games:
+        raise UserError("holds no game records", games_file)
+    if params is None or not records:
+        raise UserError("holds no evaluations", f"--evaluations {evaluations_file}")
+    if params["rules"] != found["rules"]:
+        raise UserError(f"made under other rules ({params['rules']}) than the games "
+                        f"({found['rules']})", f"--evaluations {evaluations_file}")
+    table = game_table(games, found["canonical"])
+    click.echo(setup_answer(table, found, games, records, params), nl=False)
+
+
+def _evaluation_columns(path: str, rules: str) -> dict[Side, dict[str, float]]:
+    """By side, each setup's average win probability in the evaluation file ``path``."""
+    if not os.path.isfile(path):
+        raise UserError("no such evaluation file", path)
+    if not is_evaluation_file(path):
+        raise UserError("is not a file of 'gyges setups evaluate'", f"--evaluations {path}")
+    params, records = read_evaluations(path)
+    if params is None or not records:
+        raise UserError("holds no evaluations", f"--evaluations {path}")
+    if params["rules"] != rules:
+        raise UserError(f"made under other rules ({params['rules']}) than the games "
+                        f"({rules})", f"--evaluations {path}")
+    table = EvaluationTable.of(records)
+    return {side: {s: round(v, 3) for s, v in table.average(side.name.lower()).items()}
+            for side in (Side.SOUTH, Side.NORTH)}
+
+
+def _games_report(results: str, proven_file: str | None, svg: bool, forest: bool,
+                  evaluations_file: str | None = None
                   ) -> tuple[str, str | None, str | None]:
     found, games = read_games(results)
     if not games or found is None:
@@ -430,8 +578,11 @@ def _games_report(results: str, proven_file: str | None, svg: bool, forest: bool
                             f"({found['rules']}): give an analysis under the games' rules",
                             f"--proven {proven_file}")
     table = game_table(games, found["canonical"], proven)
+    evaluations = (None if evaluations_file is None
+                   else _evaluation_columns(evaluations_file, found["rules"]))
     return (rank_report(table, found, games), score_map_svg(table) if svg else None,
-            forest_plot(table) if forest else None)
+            forest_plot(table, evaluations, evaluation_label="evaluation")
+            if forest else None)
 
 
 COMMANDS = [setups_group]

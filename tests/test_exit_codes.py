@@ -51,6 +51,20 @@ def analysis(tmp: Path) -> str:
     return str(out)
 
 
+def study(tmp: Path) -> list[str]:
+    """A small games file and an evaluation file of the same pairs: ``setups answer``'s
+    arguments."""
+    games, evaluations = tmp / "g.jsonl", tmp / "e.jsonl"
+    pairs = ["--south", "231123,112233,123123", "--north", "321123,312213,332211"]
+    r = run_gyges("setups", "rank", *pairs, "--depth", "1", "--prove", "0", "-q", "--jobs",
+                  "1", "--games", "18", "--out", games)
+    assert r.exit_code == 0, r.output
+    r = run_gyges("setups", "evaluate", *pairs, "--nodes", "300", "-q", "--jobs", "1",
+                  "--out", evaluations)
+    assert r.exit_code == 0, r.output
+    return [str(games), "--evaluations", str(evaluations)]
+
+
 # (command, status) -> a function of a temporary directory giving the arguments
 GAMES = DATA / "engine-games-sample.jsonl"  # 40 games of engine-data
 
@@ -129,6 +143,14 @@ CASES = {
                                    "1", "--out", str(t / "g.jsonl")],
     ("setups rank", 2): lambda t: ["setups", "rank", "--nodes", "0", "--out",
                                    str(t / "g.jsonl")],
+    ("setups evaluate", 0): lambda t: ["setups", "evaluate", "--south", "231123", "--north",
+                                       "321123", "--nodes", "500", "-q", "--jobs", "1",
+                                       "--out", str(t / "e.jsonl")],
+    ("setups evaluate", 2): lambda t: ["setups", "evaluate", "--nodes", "0", "--out",
+                                       str(t / "e.jsonl")],
+    ("setups answer", 0): lambda t: ["setups", "answer", *study(t)],
+    ("setups answer", 2): lambda t: ["setups", "answer", analysis(t), "--evaluations",
+                                     analysis(t)],
     ("setups report", 0): lambda t: ["setups", "report", analysis(t)],
     ("setups report", 2): lambda t: ["setups", "report", str(DATA / "sample_game.txt")],
 }

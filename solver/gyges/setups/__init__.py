@@ -19,7 +19,10 @@ names:
   games and their resumable run (``selfplay.games``), the games as a table, the mirror
   folded in and proven verdicts first (``selfplay.table``), the Bradley-Terry fit of one
   strength per setup and side (``selfplay.strengths``), the report as text
-  (``selfplay.report``) and the heat map (``selfplay.scoremap``).
+  (``selfplay.report``) and the heat map (``selfplay.scoremap``);
+- ``evaluation``: the engine's evaluation of every pair at a fixed budget (``setups
+  evaluate``): the records, their file and the run (``evaluation.table``), the table of
+  setup averages and best replies and its report (``evaluation.summary``).
 
 >>> from gyges.game.rules import PRESETS
 >>> found = find_setups(read_constraints(["fix=3@1", "fix=3@6", "apart=1"]), PRESETS["pbmserv"])

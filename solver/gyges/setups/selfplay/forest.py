@@ -9,8 +9,9 @@ strength given how much the side's setups truly differ), with its 95% interval
 (:math:`\\pm 1.96\\,\\tau e / \\sqrt{\\tau^2 + e^2}` for a fitted strength of standard
 error :math:`e` and a true spread :math:`\\tau`). Where the setups do not truly differ
 (:math:`\\tau` near 0) every black mark sits on the side's average: what the games can
-tell. ``evaluations`` (a number a setup, say an evaluation table's win probability) are
-written at the end of each row.
+tell. ``evaluations`` (a number a setup and side, say its average win probability in the
+engine's evaluation of every pair, :mod:`gyges.setups.evaluation`) are written at the end
+of each row.
 
 >>> import xml.etree.ElementTree as ET
 >>> from gyges.setups.selfplay.strengths import fit_strengths
@@ -75,12 +76,12 @@ def shrunken_order(ratings: Sequence[Rating]) -> list[Rating]:
     return sorted(ratings, key=lambda r: (-shrunken[r.setup], -r.strength, r.setup))
 
 
-def forest_svg(fit: Fit, evaluations: Mapping[str, float] | None = None,
+def forest_svg(fit: Fit, evaluations: Mapping[Side, Mapping[str, float]] | None = None,
                label: Callable[[str], str] = str, evaluation_label: str = "") -> str:
     """The forest plot of ``fit``: South's setups above North's, each sorted by shrunken
     strength, strongest first. ``label`` names a setup (for example with its mirror);
-    ``evaluations``: a number a setup written at the end of its row, under the column
-    title ``evaluation_label``."""
+    ``evaluations``: by side, a number a setup written at the end of its row, under the
+    column title ``evaluation_label``."""
     c = Canvas()
     sides = [(side, fit.ratings(side)) for side in (Side.SOUTH, Side.NORTH)]
     low = min([0.0, *(r.low for _, rs in sides for r in rs)])
@@ -124,8 +125,9 @@ def forest_svg(fit: Fit, evaluations: Mapping[str, float] | None = None,
             c.rect(x(s_low), mid + 2, max(x(s_high) - x(s_low), 1), 2, SHRUNKEN,
                    tip=f"{r.setup}: shrunken {value:+.0f} Elo [{s_low:+.0f}, {s_high:+.0f}]")
             c.rect(x(value) - 2.5, mid + 0.5, 5, 5, SHRUNKEN)
-            if evaluations is not None and r.setup in evaluations:
-                c.text(width + GAP, mid + LABEL_SIZE * 0.35, f"{evaluations[r.setup]:g}",
+            value_of = (evaluations or {}).get(side, {})
+            if r.setup in value_of:
+                c.text(width + GAP, mid + LABEL_SIZE * 0.35, f"{value_of[r.setup]:g}",
                        LABEL_SIZE)
         y = top + ROW * len(rows) + 2 * LEGEND_SIZE
     legend = [("grey, hollow: the fitted strength and its 95% interval, from the setup's "
@@ -139,7 +141,8 @@ def forest_svg(fit: Fit, evaluations: Mapping[str, float] | None = None,
     return _document(c, "Setup strengths: fitted and shrunken, with 95% intervals")
 
 
-def forest_plot(table: GameTable, evaluations: Mapping[str, float] | None = None,
+def forest_plot(table: GameTable,
+                evaluations: Mapping[Side, Mapping[str, float]] | None = None,
                 evaluation_label: str = "") -> str:
     """:func:`forest_svg` of a self-play table's fit, a folded setup labelled with its
     mirror image (``231123 = 321132``)."""

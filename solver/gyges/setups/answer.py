@@ -1,0 +1,237 @@
+"""Which setup should I choose? The answer the published files give (``setups answer``):
+what the engine's evaluations of the pairs say (:mod:`gyges.setups.evaluation`), what the
+self-play games confirm (:mod:`gyges.setups.selfplay`), how large the setups' effect is
+beside the first move's, and how sure each statement is. Every sentence is made from its
+numbers: a test on synthetic data checks that the words follow the figures.
+
+**What the games confirm** is measured twice. For each side, the evaluation's average of
+a setup is set beside the strength the games fit to it: their correlation, with a
+permutation p-value (the evaluations shuffled among the setups, seeded) and the ceiling
+the games' own noise puts on it (the square root of their split-half reliability). And in
+the games played from the pair's own start position (round 0, where the evaluation
+searched the very position), the evaluation's win probability is scored against the
+results (log-loss) beside one probability for every pair (South's overall score there).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import textwrap
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gyges.engine.stats import Tally
+from gyges.game.rules import Side
+from gyges.setups.evaluation.summary import EvaluationTable
+from gyges.setups.selfplay.games import describe_limit
+from gyges.setups.selfplay.reliability import RANKABLE, split_half, true_spread
+from gyges.setups.selfplay.table import GameTable, fold
+
+__all__ = ["PERMUTATIONS", "Agreement", "agreement", "setup_answer"]
+
+#: Shuffles of the permutation test (seeded: the answer is the same on every run).
+PERMUTATIONS = 2000
+_SEED = 20261127
+_WIDTH = 92
+_EPS = 1e-6
+
+
+def _correlation(x: Sequence[float], y: Sequence[float]) -> float:
+    mx, my = sum(x) / len(x), sum(y) / len(y)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True))
+    sxx = sum((a - mx) ** 2 for a in x)
+    syy = sum((b - my) ** 2 for b in y)
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else 0.0
+
+
+class Agreement:
+    """One side's evaluations against its games: over ``setups`` setups, the correlation
+    ``r`` of the evaluation's averages with the games' fitted strengths, its two-sided
+    permutation ``p`` value, and the ``ceiling`` the games' reliability puts on it (None
+    when the games are no more reliable than noise)."""
+
+    def __init__(self, side: Side, setups: int, r: float, p: float, ceiling: float | None):
+        self.side, self.setups, self.r, self.p, self.ceiling = side, setups, r, p, ceiling
+
+
+def agreement(evaluations: Mapping[str, float], strengths: Mapping[str, float], side: Side,
+              reliability: float | None, permutations: int = PERMUTATIONS) -> Agreement:
+    """The :class:`Agreement` of ``evaluations`` and ``strengths`` (by setup) of ``side``.
+
+    >>> a = agreement({"a": 0.1, "b": 0.2, "c": 0.3, "d": 0.4}, {"a": 1, "b": 2, "c": 3,
+    ...               "d": 4}, Side.SOUTH, 0.64)
+    >>> round(a.r, 3), round(a.ceiling, 2), a.p < 0.2
+    (1.0, 0.8, True)
+    """
+    common = sorted(set(evaluations) & set(strengths))
+    x = [evaluations[s] for s in common]
+    y = [strengths[s] for s in common]
+    r = _correlation(x, y) if len(common) >= 3 else 0.0
+    rng = random.Random(_SEED)
+    as_far = 0
+    for _ in range(permutations):
+        rng.shuffle(x)
+        as_far += abs(_correlation(x, y)) >= abs(r) - 1e-12
+    p = (as_far + 1) / (permutations + 1)
+    ceiling = math.sqrt(reliability) if reliability is not None and reliability > 0 else None
+    return Agreement(side, len(common), r, p, ceiling)
+
+
+def _log_loss(pairs: Sequence[tuple[float, float]]) -> float:
+    total = 0.0
+    for p, y in pairs:
+        p = min(max(p, _EPS), 1 - _EPS)
+        total -= y * math.log(p) + (1 - y) * math.log(1 - p)
+    return total / len(pairs)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _points(x: float) -> str:
+    return f"{100 * x:.1f} points"
+
+
+def _paragraph(text: str) -> list[str]:
+    return [*textwrap.wrap(text, _WIDTH), ""]
+
+
+def _side_names(side: Side) -> tuple[str, str]:
+    return (side.title, "North" if side is Side.SOUTH else "South")
+
+
+def setup_answer(table: GameTable, games_params: Mapping[str, Any],
+                 games: Sequence[Mapping[str, Any]], evaluations: Sequence[Mapping[str, Any]],
+                 evaluation_params: Mapping[str, Any], top: int = 3) -> str:
+    """The answer, as paragraphs of text (see the module)."""
+    ev = EvaluationTable.of(evaluations)
+    canonical = table.canonical   # the games' setups folded with their mirrors, or not
+    folded: dict[Side, dict[str, float]] = {side: {} for side in (Side.SOUTH, Side.NORTH)}
+    for side in folded:
+        for s, v in ev.average(side.name.lower()).items():
+            folded[side][fold(s, canonical)] = v
+    out: list[str] = []
+
+    # -- what the evaluations say ---------------------------------------------------------
+    total = 4068     # the canonical pairs: each evaluation stands for its mirror too
+    searched = len(evaluations)
+    sample = (f"{searched:,} of the {total:,} canonical pairs, a random sample of them (the "
+              "run is not finished)" if searched < total else
+              f"all {total:,} canonical pairs")
+    mean = ev.mean_south_win()
+    line = (f"The engine's evaluations ({sample}; {evaluation_params['nodes']:,} nodes a "
+            f"pair, {evaluation_params['engine']}) give South, who moves first, a mean win "
+            f"probability of {_pct(mean)}.")
+    spreads = {}
+    for side in (Side.SOUTH, Side.NORTH):
+        values = folded[side]
+        m = sum(values.values()) / len(values)
+        sd = math.sqrt(sum((v - m) ** 2 for v in values.values()) / len(values))
+        spreads[side] = sd
+        order = sorted(values, key=lambda s: (-values[s], s))
+        name, _ = _side_names(side)
+        best = ", ".join(f"{s} {_pct(values[s])}" for s in order[:top])
+        worst = ", ".join(f"{s} {_pct(values[s])}" for s in order[-top:])
+        line += (f" {name}'s setups average {_pct(min(values.values()))} to "
+                 f"{_pct(max(values.values()))} for {name} (standard deviation "
+                 f"{_points(sd)}); best {best}; worst {worst}.")
+    out += ["What the evaluations say:", *_paragraph(line)]
+
+    # -- what the games say ---------------------------------------------------------------
+    t = table.total
+    lo, hi = t.score_interval()
+    rounds: dict[bool, list[int]] = {True: [0, 0, 0], False: [0, 0, 0]}
+    for g in games:
+        rounds[g.get("round", 0) == 0][("south", "draw", "north").index(g["result"])] += 1
+    line = (f"In {t.games:,} self-play games ({describe_limit(games_params['limit'])}, "
+            f"{games_params['engine']}) South scored {_pct(t.score)} (95% interval "
+            f"{_pct(lo)} to {_pct(hi)})")
+    if all(sum(c) for c in rounds.values()):
+        own, randomized = (Tally(c[0], c[1], c[2]) for c in (rounds[True], rounds[False]))
+        line += (f": {_pct(own.score)} from the setups themselves and "
+                 f"{_pct(randomized.score)} after a random first move of each side, so the "
+                 "first-move advantage depends on how the game is opened")
+    line += "."
+    reliability: dict[Side, float | None] = {}
+    for side in (Side.SOUTH, Side.NORTH):
+        name, _ = _side_names(side)
+        spread = true_spread(table.fit.ratings(side))
+        try:
+            reliability[side] = split_half(table.results, side)
+        except ValueError:
+            reliability[side] = None
+        rel = reliability[side]
+        line += (f" {name}'s setups differ by a true spread of {spread.tau:.0f} Elo (95% "
+                 f"interval {spread.low:.0f} to {spread.high:.0f})")
+        if rel is None or rel < RANKABLE:
+            line += (f", but the games cannot rank them (split-half reliability "
+                     f"{'unknown' if rel is None else f'{rel:.2f}'}, below {RANKABLE:g}).")
+        else:
+            line += f", and the games rank them with split-half reliability {rel:.2f}."
+    out += ["What the games say:", *_paragraph(line)]
+
+    # -- do the games confirm the evaluations? ---------------------------------------------
+    lines = []
+    agreements = {}
+    for side in (Side.SOUTH, Side.NORTH):
+        name, _ = _side_names(side)
+        strengths = {r.setup: r.strength for r in table.fit.ratings(side)}
+        a = agreements[side] = agreement(folded[side], strengths, side, reliability[side])
+        ceiling = ("" if a.ceiling is None else
+                   f"; the games' own noise caps it near {a.ceiling:.2f}")
+        verdict = ("the games confirm the evaluations' order" if a.p < 0.05 and a.r > 0
+                   else "the games contradict the evaluations' order" if a.p < 0.05
+                   else "the games can neither confirm nor refute the evaluations' order")
+        lines.append(f"For {name}'s {a.setups} setups the evaluation's average and the "
+                     f"games' fitted strength correlate at r = {a.r:+.2f} (permutation "
+                     f"p {'< 0.001' if a.p < 0.001 else f'= {a.p:.3f}'}{ceiling}): "
+                     f"{verdict}.")
+    by_pair = {(r["south"], r["north"]): float(r["south_win"]) for r in evaluations}
+    scored = []
+    for g in games:
+        if g.get("round", 0) == 0 and (g["south"], g["north"]) in by_pair:
+            y = {"south": 1.0, "draw": 0.5, "north": 0.0}[g["result"]]
+            scored.append((by_pair[g["south"], g["north"]], y))
+    if scored:
+        rate = sum(y for _, y in scored) / len(scored)
+        model = _log_loss(scored)
+        base = _log_loss([(rate, y) for _, y in scored])
+        better = "better than" if model < base else "no better than"
+        lines.append(f"In the {len(scored):,} games played from an evaluated pair's own start "
+                     f"position, the evaluation's win probability predicts the result "
+                     f"{better} one rate for all ({_pct(rate)}): log-loss {model:.4f} "
+                     f"against {base:.4f}.")
+    out += ["Do the games confirm the evaluations?", *_paragraph(" ".join(lines))]
+
+    # -- how large, and the answer ---------------------------------------------------------
+    first = abs(mean - 0.5)
+    largest = max(spreads.values())
+    size = (f"By the evaluations, one standard deviation of setup choice is worth about "
+            f"{_points(spreads[Side.SOUTH])} of win probability for South and "
+            f"{_points(spreads[Side.NORTH])} for North, against {_points(first)} for "
+            f"moving first.")
+    if largest > first:
+        size += " The setup matters more than who moves first."
+    else:
+        size += " Who moves first matters more than the setup."
+    out += ["How large the effect is:", *_paragraph(size)]
+
+    short = []
+    for side in (Side.SOUTH, Side.NORTH):
+        name, _ = _side_names(side)
+        values = folded[side]
+        best = min(values, key=lambda s: (-values[s], s))
+        a = agreements[side]
+        if a.p < 0.05 and a.r > 0:
+            short.append(f"As {name}, choose by the evaluations ({best} leads them): the "
+                         "games confirm their order.")
+        else:
+            short.append(f"As {name}, the evaluations favour {best}, but the games do not "
+                         "confirm their order yet, so the data cannot tell which setup is "
+                         f"best; by the evaluations {name}'s setups differ by "
+                         f"{_points(spreads[side])} of win probability (one standard "
+                         "deviation).")
+    out += ["In short:", *_paragraph(" ".join(short))]
+    return "\n".join(out).rstrip("\n") + "\n"

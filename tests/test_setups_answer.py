@@ -1,0 +1,116 @@
+"""``setups answer``: the words follow the numbers. Synthetic games with known setup
+strengths, and evaluations that agree with them, contradict them or are noise."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from gyges.setups.answer import setup_answer
+from gyges.setups.selfplay.table import game_table
+from gyges_cli.main import cli
+
+SOUTHS = ["112233", "112323", "121233", "121323", "122133", "122313", "123123", "123213"]
+NORTHS = ["311223", "312123", "313122", "331122", "132123", "213123", "231123", "113223"]
+# (no setup is its own mirror or another's: the evaluations fill in each pair's mirror)
+PARAMS = {"limit": {"nodes": 1000}, "engine": "engine synthetic", "canonical": False}
+EVAL_PARAMS = {"nodes": 200000, "engine": "engine synthetic"}
+
+
+def _games(seed: int = 3, games: int = 6000) -> tuple[list[dict], dict, dict]:
+    """Games drawn from a Bradley-Terry model with setups 60 Elo apart, in both sides."""
+    rng = random.Random(seed)
+    south = {s: 60 * (i - 3.5) for i, s in enumerate(SOUTHS)}
+    north = {n: 60 * (i - 3.5) for i, n in enumerate(NORTHS)}
+    out = []
+    for k in range(games):
+        s, n = rng.choice(SOUTHS), rng.choice(NORTHS)
+        p = 1 / (1 + 10 ** (-(south[s] - north[n]) / 400))
+        out.append({"game": k, "round": k % 2, "south": s, "north": n,
+                    "result": "south" if rng.random() < p else "north", "moves": []})
+    return out, south, north
+
+
+def _answer(*args) -> str:
+    """The answer with its lines joined (the words a sentence, wherever it wraps)."""
+    return " ".join(setup_answer(*args).split())
+
+
+def _evaluations(south: dict, north: dict, sign: float = 1.0, noise: bool = False
+                 ) -> list[dict]:
+    rng = random.Random(9)
+    out = []
+    for s in SOUTHS:
+        for n in NORTHS:
+            elo = sign * (south[s] - north[n])
+            p = rng.random() if noise else 1 / (1 + 10 ** (-elo / 400))
+            out.append({"south": s, "north": n, "south_win": p})
+    return out
+
+
+@pytest.fixture(scope="module")
+def synthetic():
+    games, south, north = _games()
+    return games, game_table(games), south, north
+
+
+def test_agreeing_evaluations_are_confirmed(synthetic):
+    games, table, south, north = synthetic
+    text = _answer(table, PARAMS, games, _evaluations(south, north), EVAL_PARAMS)
+    assert text.count("the games confirm the evaluations' order") == 2
+    assert "As South, choose by the evaluations (123213 leads them)" in text
+    assert "As North, choose by the evaluations (113223 leads them)" in text
+    assert "predicts the result better than one rate for all" in text
+    assert "the games rank them with split-half reliability" in text
+
+
+def test_reversed_evaluations_are_contradicted(synthetic):
+    games, table, south, north = synthetic
+    text = _answer(table, PARAMS, games, _evaluations(south, north, -1.0), EVAL_PARAMS)
+    assert text.count("the games contradict the evaluations' order") == 2
+    assert "choose by the evaluations" not in text
+    assert "the data cannot tell which setup is best" in text
+
+
+def test_noise_is_neither_confirmed_nor_refuted(synthetic):
+    games, table, south, north = synthetic
+    text = _answer(table, PARAMS, games, _evaluations(south, north, noise=True),
+                        EVAL_PARAMS)
+    assert "confirm the evaluations' order" not in text.replace("neither confirm", "")
+    assert "predicts the result no better than one rate for all" in text
+
+
+def test_the_words_follow_the_reliability():
+    """With every setup equal, the split-half reliability of 8 setups is noise (about 0 on
+    average, above 0.5 now and then): whatever it is, the sentence says "cannot rank"
+    exactly when it is below 0.5."""
+    said = set()
+    for seed in range(4, 10):
+        rng = random.Random(seed)
+        games = [{"game": k, "round": 0, "south": rng.choice(SOUTHS),
+                  "north": rng.choice(NORTHS), "result": rng.choice(["south", "north"]),
+                  "moves": []} for k in range(800)]
+        text = _answer(game_table(games), PARAMS, games,
+                       _evaluations({s: 0 for s in SOUTHS}, {n: 0 for n in NORTHS},
+                                    noise=True), EVAL_PARAMS)
+        for name in ("South", "North"):
+            m = re.search(name + r"'s setups differ by a true spread of [^.]*?(cannot rank "
+                          r"them|rank them)[^.]*?reliability (-?[0-9.]+)", text)
+            assert m is not None, text
+            cannot, r = m[1] == "cannot rank them", float(m[2].rstrip("."))
+            assert cannot == (r < 0.5)
+            said.add(cannot)
+    assert said == {True, False}        # both cases met
+
+
+def test_the_command_refuses_what_is_not_its_files(tmp_path):
+    games = tmp_path / "g.jsonl"
+    games.write_text("not json\n")
+    r = CliRunner().invoke(cli, ["setups", "answer", str(games), "--evaluations",
+                                 str(tmp_path / "none.jsonl")])
+    assert r.exit_code == 2 and "no such evaluation file" in r.output
+    r = CliRunner().invoke(cli, ["setups", "answer", str(games), "--evaluations", str(games)])
+    assert r.exit_code == 2 and "is not a games file" in r.output

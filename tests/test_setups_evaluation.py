@@ -1,0 +1,182 @@
+"""``setups evaluate`` (gyges.setups.evaluation): each pair's start position searched at a
+fixed budget, the file resumable and versioned, the table's averages and best replies
+checked against a slow reference of their own."""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gyges.engine.identity import engine_identity
+from gyges.game.position import Position, mirror_setup
+from gyges.game.rules import PRESETS
+from gyges.parallel import ParametersError
+from gyges.setups.evaluation.summary import EvaluationTable, evaluation_report
+from gyges.setups.evaluation.table import (
+    is_evaluation_file,
+    read_evaluations,
+    run_evaluations,
+)
+from gyges.setups.pairs import all_pairs, canonical_pair, canonical_pairs
+from gyges_cli.main import cli
+
+RULES = PRESETS["pbmserv"]
+NODES = 1500
+PAIRS = [("231123", "321123"), ("321132", "321123"), ("112233", "332211"),
+         ("123321", "231132")]
+
+
+def _records(path: Path) -> list[dict]:
+    out = []
+    for line in path.read_text().splitlines():
+        r = json.loads(line)
+        r["engine"].pop("command", None)
+        out.append(r)
+    return sorted(out, key=lambda r: (r["south"], r["north"]))
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> list[dict]:
+    out = tmp_path_factory.mktemp("evaluations") / "e.jsonl"
+    summary = run_evaluations(PAIRS, RULES, str(out), nodes=NODES, jobs=1)
+    assert summary.complete
+    return _records(out)
+
+
+def test_one_record_a_canonical_pair_searched_as_analyse_would(reference):
+    assert [(r["south"], r["north"]) for r in reference] == canonical_pairs(PAIRS)
+    assert len(reference) == 3              # 321132 321123 is the mirror of 231123 ...
+    for r in reference:
+        assert r["nodes"] == NODES and r["searched"] >= 1 and r["depth"] >= 1
+        assert r["engine"]["code"] == engine_identity().code
+        # independently: the engine's own analysis of the start position
+        from gyges.engine import Engine, Limit, Options
+        a = Engine(RULES, Options(hash_bits=22)).analyse(
+            Position.setup(r["south"], r["north"]), Limit(nodes=NODES))
+        assert r["score"] == a.score.to_json() and r["best"] == str(a.move)
+        assert r["south_win"] == round(a.win_probability, 4)
+
+
+def test_two_jobs_and_a_rerun_give_the_same_file(reference, tmp_path):
+    out = tmp_path / "e.jsonl"
+    run_evaluations(PAIRS[:2], RULES, str(out), nodes=NODES, jobs=2)
+    summary = run_evaluations(PAIRS, RULES, str(out), nodes=NODES, jobs=2)
+    assert summary.complete
+    assert _records(out) == reference
+
+
+def test_a_dask_cluster_gives_the_same_file(reference, tmp_path):
+    pytest.importorskip("distributed")
+    from test_cluster import Cluster
+
+    cluster = Cluster(tmp_path)
+    try:
+        cluster.top_up(1)
+        out = tmp_path / "e.jsonl"
+        run_evaluations(PAIRS, RULES, str(out), nodes=NODES, scheduler=cluster.address)
+        assert _records(out) == reference
+    finally:
+        cluster.stop()
+
+
+def test_another_budget_or_another_engine_is_refused(reference, tmp_path):
+    out = tmp_path / "e.jsonl"
+    out.write_text("".join(json.dumps(r) + "\n" for r in reference))
+    with pytest.raises(ParametersError) as e:
+        run_evaluations(PAIRS, RULES, str(out), nodes=NODES + 1, jobs=1)
+    assert f"{NODES:,} nodes a pair" in str(e.value) and f"{NODES + 1:,}" in str(e.value)
+    other = [{**r, "engine": {**r["engine"], "code": "0123456789abcdef"}} for r in reference]
+    out.write_text("".join(json.dumps(r) + "\n" for r in other))
+    with pytest.raises(ParametersError, match="engine 0123456789abcdef"):
+        run_evaluations(PAIRS, RULES, str(out), nodes=NODES, jobs=1)
+    assert read_evaluations(str(out))[1] == sorted(other, key=lambda r: (r["south"],
+                                                                          r["north"]))
+
+
+def _slow_summary(canonical_values: dict[tuple[str, str], float]):
+    """Averages and best replies counted pair by pair over all 8,100 pairs."""
+    value = {}
+    for s, n in all_pairs():
+        value[s, n] = canonical_values[canonical_pair(s, n)]
+    south = {s: statistics.fmean(value[s, n] for n in {n for _, n in value})
+             for s in {s for s, _ in value}}
+    north = {n: statistics.fmean(1 - value[s, n] for s in south) for n in {n for _, n in value}}
+    reply_s = {s: min(sorted(n for n in north), key=lambda n: value[s, n]) for s in south}
+    return value, south, north, reply_s
+
+
+def test_the_table_against_a_slow_reference():
+    rng = random.Random(5)
+    canonical = {p: round(rng.random(), 4) for p in canonical_pairs(all_pairs())}
+    records = [{"south": s, "north": n, "south_win": v} for (s, n), v in canonical.items()]
+    t = EvaluationTable.of(records)
+    value, south, north, reply_s = _slow_summary(canonical)
+    assert dict(t.south_win) == value
+    assert t.average("south") == pytest.approx(south)
+    assert t.average("north") == pytest.approx(north)
+    for s in south:
+        assert t.best_reply("south", s) == (reply_s[s], value[s, reply_s[s]])
+        assert t.best_reply("south", mirror_setup(s))[1] == value[s, reply_s[s]]
+    for n in north:
+        reply, left = t.best_reply("north", n)
+        assert left == pytest.approx(1 - max(value[s, n] for s in south))
+        assert value[reply, n] == max(value[s, n] for s in south)
+    assert t.mean_south_win() == pytest.approx(statistics.fmean(value.values()))
+
+
+def test_the_report_and_the_command(reference, tmp_path):
+    out = tmp_path / "e.jsonl"
+    result = CliRunner().invoke(cli, ["setups", "evaluate", "--pairs", str(_pairs(tmp_path)),
+                                      "--nodes", str(NODES), "--jobs", "1", "-q",
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert is_evaluation_file(str(out)) and _records(out) == reference
+    result = CliRunner().invoke(cli, ["setups", "report", str(out)])
+    assert result.exit_code == 0, result.output
+    params, records = read_evaluations(str(out))
+    assert result.output == evaluation_report(params, records)
+    first = result.output.splitlines()
+    # 5: 123321 231132 is its own mirror
+    assert first[0].startswith("engine evaluations of 5 of 8,100 setup pairs (3 searched")
+    assert f"made by engine {engine_identity().code}" in result.output
+    mean = statistics.fmean(EvaluationTable.of(records).south_win.values())
+    assert f"South's mean win probability (South moves first): {mean:.3f}" in result.output
+    bad = CliRunner().invoke(cli, ["setups", "report", str(out), "--forest", "f.svg"])
+    assert bad.exit_code == 2 and "--forest is not for an evaluation file" in bad.output
+
+
+def _pairs(tmp_path: Path) -> Path:
+    p = tmp_path / "pairs.txt"
+    p.write_text("".join(f"{s} {n}\n" for s, n in PAIRS))
+    return p
+
+
+def test_the_forest_writes_each_setups_evaluation(reference, tmp_path):
+    """A games report with --evaluations writes each setup's average (by the evaluation
+    file, its side's) at the end of its forest row."""
+    from gyges.engine import Limit
+    from gyges.game.rules import Side
+    from gyges.setups.selfplay.games import run_games
+
+    games = tmp_path / "g.jsonl"
+    run_games(PAIRS, RULES, str(games), games=8, prove=0, jobs=1, limit=Limit(depth=1))
+    evaluations = tmp_path / "e.jsonl"
+    evaluations.write_text("".join(json.dumps(r) + "\n" for r in reference))
+    forest = tmp_path / "f.svg"
+    result = CliRunner().invoke(cli, ["setups", "report", str(games), "--evaluations",
+                                      str(evaluations), "--forest", str(forest)])
+    assert result.exit_code == 0, result.output
+    table = EvaluationTable.of(reference)
+    texts = forest.read_text()
+    assert ">evaluation<" in texts
+    for side in (Side.SOUTH, Side.NORTH):
+        for value in table.average(side.name.lower()).values():
+            assert f">{round(value, 3):g}<" in texts
+    other = CliRunner().invoke(cli, ["setups", "report", str(games), "--evaluations",
+                                     str(games), "--forest", str(tmp_path / "g.svg")])
+    assert other.exit_code == 2 and "is not a file of 'gyges setups evaluate'" in other.output
