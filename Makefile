@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: install test test-all bench lint weights data data-tables data-pictures calibration network
+.PHONY: install test test-all bench lint weights data data-tables evaluations data-report ladder data-pictures calibration network
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -27,11 +27,14 @@ lint:
 weights:
 	gyges engine-weights --jobs 2 --out solver/gyges/engine/weights.json
 
-# The published self-play study (data/setups/pbmserv-selfplay.*), played again by the engine
-# of this checkout, then its report and map: run it after any change to the engine (its
-# code or weights), in the same change; tests/test_published_games.py fails until then.
-# Then the report, the pair map and the forest plot, and their PNGs (data-pictures).
-# About 30 CPU minutes (2 workers). An interrupted run resumes from $(SELFPLAY).part.
+# Every published file the engine makes, made again by the engine of this checkout: run it
+# after any change to the engine (its code or weights), in the same change;
+# tests/test_published_games.py and tests/test_published_tables.py fail until then. First
+# the depth-3 table (data-tables), then the self-play study (data/setups/pbmserv-selfplay.*:
+# the games, their report, the pair map and the forest plot, and their PNGs), then the
+# evaluations (evaluations). About 4.3 CPU hours (2 workers: a little over 2 hours), 3.5 of
+# them the evaluations. An interrupted run resumes from $(SELFPLAY).part, or from the
+# evaluations file.
 SELFPLAY = data/setups/pbmserv-selfplay.jsonl
 data: data-tables
 	gyges setups rank --canonical --games 10000 --nodes 1000 --prove 2 --jobs 2 \
@@ -40,9 +43,17 @@ data: data-tables
 	    rows.sort(key=lambda r: json.loads(r)['game']); \
 	    open(sys.argv[2], 'w').write(''.join(r + '\\n' for r in rows))" $(SELFPLAY).part $(SELFPLAY)
 	rm $(SELFPLAY).part
-	gyges setups report $(SELFPLAY) --proven data/setups/pbmserv-depth3.jsonl \
+	$(MAKE) evaluations
+	$(MAKE) data-report
+
+# The self-play study's report, pair map and forest plot (with the evaluations' column), the
+# answer that opens docs/setups.md, and the PNGs: a few minutes, from the published files.
+data-report:
+	gyges setups report $(SELFPLAY) --proven $(DEPTH3) --evaluations $(EVALUATIONS) \
 	    --svg data/setups/pbmserv-selfplay.svg --forest data/setups/pbmserv-selfplay-forest.svg \
 	    > data/setups/pbmserv-selfplay-report.txt
+	gyges setups answer $(SELFPLAY) --evaluations $(EVALUATIONS) \
+	    > data/setups/pbmserv-answer.txt
 	$(MAKE) data-pictures
 
 # The published depth-3 table of every pair (data/setups/pbmserv-depth3.*), proved again by
@@ -57,6 +68,37 @@ data-tables:
 	rm $(DEPTH3).part
 	gyges setups report $(DEPTH3) --svg data/setups/pbmserv-depth3.svg \
 	    > data/setups/pbmserv-depth3-report.txt
+
+# The engine's evaluation of every canonical pair (data/setups/pbmserv-evaluations.*, docs/
+# setups.md): 4,068 searches of 200,000 nodes, about 3.5 CPU hours (2 workers: under 2
+# hours); part of `make data`, after the games. Resumable: an interrupted run goes on from
+# $(EVALUATIONS) itself, whose pairs are a seeded random sample while it grows (commit it as
+# it grows); a file made by another engine is first moved to $(EVALUATIONS).stale. Then
+# its report.
+EVALUATIONS = data/setups/pbmserv-evaluations.jsonl
+evaluations:
+	$(PYTHON) -c "import os, sys; from gyges.engine.identity import engine_identity; \
+	    from gyges.setups.evaluation.table import read_evaluations; p = sys.argv[1]; \
+	    made = read_evaluations(p)[0] if os.path.exists(p) else None; \
+	    made and made['engine'] != engine_identity() and os.replace(p, p + '.stale')" \
+	    $(EVALUATIONS)
+	gyges setups evaluate --jobs 2 --out $(EVALUATIONS)
+	gyges setups report $(EVALUATIONS) > data/setups/pbmserv-evaluations-report.txt
+
+# The strength ladder (docs/setups.md): one fixed sub-design, every 6th setup of each side in
+# sorted order (15 x 15 = 225 pairs), 1,500 games at each of 1,000, 10,000 and 50,000 nodes
+# a move (proof horizon 2), then the report of whether the first-move advantage and the
+# ranking move between the rungs. About 4 CPU hours, nearly all of them the 50,000-node
+# rung; each rung's file resumes.
+LADDER_SETUPS = 112233,121233,123123,131223,132231,211233,213123,221133,231123,232113,311223,312231,321123,322113,331122
+LADDER = data/setups/ladder
+ladder:
+	for nodes in 1000 10000 50000; do \
+	    gyges setups rank --south $(LADDER_SETUPS) --north $(LADDER_SETUPS) --games 1500 \
+	        --nodes $$nodes --prove 2 --jobs 2 -q --out $(LADDER)-$$nodes.jsonl || exit 1; \
+	done
+	gyges setups ladder $(LADDER)-1000.jsonl $(LADDER)-10000.jsonl $(LADDER)-50000.jsonl \
+	    > $(LADDER)-report.txt
 
 # The PNGs of the study's forest plot and pair map (docs/setups.md), each SVG rendered by a
 # real browser at its natural size and 96 dpi (device scale 1: a CSS pixel a pixel). Run by

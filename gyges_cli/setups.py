@@ -44,7 +44,14 @@ from gyges.setups.evaluation.table import (
     run_evaluations,
 )
 from gyges.setups.selfplay.forest import forest_plot
-from gyges.setups.selfplay.games import DEFAULT_LIMIT, is_games_file, read_games, run_games
+from gyges.setups.selfplay.games import (
+    DEFAULT_LIMIT,
+    describe_limit,
+    is_games_file,
+    read_games,
+    run_games,
+)
+from gyges.setups.selfplay.ladder import Rung, ladder_report
 from gyges.setups.selfplay.report import rank_report
 from gyges.setups.selfplay.scoremap import score_map_svg
 from gyges.setups.selfplay.table import game_table
@@ -544,6 +551,50 @@ def answer_command(games_file: str, evaluations_file: str) -> None:
     click.echo(setup_answer(table, found, games, records, params), nl=False)
 
 
+@setups_group.command("ladder")
+@click.argument("games_files", nargs=-1, required=True, metavar="GAMES.jsonl...")
+def ladder_command(games_files: tuple[str, ...]) -> None:
+    """The strength ladder: do the games' answers move with the engine's strength?
+
+    Give games files of 'setups rank' that differ only in the engine's limit (the same
+    pairs, rules, proof horizon and engine), weakest first. For each strength: South's
+    score (the first-move advantage) with its 95% interval, from the setups
+    themselves and after random first moves, and each side's split-half reliability.
+    Between each two strengths: the change in South's score with its interval, and
+    the correlation of each side's setup strengths with its interval, beside the
+    ceiling the games' noise puts on it (when the interval stays below it, the
+    ranking moves with strength).
+
+    \b
+    Example (make ladder plays the published one):
+      gyges setups ladder ladder-1k.jsonl ladder-10k.jsonl ladder-50k.jsonl
+    """
+    if len(games_files) < 2:
+        raise UserError("give at least two games files, one a strength")
+    rungs = []
+    first: dict[str, Any] | None = None
+    for path in games_files:
+        if not os.path.isfile(path):
+            raise UserError("no such games file", path)
+        try:
+            if not is_games_file(path):
+                raise UserError("is not a games file of 'gyges setups rank'", path)
+            found, games = read_games(path)
+        except ResultsFileError as e:
+            raise UserError(str(e)) from None
+        if found is None or not games:
+            raise UserError("holds no game records", path)
+        shared = {k: v for k, v in found.items() if k != "limit"}
+        if first is None:
+            first = shared
+        elif shared != first:
+            differs = ", ".join(k for k in shared if shared[k] != first.get(k))
+            raise UserError(f"differs from {games_files[0]} in more than the limit "
+                            f"({differs}): a ladder changes the strength alone", path)
+        rungs.append(Rung.of(describe_limit(found["limit"]), games, found["canonical"]))
+    click.echo(ladder_report(rungs), nl=False)
+
+
 def _evaluation_columns(path: str, rules: str) -> dict[Side, dict[str, float]]:
     """By side, each setup's average win probability in the evaluation file ``path``."""
     if not os.path.isfile(path):
@@ -556,9 +607,7 @@ def _evaluation_columns(path: str, rules: str) -> dict[Side, dict[str, float]]:
     if params["rules"] != rules:
         raise UserError(f"made under other rules ({params['rules']}) than the games "
                         f"({rules})", f"--evaluations {path}")
-    table = EvaluationTable.of(records)
-    return {side: {s: round(v, 3) for s, v in table.average(side.name.lower()).items()}
-            for side in (Side.SOUTH, Side.NORTH)}
+    return EvaluationTable.of(records).forest_column()
 
 
 def _games_report(results: str, proven_file: str | None, svg: bool, forest: bool,

@@ -65,6 +65,19 @@ def study(tmp: Path) -> list[str]:
     return [str(games), "--evaluations", str(evaluations)]
 
 
+def rungs(tmp: Path) -> list[str]:
+    """Two small games files of the same pairs at depths 1 and 2: a ladder."""
+    out = []
+    for depth in (1, 2):
+        path = tmp / f"d{depth}.jsonl"
+        r = run_gyges("setups", "rank", "--south", "231123,112233,123123", "--north",
+                      "321123,312213,332211", "--depth", str(depth), "--prove", "0", "-q",
+                      "--jobs", "1", "--games", "18", "--out", path)
+        assert r.exit_code == 0, r.output
+        out.append(str(path))
+    return out
+
+
 # (command, status) -> a function of a temporary directory giving the arguments
 GAMES = DATA / "engine-games-sample.jsonl"  # 40 games of engine-data
 
@@ -151,6 +164,8 @@ CASES = {
     ("setups answer", 0): lambda t: ["setups", "answer", *study(t)],
     ("setups answer", 2): lambda t: ["setups", "answer", analysis(t), "--evaluations",
                                      analysis(t)],
+    ("setups ladder", 0): lambda t: ["setups", "ladder", *rungs(t)],
+    ("setups ladder", 2): lambda t: ["setups", "ladder", analysis(t), analysis(t)],
     ("setups report", 0): lambda t: ["setups", "report", analysis(t)],
     ("setups report", 2): lambda t: ["setups", "report", str(DATA / "sample_game.txt")],
 }

@@ -59,3 +59,23 @@ def test_the_depth5_sample_replays():
     assert params.engine == UNRECORDED
     for record in records[:2]:
         _check_replays("pbmserv-depth5-sample.jsonl", record, params)
+
+
+def test_the_published_evaluations_are_this_checkouts():
+    """The published evaluations name this checkout's engine (``make data`` remakes them,
+    resumably) and two of their pairs, searched again here, give the same record."""
+    from gyges.setups.evaluation.table import evaluation_task, read_evaluations
+
+    params, records = read_evaluations(str(DATA / "pbmserv-evaluations.jsonl"))
+    assert params is not None and records
+    here = EngineIdentity(code_digest(), weights_digest())
+    assert params["engine"] == here, (
+        f"the evaluations were made by {params['engine']}, not by this checkout's engine "
+        f"({here}): run `make data` and commit the files it writes")
+    for record in records[:: max(1, len(records) // 2)][:2]:
+        again = evaluation_task((record["south"], record["north"]),
+                                rules=_rules(params["rules"]), nodes=params["nodes"],
+                                prove=params["prove"])
+        for r in (again, record):
+            r["engine"] = {k: r["engine"][k] for k in ("code", "weights")}
+        assert again == record, f"pair {record['south']} {record['north']} differs"

@@ -12,6 +12,8 @@ from click.testing import CliRunner
 
 from gyges.game.rules import PRESETS, Side
 from gyges.output import signed
+from gyges.setups.evaluation.summary import EvaluationTable
+from gyges.setups.evaluation.table import read_evaluations
 from gyges.setups.proven.records import read_results
 from gyges.setups.selfplay.forest import forest_plot
 from gyges.setups.selfplay.games import read_games
@@ -149,7 +151,9 @@ def test_the_published_self_play_report_and_map_are_reproduced():
     svg = (DATA / "pbmserv-selfplay.svg").read_text(encoding="utf-8")
     assert signed(score_map_svg(table), "<!--", "-->") == svg
     forest = (DATA / "pbmserv-selfplay-forest.svg").read_text(encoding="utf-8")
-    assert signed(forest_plot(table), "<!--", "-->") == forest
+    _, evaluations = read_evaluations(str(DATA / "pbmserv-evaluations.jsonl"))
+    column = EvaluationTable.of(evaluations).forest_column()
+    assert signed(forest_plot(table, column, "evaluation"), "<!--", "-->") == forest
 
 
 def test_a_best_reply_is_shown_only_where_its_games_can_tell_it():

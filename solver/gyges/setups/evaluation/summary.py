@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gyges.game.position import mirror_setup
+from gyges.game.rules import Side
 from gyges.setups.pairs import all_pairs
 
 __all__ = ["EvaluationTable", "evaluation_report"]
@@ -75,6 +76,12 @@ class EvaluationTable:
         other = 1 - _SIDES.index(side)
         best = min(pairs, key=lambda p: self.side_value(side, p))
         return best[other], self.side_value(side, best)
+
+    def forest_column(self) -> dict[Side, dict[str, float]]:
+        """By side, each setup's average to three places: the forest plot's evaluation
+        column (:func:`gyges.setups.selfplay.forest.forest_plot`)."""
+        return {side: {s: round(v, 3) for s, v in self.average(side.name.lower()).items()}
+                for side in (Side.SOUTH, Side.NORTH)}
 
     def mean_south_win(self) -> float:
         """South's mean win probability over the pairs in the table: the first move's

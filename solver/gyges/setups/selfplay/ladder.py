@@ -1,0 +1,149 @@
+"""The strength ladder (``setups ladder``): one fixed set of setup pairs played at several
+strengths (games files of ``setups rank`` that differ only in the engine's limit), and
+whether what the games say moves between the rungs.
+
+For each rung: South's score (the first-move advantage) with its 95% interval, overall and
+by protocol (the engine's own openings, round 0; randomized openings, later rounds), and
+each side's split-half reliability. Between each two rungs: the change in South's score
+with its 95% interval (the rungs' games are independent), and for each side the
+correlation of the setups' fitted strengths at the two rungs, set beside the ceiling the
+rungs' own reliabilities put on it (the square root of their product): when the
+correlation's 95% interval (Fisher's z) stays below the ceiling the ranking moves from one
+strength to the other; otherwise it holds as far as the games can tell. Every sentence is
+made from its numbers.
+
+>>> import random
+>>> rng = random.Random(1)
+>>> games = [{"south": rng.choice("ab"), "north": rng.choice("xy"), "round": k % 2,
+...           "result": rng.choice(["south", "north"])} for k in range(200)]
+>>> rung = Rung.of("1,000 nodes a move", games)
+>>> rung.tally.games, rung.name
+(200, '1,000 nodes a move')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import textwrap
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gyges.engine.stats import Z95, Tally
+from gyges.game.rules import Side
+from gyges.setups.selfplay.reliability import RANKABLE, split_half
+from gyges.setups.selfplay.strengths import Fit
+from gyges.setups.selfplay.table import game_table
+
+__all__ = ["Rung", "ladder_report"]
+
+_WIDTH = 92
+
+
+def _tally(games: Sequence[Mapping[str, Any]]) -> Tally:
+    counts = [0, 0, 0]
+    for g in games:
+        counts[("south", "draw", "north").index(g["result"])] += 1
+    return Tally(counts[0], counts[1], counts[2])
+
+
+@dataclasses.dataclass(frozen=True)
+class Rung:
+    """One strength: its ``name`` (the limit in words), South's ``tally`` overall, in the
+    engine's own openings (``own``) and in randomized ones (``randomized``; None when
+    the rung has none of a kind), the fit and each side's split-half reliability (None
+    where it cannot be computed)."""
+
+    name: str
+    tally: Tally
+    own: Tally | None
+    randomized: Tally | None
+    fit: Fit
+    reliability: Mapping[Side, float | None]
+
+    @classmethod
+    def of(cls, name: str, games: Sequence[Mapping[str, Any]], canonical: bool = False
+           ) -> Rung:
+        table = game_table(games, canonical)
+        own = [g for g in games if g.get("round", 0) == 0]
+        randomized = [g for g in games if g.get("round", 0) != 0]
+        reliability: dict[Side, float | None] = {}
+        for side in (Side.SOUTH, Side.NORTH):
+            try:
+                reliability[side] = split_half(table.results, side)
+            except ValueError:
+                reliability[side] = None
+        return cls(name, _tally(games), _tally(own) if own else None,
+                   _tally(randomized) if randomized else None, table.fit, reliability)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _interval(t: Tally) -> str:
+    lo, hi = t.score_interval()
+    return f"{_pct(t.score)} [{_pct(lo)}, {_pct(hi)}]"
+
+
+def _change(a: Tally, b: Tally) -> tuple[float, float, float]:
+    """The change of South's score from ``a`` to ``b`` and its 95% interval."""
+    d = b.score - a.score
+    se = math.sqrt(a.variance() / max(a.samples, 1) + b.variance() / max(b.samples, 1))
+    return d, d - Z95 * se, d + Z95 * se
+
+
+def _correlation(x: Sequence[float], y: Sequence[float]) -> float:
+    mx, my = sum(x) / len(x), sum(y) / len(y)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True))
+    sxx = sum((a - mx) ** 2 for a in x)
+    syy = sum((b - my) ** 2 for b in y)
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else 0.0
+
+
+def ladder_report(rungs: Sequence[Rung]) -> str:
+    """The report of a ladder (the rungs from the weakest up)."""
+    out = ["The strength ladder: the same setup pairs at each strength", ""]
+    for r in rungs:
+        line = f"{r.name}: {r.tally.games:,} games, South scores {_interval(r.tally)}"
+        if r.own is not None and r.randomized is not None:
+            line += (f"; from the setups themselves {_interval(r.own)}, after a random "
+                     f"first move of each side {_interval(r.randomized)}")
+        rel = ", ".join(f"{side.title} {'?' if v is None else f'{v:.2f}'}"
+                        for side, v in r.reliability.items())
+        out += textwrap.wrap(line + f"; split-half reliability {rel}.", _WIDTH,
+                             subsequent_indent="  ")
+    out.append("")
+    for i, a in enumerate(rungs):
+        for b in rungs[i + 1:]:
+            d, lo, hi = _change(a.tally, b.tally)
+            moved = ("South's score moves" if lo > 0 or hi < 0 else
+                     "the games cannot tell South's score apart")
+            text = (f"From {a.name} to {b.name}: {moved} ({100 * d:+.1f} points, 95% "
+                    f"interval {100 * lo:+.1f} to {100 * hi:+.1f}).")
+            for side in (Side.SOUTH, Side.NORTH):
+                x = {q.setup: q.strength for q in a.fit.ratings(side)}
+                y = {q.setup: q.strength for q in b.fit.ratings(side)}
+                common = sorted(set(x) & set(y))
+                if len(common) < 3:
+                    continue
+                rho = _correlation([x[s] for s in common], [y[s] for s in common])
+                ra, rb = a.reliability[side], b.reliability[side]
+                if ra is None or rb is None or ra < RANKABLE or rb < RANKABLE:
+                    text += (f" {side.title}'s strengths correlate at r = {rho:+.2f}, but a "
+                             f"rung's games cannot rank {side.title}'s setups (reliability "
+                             f"below {RANKABLE:g}), so whether the ranking holds is not "
+                             "known.")
+                    continue
+                ceiling = math.sqrt(ra * rb)
+                z, se = math.atanh(max(min(rho, 0.999999), -0.999999)), 1 / math.sqrt(
+                    max(len(common) - 3, 1))
+                low, high = math.tanh(z - Z95 * se), math.tanh(z + Z95 * se)
+                holds = ("the ranking moves: the correlation is below what the rungs' noise "
+                         "alone leaves" if high < ceiling else
+                         "the ranking holds as far as the games can tell")
+                text += (f" {side.title}'s strengths correlate at r = {rho:+.2f} (95% "
+                         f"interval {low:+.2f} to {high:+.2f}) against a ceiling of "
+                         f"{ceiling:.2f} from the rungs' reliabilities: {holds}.")
+            out += [*textwrap.wrap(text, _WIDTH), ""]
+    return "\n".join(out).rstrip("\n") + "\n"
