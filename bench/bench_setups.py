@@ -37,9 +37,11 @@ import os
 import resource
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 
 from gyges.engine import Limit
 from gyges.game.rules import PRESETS
+from gyges.parallel import RunSummary
 from gyges.setups import canonical_pairs, constraints_from_options, run, search, select_pairs
 from gyges.setups.selfplay.games import run_games
 
@@ -163,47 +165,13 @@ def depth4() -> None:
           f"{whole * elapsed / 3600:.1f} h wall on 2 workers, {whole * cpu / 3600:.1f} CPU h")
 
 
-def selfplay() -> None:
-    """Games per hour of ``setups rank --canonical --prove 2`` at a few node limits, on 1
-    and 2 local workers and a 2-worker Dask LocalCluster (its start-up timed apart)."""
+def _on_each_backend(work: Callable[[str, int, str], RunSummary]
+                     ) -> Iterator[tuple[str, str, float, float]]:
+    """``work(out, jobs, scheduler)`` on 1 and 2 local workers and a 2-worker Dask
+    LocalCluster, each into a fresh file: (backend, load before, wall seconds less the
+    cluster's start-up, CPU seconds of this process and its workers)."""
     from gyges.parallel import open_executor
 
-    games = int(os.environ.get("GYGES_BENCH_RANK_GAMES", "40"))
-    limits = [int(n) for n in os.environ.get("GYGES_BENCH_RANK_NODES", "1000,10000").split(",")]
-    pairs = canonical_pairs(select_pairs())
-    t = time.perf_counter()
-    with open_executor("local", jobs=2):
-        pass
-    startup = time.perf_counter() - t
-    for nodes in limits:
-        for label, jobs, scheduler in (("local pool, 1 worker", 1, ""),
-                                       ("local pool, 2 workers", 2, ""),
-                                       ("Dask LocalCluster, 2 workers", 2, "local")):
-            load = _load()
-            with tempfile.TemporaryDirectory() as d:
-                c = _cpu()
-                t = time.perf_counter()
-                summary = run_games(pairs, PRESETS["pbmserv"], os.path.join(d, "g.jsonl"),
-                                    games=games, limit=Limit(nodes=nodes), prove=2,
-                                    canonical=True, jobs=jobs, scheduler=scheduler)
-                elapsed = time.perf_counter() - t - (startup if scheduler else 0.0)
-                cpu = _cpu() - c
-            assert summary.done == games and summary.complete
-            print(f"setups rank --nodes {nodes} --prove 2, {games} games, {label} ({load} "
-                  f"before): {elapsed:.1f} s wall{' less start-up' if scheduler else ''}, "
-                  f"{3600 * games / elapsed:,.0f} games/h; {cpu:.1f} CPU s = "
-                  f"{3600 * games / cpu:,.0f} games per CPU hour")
-
-
-def evaluate() -> None:
-    """Seconds a pair of ``setups evaluate`` at its default budget, on 1 and 2 local
-    workers and a 2-worker Dask LocalCluster (its start-up timed apart)."""
-    from gyges.parallel import open_executor
-    from gyges.setups.evaluation.table import DEFAULT_NODES, run_evaluations
-
-    step = int(os.environ.get("GYGES_BENCH_EVAL_STEP", "1000"))
-    canonical = canonical_pairs(select_pairs())
-    sample = canonical[::step]
     t = time.perf_counter()
     with open_executor("local", jobs=2):
         pass
@@ -215,17 +183,48 @@ def evaluate() -> None:
         with tempfile.TemporaryDirectory() as d:
             c = _cpu()
             t = time.perf_counter()
-            summary = run_evaluations(sample, PRESETS["pbmserv"], os.path.join(d, "e.jsonl"),
-                                      jobs=jobs, scheduler=scheduler)
+            summary = work(os.path.join(d, "out.jsonl"), jobs, scheduler)
             elapsed = time.perf_counter() - t - (startup if scheduler else 0.0)
             cpu = _cpu() - c
         assert summary.complete
-        n = len(sample)
+        yield label + (" (less start-up)" if scheduler else ""), load, elapsed, cpu
+
+
+def selfplay() -> None:
+    """Games per hour of ``setups rank --canonical --prove 2`` at a few node limits, on 1
+    and 2 local workers and a 2-worker Dask LocalCluster (its start-up timed apart)."""
+    games = int(os.environ.get("GYGES_BENCH_RANK_GAMES", "40"))
+    limits = [int(n) for n in os.environ.get("GYGES_BENCH_RANK_NODES", "1000,10000").split(",")]
+    pairs = canonical_pairs(select_pairs())
+    for nodes in limits:
+        def play(out: str, jobs: int, scheduler: str, nodes: int = nodes) -> RunSummary:
+            return run_games(pairs, PRESETS["pbmserv"], out, games=games,
+                             limit=Limit(nodes=nodes), prove=2, canonical=True, jobs=jobs,
+                             scheduler=scheduler)
+        for label, load, elapsed, cpu in _on_each_backend(play):
+            print(f"setups rank --nodes {nodes} --prove 2, {games} games, {label} ({load} "
+                  f"before): {elapsed:.1f} s wall, {3600 * games / elapsed:,.0f} games/h; "
+                  f"{cpu:.1f} CPU s = {3600 * games / cpu:,.0f} games per CPU hour")
+
+
+def evaluate() -> None:
+    """Seconds a pair of ``setups evaluate`` at its default budget, on 1 and 2 local
+    workers and a 2-worker Dask LocalCluster (its start-up timed apart)."""
+    from gyges.setups.evaluation.table import DEFAULT_NODES, run_evaluations
+
+    step = int(os.environ.get("GYGES_BENCH_EVAL_STEP", "1000"))
+    canonical = canonical_pairs(select_pairs())
+    sample = canonical[::step]
+    n = len(sample)
+
+    def search(out: str, jobs: int, scheduler: str) -> RunSummary:
+        return run_evaluations(sample, PRESETS["pbmserv"], out, jobs=jobs,
+                               scheduler=scheduler)
+    for label, load, elapsed, cpu in _on_each_backend(search):
         print(f"setups evaluate --nodes {DEFAULT_NODES}, {n} of {len(canonical)} canonical "
-              f"pairs (every {step}th), {label} ({load} before): {elapsed:.1f} s wall"
-              f"{' less start-up' if scheduler else ''}, {elapsed / n:.1f} s a pair; "
-              f"{cpu:.1f} CPU s, {cpu / n:.1f} CPU s a pair; whole table extrapolated: "
-              f"{len(canonical) * elapsed / n / 3600:.1f} h wall")
+              f"pairs (every {step}th), {label} ({load} before): {elapsed:.1f} s wall, "
+              f"{elapsed / n:.1f} s a pair; {cpu:.1f} CPU s, {cpu / n:.1f} CPU s a pair; "
+              f"whole table extrapolated: {len(canonical) * elapsed / n / 3600:.1f} h wall")
 
 
 if __name__ == "__main__":

@@ -8,15 +8,16 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO, TypeVar
 
 import click
 
 from gyges.engine import MAX_PROVE_DEPTH, EngineError
 from gyges.game.rules import RuleRequest, RuleSet, Side
 from gyges.output import OutputError, check_output, open_atomic, signed
-from gyges.parallel import ResultsFileError, StatusLine
+from gyges.parallel import ResultsFileError, RunSummary, StatusLine
 from gyges.setups import (
     MAX_DEPTH,
     MIN_DEPTH,
@@ -68,6 +69,8 @@ from gyges_cli.common import (
 )
 from gyges_cli.inputs import read_text_file
 
+F = TypeVar("F", bound=Callable[..., Any])
+
 
 @click.group("setups")
 def setups_group() -> None:
@@ -86,6 +89,21 @@ def _words(e: Exception) -> str:
                     "--north-as, or use --side pair")
         return f"{e.problem}: use --side pair, or fix {name}'s setup with {option} SETUP"
     return str(e)
+
+
+def pair_options(verb: str) -> Callable[[F], F]:
+    """--south, --north and --pairs: the pairs a batch command works on (read by
+    :func:`_pairs`); ``verb`` says what it does with them."""
+    def decorate(f: F) -> F:
+        f = click.option("--pairs", "pairs_file", default=None, metavar="FILE",
+                         help=f"The pairs to {verb} instead: one 'SOUTH NORTH' pair per "
+                         "line, as 'setups search --side pair' prints them ('#' starts a "
+                         "comment).")(f)
+        f = click.option("--north", default=None, metavar="SETUP[,SETUP...]|all",
+                         help="North's setups (default: all).")(f)
+        return click.option("--south", default=None, metavar="SETUP[,SETUP...]|all",
+                            help="South's setups (default: all).")(f)
+    return decorate
 
 
 @setups_group.command("search")
@@ -177,13 +195,7 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
 
 
 @setups_group.command("analyze")
-@click.option("--south", default=None, metavar="SETUP[,SETUP...]|all",
-              help="South's setups (default: all).")
-@click.option("--north", default=None, metavar="SETUP[,SETUP...]|all",
-              help="North's setups (default: all).")
-@click.option("--pairs", "pairs_file", default=None, metavar="FILE",
-              help="The pairs to analyse instead: one 'SOUTH NORTH' pair per line, as "
-                   "'setups search --side pair' prints them ('#' starts a comment).")
+@pair_options("analyze")
 @click.option("--canonical", is_flag=True, default=False,
               help="Analyse only the canonical pair standing for each pair and its mirror "
                    "(both rows reversed: the same verdict and figures): 4,068 pairs stand "
@@ -226,16 +238,10 @@ def analyze_command(south: str | None, north: str | None, pairs_file: str | None
     """
     jobs = check_jobs(jobs)
     pairs = _pairs(south, north, pairs_file)
-    try:
-        with run_errors("--out"):
-            summary = run(pairs, rules, depth, out, canonical=canonical, split=split,
-                          scheduler=scheduler, jobs=jobs, log=log,
-                          progress=None if quiet else sys.stderr)
-    except SetupError as e:
-        raise UserError(str(e)) from None
-    except OSError as e:
-        raise UserError(e.strerror or str(e), e.filename or out) from None
-    last_words(summary, out, "results", "pair", "analysed")
+    _run_batch(lambda progress: run(pairs, rules, depth, out, canonical=canonical,
+                                    split=split, scheduler=scheduler, jobs=jobs, log=log,
+                                    progress=progress),
+               out, quiet, ("results", "pair", "analysed"))
 
 
 @setups_group.command("rank")
@@ -248,12 +254,7 @@ def analyze_command(south: str | None, north: str | None, pairs_file: str | None
               metavar="K", help="The engine's proof horizon in moves (0: no prover).")
 @click.option("--max-plies", type=click.IntRange(1), default=200, show_default=True,
               metavar="P", help="A game this many moves long is a draw.")
-@click.option("--south", default=None, metavar="SETUP[,SETUP...]|all",
-              help="South's setups (default: all).")
-@click.option("--north", default=None, metavar="SETUP[,SETUP...]|all",
-              help="North's setups (default: all).")
-@click.option("--pairs", "pairs_file", default=None, metavar="FILE",
-              help="The pairs to play instead: one 'SOUTH NORTH' pair per line.")
+@pair_options("play")
 @click.option("--canonical", is_flag=True, default=False,
               help="Play only the canonical pair standing for each pair and its mirror "
                    "(4,068 stand for all 8,100); the ranking then counts each setup with "
@@ -289,17 +290,11 @@ def rank_command(games: int | None, seconds: float | None, depth: int | None,
     jobs = check_jobs(jobs)
     pairs = _pairs(south, north, pairs_file)
     limit = limit_of(seconds, depth, nodes, DEFAULT_LIMIT)
-    try:
-        with run_errors("--out"):
-            summary = run_games(pairs, rules, out, games=games, limit=limit, prove=prove,
-                                max_plies=max_plies, canonical=canonical,
-                                scheduler=scheduler, jobs=jobs, log=log,
-                                progress=None if quiet else sys.stderr)
-    except (SetupError, EngineError) as e:
-        raise UserError(str(e)) from None
-    except OSError as e:
-        raise UserError(e.strerror or str(e), e.filename or out) from None
-    last_words(summary, out, "games", "game", "played")
+    _run_batch(lambda progress: run_games(pairs, rules, out, games=games, limit=limit,
+                                          prove=prove, max_plies=max_plies,
+                                          canonical=canonical, scheduler=scheduler,
+                                          jobs=jobs, log=log, progress=progress),
+               out, quiet, ("games", "game", "played"))
 
 
 @setups_group.command("evaluate")
@@ -308,12 +303,7 @@ def rank_command(games: int | None, seconds: float | None, depth: int | None,
               "(deterministic: the same value on any machine).")
 @click.option("--prove", type=click.IntRange(0, MAX_PROVE_DEPTH), default=3, show_default=True,
               metavar="K", help="The engine's proof horizon in moves (0: no prover).")
-@click.option("--south", default=None, metavar="SETUP[,SETUP...]|all",
-              help="South's setups (default: all).")
-@click.option("--north", default=None, metavar="SETUP[,SETUP...]|all",
-              help="North's setups (default: all).")
-@click.option("--pairs", "pairs_file", default=None, metavar="FILE",
-              help="The pairs to evaluate instead: one 'SOUTH NORTH' pair per line.")
+@pair_options("evaluate")
 @jobs_option(what="Pairs at a time, one worker process each.")
 @scheduler_option
 @click.option("--out", required=True, metavar="FILE.jsonl",
@@ -346,16 +336,25 @@ def evaluate_command(nodes: int, prove: int, south: str | None, north: str | Non
     """
     jobs = check_jobs(jobs)
     pairs = _pairs(south, north, pairs_file)
+    _run_batch(lambda progress: run_evaluations(pairs, rules, out, nodes=nodes,
+                                                prove=prove, scheduler=scheduler,
+                                                jobs=jobs, log=log, progress=progress),
+               out, quiet, ("evaluations", "pair", "evaluated"))
+
+
+def _run_batch(call: Callable[[TextIO | None], RunSummary], out: str, quiet: bool,
+               words: tuple[str, str, str]) -> None:
+    """A batch command's run: ``call(progress)`` (a bar on standard error unless
+    ``quiet``), its errors in the command's words, and its last words (``words``: what
+    the file holds, one unit, what was done to it)."""
     try:
         with run_errors("--out"):
-            summary = run_evaluations(pairs, rules, out, nodes=nodes, prove=prove,
-                                      scheduler=scheduler, jobs=jobs, log=log,
-                                      progress=None if quiet else sys.stderr)
+            summary = call(None if quiet else sys.stderr)
     except (SetupError, EngineError) as e:
         raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or out) from None
-    last_words(summary, out, "evaluations", "pair", "evaluated")
+    last_words(summary, out, *words)
 
 
 def _pairs(south: str | None, north: str | None, pairs_file: str | None

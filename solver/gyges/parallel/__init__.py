@@ -45,6 +45,7 @@ from gyges.parallel.results import (
     ResultsFile,
     ResultsFileError,
     dumps,
+    first_record,
 )
 from gyges.parallel.run import Batch, RunEvent, RunSummary, run
 
@@ -52,6 +53,6 @@ __all__ = [
     "ENV", "Batch", "DaskExecutor", "Executor", "ExecutorError", "ForkedCall", "Interrupted",
     "Line", "LocalExecutor", "LogFileError", "ParametersError", "Progress", "Results",
     "ResultsFile", "ResultsFileError", "RunEvent", "RunSummary", "Runner", "StatusLine",
-    "dumps", "duration", "forked_call", "interruptible", "log_to", "open_executor", "run",
-    "scheduler_address", "worker_pool",
+    "dumps", "duration", "first_record", "forked_call", "interruptible", "log_to",
+    "open_executor", "run", "scheduler_address", "worker_pool",
 ]

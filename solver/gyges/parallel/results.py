@@ -39,7 +39,7 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 __all__ = ["MAX_RESULTS_BYTES", "Line", "ParametersError", "Results", "ResultsFile",
-           "ResultsFileError", "dumps", "read_jsonl"]
+           "ResultsFileError", "dumps", "first_record", "read_jsonl"]
 
 Record = dict[str, Any]
 
@@ -242,6 +242,26 @@ def _json(raw: bytes) -> Any:
         raise ValueError("not UTF-8 text") from None
     except json.JSONDecodeError as e:
         raise ValueError(f"not JSON: {e.msg.lower()} at character {e.pos + 1}") from None
+
+
+def first_record(path: str) -> dict[str, Any] | None:
+    """The JSON object on the first line of the file at ``path`` (its first MiB), or None
+    when that line is not one: what tells one kind of results file from another before
+    the file is read whole.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+    ...     _ = f.write('{"game": 1}\\nnot json\\n')
+    >>> first_record(f.name)
+    {'game': 1}
+    """
+    with open(path, "rb") as f:
+        first = f.readline(1 << 20)
+    try:
+        record = json.loads(first)
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None
 
 
 def read_jsonl(path: str, repair: bool = False, what: str = "a results record"

@@ -25,7 +25,7 @@ from gyges.engine.stats import Tally
 from gyges.game.rules import Side
 from gyges.setups.evaluation.summary import EvaluationTable
 from gyges.setups.selfplay.games import describe_limit
-from gyges.setups.selfplay.reliability import RANKABLE, split_half, true_spread
+from gyges.setups.selfplay.reliability import RANKABLE, correlation, split_half, true_spread
 from gyges.setups.selfplay.table import GameTable, fold
 
 __all__ = ["PERMUTATIONS", "Agreement", "agreement", "setup_answer"]
@@ -35,14 +35,6 @@ PERMUTATIONS = 2000
 _SEED = 20261127
 _WIDTH = 92
 _EPS = 1e-6
-
-
-def _correlation(x: Sequence[float], y: Sequence[float]) -> float:
-    mx, my = sum(x) / len(x), sum(y) / len(y)
-    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True))
-    sxx = sum((a - mx) ** 2 for a in x)
-    syy = sum((b - my) ** 2 for b in y)
-    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else 0.0
 
 
 class Agreement:
@@ -67,12 +59,12 @@ def agreement(evaluations: Mapping[str, float], strengths: Mapping[str, float], 
     common = sorted(set(evaluations) & set(strengths))
     x = [evaluations[s] for s in common]
     y = [strengths[s] for s in common]
-    r = _correlation(x, y) if len(common) >= 3 else 0.0
+    r = correlation(x, y) if len(common) >= 3 else 0.0
     rng = random.Random(_SEED)
     as_far = 0
     for _ in range(permutations):
         rng.shuffle(x)
-        as_far += abs(_correlation(x, y)) >= abs(r) - 1e-12
+        as_far += abs(correlation(x, y)) >= abs(r) - 1e-12
     p = (as_far + 1) / (permutations + 1)
     ceiling = math.sqrt(reliability) if reliability is not None and reliability > 0 else None
     return Agreement(side, len(common), r, p, ceiling)

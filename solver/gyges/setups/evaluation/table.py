@@ -29,7 +29,6 @@ True
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import random
 from collections.abc import Callable, Iterable, Mapping
@@ -41,7 +40,7 @@ from gyges.engine.openings import SEED
 from gyges.engine.score import Score
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
-from gyges.parallel import ResultsFile, RunEvent, RunSummary
+from gyges.parallel import ResultsFile, RunEvent, RunSummary, first_record
 from gyges.parallel import run as run_tasks
 from gyges.setups.pairs import SetupError, canonical_pairs
 
@@ -132,13 +131,8 @@ def evaluations_file(path: str, wanted: Mapping[str, Any] | None = None) -> Resu
 def is_evaluation_file(path: str) -> bool:
     """Does the file at ``path`` begin with a setup evaluation record? (Only the first
     line is read: :func:`read_evaluations` checks them all.)"""
-    with open(path, "rb") as f:
-        first = f.readline(1 << 20)
-    try:
-        record = json.loads(first)
-    except ValueError:
-        return False
-    return isinstance(record, dict) and "south_win" in record and "searched" in record
+    record = first_record(path)
+    return record is not None and "south_win" in record and "searched" in record
 
 
 def read_evaluations(path: str, repair: bool = False

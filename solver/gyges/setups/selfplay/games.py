@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import logging
 import random
 from collections.abc import Callable, Iterable, Mapping
@@ -46,7 +45,7 @@ from gyges.engine.identity import (
 from gyges.engine.openings import SEED
 from gyges.engine.refereed import SELF_PLAY_ENGINE, PlayedGame
 from gyges.game.rules import RuleSet
-from gyges.parallel import ResultsFile, RunEvent, RunSummary
+from gyges.parallel import ResultsFile, RunEvent, RunSummary, first_record
 from gyges.parallel import run as run_tasks
 from gyges.setups.pairs import SetupError, canonical_pairs
 
@@ -172,14 +171,8 @@ def is_games_file(path: str) -> bool:
     """Does the file at ``path`` begin with a self-play game record (rather than, say, a
     setup analysis record, a match's game or a training game)? Only the first line is read:
     :func:`read_games` checks them all."""
-    with open(path, "rb") as f:
-        first = f.readline(1 << 20)
-    try:
-        record = json.loads(first)
-    except ValueError:
-        return False
-    return (isinstance(record, dict) and "game" in record and "moves" in record
-            and "round" in record)
+    record = first_record(path)
+    return record is not None and all(k in record for k in ("game", "moves", "round"))
 
 
 def read_games(path: str, repair: bool = False) -> tuple[dict[str, Any] | None, list[dict]]:

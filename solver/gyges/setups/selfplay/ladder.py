@@ -31,7 +31,7 @@ from typing import Any
 
 from gyges.engine.stats import Z95, Tally
 from gyges.game.rules import Side
-from gyges.setups.selfplay.reliability import RANKABLE, split_half
+from gyges.setups.selfplay.reliability import RANKABLE, correlation, split_half
 from gyges.setups.selfplay.strengths import Fit
 from gyges.setups.selfplay.table import game_table
 
@@ -93,14 +93,6 @@ def _change(a: Tally, b: Tally) -> tuple[float, float, float]:
     return d, d - Z95 * se, d + Z95 * se
 
 
-def _correlation(x: Sequence[float], y: Sequence[float]) -> float:
-    mx, my = sum(x) / len(x), sum(y) / len(y)
-    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True))
-    sxx = sum((a - mx) ** 2 for a in x)
-    syy = sum((b - my) ** 2 for b in y)
-    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else 0.0
-
-
 def ladder_report(rungs: Sequence[Rung]) -> str:
     """The report of a ladder (the rungs from the weakest up)."""
     out = ["The strength ladder: the same setup pairs at each strength", ""]
@@ -127,7 +119,7 @@ def ladder_report(rungs: Sequence[Rung]) -> str:
                 common = sorted(set(x) & set(y))
                 if len(common) < 3:
                     continue
-                rho = _correlation([x[s] for s in common], [y[s] for s in common])
+                rho = correlation([x[s] for s in common], [y[s] for s in common])
                 ra, rb = a.reliability[side], b.reliability[side]
                 if ra is None or rb is None or ra < RANKABLE or rb < RANKABLE:
                     text += (f" {side.title}'s strengths correlate at r = {rho:+.2f}, but a "

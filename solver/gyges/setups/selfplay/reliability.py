@@ -49,7 +49,8 @@ from gyges.engine.stats import Z95
 from gyges.game.rules import Side
 from gyges.setups.selfplay.strengths import Fit, Rating, fit_strengths
 
-__all__ = ["RANKABLE", "NullCount", "Spread", "null_significant", "split_half", "true_spread"]
+__all__ = ["RANKABLE", "NullCount", "Spread", "correlation", "null_significant", "split_half",
+           "true_spread"]
 
 #: The split-half reliability below which the report says the data cannot rank setups.
 RANKABLE = 0.5
@@ -138,11 +139,12 @@ def split_half(results: Sequence[Result], side: Side) -> float:
     if len(common) < 3:
         raise ValueError("a split-half reliability needs at least three setups in each half")
     x, y = [a[s] for s in common], [b[s] for s in common]
-    r = _correlation(x, y)
+    r = correlation(x, y)
     return 2 * r / (1 + r) if r > 0 else r
 
 
-def _correlation(x: Sequence[float], y: Sequence[float]) -> float:
+def correlation(x: Sequence[float], y: Sequence[float]) -> float:
+    """Pearson's correlation of ``x`` and ``y`` (0 when either does not vary)."""
     mx, my = sum(x) / len(x), sum(y) / len(y)
     sxy = sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True))
     sxx = sum((a - mx) ** 2 for a in x)
