@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from test_book_browser import decode_png, run_browser
 
+from gyges.setups.evaluation.summary import EvaluationTable
+from gyges.setups.evaluation.table import read_evaluations
 from gyges.setups.proven.heatmap import ASCENT, CHAR_WIDTH, DESCENT
 from gyges.setups.proven.records import read_results
 from gyges.setups.selfplay.forest import forest_plot
@@ -109,7 +111,10 @@ def _margin_blank(rows: list[list[int]]) -> None:
 
 
 def test_the_forest_plot_reads_at_96_dpi(table, tmp_path):
-    root, rows = _shoot(tmp_path, "forest", forest_plot(table))
+    """The published forest plot, with the evaluations' column."""
+    _, evaluations = read_evaluations(str(DATA / "pbmserv-evaluations.jsonl"))
+    column = EvaluationTable.of(evaluations).forest_column()
+    root, rows = _shoot(tmp_path, "forest", forest_plot(table, column, "evaluation"))
     extents = _legible(root, rows)
     _margin_blank(rows)
     labels = [ink for t, ink in zip(root.iter(f"{SVG}text"), extents, strict=True)

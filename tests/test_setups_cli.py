@@ -10,6 +10,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from gyges.engine.identity import engine_identity
 from gyges.game.moves import legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS
@@ -163,15 +164,16 @@ def test_cli_analyze_names_the_option_of_another_analysis(tmp_path, monkeypatch)
     assert gyges(*args, "--depth", "1").exit_code == 0
     before = out.read_bytes()
     r = gyges(*args, "--depth", "2")
+    engine = str(engine_identity())        # the same engine: the depth differs
     assert r.exit_code == 2 and r.stderr == (
-        f"gyges: a.jsonl:1: made with other parameters (depth 1, rules {RULES_TEXT}, not "
-        f"depth 2, rules {RULES_TEXT}): rerun with those to resume it, or choose another "
-        "--out\n")
+        f"gyges: a.jsonl:1: made with other parameters (depth 1, rules {RULES_TEXT}, "
+        f"{engine}, not depth 2, rules {RULES_TEXT}, {engine}): rerun with those to resume "
+        "it, or choose another --out\n")
     assert out.read_bytes() == before
     r = gyges(*args, "--depth", "1", "--canonical")
     assert r.exit_code == 2 and r.stderr.startswith(
-        f"gyges: a.jsonl:1: made with other parameters (depth 1, rules {RULES_TEXT}, not "
-        f"depth 1, canonical pairs, rules {RULES_TEXT})")
+        f"gyges: a.jsonl:1: made with other parameters (depth 1, rules {RULES_TEXT}, "
+        f"{engine}, not depth 1, canonical pairs, rules {RULES_TEXT}")
     assert out.read_bytes() == before
 
 

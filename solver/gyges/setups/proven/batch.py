@@ -33,6 +33,7 @@ import types
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, TextIO
 
+from gyges.engine.identity import EngineIdentity, engine_identity
 from gyges.formats.notation import format_move
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
@@ -123,39 +124,54 @@ def combine_verdicts(position: Position, rules: RuleSet, depth: int,
 # -- the tasks: module functions, pickled for the workers -----------------------------------
 
 
-def _with_params(record: PairRecord, rules: RuleSet, depth: int, canonical: bool
-                 ) -> dict[str, Any]:
+def _params(rules: RuleSet, depth: int, canonical: bool, made_by: EngineIdentity | None
+            ) -> AnalysisParams:
+    """The run's parameters as a worker records them: with the engine the run asked for
+    (``made_by``: its command is the run's, not the worker's), which must be this
+    worker's (:class:`SetupError` if its code or weights differ)."""
+    here = engine_identity()
+    if made_by is not None and made_by != here:
+        raise SetupError(f"this worker's engine is not the run's: {here}, not {made_by}")
+    return AnalysisParams.of(rules, depth, canonical, made_by or here)
+
+
+def _with_params(record: PairRecord, rules: RuleSet, depth: int, canonical: bool,
+                 made_by: EngineIdentity | None) -> dict[str, Any]:
     """A pair's record with the run's parameters, as the line written."""
-    wanted = AnalysisParams.of(rules, depth, canonical)
+    wanted = _params(rules, depth, canonical, made_by)
     return dataclasses.replace(record, params=wanted).to_json()
 
 
-def analyse_task(pair: _Pair, *, rules: RuleSet, depth: int, canonical: bool = False
-                 ) -> dict[str, Any]:
+def analyse_task(pair: _Pair, *, rules: RuleSet, depth: int, canonical: bool = False,
+                 made_by: EngineIdentity | None = None) -> dict[str, Any]:
     """One pair's record, with the run's parameters
-    (:class:`~gyges.setups.proven.records.AnalysisParams`), as its JSON object."""
-    return _with_params(analyse_pair(pair[0], pair[1], rules, depth), rules, depth, canonical)
+    (:class:`~gyges.setups.proven.records.AnalysisParams`, ``made_by`` the run's engine),
+    as its JSON object."""
+    return _with_params(analyse_pair(pair[0], pair[1], rules, depth), rules, depth, canonical,
+                        made_by)
 
 
 def moves_task(item: tuple[str, str, int, int], *, rules: RuleSet, depth: int,
-               canonical: bool = False) -> dict[str, Any]:
+               canonical: bool = False, made_by: EngineIdentity | None = None
+               ) -> dict[str, Any]:
     """First moves ``lo:hi`` of the pair ``(south, north, lo, hi)``: their verdicts, as a
     record of the ``.parts`` file (:func:`parts_file`)."""
     south, north, lo, hi = item
     found = first_move_verdicts(Position.setup(south, north), rules, depth, range(lo, hi))
     return FirstMoveVerdicts(south, north, lo, tuple(found[i] for i in range(lo, hi)),
-                             AnalysisParams.of(rules, depth, canonical)).to_json()
+                             _params(rules, depth, canonical, made_by)).to_json()
 
 
 def finish_task(item: tuple[str, str, dict[int, int | None] | None], *, rules: RuleSet,
-                depth: int, canonical: bool = False) -> dict[str, Any]:
+                depth: int, canonical: bool = False, made_by: EngineIdentity | None = None
+                ) -> dict[str, Any]:
     """A split pair's record from its first moves' verdicts (None: not split, solve here)."""
     south, north, found = item
     verdict = None
     if found is not None:
         verdict = combine_verdicts(Position.setup(south, north), rules, depth, found)
     return _with_params(analyse_pair(south, north, rules, depth, verdict=verdict), rules,
-                        depth, canonical)
+                        depth, canonical, made_by)
 
 
 # -- the first-move verdicts kept between runs ----------------------------------------------
@@ -381,12 +397,15 @@ def run(
     results = results_file(out, wanted)
     if not split:
         return run_tasks(
-            functools.partial(analyse_task, rules=rules, depth=depth, canonical=canonical),
+            functools.partial(analyse_task, rules=rules, depth=depth, canonical=canonical,
+                              made_by=wanted.engine),
             asked, results=results, scheduler=scheduler, jobs=jobs, progress=progress,
             unit="pairs", watch=watch, log=log, logger=_LOG, describe=_log_text,
             chunksize=chunksize)
-    moves = functools.partial(moves_task, rules=rules, depth=depth, canonical=canonical)
-    finish = functools.partial(finish_task, rules=rules, depth=depth, canonical=canonical)
+    moves = functools.partial(moves_task, rules=rules, depth=depth, canonical=canonical,
+                              made_by=wanted.engine)
+    finish = functools.partial(finish_task, rules=rules, depth=depth, canonical=canonical,
+                               made_by=wanted.engine)
     split_run = _Split(moves, finish, rules, group, results, parts_file(out, wanted), None,
                        watch)
     return _run_split(asked, split_run, scheduler, jobs, progress, log)
