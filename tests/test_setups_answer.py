@@ -114,3 +114,15 @@ def test_the_command_refuses_what_is_not_its_files(tmp_path):
     assert r.exit_code == 2 and "no such evaluation file" in r.output
     r = CliRunner().invoke(cli, ["setups", "answer", str(games), "--evaluations", str(games)])
     assert r.exit_code == 2 and "is not a games file" in r.output
+
+
+def test_a_first_move_the_games_contradict_is_said(synthetic):
+    """Evaluations that give South 20 points more than the games' score, outside its
+    interval: the answer says the two disagree; agreeing ones draw no such sentence."""
+    games, table, south, north = synthetic
+    agreeing = _evaluations(south, north)
+    assert "disagree on the first move" not in _answer(table, PARAMS, games, agreeing,
+                                                       EVAL_PARAMS)
+    shifted = [{**r, "south_win": min(1.0, r["south_win"] + 0.2)} for r in agreeing]
+    text = _answer(table, PARAMS, games, shifted, EVAL_PARAMS)
+    assert "the evaluations and the games disagree on the first move itself" in text

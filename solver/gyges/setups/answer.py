@@ -203,11 +203,16 @@ def setup_answer(table: GameTable, games_params: Mapping[str, Any],
     size = (f"By the evaluations, one standard deviation of setup choice is worth about "
             f"{_points(spreads[Side.SOUTH])} of win probability for South and "
             f"{_points(spreads[Side.NORTH])} for North, against {_points(first)} for "
-            f"moving first.")
-    if largest > first:
-        size += " The setup matters more than who moves first."
-    else:
-        size += " Who moves first matters more than the setup."
+            f"moving first")
+    size += (": the setup matters more than who moves first." if largest > first else
+             ": who moves first matters more than the setup.")
+    if not lo <= mean <= hi:
+        size += (f" But the evaluations and the games disagree on the first move itself "
+                 f"(South {_pct(mean)} against {_pct(t.score)}, outside the games' 95% "
+                 f"interval): they measure different things, a "
+                 f"{evaluation_params['nodes']:,}-node search of the start position and "
+                 f"games played at {describe_limit(games_params['limit'])}, so neither "
+                 "figure is the first move's advantage at every strength.")
     out += ["How large the effect is:", *_paragraph(size)]
 
     short = []
