@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: install test test-all bench lint weights data data-tables evaluations data-report ladder data-pictures calibration network
+.PHONY: install test test-all bench lint weights data data-tables evaluations data-report validation ladder data-pictures calibration network
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -84,6 +84,18 @@ evaluations:
 	    $(EVALUATIONS)
 	gyges setups evaluate --jobs 2 --out $(EVALUATIONS)
 	gyges setups report $(EVALUATIONS) > data/setups/pbmserv-evaluations-report.txt
+
+# The validation block (docs/setups.md): each side's 8 best and 8 worst setups by the
+# evaluations against the other side's 8 middle ones, 4,000 games at 10,000 nodes a move
+# (about 1.7 CPU hours; the file resumes), then whether the games confirm the evaluations.
+# Needs the finished evaluations: its pairs are drawn from them.
+VALIDATION = data/setups/pbmserv-validation
+validation:
+	gyges setups validation-pairs --evaluations $(EVALUATIONS) > $(VALIDATION).pairs
+	gyges setups rank --pairs $(VALIDATION).pairs --games 4000 --nodes 10000 --prove 2 \
+	    --jobs 2 -q --out $(VALIDATION).jsonl
+	gyges setups validate $(VALIDATION).jsonl --evaluations $(EVALUATIONS) \
+	    > $(VALIDATION)-report.txt
 
 # The strength ladder (docs/setups.md): one fixed sub-design, every 6th setup of each side in
 # sorted order (15 x 15 = 225 pairs), 1,500 games at each of 1,000, 10,000 and 50,000 nodes

@@ -56,6 +56,7 @@ from gyges.setups.selfplay.ladder import Rung, ladder_report
 from gyges.setups.selfplay.report import rank_report
 from gyges.setups.selfplay.scoremap import score_map_svg
 from gyges.setups.selfplay.table import game_table
+from gyges.setups.validation import COUNT, validation_pairs, validation_report
 from gyges_cli.batch import last_words, run_errors, scheduler_option
 from gyges_cli.common import (
     UserError,
@@ -526,28 +527,84 @@ def answer_command(games_file: str, evaluations_file: str) -> None:
       gyges setups answer data/setups/pbmserv-selfplay.jsonl \
           --evaluations data/setups/pbmserv-evaluations.jsonl
     """
-    for path, what in ((games_file, "games file"), (evaluations_file, "evaluation file")):
-        if not os.path.isfile(path):
-            raise UserError(f"no such {what}", path)
-    try:
-        if not is_games_file(games_file):
-            raise UserError("is not a games file of 'gyges setups rank'", games_file)
-        if not is_evaluation_file(evaluations_file):
-            raise UserError("is not a file of 'gyges setups evaluate'",
-                            f"--evaluations {evaluations_file}")
-        found, games = read_games(games_file)
-        params, records = read_evaluations(evaluations_file)
-    except ResultsFileError as e:
-        raise UserError(str(e)) from None
-    if found is None or not games:
-        raise UserError("holds no game records", games_file)
-    if params is None or not records:
-        raise UserError("holds no evaluations", f"--evaluations {evaluations_file}")
-    if params["rules"] != found["rules"]:
-        raise UserError(f"made under other rules ({params['rules']}) than the games "
-                        f"({found['rules']})", f"--evaluations {evaluations_file}")
+    found, games = _games_file(games_file)
+    params, records = _evaluation_file(evaluations_file, found["rules"])
     table = game_table(games, found["canonical"])
     click.echo(setup_answer(table, found, games, records, params), nl=False)
+
+
+def _read_file(path: str, kind: str, is_kind: Callable[[str], bool],
+               read: Callable[[str], tuple[Any, list[dict[str, Any]]]], where: str
+               ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The parameters and records of the ``kind`` file at ``path`` (given as ``where``),
+    or a one-line error: missing, of another kind, bad, or empty."""
+    if not os.path.isfile(path):
+        raise UserError(f"no such {kind} file", path)
+    try:
+        if not is_kind(path):
+            raise UserError(f"is not a {kind} file", where)
+        params, records = read(path)
+    except ResultsFileError as e:
+        raise UserError(str(e)) from None
+    if params is None or not records:
+        raise UserError("holds no records", where)
+    return params, records
+
+
+def _evaluation_file(path: str, rules: str | None = None
+                     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The evaluation file given as --evaluations (made under ``rules`` when given)."""
+    where = f"--evaluations {path}"
+    params, records = _read_file(path, "'setups evaluate'", is_evaluation_file,
+                                 read_evaluations, where)
+    if rules is not None and params["rules"] != rules:
+        raise UserError(f"made under other rules ({params['rules']}) than the games "
+                        f"({rules})", where)
+    return params, records
+
+
+def _games_file(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A games file of 'setups rank'."""
+    return _read_file(path, "'setups rank' games", is_games_file, read_games, path)
+
+
+@setups_group.command("validation-pairs")
+@click.option("--evaluations", "evaluations_file", required=True, metavar="FILE.jsonl",
+              help="The engine's evaluations of the pairs ('setups evaluate').")
+@click.option("--count", type=click.IntRange(1, 24), default=COUNT, show_default=True,
+              help="Setups in each group: the best, the worst, the opponents.")
+def validation_pairs_command(evaluations_file: str, count: int) -> None:
+    """The pairs of the validation block, one 'SOUTH NORTH' a line, for 'setups rank
+    --pairs': each side's COUNT best and COUNT worst setups by the evaluations (one of
+    each setup and its mirror), each against the other side's COUNT setups whose
+    averages are nearest the middle.
+
+    \b
+    Example (make validation plays the published block):
+      gyges setups validation-pairs --evaluations e.jsonl > v.pairs
+      gyges setups rank --pairs v.pairs --games 4000 --nodes 10000 --out v.jsonl
+      gyges setups validate v.jsonl --evaluations e.jsonl
+    """
+    _, records = _evaluation_file(evaluations_file)
+    for south, north in validation_pairs(EvaluationTable.of(records), count):
+        click.echo(f"{south} {north}")
+
+
+@setups_group.command("validate")
+@click.argument("games_file", metavar="GAMES.jsonl")
+@click.option("--evaluations", "evaluations_file", required=True, metavar="FILE.jsonl",
+              help="The evaluations the block was drawn from ('setups evaluate').")
+@click.option("--count", type=click.IntRange(1, 24), default=COUNT, show_default=True,
+              help="Setups in each group, as given to 'setups validation-pairs'.")
+def validate_command(games_file: str, evaluations_file: str, count: int) -> None:
+    """Do the games confirm the evaluations' best and worst setups? For each side: the
+    best group's and the worst group's score in the block's games (from
+    'setups validation-pairs'), the gap with its 95% interval beside the gap the
+    evaluations predict, and whether the games confirm, contradict or cannot tell.
+    """
+    found, games = _games_file(games_file)
+    _, records = _evaluation_file(evaluations_file, found["rules"])
+    click.echo(validation_report(EvaluationTable.of(records), games, count), nl=False)
 
 
 @setups_group.command("ladder")
@@ -573,16 +630,7 @@ def ladder_command(games_files: tuple[str, ...]) -> None:
     rungs = []
     first: dict[str, Any] | None = None
     for path in games_files:
-        if not os.path.isfile(path):
-            raise UserError("no such games file", path)
-        try:
-            if not is_games_file(path):
-                raise UserError("is not a games file of 'gyges setups rank'", path)
-            found, games = read_games(path)
-        except ResultsFileError as e:
-            raise UserError(str(e)) from None
-        if found is None or not games:
-            raise UserError("holds no game records", path)
+        found, games = _games_file(path)
         shared = {k: v for k, v in found.items() if k != "limit"}
         if first is None:
             first = shared
@@ -596,16 +644,7 @@ def ladder_command(games_files: tuple[str, ...]) -> None:
 
 def _evaluation_columns(path: str, rules: str) -> dict[Side, dict[str, float]]:
     """By side, each setup's average win probability in the evaluation file ``path``."""
-    if not os.path.isfile(path):
-        raise UserError("no such evaluation file", path)
-    if not is_evaluation_file(path):
-        raise UserError("is not a file of 'gyges setups evaluate'", f"--evaluations {path}")
-    params, records = read_evaluations(path)
-    if params is None or not records:
-        raise UserError("holds no evaluations", f"--evaluations {path}")
-    if params["rules"] != rules:
-        raise UserError(f"made under other rules ({params['rules']}) than the games "
-                        f"({rules})", f"--evaluations {path}")
+    _, records = _evaluation_file(path, rules)
     return EvaluationTable.of(records).forest_column()
 
 

@@ -109,11 +109,11 @@ def test_the_words_follow_the_reliability():
 def test_the_command_refuses_what_is_not_its_files(tmp_path):
     games = tmp_path / "g.jsonl"
     games.write_text("not json\n")
-    r = CliRunner().invoke(cli, ["setups", "answer", str(games), "--evaluations",
-                                 str(tmp_path / "none.jsonl")])
-    assert r.exit_code == 2 and "no such evaluation file" in r.output
+    r = CliRunner().invoke(cli, ["setups", "answer", str(tmp_path / "none.jsonl"),
+                                 "--evaluations", str(games)])
+    assert r.exit_code == 2 and "no such 'setups rank' games file" in r.output
     r = CliRunner().invoke(cli, ["setups", "answer", str(games), "--evaluations", str(games)])
-    assert r.exit_code == 2 and "is not a games file" in r.output
+    assert r.exit_code == 2 and "is not a 'setups rank' games file" in r.output
 
 
 def test_a_first_move_the_games_contradict_is_said(synthetic):

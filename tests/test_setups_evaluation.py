@@ -179,4 +179,4 @@ def test_the_forest_writes_each_setups_evaluation(reference, tmp_path):
             assert f">{round(value, 3):g}<" in texts
     other = CliRunner().invoke(cli, ["setups", "report", str(games), "--evaluations",
                                      str(games), "--forest", str(tmp_path / "g.svg")])
-    assert other.exit_code == 2 and "is not a file of 'gyges setups evaluate'" in other.output
+    assert other.exit_code == 2 and "is not a 'setups evaluate' file" in other.output

@@ -20,6 +20,7 @@ South setup is the North setup that leaves South the least, and the other way ro
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
@@ -66,8 +67,17 @@ class EvaluationTable:
     def average(self, side: str) -> dict[str, float]:
         """Each of ``side``'s setups: its mean win probability over the other side's
         setups in the table."""
-        return {s: statistics.fmean(self.side_value(side, p) for p in self._pairs_of(side, s))
-                for s in self.setups(side)}
+        return dict(self._averages[_SIDES.index(side)])
+
+    @functools.cached_property
+    def _averages(self) -> tuple[dict[str, float], dict[str, float]]:
+        sums: tuple[dict[str, list[float]], dict[str, list[float]]] = ({}, {})
+        for (south, north), p in self.south_win.items():
+            sums[0].setdefault(south, []).append(p)
+            sums[1].setdefault(north, []).append(1.0 - p)
+        south_avg, north_avg = ({s: statistics.fmean(v) for s, v in sorted(d.items())}
+                                for d in sums)
+        return south_avg, north_avg
 
     def best_reply(self, side: str, setup: str) -> tuple[str, float]:
         """The other side's setup that leaves ``side``'s ``setup`` the least, and what
