@@ -32,7 +32,7 @@ weights:
 # tests/test_published_games.py and tests/test_published_tables.py fail until then. First
 # the depth-3 table (data-tables), then the self-play study (data/setups/pbmserv-selfplay.*:
 # the games, their report, the pair map and the forest plot, and their PNGs), then the
-# evaluations (evaluations). About 4.3 CPU hours (2 workers: a little over 2 hours), 3.5 of
+# evaluations (evaluations). About 4.8 CPU hours (2 workers: about 2.5 hours), 4 of
 # them the evaluations. An interrupted run resumes from $(SELFPLAY).part, or from the
 # evaluations file.
 SELFPLAY = data/setups/pbmserv-selfplay.jsonl
@@ -70,7 +70,7 @@ data-tables:
 	    > data/setups/pbmserv-depth3-report.txt
 
 # The engine's evaluation of every canonical pair (data/setups/pbmserv-evaluations.*, docs/
-# setups.md): 4,068 searches of 200,000 nodes, about 3.5 CPU hours (2 workers: under 2
+# setups.md): 4,068 searches of 200,000 nodes, about 4 CPU hours (2 workers: about 2
 # hours); part of `make data`, after the games. Resumable: an interrupted run goes on from
 # $(EVALUATIONS) itself, whose pairs are a seeded random sample while it grows (commit it as
 # it grows); a file made by another engine is first moved to $(EVALUATIONS).stale. Then

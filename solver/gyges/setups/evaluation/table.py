@@ -51,8 +51,8 @@ __all__ = ["DEFAULT_NODES", "EVALUATION_FORMAT", "HASH_BITS", "evaluate_pair",
 _LOG = logging.getLogger("gyges.setups")
 
 EVALUATION_FORMAT = 1  #: version of the record layout
-#: The budget of a pair's search when none is given: 200,000 nodes (depth 5 to 6 from a
-#: start position; about 3 s of one core).
+#: The budget of a pair's search when none is given: 200,000 nodes (depth 4 or 5 from a
+#: start position; 3 to 4 s of one core).
 DEFAULT_NODES = 200_000
 #: The transposition table, 2 ** HASH_BITS entries of 16 bytes (64 MiB): a fresh one per
 #: pair, so that a pair's value does not depend on the pair searched before.
