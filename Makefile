@@ -30,10 +30,10 @@ weights:
 # Every published file the engine makes, made again by the engine of this checkout: run it
 # after any change to the engine (its code or weights), in the same change;
 # tests/test_published_games.py and tests/test_published_tables.py fail until then. First
-# the depth-3 table (data-tables), then the self-play study (data/setups/pbmserv-selfplay.*:
-# the games, their report, the pair map and the forest plot, and their PNGs), then the
-# evaluations (evaluations). About 4.8 CPU hours (2 workers: about 2.5 hours), 4 of
-# them the evaluations. An interrupted run resumes from $(SELFPLAY).part, or from the
+# the depth-3 table (data-tables), then the self-play games (data/setups/pbmserv-selfplay.*),
+# the evaluations of every pair (evaluations), and last the study's report, pair map,
+# forest plot, PNGs and answer (data-report). About 4.8 CPU hours (2 workers: about 2.5
+# hours), 4 of them the evaluations. An interrupted run resumes from $(SELFPLAY).part, or from the
 # evaluations file.
 SELFPLAY = data/setups/pbmserv-selfplay.jsonl
 data: data-tables
