@@ -83,7 +83,8 @@ evaluations:
 	    made and made['engine'] != engine_identity() and os.replace(p, p + '.stale')" \
 	    $(EVALUATIONS)
 	gyges setups evaluate --jobs 2 --out $(EVALUATIONS)
-	gyges setups report $(EVALUATIONS) > data/setups/pbmserv-evaluations-report.txt
+	gyges setups report $(EVALUATIONS) --svg data/setups/pbmserv-evaluations.svg \
+	    > data/setups/pbmserv-evaluations-report.txt
 
 # The validation block (docs/setups.md): each side's 8 best and 8 worst setups by the
 # evaluations against the other side's 8 middle ones, 4,000 games at 10,000 nodes a move
@@ -129,6 +130,7 @@ endef
 data-pictures:
 	$(call screenshot,data/setups/pbmserv-selfplay-forest.svg,data/setups/pbmserv-selfplay-forest.png)
 	$(call screenshot,data/setups/pbmserv-selfplay.svg,data/setups/pbmserv-selfplay-map.png)
+	$(call screenshot,data/setups/pbmserv-evaluations.svg,data/setups/pbmserv-evaluations.png)
 
 # How true the engine's printed win probabilities are, measured on the training games
 # (data/engine/training-games.jsonl.gz, which name the engine that played them): the report

@@ -37,6 +37,7 @@ from gyges.setups import (
     select_pairs,
 )
 from gyges.setups.answer import setup_answer
+from gyges.setups.evaluation.heatmap import evaluation_map_svg
 from gyges.setups.evaluation.summary import EvaluationTable, evaluation_report
 from gyges.setups.evaluation.table import (
     DEFAULT_NODES,
@@ -381,7 +382,8 @@ def _pairs(south: str | None, north: str | None, pairs_file: str | None
               help="Also draw a heat map: for an analysis, South setup by North setup, "
               "every setup labelled; for a games file, the pair map, South's score by "
               "South and North setup groups (by shrunken strength, as many as the games "
-              "support) with 95% intervals (a file gyges did not write is not replaced "
+              "support) with 95% intervals; for an evaluation file, South's win "
+              "probability for every pair (a file gyges did not write is not replaced "
               "without --force).")
 @click.option("--forest", "forest_out", default=None, metavar="OUT.svg",
               help="For a games file: also draw the forest plot, each setup's fitted and "
@@ -466,12 +468,15 @@ def report_command(results: str, svg_out: str | None, forest_out: str | None, to
                                               forest_out is not None, evaluations_file)
         elif is_evaluation_file(results):
             for given, option in ((proven_file, "--proven"), (forest_out, "--forest"),
-                                  (svg_out, "--svg"), (evaluations_file, "--evaluations")):
+                                  (evaluations_file, "--evaluations")):
                 if given is not None:
                     raise UserError(f"{option} is not for an evaluation file (made by "
                                     "'gyges setups evaluate')")
+            map_name = "evaluation map"
             params, records = read_evaluations(results)
-            text, svg = evaluation_report(params, records, top).rstrip("\n"), None
+            text = evaluation_report(params, records, top).rstrip("\n")
+            svg = (evaluation_map_svg(EvaluationTable.of(records))
+                   if svg_out is not None else None)
         else:
             for given, option in ((proven_file, "--proven"), (forest_out, "--forest"),
                                   (evaluations_file, "--evaluations")):

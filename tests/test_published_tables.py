@@ -79,3 +79,16 @@ def test_the_published_evaluations_are_this_checkouts():
         for r in (again, record):
             r["engine"] = {k: r["engine"][k] for k in ("code", "weights")}
         assert again == record, f"pair {record['south']} {record['north']} differs"
+
+
+def test_the_published_evaluation_report_and_map_are_what_the_command_makes():
+    from gyges.output import signed
+    from gyges.setups.evaluation.heatmap import evaluation_map_svg
+    from gyges.setups.evaluation.summary import EvaluationTable, evaluation_report
+    from gyges.setups.evaluation.table import read_evaluations
+
+    params, records = read_evaluations(str(DATA / "pbmserv-evaluations.jsonl"))
+    report = (DATA / "pbmserv-evaluations-report.txt").read_text(encoding="utf-8")
+    assert evaluation_report(params, records) == report
+    svg = (DATA / "pbmserv-evaluations.svg").read_text(encoding="utf-8")
+    assert signed(evaluation_map_svg(EvaluationTable.of(records)), "<!--", "-->") == svg

@@ -129,3 +129,13 @@ def test_the_pair_map_reads_at_96_dpi(table, tmp_path):
     root, rows = _shoot(tmp_path, "map", score_map_svg(table))
     _legible(root, rows)
     _margin_blank(rows)
+
+
+def test_the_evaluation_map_reads_at_96_dpi(tmp_path):
+    from gyges.setups.evaluation.heatmap import evaluation_map_svg
+
+    _, evaluations = read_evaluations(str(DATA / "pbmserv-evaluations.jsonl"))
+    root, rows = _shoot(tmp_path, "evaluations",
+                        evaluation_map_svg(EvaluationTable.of(evaluations)))
+    _legible(root, rows)
+    _margin_blank(rows)

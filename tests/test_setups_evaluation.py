@@ -180,3 +180,35 @@ def test_the_forest_writes_each_setups_evaluation(reference, tmp_path):
     other = CliRunner().invoke(cli, ["setups", "report", str(games), "--evaluations",
                                      str(games), "--forest", str(tmp_path / "g.svg")])
     assert other.exit_code == 2 and "is not a 'setups evaluate' file" in other.output
+
+
+def test_the_evaluation_map_has_a_cell_a_pair():
+    """Every pair a cell with its probability in the tooltip, the pairs not evaluated
+    grey, rows and columns sorted best first; `setups report FILE --svg` draws it."""
+    import xml.etree.ElementTree as ET
+
+    from gyges.setups.evaluation.heatmap import MISSING, evaluation_map_svg
+
+    rng = random.Random(3)
+    done = canonical_pairs(all_pairs())[::7]
+    records = [{"south": s, "north": n, "south_win": round(rng.random(), 4)} for s, n in done]
+    table = EvaluationTable.of(records)
+    root = ET.fromstring(evaluation_map_svg(table))
+    ns = "{http://www.w3.org/2000/svg}"
+    cells = {}
+    for r in root.iter(f"{ns}rect"):
+        title = r.find(f"{ns}title")
+        if title is not None and title.text and title.text.startswith("S "):
+            words = title.text.split()
+            cells[words[1], words[3].rstrip(":")] = (r.get("fill"), title.text)
+    souths, norths = table.setups("south"), table.setups("north")
+    assert len(cells) == len(souths) * len(norths)
+    for pair, (fill, text) in cells.items():
+        if pair in table.south_win:
+            assert f"{100 * table.south_win[pair]:.1f}%" in text and fill != MISSING
+        else:
+            assert fill == MISSING and "not evaluated yet" in text
+    rows = [t.text for t in root.iter(f"{ns}text") if t.get("text-anchor") == "end"
+            and t.text in souths]
+    avg = table.average("south")
+    assert rows == sorted(avg, key=lambda s: (-avg[s], s))
