@@ -514,7 +514,11 @@ def _analysis_report(results: str, top: int, svg: bool) -> tuple[str, str | None
 @click.option("--evaluations", "evaluations_file", required=True, metavar="FILE.jsonl",
               help="The engine's evaluations of the pairs ('setups evaluate'), under the "
               "games' rules.")
-def answer_command(games_file: str, evaluations_file: str) -> None:
+@click.option("--validation", "validation_file", default=None, metavar="GAMES.jsonl",
+              help="The games of the validation block ('setups validation-pairs'), whose "
+              "verdict then counts in the answer.")
+def answer_command(games_file: str, evaluations_file: str, validation_file: str | None
+                   ) -> None:
     """Which setup should I choose? The answer a games file and an evaluation file give.
 
     Four short paragraphs, each sentence made from the files' numbers: what the
@@ -524,8 +528,9 @@ def answer_command(games_file: str, evaluations_file: str) -> None:
     it); whether the games confirm the evaluations (the correlation of the two
     over each side's setups, with a permutation p-value and the ceiling the games'
     noise puts on it; the evaluations' win probabilities scored on the games played
-    from their positions); how large the setup's effect is beside the first move's;
-    and the answer in short. docs/setups.md opens with it for the published files.
+    from their positions; with --validation, the validation block's verdict); how
+    large the setup's effect is beside the first move's; and the answer in short.
+    docs/setups.md opens with it for the published files.
 
     \b
     Example:
@@ -534,8 +539,10 @@ def answer_command(games_file: str, evaluations_file: str) -> None:
     """
     found, games = _games_file(games_file)
     params, records = _evaluation_file(evaluations_file, found["rules"])
+    validation = None if validation_file is None else _games_file(validation_file)[1]
     table = game_table(games, found["canonical"])
-    click.echo(setup_answer(table, found, games, records, params), nl=False)
+    click.echo(setup_answer(table, found, games, records, params, validation=validation),
+               nl=False)
 
 
 def _read_file(path: str, kind: str, is_kind: Callable[[str], bool],

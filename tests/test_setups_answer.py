@@ -126,3 +126,26 @@ def test_a_first_move_the_games_contradict_is_said(synthetic):
     shifted = [{**r, "south_win": min(1.0, r["south_win"] + 0.2)} for r in agreeing]
     text = _answer(table, PARAMS, games, shifted, EVAL_PARAMS)
     assert "the evaluations and the games disagree on the first move itself" in text
+
+
+def test_a_confirming_validation_block_decides(synthetic):
+    """With the games of a validation block that bear the evaluations out, the short
+    answer says to choose by them; with coin flips, only where the block says so."""
+    from test_setups_validation import _games as block_games
+    from test_setups_validation import _table
+
+    from gyges.setups.validation import validation_pairs
+
+    games, table, _, _ = synthetic
+    full, _ = _table()
+    records = [{"south": s, "north": n, "south_win": p} for (s, n), p in
+               full.south_win.items()]
+    pairs = validation_pairs(full)
+    text = _answer(table, PARAMS, games, records, EVAL_PARAMS, 3,
+                   block_games(full, pairs, 1.0))
+    assert text.count("the validation block confirms that their best setups beat") == 2
+    # coin flips: the short answer follows each side's block verdict, whatever chance made
+    flips = _answer(table, PARAMS, games, records, EVAL_PARAMS, 3,
+                    block_games(full, pairs, 0.0))
+    assert (flips.count("the validation block confirms")
+            == flips.count("the games confirm the evaluations' best and worst"))

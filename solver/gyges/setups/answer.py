@@ -27,6 +27,7 @@ from gyges.setups.evaluation.summary import EvaluationTable
 from gyges.setups.selfplay.games import describe_limit
 from gyges.setups.selfplay.reliability import RANKABLE, correlation, split_half, true_spread
 from gyges.setups.selfplay.table import GameTable, fold
+from gyges.setups.validation import validation_sentences
 
 __all__ = ["PERMUTATIONS", "Agreement", "agreement", "setup_answer"]
 
@@ -96,8 +97,10 @@ def _side_names(side: Side) -> tuple[str, str]:
 
 def setup_answer(table: GameTable, games_params: Mapping[str, Any],
                  games: Sequence[Mapping[str, Any]], evaluations: Sequence[Mapping[str, Any]],
-                 evaluation_params: Mapping[str, Any], top: int = 3) -> str:
-    """The answer, as paragraphs of text (see the module)."""
+                 evaluation_params: Mapping[str, Any], top: int = 3,
+                 validation: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """The answer, as paragraphs of text (see the module); ``validation``: the games of
+    the validation block (:mod:`gyges.setups.validation`), whose verdict then counts."""
     ev = EvaluationTable.of(evaluations)
     canonical = table.canonical   # the games' setups folded with their mirrors, or not
     folded: dict[Side, dict[str, float]] = {side: {} for side in (Side.SOUTH, Side.NORTH)}
@@ -195,6 +198,14 @@ def setup_answer(table: GameTable, games_params: Mapping[str, Any],
                      f"position, the evaluation's win probability predicts the result "
                      f"{better} one rate for all ({_pct(rate)}): log-loss {model:.4f} "
                      f"against {base:.4f}.")
+    verdicts: dict[Side, str] = {}
+    if validation is not None:
+        found = validation_sentences(ev, validation)
+        lines += ["In the validation block (each side's best and worst setups by the "
+                  "evaluations against the other side's middle ones):"]
+        for side in (Side.SOUTH, Side.NORTH):
+            text, verdicts[side] = found[side.name.lower()]
+            lines.append(text)
     out += ["Do the games confirm the evaluations?", *_paragraph(" ".join(lines))]
 
     # -- how large, and the answer ---------------------------------------------------------
@@ -221,7 +232,11 @@ def setup_answer(table: GameTable, games_params: Mapping[str, Any],
         values = folded[side]
         best = min(values, key=lambda s: (-values[s], s))
         a = agreements[side]
-        if a.p < 0.05 and a.r > 0:
+        if verdicts.get(side) == "confirm":
+            short.append(f"As {name}, choose by the evaluations ({best} leads them): the "
+                         "validation block confirms that their best setups beat their "
+                         "worst.")
+        elif a.p < 0.05 and a.r > 0 and verdicts.get(side) != "contradict":
             short.append(f"As {name}, choose by the evaluations ({best} leads them): the "
                          "games confirm their order.")
         else:

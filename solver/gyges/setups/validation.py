@@ -28,7 +28,7 @@ from gyges.engine.stats import Z95
 from gyges.game.position import mirror_setup
 from gyges.setups.evaluation.summary import EvaluationTable
 
-__all__ = ["COUNT", "validation_pairs", "validation_report"]
+__all__ = ["COUNT", "validation_pairs", "validation_report", "validation_sentences"]
 
 #: Setups in each group (the best, the worst, the opponents): 8 x 2 x 8 = 128 pairs a side.
 COUNT = 8
@@ -70,12 +70,11 @@ def _points(side: str, result: str) -> float:
     return 0.5 if result == "draw" else float(result == side)
 
 
-def validation_report(table: EvaluationTable, games: Sequence[Mapping[str, Any]],
-                      count: int = COUNT) -> str:
-    """For each side: the best group's and the worst group's score in the block's games,
-    the gap with its 95% interval, the gap the evaluations predict, and what it says."""
-    out = [f"The validation block: each side's {count} best and {count} worst setups by the "
-           f"evaluations, against the other side's {count} middle ones", ""]
+def validation_sentences(table: EvaluationTable, games: Sequence[Mapping[str, Any]],
+                         count: int = COUNT) -> dict[str, tuple[str, str]]:
+    """By side (``south``, ``north``): its sentence of the report and its verdict
+    (``confirm``, ``contradict``, ``cannot tell`` or ``no games``)."""
+    out = {}
     for side in _SIDES:
         best, worst, middle = _groups(table, side, count)
         i = _SIDES.index(side)
@@ -93,7 +92,7 @@ def validation_report(table: EvaluationTable, games: Sequence[Mapping[str, Any]]
                         predicted[name].append(table.side_value(side, pair))
         title = side.title()
         if not scores["best"] or not scores["worst"]:
-            out += textwrap.wrap(f"{title}: no games of the block yet.", _WIDTH) + [""]
+            out[side] = (f"{title}: no games of the block yet.", "no games")
             continue
         b, w = (sum(v) / len(v) for v in (scores["best"], scores["worst"]))
         se = math.sqrt(b * (1 - b) / len(scores["best"])
@@ -103,14 +102,27 @@ def validation_report(table: EvaluationTable, games: Sequence[Mapping[str, Any]]
         expect = (sum(predicted["best"]) / len(predicted["best"])
                   - sum(predicted["worst"]) / len(predicted["worst"])
                   if predicted["best"] and predicted["worst"] else math.nan)
-        verdict = ("the games confirm the evaluations' best and worst" if low > 0 else
-                   "the games contradict the evaluations' best and worst" if high < 0 else
-                   "the games cannot tell the evaluations' best from their worst")
+        verdict = "confirm" if low > 0 else "contradict" if high < 0 else "cannot tell"
+        words = {"confirm": "the games confirm the evaluations' best and worst",
+                 "contradict": "the games contradict the evaluations' best and worst",
+                 "cannot tell": "the games cannot tell the evaluations' best from their "
+                                "worst"}[verdict]
         text = (f"{title}: the best {count} score {100 * b:.1f}% in "
                 f"{len(scores['best']):,} games, the worst {count} {100 * w:.1f}% in "
                 f"{len(scores['worst']):,}: a gap of {100 * gap:+.1f} points (95% interval "
                 f"{100 * low:+.1f} to {100 * high:+.1f}), where the evaluations predict "
                 + (f"{100 * expect:+.1f}" if math.isfinite(expect) else
-                   "nothing (they hold none of these pairs)") + f"; {verdict}.")
+                   "nothing (they hold none of these pairs)") + f"; {words}.")
+        out[side] = (text, verdict)
+    return out
+
+
+def validation_report(table: EvaluationTable, games: Sequence[Mapping[str, Any]],
+                      count: int = COUNT) -> str:
+    """For each side: the best group's and the worst group's score in the block's games,
+    the gap with its 95% interval, the gap the evaluations predict, and what it says."""
+    out = [f"The validation block: each side's {count} best and {count} worst setups by the "
+           f"evaluations, against the other side's {count} middle ones", ""]
+    for text, _ in validation_sentences(table, games, count).values():
         out += [*textwrap.wrap(text, _WIDTH), ""]
     return "\n".join(out).rstrip("\n") + "\n"
