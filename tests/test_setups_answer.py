@@ -149,3 +149,15 @@ def test_a_confirming_validation_block_decides(synthetic):
                     block_games(full, pairs, 0.0))
     assert (flips.count("the validation block confirms")
             == flips.count("the games confirm the evaluations' best and worst"))
+
+
+def test_the_openings_advantage_is_said_to_differ_only_when_it_does(synthetic):
+    games, table, south, north = synthetic
+    evaluations = _evaluations(south, north)
+    same = _answer(table, PARAMS, games, evaluations, EVAL_PARAMS)
+    assert "the games cannot tell the two openings' advantages apart" in same
+    rng = random.Random(11)
+    skewed = [{**g, "result": "south" if g["round"] == 0 and rng.random() < 0.7
+               else g["result"]} for g in games]
+    text = _answer(game_table(skewed), PARAMS, skewed, evaluations, EVAL_PARAMS)
+    assert "so the first-move advantage depends on how the game is opened" in text

@@ -50,7 +50,8 @@ import dataclasses
 import math
 from collections.abc import Iterable, Mapping
 
-__all__ = ["PAIR_SCORES", "Z95", "Sprt", "Tally", "elo_of_score", "score_of_elo"]
+__all__ = ["PAIR_SCORES", "Z95", "Sprt", "Tally", "elo_of_score", "score_change",
+           "score_of_elo"]
 
 #: The normal quantile of a two-sided 95 % interval.
 Z95 = 1.959964
@@ -313,3 +314,16 @@ class Sprt:
         if llr <= lower:
             return "H0"
         return None
+
+
+def score_change(a: Tally, b: Tally, z: float = Z95) -> tuple[float, float, float]:
+    """The change of the score from ``a`` to ``b`` (independent samples) and its
+    interval (normal approximation).
+
+    >>> d, lo, hi = score_change(Tally(50, 0, 50), Tally(70, 0, 30))
+    >>> round(d, 2), round(lo, 3), round(hi, 3)
+    (0.2, 0.067, 0.333)
+    """
+    d = b.score - a.score
+    se = math.sqrt(a.variance() / max(a.samples, 1) + b.variance() / max(b.samples, 1))
+    return d, d - z * se, d + z * se

@@ -21,7 +21,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gyges.engine.stats import Tally
+from gyges.engine.stats import Tally, score_change
 from gyges.game.rules import Side
 from gyges.setups.evaluation.summary import EvaluationTable
 from gyges.setups.selfplay.games import describe_limit
@@ -145,9 +145,14 @@ def setup_answer(table: GameTable, games_params: Mapping[str, Any],
             f"{_pct(lo)} to {_pct(hi)})")
     if all(sum(c) for c in rounds.values()):
         own, randomized = (Tally(c[0], c[1], c[2]) for c in (rounds[True], rounds[False]))
+        d, d_lo, d_hi = score_change(own, randomized)
         line += (f": {_pct(own.score)} from the setups themselves and "
-                 f"{_pct(randomized.score)} after a random first move of each side, so the "
-                 "first-move advantage depends on how the game is opened")
+                 f"{_pct(randomized.score)} after a random first move of each side ("
+                 f"{100 * d:+.1f} points, 95% interval {100 * d_lo:+.1f} to "
+                 f"{100 * d_hi:+.1f}), so "
+                 + ("the first-move advantage depends on how the game is opened"
+                    if d_lo > 0 or d_hi < 0 else
+                    "the games cannot tell the two openings' advantages apart"))
     line += "."
     reliability: dict[Side, float | None] = {}
     for side in (Side.SOUTH, Side.NORTH):

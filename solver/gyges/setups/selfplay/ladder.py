@@ -29,7 +29,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gyges.engine.stats import Z95, Tally
+from gyges.engine.stats import Z95, Tally, score_change
 from gyges.game.rules import Side
 from gyges.setups.selfplay.reliability import RANKABLE, correlation, split_half
 from gyges.setups.selfplay.strengths import Fit
@@ -86,13 +86,6 @@ def _interval(t: Tally) -> str:
     return f"{_pct(t.score)} [{_pct(lo)}, {_pct(hi)}]"
 
 
-def _change(a: Tally, b: Tally) -> tuple[float, float, float]:
-    """The change of South's score from ``a`` to ``b`` and its 95% interval."""
-    d = b.score - a.score
-    se = math.sqrt(a.variance() / max(a.samples, 1) + b.variance() / max(b.samples, 1))
-    return d, d - Z95 * se, d + Z95 * se
-
-
 def ladder_report(rungs: Sequence[Rung]) -> str:
     """The report of a ladder (the rungs from the weakest up)."""
     out = ["The strength ladder: the same setup pairs at each strength", ""]
@@ -108,7 +101,7 @@ def ladder_report(rungs: Sequence[Rung]) -> str:
     out.append("")
     for i, a in enumerate(rungs):
         for b in rungs[i + 1:]:
-            d, lo, hi = _change(a.tally, b.tally)
+            d, lo, hi = score_change(a.tally, b.tally)
             moved = ("South's score moves" if lo > 0 or hi < 0 else
                      "the games cannot tell South's score apart")
             text = (f"From {a.name} to {b.name}: {moved} ({100 * d:+.1f} points, 95% "
