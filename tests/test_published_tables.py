@@ -92,3 +92,15 @@ def test_the_published_evaluation_report_and_map_are_what_the_command_makes():
     assert evaluation_report(params, records) == report
     svg = (DATA / "pbmserv-evaluations.svg").read_text(encoding="utf-8")
     assert signed(evaluation_map_svg(EvaluationTable.of(records)), "<!--", "-->") == svg
+
+
+def test_the_published_ladder_report_is_what_the_command_makes():
+    from gyges.setups.selfplay.games import describe_limit, read_games
+    from gyges.setups.selfplay.ladder import Rung, ladder_report
+
+    rungs = []
+    for name in ("ladder-1000.jsonl", "ladder-10000.jsonl"):
+        found, games = read_games(str(DATA / name))
+        assert found is not None
+        rungs.append(Rung.of(describe_limit(found["limit"]), games, found["canonical"]))
+    assert ladder_report(rungs) == (DATA / "ladder-report.txt").read_text(encoding="utf-8")
