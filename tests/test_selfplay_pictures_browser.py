@@ -69,6 +69,8 @@ def _texts(root: ET.Element) -> list[tuple[str, tuple[int, int, int, int], bool]
         turned = "rotate(" in t.get("transform", "")
         if not turned:
             box = (x + start, y - ASCENT * size, x + start + w, y + DESCENT * size)
+        elif "rotate(-90" in t.get("transform", ""):   # read upwards: tops face -x
+            box = (x - ASCENT * size, y - start - w, x + DESCENT * size, y - start)
         else:   # read downwards (turn 90): the glyphs' tops face +x
             box = (x - DESCENT * size, y + start, x + ASCENT * size, y + start + w)
         x0, y0, x1, y1 = (round(v) for v in box)

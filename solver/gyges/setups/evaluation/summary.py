@@ -132,9 +132,12 @@ def evaluation_report(params: Mapping[str, Any] | None, records: Sequence[Mappin
         avg = table.average(side)
         order = sorted(avg, key=lambda s: (-avg[s], s))
         title = side.title()
-        lines += ["", f"{title}'s setups by their average win probability over "
-                      f"{len(table.setups('north' if side == 'south' else 'south'))} "
-                      f"{'North' if side == 'south' else 'South'} setups: "
+        other = 'North' if side == 'south' else 'South'
+        per = len(table.south_win) / max(len(avg), 1)
+        others = len(table.setups(other.lower()))
+        over = (f"{others} {other} setups" if per >= others else
+                f"the {other} setups evaluated with it (about {per:.0f} of {others} each)")
+        lines += ["", f"{title}'s setups by their average win probability over {over}: "
                       f"{_spread(list(avg.values()))}"]
         best = ", ".join(f"{s} {avg[s]:.3f}" for s in order[:top])
         worst = ", ".join(f"{s} {avg[s]:.3f}" for s in order[-top:])
