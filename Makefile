@@ -50,6 +50,7 @@ data: data-tables
 # answer that opens docs/setups.md, and the PNGs: a few minutes, from the published files.
 data-report:
 	gyges setups report $(SELFPLAY) --proven $(DEPTH3) --evaluations $(EVALUATIONS) \
+	    $(foreach f,$(LADDER_FILES),--ladder $(f)) \
 	    --svg data/setups/pbmserv-selfplay.svg --forest data/setups/pbmserv-selfplay-forest.svg \
 	    > data/setups/pbmserv-selfplay-report.txt
 	gyges setups answer $(SELFPLAY) --evaluations $(EVALUATIONS) \
@@ -105,13 +106,15 @@ validation:
 # rung; each rung's file resumes.
 LADDER_SETUPS = 112233,121233,123123,131223,132231,211233,213123,221133,231123,232113,311223,312231,321123,322113,331122
 LADDER = data/setups/ladder
+LADDER_NODES = 1000 10000 50000
+# The rungs played so far, weakest first (the study's report gives South's score at each).
+LADDER_FILES = $(foreach n,$(LADDER_NODES),$(wildcard $(LADDER)-$(n).jsonl))
 ladder:
-	for nodes in 1000 10000 50000; do \
+	for nodes in $(LADDER_NODES); do \
 	    gyges setups rank --south $(LADDER_SETUPS) --north $(LADDER_SETUPS) --games 1500 \
 	        --nodes $$nodes --prove 2 --jobs 2 -q --out $(LADDER)-$$nodes.jsonl || exit 1; \
 	done
-	gyges setups ladder $(LADDER)-1000.jsonl $(LADDER)-10000.jsonl $(LADDER)-50000.jsonl \
-	    > $(LADDER)-report.txt
+	gyges setups ladder $(foreach n,$(LADDER_NODES),$(LADDER)-$(n).jsonl) > $(LADDER)-report.txt
 
 # The PNGs of the study's forest plot and pair map (docs/setups.md), each SVG rendered by a
 # real browser at its natural size and 96 dpi (device scale 1: a CSS pixel a pixel). Run by

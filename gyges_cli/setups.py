@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
@@ -402,9 +402,13 @@ def _pairs(south: str | None, north: str | None, pairs_file: str | None
               help="For a games file: a file of 'setups evaluate' under the same rules; "
               "the forest plot writes each setup's average win probability by it at the "
               "end of its row.")
+@click.option("--ladder", "ladder_files", multiple=True, metavar="GAMES.jsonl",
+              help="For a games file: the games files of a strength ladder ('setups "
+              "ladder'), weakest first, one --ladder each (at least two, under the same "
+              "rules); the first-move advantage is also given at each of their strengths.")
 def report_command(results: str, svg_out: str | None, forest_out: str | None, top: int,
-                   force: bool, proven_file: str | None, evaluations_file: str | None
-                   ) -> None:
+                   force: bool, proven_file: str | None, evaluations_file: str | None,
+                   ladder_files: tuple[str, ...]) -> None:
     """Summarise an analysis ('setups analyze'), a self-play table ('setups rank') or
     the engine's evaluations of pairs ('setups evaluate').
 
@@ -429,14 +433,15 @@ def report_command(results: str, svg_out: str | None, forest_out: str | None, to
     fitted); every setup of each side ranked by a Bradley-Terry fit of all
     results (Elo, centred, with a 95% interval, its games and score); which
     differences are significant (a pairwise test at 5%); the best reply to each
-    setup from the games. With --proven, pairs with a forced result lead and their
-    games count as that result. --svg draws the pair map: South's score with its
-    95% interval by South and North setup groups (each side's setups in groups by
-    shrunken strength, as many as leave about 385 games a cell, each game grouped
-    by the fit of the other half of the games); --forest draws each setup's
-    fitted strength and its shrunken strength (the best guess of its true
-    strength given how much the side's setups truly differ) with their 95%
-    intervals.
+    setup from the games. With --ladder, South's score at each strength of the
+    ladder's games and its change between them. With --proven, pairs with a
+    forced result lead and their games count as that result. --svg draws the pair
+    map: South's score with its 95% interval by South and North setup groups (each
+    side's setups in groups by shrunken strength, as many as leave about 385 games
+    a cell, each game grouped by the fit of the other half of the games); --forest
+    draws each setup's fitted strength and its shrunken strength (the best guess
+    of its true strength given how much the side's setups truly differ) with their
+    95% intervals.
 
     For an evaluation file: South's mean win probability, each side's setups by
     their average win probability over the other side's setups (its spread, the
@@ -448,6 +453,7 @@ def report_command(results: str, svg_out: str | None, forest_out: str | None, to
       gyges setups report table.jsonl --top 10 --svg heatmap.svg
       gyges setups report games.jsonl --proven d3.jsonl --svg games.svg
       gyges setups report games.jsonl --forest forest.svg
+      gyges setups report games.jsonl --ladder l-1k.jsonl --ladder l-10k.jsonl
     """
     if not os.path.exists(results):
         raise UserError("no such file", results)
@@ -465,10 +471,12 @@ def report_command(results: str, svg_out: str | None, forest_out: str | None, to
         if is_games_file(results):
             map_name = "pair map"
             text, svg, forest = _games_report(results, proven_file, svg_out is not None,
-                                              forest_out is not None, evaluations_file)
+                                              forest_out is not None, evaluations_file,
+                                              ladder_files)
         elif is_evaluation_file(results):
             for given, option in ((proven_file, "--proven"), (forest_out, "--forest"),
-                                  (evaluations_file, "--evaluations")):
+                                  (evaluations_file, "--evaluations"),
+                                  (ladder_files or None, "--ladder")):
                 if given is not None:
                     raise UserError(f"{option} is not for an evaluation file (made by "
                                     "'gyges setups evaluate')")
@@ -479,7 +487,8 @@ def report_command(results: str, svg_out: str | None, forest_out: str | None, to
                    if svg_out is not None else None)
         else:
             for given, option in ((proven_file, "--proven"), (forest_out, "--forest"),
-                                  (evaluations_file, "--evaluations")):
+                                  (evaluations_file, "--evaluations"),
+                                  (ladder_files or None, "--ladder")):
                 if given is not None:
                     raise UserError(f"{option} is for a games file (made by 'gyges setups "
                                     "rank')")
@@ -637,21 +646,33 @@ def ladder_command(games_files: tuple[str, ...]) -> None:
     Example (make ladder plays the published one):
       gyges setups ladder ladder-1k.jsonl ladder-10k.jsonl ladder-50k.jsonl
     """
+    click.echo(ladder_report(_ladder_rungs(games_files)), nl=False)
+
+
+def _ladder_rungs(games_files: Sequence[str], option: str = "", rules: str | None = None
+                  ) -> list[Rung]:
+    """The rungs of a strength ladder, one games file a rung (``option``: the option that
+    named the files, for the messages; ``rules``: the rules the games must be under)."""
     if len(games_files) < 2:
-        raise UserError("give at least two games files, one a strength")
+        raise UserError(f"give at least two games files{option and ' to ' + option}, one "
+                        "a strength")
     rungs = []
     first: dict[str, Any] | None = None
     for path in games_files:
         found, games = _games_file(path)
+        if rules is not None and found["rules"] != rules:
+            raise UserError(f"made under other rules ({found['rules']}) than the games "
+                            f"({rules})", f"{option} {path}".strip())
         shared = {k: v for k, v in found.items() if k != "limit"}
         if first is None:
             first = shared
         elif shared != first:
             differs = ", ".join(k for k in shared if shared[k] != first.get(k))
             raise UserError(f"differs from {games_files[0]} in more than the limit "
-                            f"({differs}): a ladder changes the strength alone", path)
+                            f"({differs}): a ladder changes the strength alone",
+                            f"{option} {path}".strip())
         rungs.append(Rung.of(describe_limit(found["limit"]), games, found["canonical"]))
-    click.echo(ladder_report(rungs), nl=False)
+    return rungs
 
 
 def _evaluation_columns(path: str, rules: str) -> dict[Side, dict[str, float]]:
@@ -661,7 +682,7 @@ def _evaluation_columns(path: str, rules: str) -> dict[Side, dict[str, float]]:
 
 
 def _games_report(results: str, proven_file: str | None, svg: bool, forest: bool,
-                  evaluations_file: str | None = None
+                  evaluations_file: str | None = None, ladder_files: Sequence[str] = ()
                   ) -> tuple[str, str | None, str | None]:
     found, games = read_games(results)
     if not games or found is None:
@@ -679,7 +700,8 @@ def _games_report(results: str, proven_file: str | None, svg: bool, forest: bool
     table = game_table(games, found["canonical"], proven)
     evaluations = (None if evaluations_file is None
                    else _evaluation_columns(evaluations_file, found["rules"]))
-    return (rank_report(table, found, games), score_map_svg(table) if svg else None,
+    rungs = _ladder_rungs(ladder_files, "--ladder", found["rules"]) if ladder_files else []
+    return (rank_report(table, found, games, rungs=rungs), score_map_svg(table) if svg else None,
             forest_plot(table, evaluations, evaluation_label="evaluation")
             if forest else None)
 

@@ -16,7 +16,8 @@ from gyges.setups.evaluation.summary import EvaluationTable
 from gyges.setups.evaluation.table import read_evaluations
 from gyges.setups.proven.records import read_results
 from gyges.setups.selfplay.forest import forest_plot
-from gyges.setups.selfplay.games import read_games
+from gyges.setups.selfplay.games import describe_limit, read_games
+from gyges.setups.selfplay.ladder import Rung
 from gyges.setups.selfplay.report import best_replies, rank_report
 from gyges.setups.selfplay.scoremap import score_map_svg
 from gyges.setups.selfplay.strengths import fit_strengths
@@ -146,8 +147,16 @@ def test_the_published_self_play_report_and_map_are_reproduced():
     proven_found, proven = read_results(str(DATA / "pbmserv-depth3.jsonl"))
     assert proven_found is not None and proven_found.rules == found["rules"]
     table = game_table(games, canonical=True, proven=[r.to_json() for r in proven])
+    rungs = []
+    for nodes in (1000, 10000, 50000):          # the ladder's rungs played so far (Makefile)
+        if (DATA / f"ladder-{nodes}.jsonl").exists():
+            rung_found, rung_games = read_games(str(DATA / f"ladder-{nodes}.jsonl"))
+            assert rung_found is not None and rung_found["rules"] == found["rules"]
+            rungs.append(Rung.of(describe_limit(rung_found["limit"]), rung_games,
+                                 rung_found["canonical"]))
+    assert len(rungs) >= 2
     text = (DATA / "pbmserv-selfplay-report.txt").read_text(encoding="utf-8")
-    assert rank_report(table, found, games) + "\n" == text
+    assert rank_report(table, found, games, rungs=rungs) + "\n" == text
     svg = (DATA / "pbmserv-selfplay.svg").read_text(encoding="utf-8")
     assert signed(score_map_svg(table), "<!--", "-->") == svg
     forest = (DATA / "pbmserv-selfplay-forest.svg").read_text(encoding="utf-8")

@@ -79,3 +79,39 @@ def test_the_command_refuses_rungs_that_differ_in_more_than_the_limit(tmp_path):
     assert bad.exit_code == 2 and "in more than the limit (prove)" in bad.output
     one = CliRunner().invoke(cli, ["setups", "ladder", files[0]])
     assert one.exit_code == 2 and "at least two games files" in one.output
+
+
+def test_the_study_report_gives_the_first_move_advantage_at_each_strength(tmp_path):
+    """``setups report GAMES --ladder A --ladder B``: the study's report gives South's
+    score at each rung and whether it moved; a ladder under other rules is refused."""
+    base = {"canonical": False, "engine": {"code": "c", "weights": "w"}, "format": 1,
+            "max_plies": 200, "prove": 2, "rules": "pbmserv"}
+
+    def write(name: str, games: list[dict], **extra: object) -> str:
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(json.dumps({**g, **base, **extra}) + "\n" for g in games))
+        return str(path)
+
+    study = write("study", _games(7, 0, games=300), limit={"nodes": 1000})
+    weak = write("weak", _games(1, -80, games=2000), limit={"nodes": 1000})
+    strong = write("strong", _games(2, +80, games=2000), limit={"nodes": 10000})
+    ok = CliRunner().invoke(cli, ["setups", "report", study, "--ladder", weak,
+                                  "--ladder", strong])
+    assert ok.exit_code == 0, ok.output
+    text = " ".join(ok.output.split())
+    assert "by strength, in a strength ladder's games" in text
+    assert "1,000 nodes a move: " in text and "in 2,000 games" in text
+    assert ("From 1,000 nodes a move to 10,000 nodes a move: South's score moves (+"
+            in text)
+    same = write("same", _games(3, -80, games=2000), limit={"nodes": 10000})
+    flat = CliRunner().invoke(cli, ["setups", "report", study, "--ladder", weak,
+                                    "--ladder", same])
+    assert "the games cannot tell South's score apart" in " ".join(flat.output.split())
+    other = write("other", _games(2, 0, games=100), limit={"nodes": 10000},
+                  rules="bga")
+    bad = CliRunner().invoke(cli, ["setups", "report", study, "--ladder", weak,
+                                   "--ladder", other])
+    assert bad.exit_code == 2 and "made under other rules" in bad.output, bad.output
+    assert "--ladder " in bad.output
+    alone = CliRunner().invoke(cli, ["setups", "report", study, "--ladder", weak])
+    assert alone.exit_code == 2 and "at least two games files" in alone.output

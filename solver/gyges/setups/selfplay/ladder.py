@@ -35,7 +35,7 @@ from gyges.setups.selfplay.reliability import RANKABLE, correlation, split_half
 from gyges.setups.selfplay.strengths import Fit
 from gyges.setups.selfplay.table import game_table
 
-__all__ = ["Rung", "ladder_report"]
+__all__ = ["Rung", "advantage_by_strength", "ladder_report"]
 
 _WIDTH = 92
 
@@ -86,6 +86,33 @@ def _interval(t: Tally) -> str:
     return f"{_pct(t.score)} [{_pct(lo)}, {_pct(hi)}]"
 
 
+def _change(a: Rung, b: Rung) -> str:
+    """South's score from rung ``a`` to rung ``b``: the change, its interval and whether
+    it moves."""
+    d, lo, hi = score_change(a.tally, b.tally)
+    moved = ("South's score moves" if lo > 0 or hi < 0 else
+             "the games cannot tell South's score apart")
+    return (f"From {a.name} to {b.name}: {moved} ({100 * d:+.1f} points, 95% "
+            f"interval {100 * lo:+.1f} to {100 * hi:+.1f}).")
+
+
+def advantage_by_strength(rungs: Sequence[Rung]) -> list[str]:
+    """The first-move advantage at each strength, for a study's report: South's score at
+    each rung, overall and by protocol, then its change from each rung to the next, each
+    a line (or a few, wrapped) indented by four spaces."""
+    out = []
+    for r in rungs:
+        line = f"{r.name}: {_interval(r.tally)} in {r.tally.games:,} games"
+        if r.own is not None and r.randomized is not None:
+            line += (f"; in the engine's own openings {_interval(r.own)}, in randomized "
+                     f"openings {_interval(r.randomized)}")
+        out += textwrap.wrap(line, _WIDTH, initial_indent="    ", subsequent_indent="      ")
+    for a, b in zip(rungs, rungs[1:], strict=False):
+        out += textwrap.wrap(_change(a, b), _WIDTH, initial_indent="    ",
+                             subsequent_indent="      ")
+    return out
+
+
 def ladder_report(rungs: Sequence[Rung]) -> str:
     """The report of a ladder (the rungs from the weakest up)."""
     out = ["The strength ladder: the same setup pairs at each strength", ""]
@@ -101,11 +128,7 @@ def ladder_report(rungs: Sequence[Rung]) -> str:
     out.append("")
     for i, a in enumerate(rungs):
         for b in rungs[i + 1:]:
-            d, lo, hi = score_change(a.tally, b.tally)
-            moved = ("South's score moves" if lo > 0 or hi < 0 else
-                     "the games cannot tell South's score apart")
-            text = (f"From {a.name} to {b.name}: {moved} ({100 * d:+.1f} points, 95% "
-                    f"interval {100 * lo:+.1f} to {100 * hi:+.1f}).")
+            text = _change(a, b)
             for side in (Side.SOUTH, Side.NORTH):
                 x = {q.setup: q.strength for q in a.fit.ratings(side)}
                 y = {q.setup: q.strength for q in b.fit.ratings(side)}

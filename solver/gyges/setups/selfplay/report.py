@@ -1,6 +1,7 @@
 """The report of a self-play table (``setups rank``) as text: the setups ranked by their
 fitted strengths with 95% intervals, which differences are significant, the best reply to
-each setup, South's first-move advantage, and the proven pairs first.
+each setup, South's first-move advantage (by protocol and, given a strength ladder, by
+strength), and the proven pairs first.
 
 A pure function of the table (:func:`gyges.setups.selfplay.table.game_table`); each section
 says in a line what its numbers are.
@@ -29,6 +30,7 @@ from gyges.game.position import mirror_setup
 from gyges.game.rules import Side
 from gyges.setups.proven.report import count
 from gyges.setups.selfplay.games import describe_limit
+from gyges.setups.selfplay.ladder import Rung, advantage_by_strength
 from gyges.setups.selfplay.reliability import (
     RANKABLE,
     null_significant,
@@ -139,7 +141,16 @@ def _by_protocol(games: Sequence[Mapping[str, Any]]) -> list[str]:
     return out
 
 
-def _advantage(table: GameTable, games: Sequence[Mapping[str, Any]] = ()) -> list[str]:
+def _by_strength(rungs: Sequence[Rung]) -> list[str]:
+    """South's score on the strength ladder's games (the same pairs at each strength)."""
+    if not rungs:
+        return []
+    return ["  by strength, in a strength ladder's games (the same pairs at each strength):",
+            *advantage_by_strength(rungs)]
+
+
+def _advantage(table: GameTable, games: Sequence[Mapping[str, Any]] = (),
+               rungs: Sequence[Rung] = ()) -> list[str]:
     t = table.total
     lo, hi = t.score_interval()
     f = table.fit
@@ -152,7 +163,7 @@ def _advantage(table: GameTable, games: Sequence[Mapping[str, Any]] = ()) -> lis
             f"{_elo(elo_of_score(t.score))} [{_elo(elo_of_score(lo))}, "
             f"{_elo(elo_of_score(hi))}]; fitted {_elo(f.advantage)} "
             f"[{_elo(f.advantage_low)}, {_elo(f.advantage_high)}]",
-            *_by_protocol(games)]
+            *_by_protocol(games), *_by_strength(rungs)]
 
 
 def _ranking(table: GameTable, side: Side) -> list[str]:
@@ -321,12 +332,14 @@ def _how_sure(table: GameTable, rounds: int) -> list[str]:
 
 
 def rank_report(table: GameTable, params: Mapping[str, Any],
-                games: Sequence[Mapping[str, Any]] = (), null_rounds: int = 40) -> str:
+                games: Sequence[Mapping[str, Any]] = (), null_rounds: int = 40,
+                rungs: Sequence[Rung] = ()) -> str:
     """The report of a self-play table (``params``: the games' parameters; ``games``:
     the records, for how the games ended and their length; ``null_rounds``: the simulated
-    sets of games the significant counts are set beside)."""
+    sets of games the significant counts are set beside; ``rungs``: a strength ladder,
+    whose first-move advantage at each strength the report gives)."""
     return "\n".join([
         *_header(table, params), *_proven(table, 5), *_results(table, games),
-        *_advantage(table, games), "\nSetups ranked:", *_fit_note(table),
+        *_advantage(table, games, rungs), "\nSetups ranked:", *_fit_note(table),
         *_ranking(table, Side.SOUTH), *_ranking(table, Side.NORTH), *_significance(table),
         *_how_sure(table, null_rounds), *_replies(table)])
