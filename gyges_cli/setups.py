@@ -376,6 +376,15 @@ def _pairs(south: str | None, north: str | None, pairs_file: str | None
         raise UserError(e.problem, f"--{e.side.title.lower()}") from None
 
 
+def _ladder_option(prefix: str, purpose: str) -> Callable[[F], F]:
+    """The --ladder option: a strength ladder's games files (``prefix`` and ``purpose``:
+    the help's start and what the command does with them)."""
+    return click.option(
+        "--ladder", "ladder_files", multiple=True, metavar="GAMES.jsonl",
+        help=f"{prefix}the games files of a strength ladder ('setups ladder'), weakest "
+        f"first, one --ladder each (at least two, under the games' rules); {purpose}")
+
+
 @setups_group.command("report")
 @click.argument("results", metavar="FILE.jsonl")
 @click.option("--svg", "svg_out", default=None, metavar="OUT.svg",
@@ -402,10 +411,8 @@ def _pairs(south: str | None, north: str | None, pairs_file: str | None
               help="For a games file: a file of 'setups evaluate' under the same rules; "
               "the forest plot writes each setup's average win probability by it at the "
               "end of its row.")
-@click.option("--ladder", "ladder_files", multiple=True, metavar="GAMES.jsonl",
-              help="For a games file: the games files of a strength ladder ('setups "
-              "ladder'), weakest first, one --ladder each (at least two, under the same "
-              "rules); the first-move advantage is also given at each of their strengths.")
+@_ladder_option("For a games file: ", "the first-move advantage is also given at each of "
+                "their strengths.")
 def report_command(results: str, svg_out: str | None, forest_out: str | None, top: int,
                    force: bool, proven_file: str | None, evaluations_file: str | None,
                    ladder_files: tuple[str, ...]) -> None:
@@ -526,8 +533,10 @@ def _analysis_report(results: str, top: int, svg: bool) -> tuple[str, str | None
 @click.option("--validation", "validation_file", default=None, metavar="GAMES.jsonl",
               help="The games of the validation block ('setups validation-pairs'), whose "
               "verdict then counts in the answer.")
-def answer_command(games_file: str, evaluations_file: str, validation_file: str | None
-                   ) -> None:
+@_ladder_option("", "South's score at its weakest and strongest rungs is set beside the "
+                "evaluations of the same pairs.")
+def answer_command(games_file: str, evaluations_file: str, validation_file: str | None,
+                   ladder_files: tuple[str, ...]) -> None:
     """Which setup should I choose? The answer a games file and an evaluation file give.
 
     Four short paragraphs, each sentence made from the files' numbers: what the
@@ -538,7 +547,9 @@ def answer_command(games_file: str, evaluations_file: str, validation_file: str 
     over each side's setups, with a permutation p-value and the ceiling the games'
     noise puts on it; the evaluations' win probabilities scored on the games played
     from their positions; with --validation, the validation block's verdict); how
-    large the setup's effect is beside the first move's; and the answer in short.
+    large the setup's effect is beside the first move's (with --ladder, whether
+    South's score moves with strength toward the evaluations); and the answer in
+    short.
     docs/setups.md opens with it for the published files.
 
     \b
@@ -549,9 +560,10 @@ def answer_command(games_file: str, evaluations_file: str, validation_file: str 
     found, games = _games_file(games_file)
     params, records = _evaluation_file(evaluations_file, found["rules"])
     validation = None if validation_file is None else _games_file(validation_file)[1]
+    rungs = _ladder_rungs(ladder_files, "--ladder", found["rules"]) if ladder_files else []
     table = game_table(games, found["canonical"])
-    click.echo(setup_answer(table, found, games, records, params, validation=validation),
-               nl=False)
+    click.echo(setup_answer(table, found, games, records, params, validation=validation,
+                            ladder=rungs), nl=False)
 
 
 def _read_file(path: str, kind: str, is_kind: Callable[[str], bool],

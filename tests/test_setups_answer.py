@@ -161,3 +161,42 @@ def test_the_openings_advantage_is_said_to_differ_only_when_it_does(synthetic):
                else g["result"]} for g in games]
     text = _answer(game_table(skewed), PARAMS, skewed, evaluations, EVAL_PARAMS)
     assert "so the first-move advantage depends on how the game is opened" in text
+
+
+def _rung(name: str, seed: int, advantage: float, games: int = 3000):
+    """A ladder rung: games of the synthetic pairs with South's advantage ``advantage``
+    Elo (setups all equal)."""
+    from gyges.setups.selfplay.ladder import Rung
+
+    rng = random.Random(seed)
+    p = 1 / (1 + 10 ** (-advantage / 400))
+    return Rung.of(name, [{"game": k, "round": k % 2, "south": rng.choice(SOUTHS),
+                           "north": rng.choice(NORTHS), "moves": [],
+                           "result": "south" if rng.random() < p else "north"}
+                          for k in range(games)])
+
+
+@pytest.mark.parametrize(("weak", "strong", "words"), [
+    (0, 120, ["South's score rises with strength, toward the evaluations",
+              "the games still give South less than they do"]),
+    (120, 0, ["South's score falls with strength, away from the evaluations"]),
+    (200, 200, ["the ladder cannot tell whether South's score moves with strength",
+                "the games agree with them"]),
+])
+def test_the_first_move_at_each_strength_is_set_beside_the_evaluations(
+        synthetic, weak, strong, words):
+    """The evaluations give every pair 75% (South +191 Elo): a ladder whose South score
+    climbs from 50% to 67% moves toward them and stays below; one that falls moves away;
+    two rungs at 76% cannot tell a move and agree with them."""
+    games, table, _, _ = synthetic
+    evaluations = [{"south": s, "north": n, "south_win": 0.75} for s in SOUTHS
+                   for n in NORTHS]
+    ladder = [_rung("1,000 nodes a move", 1, weak), _rung("10,000 nodes a move", 2, strong)]
+    text = " ".join(setup_answer(table, PARAMS, games, evaluations, EVAL_PARAMS,
+                                 ladder=ladder).split())
+    assert "On the strength ladder's 64 pairs" in text
+    assert "where the evaluations give those pairs 75.0%:" in text
+    for w in words:
+        assert w in text, text
+    assert "On the strength ladder" not in " ".join(setup_answer(
+        table, PARAMS, games, evaluations, EVAL_PARAMS).split())

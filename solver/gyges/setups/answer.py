@@ -11,6 +11,12 @@ the games' own noise puts on it (the square root of their split-half reliability
 the games played from the pair's own start position (round 0, where the evaluation
 searched the very position), the evaluation's win probability is scored against the
 results (log-loss) beside one probability for every pair (South's overall score there).
+
+**The first move at each strength**: given a strength ladder (one fixed set of pairs played
+at several strengths, :mod:`gyges.setups.selfplay.ladder`), South's score at its weakest
+and strongest rungs is set beside the evaluations of the same pairs: whether it moves
+with strength (the change's 95% interval excludes none), toward the evaluations or away
+from them, and whether the strongest rung's interval holds the evaluations' figure.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from gyges.engine.stats import Tally, score_change
 from gyges.game.rules import Side
 from gyges.setups.evaluation.summary import EvaluationTable
 from gyges.setups.selfplay.games import describe_limit
+from gyges.setups.selfplay.ladder import Rung
 from gyges.setups.selfplay.reliability import RANKABLE, correlation, split_half, true_spread
 from gyges.setups.selfplay.table import GameTable, fold
 from gyges.setups.validation import validation_sentences
@@ -98,9 +105,12 @@ def _side_names(side: Side) -> tuple[str, str]:
 def setup_answer(table: GameTable, games_params: Mapping[str, Any],
                  games: Sequence[Mapping[str, Any]], evaluations: Sequence[Mapping[str, Any]],
                  evaluation_params: Mapping[str, Any], top: int = 3,
-                 validation: Sequence[Mapping[str, Any]] | None = None) -> str:
+                 validation: Sequence[Mapping[str, Any]] | None = None,
+                 ladder: Sequence[Rung] = ()) -> str:
     """The answer, as paragraphs of text (see the module); ``validation``: the games of
-    the validation block (:mod:`gyges.setups.validation`), whose verdict then counts."""
+    the validation block (:mod:`gyges.setups.validation`), whose verdict then counts;
+    ``ladder``: the rungs of a strength ladder, weakest first, set beside the
+    evaluations' first move."""
     ev = EvaluationTable.of(evaluations)
     canonical = table.canonical   # the games' setups folded with their mirrors, or not
     folded: dict[Side, dict[str, float]] = {side: {} for side in (Side.SOUTH, Side.NORTH)}
@@ -229,6 +239,8 @@ def setup_answer(table: GameTable, games_params: Mapping[str, Any],
                  f"{evaluation_params['nodes']:,}-node search of the start position and "
                  f"games played at {describe_limit(games_params['limit'])}, so neither "
                  "figure is the first move's advantage at every strength.")
+    if len(ladder) >= 2:
+        size += " " + _first_move_by_strength(ladder[0], ladder[-1], ev)
     out += ["How large the effect is:", *_paragraph(size)]
 
     short = []
@@ -252,3 +264,35 @@ def setup_answer(table: GameTable, games_params: Mapping[str, Any],
                          "deviation).")
     out += ["In short:", *_paragraph(" ".join(short))]
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _first_move_by_strength(weak: Rung, strong: Rung, ev: EvaluationTable) -> str:
+    """South's score at the ladder's weakest and strongest rungs beside the evaluations
+    of the same pairs (see the module)."""
+    pairs = sorted(strong.pairs)
+    known = [ev.south_win[p] for p in pairs if p in ev.south_win]
+    d, lo, hi = score_change(weak.tally, strong.tally)
+    text = (f"On the strength ladder's {len(pairs):,} pairs (the same pairs played at each "
+            f"strength) South scores {_pct(weak.tally.score)} at {weak.name} and "
+            f"{_pct(strong.tally.score)} at {strong.name} ({100 * d:+.1f} points, 95% "
+            f"interval {100 * lo:+.1f} to {100 * hi:+.1f})")
+    if not known:
+        return text + ", and none of those pairs is evaluated yet."
+    e = sum(known) / len(known)
+    of = "" if len(known) == len(pairs) else f" ({len(known):,} of them evaluated so far)"
+    text += f", where the evaluations give those pairs {_pct(e)}{of}: "
+    if lo > 0 or hi < 0:
+        toward = (d > 0) == (e > weak.tally.score)
+        text += (f"South's score {'rises' if d > 0 else 'falls'} with strength, "
+                 f"{'toward' if toward else 'away from'} the evaluations")
+    else:
+        text += "the ladder cannot tell whether South's score moves with strength"
+    s_lo, s_hi = strong.tally.score_interval()
+    if s_lo <= e <= s_hi:
+        text += (f", and at {strong.name} the games agree with them (95% interval "
+                 f"{_pct(s_lo)} to {_pct(s_hi)}).")
+    else:
+        text += (f", and at {strong.name} the games still give South "
+                 f"{'less' if s_hi < e else 'more'} than they do (95% interval "
+                 f"{_pct(s_lo)} to {_pct(s_hi)}).")
+    return text

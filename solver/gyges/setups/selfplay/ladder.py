@@ -51,8 +51,9 @@ def _tally(games: Sequence[Mapping[str, Any]]) -> Tally:
 class Rung:
     """One strength: its ``name`` (the limit in words), South's ``tally`` overall, in the
     engine's own openings (``own``) and in randomized ones (``randomized``; None when
-    the rung has none of a kind), the fit and each side's split-half reliability (None
-    where it cannot be computed)."""
+    the rung has none of a kind), the fit, each side's split-half reliability (None
+    where it cannot be computed) and the ``pairs`` (South's setup, North's) its games
+    were played from."""
 
     name: str
     tally: Tally
@@ -60,6 +61,7 @@ class Rung:
     randomized: Tally | None
     fit: Fit
     reliability: Mapping[Side, float | None]
+    pairs: frozenset[tuple[str, str]] = frozenset()
 
     @classmethod
     def of(cls, name: str, games: Sequence[Mapping[str, Any]], canonical: bool = False
@@ -74,7 +76,8 @@ class Rung:
             except ValueError:
                 reliability[side] = None
         return cls(name, _tally(games), _tally(own) if own else None,
-                   _tally(randomized) if randomized else None, table.fit, reliability)
+                   _tally(randomized) if randomized else None, table.fit, reliability,
+                   frozenset((g["south"], g["north"]) for g in games))
 
 
 def _pct(x: float) -> str:
