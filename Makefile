@@ -54,7 +54,9 @@ data-report:
 	    --svg data/setups/pbmserv-selfplay.svg --forest data/setups/pbmserv-selfplay-forest.svg \
 	    > data/setups/pbmserv-selfplay-report.txt
 	gyges setups answer $(SELFPLAY) --evaluations $(EVALUATIONS) \
-	    $(foreach f,$(LADDER_FILES),--ladder $(f)) > data/setups/pbmserv-answer.txt
+	    $(foreach f,$(LADDER_FILES),--ladder $(f)) \
+	    $(if $(wildcard $(VALIDATION).jsonl),--validation $(VALIDATION).jsonl) \
+	    > data/setups/pbmserv-answer.txt
 	$(MAKE) data-pictures
 
 # The published depth-3 table of every pair (data/setups/pbmserv-depth3.*), proved again by

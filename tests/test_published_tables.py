@@ -104,3 +104,35 @@ def test_the_published_ladder_report_is_what_the_command_makes():
         assert found is not None
         rungs.append(Rung.of(describe_limit(found["limit"]), games, found["canonical"]))
     assert ladder_report(rungs) == (DATA / "ladder-report.txt").read_text(encoding="utf-8")
+
+
+def _cli_output(args: list[str]) -> str:
+    from click.testing import CliRunner
+
+    from gyges_cli.main import cli
+
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_the_published_validation_report_is_what_the_command_makes():
+    games = DATA / "pbmserv-validation.jsonl"
+    evaluations = str(DATA / "pbmserv-evaluations.jsonl")
+    pairs = _cli_output(["setups", "validation-pairs", "--evaluations", evaluations])
+    assert pairs == (DATA / "pbmserv-validation.pairs").read_text(encoding="utf-8")
+    text = _cli_output(["setups", "validate", str(games), "--evaluations", evaluations])
+    assert text == (DATA / "pbmserv-validation-report.txt").read_text(encoding="utf-8")
+
+
+def test_the_published_answer_is_what_the_command_makes():
+    """data/setups/pbmserv-answer.txt is `setups answer` of the published files, with the
+    ladder's rungs and the validation block as the Makefile gives them."""
+    args = ["setups", "answer", str(DATA / "pbmserv-selfplay.jsonl"), "--evaluations",
+            str(DATA / "pbmserv-evaluations.jsonl")]
+    for nodes in (1000, 10000, 50000):
+        if (DATA / f"ladder-{nodes}.jsonl").exists():
+            args += ["--ladder", str(DATA / f"ladder-{nodes}.jsonl")]
+    if (DATA / "pbmserv-validation.jsonl").exists():
+        args += ["--validation", str(DATA / "pbmserv-validation.jsonl")]
+    assert _cli_output(args) == (DATA / "pbmserv-answer.txt").read_text(encoding="utf-8")

@@ -149,6 +149,12 @@ def test_a_confirming_validation_block_decides(synthetic):
                     block_games(full, pairs, 0.0))
     assert (flips.count("the validation block confirms")
             == flips.count("the games confirm the evaluations' best and worst"))
+    # ... and, where it cannot tell which setup is best, says whether the block finds the
+    # best and worst closer than predicted
+    closer = "the validation block finds their best and worst setups closer than they predict"
+    assert 1 <= flips.count(closer) <= flips.count("the gap is smaller than the evaluations "
+                                                   "predict"), flips
+    assert closer not in text
 
 
 def test_the_openings_advantage_is_said_to_differ_only_when_it_does(synthetic):

@@ -73,6 +73,20 @@ def test_the_verdict_follows_the_games():
         assert verb in allowed, (low, high, verb)
 
 
+def test_a_gap_smaller_than_predicted_is_said():
+    """Games with a quarter of the evaluations' lean: the gap is smaller than they predict
+    (its interval leaves their figure out); games with all of it: nothing is said."""
+    table, _ = _table()
+    pairs = validation_pairs(table, 8)
+    weak = " ".join(validation_report(table, _games(table, pairs, 0.25, 8000)).split())
+    found = re.findall(r"95% interval ([-+][0-9.]+) to ([-+][0-9.]+)\), where the "
+                       r"evaluations predict ([-+][0-9.]+);", weak)
+    assert len(found) == 2 and all(float(high) < float(expect) for _, high, expect in found)
+    assert weak.count("the gap is smaller than the evaluations predict") == 2, weak
+    full = " ".join(validation_report(table, _games(table, pairs, 1.0, 8000)).split())
+    assert "than the evaluations predict" not in full, full
+
+
 def test_the_commands(tmp_path):
     table, _ = _table()
     evaluations = tmp_path / "e.jsonl"

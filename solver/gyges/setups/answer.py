@@ -214,12 +214,13 @@ def setup_answer(table: GameTable, games_params: Mapping[str, Any],
                      f"{better} one rate for all ({_pct(rate)}): log-loss {model:.4f} "
                      f"against {base:.4f}.")
     verdicts: dict[Side, str] = {}
+    smaller: dict[Side, bool] = {}
     if validation is not None:
         found = validation_sentences(ev, validation)
         lines += ["In the validation block (each side's best and worst setups by the "
                   "evaluations against the other side's middle ones):"]
         for side in (Side.SOUTH, Side.NORTH):
-            text, verdicts[side] = found[side.name.lower()]
+            text, verdicts[side], smaller[side] = found[side.name.lower()]
             lines.append(text)
     out += ["Do the games confirm the evaluations?", *_paragraph(" ".join(lines))]
 
@@ -257,9 +258,11 @@ def setup_answer(table: GameTable, games_params: Mapping[str, Any],
             short.append(f"As {name}, choose by the evaluations ({best} leads them): the "
                          "games confirm their order.")
         else:
+            closer = (", and the validation block finds their best and worst setups closer "
+                      "than they predict" if smaller.get(side) else "")
             short.append(f"As {name}, the evaluations favour {best}, but the games do not "
-                         "confirm their order yet, so the data cannot tell which setup is "
-                         f"best; by the evaluations {name}'s setups differ by "
+                         f"confirm their order yet{closer}, so the data cannot tell which "
+                         f"setup is best; by the evaluations {name}'s setups differ by "
                          f"{_points(spreads[side])} of win probability (one standard "
                          "deviation).")
     out += ["In short:", *_paragraph(" ".join(short))]

@@ -8,7 +8,9 @@ setups of the other side whose averages are nearest the middle
 each block's score for the best group and for the worst, and the gap between them with
 its 95% interval, beside the gap the evaluations predict for the same pairs
 (:func:`validation_report`): the games confirm the evaluations when the interval lies
-above zero, contradict them when it lies below, and cannot tell otherwise.
+above zero, contradict them when it lies below, and cannot tell otherwise; and where the
+interval leaves the predicted gap out, the report says the gap is smaller (or larger)
+than the evaluations predict.
 
 >>> value = {"112233": 0.1, "121233": 0.2, "123123": 0.3}
 >>> records = [{"south": s, "north": n, "south_win": 0.5 + value[s] - value[n]}
@@ -71,9 +73,10 @@ def _points(side: str, result: str) -> float:
 
 
 def validation_sentences(table: EvaluationTable, games: Sequence[Mapping[str, Any]],
-                         count: int = COUNT) -> dict[str, tuple[str, str]]:
-    """By side (``south``, ``north``): its sentence of the report and its verdict
-    (``confirm``, ``contradict``, ``cannot tell`` or ``no games``)."""
+                         count: int = COUNT) -> dict[str, tuple[str, str, bool]]:
+    """By side (``south``, ``north``): its sentence of the report, its verdict
+    (``confirm``, ``contradict``, ``cannot tell`` or ``no games``) and whether the gap
+    is smaller than the evaluations predict (its interval below their figure)."""
     out = {}
     for side in _SIDES:
         best, worst, middle = _groups(table, side, count)
@@ -92,7 +95,7 @@ def validation_sentences(table: EvaluationTable, games: Sequence[Mapping[str, An
                         predicted[name].append(table.side_value(side, pair))
         title = side.title()
         if not scores["best"] or not scores["worst"]:
-            out[side] = (f"{title}: no games of the block yet.", "no games")
+            out[side] = (f"{title}: no games of the block yet.", "no games", False)
             continue
         b, w = (sum(v) / len(v) for v in (scores["best"], scores["worst"]))
         se = math.sqrt(b * (1 - b) / len(scores["best"])
@@ -107,13 +110,17 @@ def validation_sentences(table: EvaluationTable, games: Sequence[Mapping[str, An
                  "contradict": "the games contradict the evaluations' best and worst",
                  "cannot tell": "the games cannot tell the evaluations' best from their "
                                 "worst"}[verdict]
+        size = ""
+        if math.isfinite(expect) and not low <= expect <= high:
+            size = (f", and the gap is {'smaller' if high < expect else 'larger'} than the "
+                    "evaluations predict (its interval leaves their figure out)")
         text = (f"{title}: the best {count} score {100 * b:.1f}% in "
                 f"{len(scores['best']):,} games, the worst {count} {100 * w:.1f}% in "
                 f"{len(scores['worst']):,}: a gap of {100 * gap:+.1f} points (95% interval "
                 f"{100 * low:+.1f} to {100 * high:+.1f}), where the evaluations predict "
                 + (f"{100 * expect:+.1f}" if math.isfinite(expect) else
-                   "nothing (they hold none of these pairs)") + f"; {words}.")
-        out[side] = (text, verdict)
+                   "nothing (they hold none of these pairs)") + f"; {words}{size}.")
+        out[side] = (text, verdict, math.isfinite(expect) and high < expect)
     return out
 
 
@@ -123,6 +130,6 @@ def validation_report(table: EvaluationTable, games: Sequence[Mapping[str, Any]]
     the gap with its 95% interval, the gap the evaluations predict, and what it says."""
     out = [f"The validation block: each side's {count} best and {count} worst setups by the "
            f"evaluations, against the other side's {count} middle ones", ""]
-    for text, _ in validation_sentences(table, games, count).values():
+    for text, _, _ in validation_sentences(table, games, count).values():
         out += [*textwrap.wrap(text, _WIDTH), ""]
     return "\n".join(out).rstrip("\n") + "\n"
