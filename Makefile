@@ -31,10 +31,11 @@ weights:
 # after any change to the engine (its code or weights), in the same change;
 # tests/test_published_games.py and tests/test_published_tables.py fail until then. First
 # the depth-3 table (data-tables), then the self-play games (data/setups/pbmserv-selfplay.*),
-# the evaluations of every pair (evaluations), and last the study's report, pair map,
-# forest plot, PNGs and answer (data-report). About 4.8 CPU hours (2 workers: about 2.5
-# hours), 4 of them the evaluations. An interrupted run resumes from $(SELFPLAY).part, or from the
-# evaluations file.
+# the evaluations of every pair (evaluations), the validation block (validation), the
+# strength ladder (ladder), and last the study's report, pair map, forest plot, PNGs and
+# answer (data-report). About 10.5 CPU hours (2 workers: about 5.5 hours): 4 of them the
+# evaluations, 4 the ladder, 1.7 the validation block. An interrupted run resumes from
+# $(SELFPLAY).part or from the file it was writing.
 SELFPLAY = data/setups/pbmserv-selfplay.jsonl
 data: data-tables
 	gyges setups rank --canonical --games 10000 --nodes 1000 --prove 2 --jobs 2 \
@@ -44,7 +45,21 @@ data: data-tables
 	    open(sys.argv[2], 'w').write(''.join(r + '\\n' for r in rows))" $(SELFPLAY).part $(SELFPLAY)
 	rm $(SELFPLAY).part
 	$(MAKE) evaluations
+	$(call retire,$(VALIDATION).jsonl $(foreach n,$(LADDER_NODES),$(LADDER)-$(n).jsonl))
+	$(MAKE) validation
+	$(MAKE) ladder
 	$(MAKE) data-report
+
+# Move each games or evaluation file of $(1) made by another engine to FILE.stale (a run
+# refuses to extend another engine's file), so that the target after it plays it afresh.
+define retire
+	$(PYTHON) -c "import os, sys; from gyges.engine.identity import engine_identity; \
+	    from gyges.setups.evaluation.table import is_evaluation_file, read_evaluations; \
+	    from gyges.setups.selfplay.games import read_games; \
+	    [os.replace(p, p + '.stale') for p in sys.argv[1:] if os.path.exists(p) and \
+	     ((read_evaluations if is_evaluation_file(p) else read_games)(p)[0] or {}) \
+	     .get('engine') not in (None, engine_identity())]" $(1)
+endef
 
 # The self-play study's report, pair map and forest plot (with the evaluations' column), the
 # answer that opens docs/setups.md, and the PNGs: a few minutes, from the published files.
@@ -80,11 +95,7 @@ data-tables:
 # its report.
 EVALUATIONS = data/setups/pbmserv-evaluations.jsonl
 evaluations:
-	$(PYTHON) -c "import os, sys; from gyges.engine.identity import engine_identity; \
-	    from gyges.setups.evaluation.table import read_evaluations; p = sys.argv[1]; \
-	    made = read_evaluations(p)[0] if os.path.exists(p) else None; \
-	    made and made['engine'] != engine_identity() and os.replace(p, p + '.stale')" \
-	    $(EVALUATIONS)
+	$(call retire,$(EVALUATIONS))
 	gyges setups evaluate --jobs 2 --out $(EVALUATIONS)
 	gyges setups report $(EVALUATIONS) --svg data/setups/pbmserv-evaluations.svg \
 	    > data/setups/pbmserv-evaluations-report.txt
