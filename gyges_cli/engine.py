@@ -21,7 +21,12 @@ from gyges.engine.builtin import (
     SearchInterrupted,
 )
 from gyges.engine.builtin import analyse as run_analyse
-from gyges.engine.calibration import calibration_report, read_games, reliability_svg
+from gyges.engine.calibration import (
+    calibration_report,
+    read_game_files,
+    read_games,
+    reliability_svg,
+)
 from gyges.engine.dataset import DataSettings, play_dataset
 from gyges.engine.logistic import MissingNumpy
 from gyges.engine.network_training import NetSettings, network_positions, train_network
@@ -312,7 +317,8 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, quiet: 
 
 @click.command("engine-network",
                short_help="Train a learned evaluation over the board from self-play games.")
-@click.argument("games", metavar="GAMES.jsonl[.gz]", type=click.Path(dir_okay=False))
+@click.argument("games", metavar="GAMES.jsonl[.gz]...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False))
 @click.option("--out", default=None, metavar="FILE.json",
               help="Write the network here (default: print only the report).")
 @click.option("--hidden", type=click.IntRange(1, 1024), default=NetSettings.hidden,
@@ -332,19 +338,22 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, quiet: 
 @click.option("--seed", type=click.IntRange(0), default=NetSettings.seed, show_default=True,
               help="The seed of the first weights and of the order of the positions.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-def engine_network(games: str, out: str | None, hidden: int, epochs: int, rate: float,
+def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs: int, rate: float,
                    result_weight: float, features: bool, held_out_every: int, seed: int,
                    quiet: bool) -> None:
     """Train a small network over the board (each slot's ring, seen from the side to
-    move; an NNUE-style integer network, docs/engine.md) on the positions of GAMES (a file
-    of 'gyges engine-data'), holding out every K-th game, and print how well it predicts
-    the held-out games' results beside the present evaluation and the base rate. The same
-    file and options give the same network.
+    move; an NNUE-style integer network, docs/engine.md) on the positions of GAMES (files
+    of 'gyges engine-data', read in the order given: the parts of one run, whose games are
+    numbered on), holding out every K-th game, and print how well it predicts the held-out
+    games' results beside the present evaluation and the base rate. The same files and
+    options give the same network.
 
     \b
     Examples:
       gyges engine-network data/engine/training-games.jsonl.gz --out network.json
       gyges engine-network games.jsonl --board-only --hidden 64 --epochs 8
+      gyges engine-network data/engine/training-games.jsonl.gz \\
+        data/engine/training-games-2.jsonl.gz --hidden 64 --out network.json
     """
     def say(line: str) -> None:
         if not quiet:
@@ -354,13 +363,13 @@ def engine_network(games: str, out: str | None, hidden: int, epochs: int, rate: 
                            result_weight=result_weight, features=features,
                            held_out_every=held_out_every, seed=seed)
     try:
-        data = network_positions(read_games(games), result_weight,
+        data = network_positions(read_game_files(games), result_weight,
                                  progress=lambda n: say(f"read {n:,} games"))
         net, report = train_network(data, settings, progress=say)
     except (MissingNumpy, ValueError) as e:
         raise UserError(str(e)) from None
     except OSError as e:
-        raise UserError(e.strerror or str(e), games) from None
+        raise UserError(e.strerror or str(e), e.filename or games[0]) from None
     click.echo(report, nl=False)
     if out is not None:
         try:

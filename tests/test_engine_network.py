@@ -154,6 +154,26 @@ def test_the_command_writes_a_network_that_loads(tmp_path):
     assert f"{net.fit['held_out']['network']['log_loss']:.4f}" in res.output
 
 
+def test_the_parts_of_one_run_train_as_its_whole_and_a_game_twice_is_refused(tmp_path):
+    lines = [line for line in SAMPLE.read_text().splitlines() if line.strip()]
+    half = len(lines) // 2
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text("\n".join(lines[:half]) + "\n")
+    second.write_text("\n".join(lines[half:]) + "\n")
+    args = ["--hidden", "3", "--epochs", "1", "-q"]
+    whole = CliRunner().invoke(cli, ["engine-network", str(SAMPLE), *args,
+                                     "--out", str(tmp_path / "whole.json")])
+    parts = CliRunner().invoke(cli, ["engine-network", str(first), str(second), *args,
+                                     "--out", str(tmp_path / "parts.json")])
+    assert whole.exit_code == 0 and parts.exit_code == 0, whole.output + parts.output
+    assert parts.output == whole.output
+    assert Network.load(tmp_path / "parts.json") == Network.load(tmp_path / "whole.json")
+    twice = CliRunner().invoke(cli, ["engine-network", str(first), str(first), *args])
+    assert twice.exit_code == 2
+    game = json.loads(lines[0])["game"]
+    assert f"{first}: game {game} again (it is also in {first})" in twice.output
+
+
 def test_the_compiled_search_evaluates_the_network_as_the_reference_does():
     from gyges.engine._engine import Search
     from gyges.engine.weights import Weights

@@ -43,7 +43,7 @@ from gyges.game.rules import PRESETS, Side
 
 __all__ = ["BINS", "PROGRESS_EVERY", "Bin", "Calibration", "CalibrationReport", "Fit",
            "Observation", "ObservedMoves", "calibration_report", "fit_calibration",
-           "observations", "read_games", "recorded_moves", "reliability_svg",
+           "observations", "read_game_files", "read_games", "recorded_moves", "reliability_svg",
            "score_probabilities", "RecordedMove"]
 
 #: The reliability diagram's bins: equal widths of the predicted probability.
@@ -80,6 +80,21 @@ def read_games(path: str) -> Iterator[dict[str, Any]]:
                                                     "rules", "opening"} <= record.keys():
                 raise ValueError(f"{path}:{n}: not a game of gyges engine-data (a JSON "
                                  "object with game, rules, opening, moves, scores, result)")
+            yield record
+
+
+def read_game_files(paths: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """The records of several games files of ``gyges engine-data`` in turn (the parts of
+    one run, whose games are numbered on). ValueError naming the file of a game whose
+    number an earlier record already had."""
+    seen: dict[int, str] = {}
+    for path in paths:
+        for record in read_games(path):
+            game = record["game"]
+            if game in seen:
+                raise ValueError(f"{path}: game {game} again (it is also in {seen[game]}): "
+                                 "give the files of one run, each once")
+            seen[game] = path
             yield record
 
 
