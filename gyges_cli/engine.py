@@ -3,6 +3,7 @@ ugi`` (the engine over the UGI protocol): docs/engine.md."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from gyges.engine.calibration import (
     reliability_svg,
 )
 from gyges.engine.dataset import DataSettings, play_dataset
+from gyges.engine.labels import LabelSettings, label_games, read_labels
 from gyges.engine.logistic import MissingNumpy
 from gyges.engine.network_training import NetSettings, network_positions, train_network
 from gyges.engine.score import Loss, Win
@@ -36,7 +38,7 @@ from gyges.engine.training import Settings, train_weights
 from gyges.engine.weights import Weights, WeightsError
 from gyges.game.rules import RuleRequest, RuleSet, combine_rules
 from gyges.output import write_atomic
-from gyges.parallel import StatusLine
+from gyges.parallel import ResultsFileError, StatusLine
 from gyges_cli.batch import last_words, run_errors, scheduler_option
 from gyges_cli.common import (
     UserError,
@@ -331,6 +333,11 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, quiet: 
               show_default=True,
               help="The target: this much the game's result, the rest the win probability "
                    "of the search's score for the move played.")
+@click.option("--labels", "label_files", multiple=True, metavar="LABELS.jsonl",
+              type=click.Path(dir_okay=False),
+              help="Deeper scores of the games' positions (a file of 'gyges engine-labels'; "
+                   "repeatable): the search's part of the target takes them where they "
+                   "have one.")
 @click.option("--features/--board-only", default=NetSettings.features, show_default=True,
               help="Also weigh the present evaluation's features (a linear term).")
 @click.option("--held-out-every", type=click.IntRange(2), default=NetSettings.held_out_every,
@@ -339,8 +346,8 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, quiet: 
               help="The seed of the first weights and of the order of the positions.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs: int, rate: float,
-                   result_weight: float, features: bool, held_out_every: int, seed: int,
-                   quiet: bool) -> None:
+                   result_weight: float, label_files: tuple[str, ...], features: bool,
+                   held_out_every: int, seed: int, quiet: bool) -> None:
     """Train a small network over the board (each slot's ring, seen from the side to
     move; an NNUE-style integer network, docs/engine.md) on the positions of GAMES (files
     of 'gyges engine-data', read in the order given: the parts of one run, whose games are
@@ -363,10 +370,14 @@ def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs:
                            result_weight=result_weight, features=features,
                            held_out_every=held_out_every, seed=seed)
     try:
+        labels = read_labels(label_files) if label_files else None
         data = network_positions(read_game_files(games), result_weight,
-                                 progress=lambda n: say(f"read {n:,} games"))
+                                 progress=lambda n: say(f"read {n:,} games"),
+                                 labels=labels.scores if labels else None)
         net, report = train_network(data, settings, progress=say)
-    except (MissingNumpy, ValueError) as e:
+        if labels is not None:
+            net = dataclasses.replace(net, fit={**net.fit, "labels": labels.summary()})
+    except (MissingNumpy, ValueError, ResultsFileError) as e:
         raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or games[0]) from None
@@ -378,4 +389,57 @@ def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs:
             raise UserError(e.strerror or str(e), out) from None
 
 
-COMMANDS = [analyse, ugi, engine_weights, engine_data, engine_calibration, engine_network]
+@click.command("engine-labels",
+               short_help="Search the training games' positions deeper, to train on.")
+@click.argument("games", metavar="GAMES.jsonl[.gz]...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False))
+@click.option("--out", required=True, metavar="LABELS.jsonl",
+              help="The labels file: appended to, and resumed from.")
+@click.option("--nodes", type=click.IntRange(1, MAX_NODES), default=LabelSettings.nodes,
+              show_default=True, help="Nodes a position.")
+@click.option("--prove", type=click.IntRange(0, MAX_PROVE_DEPTH), default=LabelSettings.prove,
+              show_default=True, help="The engine's proof horizon, in moves.")
+@click.option("--every", type=click.IntRange(1), default=LabelSettings.every, show_default=True,
+              help="Label the games whose number is PART modulo EVERY (a share of them).")
+@click.option("--part", type=click.IntRange(0), default=LabelSettings.part, show_default=True,
+              help="See --every.")
+@jobs_option(default="1", what="Worker processes (the scores are the same).")
+@scheduler_option
+@click.option("--log", default=None, metavar="FILE", help="Also log each game to FILE.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
+def engine_labels(games: tuple[str, ...], out: str, nodes: int, prove: int, every: int,
+                  part: int, jobs: int | None, scheduler: str | None, log: str | None,
+                  quiet: bool) -> None:
+    """Search each position of the games of GAMES (files of 'gyges engine-data', the parts
+    of one run) afresh to --nodes and write the scores, one line a game, for
+    'gyges engine-network --labels': a deeper look than the games' own searches.
+
+    A score depends only on the position, the game's earlier positions, the settings and
+    the engine (every line names it; a file of other settings or of another engine is
+    refused). Lines are appended as games finish; Ctrl-C keeps them (exit status 130) and
+    the same command resumes.
+
+    \b
+    Examples:
+      gyges engine-labels games.jsonl --nodes 10000 --out labels.jsonl --jobs 2
+      gyges engine-labels data/engine/training-games.jsonl.gz \\
+        data/engine/training-games-2.jsonl.gz --every 3 --part 1 --out labels-1.jsonl
+    """
+    jobs = check_jobs(jobs)
+    if part >= every:
+        raise click.BadParameter(f"{part}: give a part from 0 to {every - 1} (--every {every})",
+                                 param_hint="--part")
+    settings = LabelSettings(nodes, prove, every, part)
+    try:
+        with run_errors("--out"):
+            summary = label_games(out, read_game_files(games), settings, scheduler=scheduler,
+                                  jobs=jobs, log=log, progress=None if quiet else sys.stderr)
+    except (EngineError, ValueError) as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(e.strerror or str(e), e.filename or out) from None
+    last_words(summary, out, "games", "game", "labelled")
+
+
+COMMANDS = [analyse, ugi, engine_weights, engine_data, engine_labels, engine_calibration,
+            engine_network]

@@ -7,7 +7,8 @@ parry (what the search's horizon evaluates), gives the board's inputs, the prese
 evaluation's features and value (:meth:`gyges.engine.Search.evaluate`), and a target for
 the side to move: ``result_weight`` times the game's result (1 a win, 0 a loss, 1/2 a
 draw) plus the rest times the win probability of the score the game's search gave the
-move (the result alone for a random move). Every ``held_out_every``-th game (by number) is
+move (the result alone for a random move), or of a deeper search's score where a label
+file (:mod:`gyges.engine.labels`) has one. Every ``held_out_every``-th game (by number) is
 held out; the others, each position also mirrored left to right (the rules are the same
 in a mirror), train the float network by Adam on the cross-entropy, in a seeded order.
 Its weights are then rounded to integers; the held-out games measure the integer network
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from gyges.engine._engine import Search
@@ -58,7 +59,7 @@ class TrainingData:
     """The positions as arrays: ``inputs`` (0/1, one row a position), ``features``, the
     present evaluation's ``linear`` value, the training ``target``, the game's ``result``
     for the side to move (what the held-out games are measured against), the ``game``
-    number."""
+    number; ``labelled``, how many targets took a deeper search's score."""
 
     inputs: Any
     features: Any
@@ -66,6 +67,7 @@ class TrainingData:
     target: Any
     result: Any
     game: Any
+    labelled: int = 0
 
 
 def _mirror_input(i: int) -> int:
@@ -77,8 +79,12 @@ MIRROR = [_mirror_input(i) for i in range(INPUTS)]
 
 
 def network_positions(records: Iterable[Mapping[str, Any]], result_weight: float = 1.0,
-                      progress: Callable[[int], None] | None = None) -> TrainingData:
-    """The training positions of ``records`` (see the module)."""
+                      progress: Callable[[int], None] | None = None,
+                      labels: Mapping[int, Sequence[int | None]] | None = None
+                      ) -> TrainingData:
+    """The training positions of ``records`` (see the module); ``labels``, deeper scores
+    by game number (:func:`gyges.engine.labels.read_labels`), take the place of the game's
+    own where they have one."""
     np = numpy()
     searchers: dict[str, Search] = {}
     weights = list(Weights.load().values)
@@ -87,6 +93,7 @@ def network_positions(records: Iterable[Mapping[str, Any]], result_weight: float
     linear: list[float] = []
     target: list[float] = []
     results: list[float] = []
+    labelled = 0
     games: list[int] = []
     for n, record in enumerate(records, 1):
         if progress is not None and n % 1000 == 0:
@@ -95,7 +102,8 @@ def network_positions(records: Iterable[Mapping[str, Any]], result_weight: float
         rules = PRESETS[name]
         search = searchers.setdefault(name, Search(rules.flags(), weights, 10))
         result = record["result"]
-        for m in recorded_moves(record):
+        deep = (labels or {}).get(int(record["game"]), ())
+        for i, m in enumerate(recorded_moves(record)):
             if m.move.is_win:
                 break
             side = m.move.side
@@ -106,9 +114,13 @@ def network_positions(records: Iterable[Mapping[str, Any]], result_weight: float
             won = 0.5 if result not in ("south", "north") else \
                 float(result == side.name.lower())
             t = won
-            if m.score is not None and result_weight < 1:
+            searched = m.score
+            if i < len(deep) and deep[i] is not None:
+                searched = deep[i]
+                labelled += result_weight < 1
+            if searched is not None and result_weight < 1:
                 t = result_weight * won + (1 - result_weight) * \
-                    Score.from_int(m.score).win_probability
+                    Score.from_int(searched).win_probability
             rows.append(board_inputs(m.position))
             feats.append(features)
             linear.append(score)
@@ -120,7 +132,8 @@ def network_positions(records: Iterable[Mapping[str, Any]], result_weight: float
         x[r, active] = 1
     return TrainingData(x, np.array(feats, dtype=np.float32),
                         np.array(linear, dtype=np.float64), np.array(target, dtype=np.float32),
-                        np.array(results, dtype=np.float32), np.array(games, dtype=np.int64))
+                        np.array(results, dtype=np.float32), np.array(games, dtype=np.int64),
+                        labelled)
 
 
 def _sigmoid(np: Any, z: Any) -> Any:
@@ -205,6 +218,7 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
     rate = float(np.mean(data.result[train]))
     base_ll, base_brier = _scores(np, np.full(len(yh), rate), yh)
     fit = {"settings": settings.to_json(), "positions": int(train.sum()),
+           "labelled_positions": data.labelled,
            "held_out_positions": int(held.sum()),
            "held_out": {"network": {"log_loss": round(net_ll, 4), "brier": round(net_brier, 4)},
                         "linear": {"log_loss": round(lin_ll, 4), "brier": round(lin_brier, 4)},
@@ -213,6 +227,8 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
     net = dataclasses.replace(net, fit=fit)
     target = "the game's result" if settings.result_weight == 1 else \
         f"{settings.result_weight:g} x result + {1 - settings.result_weight:g} x search"
+    if data.labelled and settings.result_weight < 1:
+        target += f" (a deeper search's for {data.labelled:,} positions)"
     lines = [f"trained on {fit['positions']:,} positions (and their mirrors), "
              f"{settings.hidden} hidden units, {'with' if settings.features else 'without'} "
              f"the present features, {settings.epochs} epochs; target: {target}",

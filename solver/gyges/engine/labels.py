@@ -1,0 +1,190 @@
+"""Deeper labels for the training games: :func:`label_games`.
+
+A game of ``gyges engine-data`` (:mod:`gyges.engine.dataset`) labels each of its
+positions by the game's result and by the score of the search that played it, at the
+games' own strength (1,000 nodes a move by default). A label file gives the same
+positions a deeper look: each position before a move of a game is searched afresh (a
+cleared table, the game's earlier positions as its history, the proof horizon
+``prove``) to ``nodes`` nodes, and the score (:meth:`~gyges.engine.score.Score.to_int`,
+from the mover's side) is kept in the game's line, one a move (``null`` after the
+winning move's position, which needs no search). ``every`` and ``part`` choose the games
+whose number is ``part`` modulo ``every`` (a third of them: ``every=3``), so that a long
+labelling can be spread over runs. A label depends only on the game, the settings and
+the engine.
+
+The records go to a results file, one game a line, through one resumable run of
+:mod:`gyges.parallel` (Ctrl-C keeps every line written; the same command resumes; a file
+of other settings or of another engine, :mod:`gyges.engine.identity`, is refused).
+:func:`read_labels` reads it back for :func:`gyges.engine.network_training.network_positions`.
+
+>>> from gyges.engine.dataset import DataSettings, dataset_game
+>>> record = dataset_game(3, DataSettings(nodes=200, random_plies=4, max_plies=12))
+>>> line = label_game(record, LabelSettings(nodes=300))
+>>> line["game"], len(line["deep"]) == len(record["moves"])
+(3, True)
+>>> label_game(record, LabelSettings(nodes=300))["deep"] == line["deep"]   # the same
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TextIO
+
+from gyges.engine.builtin import Engine, Limit, Options
+from gyges.engine.calibration import recorded_moves
+from gyges.engine.identity import EngineIdentity, code_digest, engine_identity, weights_digest
+from gyges.game.rules import PRESETS
+from gyges.parallel import ResultsFile, RunEvent, RunSummary
+from gyges.parallel import run as run_tasks
+
+__all__ = ["LABELS_FORMAT", "LabelSettings", "Labels", "label_game", "label_games", "labels_file",
+           "read_labels"]
+
+LABELS_FORMAT = 1  #: version of the record layout
+_HASH_BITS = 18
+
+
+@dataclasses.dataclass(frozen=True)
+class LabelSettings:
+    """How the positions are searched: ``nodes`` each, with the proof horizon ``prove``;
+    the games labelled are those whose number is ``part`` modulo ``every``."""
+
+    nodes: int = 10_000
+    prove: int = 2
+    every: int = 1
+    part: int = 0
+
+    def __post_init__(self) -> None:
+        if self.nodes < 1 or self.prove < 0 or self.every < 1 or \
+                not 0 <= self.part < self.every:
+            raise ValueError(f"label settings {self}: nodes and every at least 1, prove at "
+                             "least 0, part from 0 to every - 1")
+
+    def chosen(self, game: int) -> bool:
+        """Is game number ``game`` one of those labelled?"""
+        return game % self.every == self.part
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def label_game(record: Mapping[str, Any], settings: LabelSettings,
+               made_by: EngineIdentity | None = None) -> dict[str, Any]:
+    """The label line of one game record (see the module). ``made_by``: the engine the
+    run asked for (recorded); a process whose engine is another refuses (ValueError)."""
+    here = EngineIdentity(code_digest(), weights_digest())
+    if made_by is not None and made_by != here:
+        raise ValueError(f"this worker's engine is not the run's: {here}, not {made_by}")
+    engine = Engine(PRESETS[record["rules"]],
+                    Options(prove=settings.prove, hash_bits=_HASH_BITS))
+    deep: list[int | None] = []
+    try:
+        for m in recorded_moves(record):
+            if m.move.is_win:
+                deep.append(None)
+                break
+            engine.clear()
+            a = engine.analyse(m.position, Limit(nodes=settings.nodes), m.before)
+            deep.append(a.score.to_int())
+    finally:
+        engine.close()
+    return {"game": record["game"], "deep": deep, "format": LABELS_FORMAT,
+            "settings": settings.to_json(), "engine": (made_by or here).to_json()}
+
+
+def _params(record: Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(record["settings"], dict):
+        raise ValueError("settings is an object")
+    return {"format": record["format"], "settings": record["settings"],
+            "engine": EngineIdentity.from_json(record["engine"])}
+
+
+def _check(record: Mapping[str, Any]) -> Mapping[str, Any]:
+    if type(record["game"]) is not int or not isinstance(record["deep"], list) or \
+            not all(s is None or type(s) is int for s in record["deep"]):
+        raise ValueError("a label line is a game number and a score (or null) a move")
+    return record
+
+
+def _describe(p: Mapping[str, Any]) -> str:
+    words = []
+    if "settings" in p:
+        words.append(", ".join(f"{k} {v}" for k, v in p["settings"].items()))
+    if "format" in p:
+        words.append(f"record format {p['format']}")
+    if "engine" in p:
+        words.append(str(p["engine"]))
+    return "; ".join(words)
+
+
+def labels_file(path: str, settings: LabelSettings | None = None,
+                engine: EngineIdentity | None = None) -> ResultsFile:
+    """The results file of a labelling run: one game a line, keyed by its number; with
+    ``settings`` (and ``engine``) a line made otherwise is refused."""
+    wanted = None if settings is None else {
+        "format": LABELS_FORMAT, "settings": settings.to_json(),
+        "engine": engine or engine_identity()}
+    return ResultsFile(path, "a label line", key=lambda r: r["game"], check=_check,
+                       params=wanted, params_of=_params, describe=_describe,
+                       differences=True)
+
+
+@dataclasses.dataclass(frozen=True)
+class Labels:
+    """The deeper scores of label files: ``scores`` by game number (one a move, None
+    where there is none), made by searches of ``nodes`` nodes with the proof horizon
+    ``prove``."""
+
+    nodes: int
+    prove: int
+    scores: Mapping[int, tuple[int | None, ...]]
+
+    def summary(self) -> dict[str, int]:
+        """What the labels are, for the record of a network trained on them."""
+        return {"nodes": self.nodes, "prove": self.prove, "games": len(self.scores)}
+
+
+def read_labels(paths: Iterable[str]) -> Labels:
+    """The deeper scores of label files, of one kind of search (the same nodes and proof
+    horizon; ValueError naming the file otherwise, or for a file with no line)."""
+    scores: dict[int, tuple[int | None, ...]] = {}
+    kind: tuple[str, int, int] | None = None
+    for path in paths:
+        found = labels_file(path).read()
+        if found.params is None:
+            raise ValueError(f"{path}: no label line (make it with gyges engine-labels)")
+        settings = found.params["settings"]
+        this = (path, int(settings["nodes"]), int(settings["prove"]))
+        if kind is not None and this[1:] != kind[1:]:
+            raise ValueError(f"{path}: labels of {this[1]} nodes, proof horizon {this[2]}, "
+                             f"where {kind[0]} has {kind[1]} nodes, horizon {kind[2]}: "
+                             "give the labels of one kind of search")
+        kind = kind or this
+        for record in found.by_key().values():
+            scores[int(record["game"])] = tuple(record["deep"])
+    if kind is None:
+        raise ValueError("no label file given")
+    return Labels(kind[1], kind[2], scores)
+
+
+def _log_text(record: Mapping[str, Any]) -> str:
+    return f"game {record['game']}: {len(record['deep'])} positions"
+
+
+def label_games(out: str, records: Iterable[Mapping[str, Any]],
+                settings: LabelSettings = LabelSettings(), *, scheduler: str | None = None,
+                jobs: int | None = None, progress: TextIO | None = None,
+                log: str | None = None,
+                watch: Callable[[RunEvent], None] | None = None) -> RunSummary:
+    """Label the chosen games of ``records`` (:func:`label_game`) into the results file
+    ``out``, those already there skipped (see the module's documentation)."""
+    identity = engine_identity()
+    chosen = [dict(r) for r in records if settings.chosen(int(r["game"]))]
+    task = functools.partial(label_game, settings=settings, made_by=identity)
+    return run_tasks(task, chosen, key=lambda r: r["game"],
+                     results=labels_file(out, settings, identity), scheduler=scheduler,
+                     jobs=jobs, progress=progress, unit="games", watch=watch, log=log,
+                     describe=_log_text)

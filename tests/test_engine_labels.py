@@ -1,0 +1,96 @@
+"""Deeper labels of the training games (gyges.engine.labels, `gyges engine-labels`) and
+the network trained on them: each score is a fresh search of the position at the given
+nodes, the run resumes and refuses other settings, and the training target takes the
+deeper score in place of the game's own."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gyges.engine.builtin import Engine, Limit, Options
+from gyges.engine.calibration import read_games, recorded_moves
+from gyges.engine.labels import LabelSettings, label_game, label_games, read_labels
+from gyges.engine.network_training import network_positions
+from gyges.engine.score import Score
+from gyges.game.rules import PRESETS
+from gyges.parallel import ResultsFileError
+from gyges_cli.main import cli
+
+SAMPLE = Path(__file__).parent / "data" / "engine-games-sample.jsonl"
+
+
+def test_a_label_is_a_fresh_search_of_each_position_before_a_move():
+    record = next(r for r in read_games(str(SAMPLE)) if r["result"] in ("south", "north"))
+    line = label_game(record, LabelSettings(nodes=250, prove=1))
+    moves = list(recorded_moves(record))
+    assert line["game"] == record["game"] and len(line["deep"]) == len(moves)
+    # independently: a new engine for every position, its own table
+    for m, deep in zip(moves, line["deep"], strict=True):
+        if m.move.is_win:
+            assert deep is None
+            continue
+        fresh = Engine(PRESETS[record["rules"]], Options(prove=1, hash_bits=16))
+        assert fresh.analyse(m.position, Limit(nodes=250), m.before).score.to_int() == deep
+
+
+def test_a_run_labels_its_share_resumes_and_refuses_other_settings(tmp_path):
+    records = list(read_games(str(SAMPLE)))
+    out = str(tmp_path / "labels.jsonl")
+    settings = LabelSettings(nodes=100, every=3, part=2)
+    first = label_games(out, records[:9], settings, jobs=1)
+    assert first.done == sum(1 for r in records[:9] if r["game"] % 3 == 2)
+    again = label_games(out, records, settings, jobs=1)
+    assert again.done == sum(1 for r in records if r["game"] % 3 == 2) - first.done
+    labels = read_labels([out])
+    assert sorted(labels.scores) == sorted(r["game"] for r in records if r["game"] % 3 == 2)
+    assert labels.summary() == {"nodes": 100, "prove": 2, "games": len(labels.scores)}
+    with pytest.raises(ResultsFileError, match="other parameters"):
+        label_games(out, records, LabelSettings(nodes=101, every=3, part=2), jobs=1)
+    other = str(tmp_path / "other.jsonl")
+    label_games(other, records[:3], LabelSettings(nodes=101), jobs=1)
+    with pytest.raises(ValueError, match="101 nodes.*give the labels of one kind of search"):
+        read_labels([out, other])
+
+
+def test_the_target_takes_the_deeper_score_where_there_is_one():
+    records = list(read_games(str(SAMPLE)))[:6]
+    labelled = records[1]
+    deep = [None if s is None else 0 for s in label_game(labelled,
+                                                         LabelSettings(nodes=50))["deep"]]
+    plain = network_positions(records, result_weight=0.25)
+    data = network_positions(records, result_weight=0.25, labels={labelled["game"]: deep})
+    rows = data.game == labelled["game"]
+    assert rows.any() and data.labelled == int(rows.sum())
+    # a score of 0 is a win probability of one half
+    assert all(math.isclose(t, 0.25 * r + 0.75 * 0.5, abs_tol=1e-6)
+               for t, r in zip(data.target[rows], data.result[rows], strict=True))
+    assert (data.target[~rows] == plain.target[~rows]).all()
+    assert (data.linear == plain.linear).all() and plain.labelled == 0
+    assert Score.from_int(0).win_probability == 0.5
+    # the result alone: the labels change nothing
+    assert network_positions(records, labels={labelled["game"]: deep}).labelled == 0
+
+
+def test_the_commands_label_and_train_on_the_labels(tmp_path):
+    labels = tmp_path / "labels.jsonl"
+    res = CliRunner().invoke(cli, ["engine-labels", str(SAMPLE), "--nodes", "60", "--every",
+                                   "4", "--part", "1", "-q", "--out", str(labels)])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(cli, ["engine-network", str(SAMPLE), "--labels", str(labels),
+                                   "--result-weight", "0.5", "--hidden", "3", "--epochs", "1",
+                                   "-q", "--out", str(tmp_path / "net.json")])
+    assert res.exit_code == 0, res.output
+    assert "(a deeper search's for " in res.output
+    fit = json.loads((tmp_path / "net.json").read_text())["fit"]
+    assert fit["labels"]["nodes"] == 60 and fit["labelled_positions"] > 0
+    bad = CliRunner().invoke(cli, ["engine-labels", str(SAMPLE), "--every", "2", "--part", "2",
+                                   "--out", str(tmp_path / "x.jsonl")])
+    assert bad.exit_code == 2 and "give a part from 0 to 1" in bad.output
+    missing = CliRunner().invoke(cli, ["engine-network", str(SAMPLE), "--labels",
+                                       str(tmp_path / "none.jsonl")])
+    assert missing.exit_code == 2 and "no label line" in missing.output
