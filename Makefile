@@ -155,9 +155,14 @@ calibration:
 	gyges engine-calibration data/engine/training-games.jsonl.gz -q \
 	    --svg data/engine/calibration.svg > data/engine/calibration-report.txt
 
-# A learned evaluation over the board, trained on the training games (not yet used by the
-# search): data/engine/network.json (its fit recorded inside) and the held-out report.
-# About 5 minutes.
+# The learned evaluations over the board, trained on the training games (the search uses
+# one with builtin:network=FILE; the default is the linear evaluation), each with its fit
+# recorded inside and its held-out report: data/engine/network.json (32 units, the first
+# file's games, their results) and network-128.json (128 units, both files, half the
+# result and half the search's score). About 10 minutes.
+TRAINING_GAMES = data/engine/training-games.jsonl.gz data/engine/training-games-2.jsonl.gz
 network:
 	gyges engine-network data/engine/training-games.jsonl.gz -q \
 	    --out data/engine/network.json > data/engine/network-report.txt
+	gyges engine-network $(TRAINING_GAMES) --hidden 128 --epochs 10 --result-weight 0.5 -q \
+	    --out data/engine/network-128.json > data/engine/network-128-report.txt
