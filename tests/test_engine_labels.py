@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from gyges.engine.builtin import Engine, Limit, Options
 from gyges.engine.calibration import read_games, recorded_moves
+from gyges.engine.identity import code_digest
 from gyges.engine.labels import LabelSettings, label_game, label_games, read_labels
 from gyges.engine.network_training import network_positions
 from gyges.engine.score import Score
@@ -48,7 +49,9 @@ def test_a_run_labels_its_share_resumes_and_refuses_other_settings(tmp_path):
     assert again.done == sum(1 for r in records if r["game"] % 3 == 2) - first.done
     labels = read_labels([out])
     assert sorted(labels.scores) == sorted(r["game"] for r in records if r["game"] % 3 == 2)
-    assert labels.summary() == {"nodes": 100, "prove": 2, "games": len(labels.scores)}
+    summary = labels.summary()
+    assert (summary["nodes"], summary["prove"], summary["games"]) == (100, 2, len(labels.scores))
+    assert summary["engine"]["code"] == code_digest()
     with pytest.raises(ResultsFileError, match="other parameters"):
         label_games(out, records, LabelSettings(nodes=101, every=3, part=2), jobs=1)
     other = str(tmp_path / "other.jsonl")

@@ -136,38 +136,46 @@ def labels_file(path: str, settings: LabelSettings | None = None,
 class Labels:
     """The deeper scores of label files: ``scores`` by game number (one a move, None
     where there is none), made by searches of ``nodes`` nodes with the proof horizon
-    ``prove``."""
+    ``prove`` by the ``engine``."""
 
     nodes: int
     prove: int
+    engine: EngineIdentity
     scores: Mapping[int, tuple[int | None, ...]]
 
-    def summary(self) -> dict[str, int]:
+    def summary(self) -> dict[str, Any]:
         """What the labels are, for the record of a network trained on them."""
-        return {"nodes": self.nodes, "prove": self.prove, "games": len(self.scores)}
+        return {"nodes": self.nodes, "prove": self.prove, "games": len(self.scores),
+                "engine": self.engine.to_json()}
 
 
 def read_labels(paths: Iterable[str]) -> Labels:
-    """The deeper scores of label files, of one kind of search (the same nodes and proof
-    horizon; ValueError naming the file otherwise, or for a file with no line)."""
+    """The deeper scores of label files, of one kind of search (the same nodes, proof
+    horizon and engine; ValueError naming the file otherwise, or for a file with no
+    line)."""
     scores: dict[int, tuple[int | None, ...]] = {}
-    kind: tuple[str, int, int] | None = None
+    first: tuple[str, Labels] | None = None
     for path in paths:
         found = labels_file(path).read()
         if found.params is None:
             raise ValueError(f"{path}: no label line (make it with gyges engine-labels)")
         settings = found.params["settings"]
-        this = (path, int(settings["nodes"]), int(settings["prove"]))
-        if kind is not None and this[1:] != kind[1:]:
-            raise ValueError(f"{path}: labels of {this[1]} nodes, proof horizon {this[2]}, "
-                             f"where {kind[0]} has {kind[1]} nodes, horizon {kind[2]}: "
+        this = Labels(int(settings["nodes"]), int(settings["prove"]), found.params["engine"],
+                      scores)
+        if first is None:
+            first = (path, this)
+        elif (this.nodes, this.prove, this.engine) != (first[1].nodes, first[1].prove,
+                                                       first[1].engine):
+            was = first[1]
+            raise ValueError(f"{path}: labels of {this.nodes} nodes, proof horizon "
+                             f"{this.prove}, {this.engine}, where {first[0]} has "
+                             f"{was.nodes} nodes, horizon {was.prove}, {was.engine}: "
                              "give the labels of one kind of search")
-        kind = kind or this
         for record in found.by_key().values():
             scores[int(record["game"])] = tuple(record["deep"])
-    if kind is None:
+    if first is None:
         raise ValueError("no label file given")
-    return Labels(kind[1], kind[2], scores)
+    return first[1]
 
 
 def _log_text(record: Mapping[str, Any]) -> str:
