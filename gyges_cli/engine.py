@@ -338,6 +338,11 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, quiet: 
               help="Deeper scores of the games' positions (a file of 'gyges engine-labels'; "
                    "repeatable): the search's part of the target takes them where they "
                    "have one.")
+@click.option("--only-games-of", "only_of", default=None, metavar="LABELS.jsonl",
+              type=click.Path(dir_okay=False),
+              help="Train on (and hold out) only the games this label file covers: with "
+                   "and without --labels, the same positions with deeper or the games' own "
+                   "scores.")
 @click.option("--features/--board-only", default=NetSettings.features, show_default=True,
               help="Also weigh the present evaluation's features (a linear term).")
 @click.option("--held-out-every", type=click.IntRange(2), default=NetSettings.held_out_every,
@@ -346,8 +351,9 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, quiet: 
               help="The seed of the first weights and of the order of the positions.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs: int, rate: float,
-                   result_weight: float, label_files: tuple[str, ...], features: bool,
-                   held_out_every: int, seed: int, quiet: bool) -> None:
+                   result_weight: float, label_files: tuple[str, ...],
+                   only_of: str | None, features: bool, held_out_every: int, seed: int,
+                   quiet: bool) -> None:
     """Train a small network over the board (each slot's ring, seen from the side to
     move; an NNUE-style integer network, docs/engine.md) on the positions of GAMES (files
     of 'gyges engine-data', read in the order given: the parts of one run, whose games are
@@ -371,12 +377,18 @@ def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs:
                            held_out_every=held_out_every, seed=seed)
     try:
         labels = read_labels(label_files) if label_files else None
-        data = network_positions(read_game_files(games), result_weight,
+        records = read_game_files(games)
+        if only_of is not None:
+            covered = read_labels([only_of]).scores
+            records = (r for r in records if r["game"] in covered)
+        data = network_positions(records, result_weight,
                                  progress=lambda n: say(f"read {n:,} games"),
                                  labels=labels.scores if labels else None)
         net, report = train_network(data, settings, progress=say)
         if labels is not None:
             net = dataclasses.replace(net, fit={**net.fit, "labels": labels.summary()})
+        if only_of is not None:
+            net = dataclasses.replace(net, fit={**net.fit, "only_games_of": only_of})
     except (MissingNumpy, ValueError, ResultsFileError) as e:
         raise UserError(str(e)) from None
     except OSError as e:

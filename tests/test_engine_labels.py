@@ -91,6 +91,16 @@ def test_the_commands_label_and_train_on_the_labels(tmp_path):
     assert "(a deeper search's for " in res.output
     fit = json.loads((tmp_path / "net.json").read_text())["fit"]
     assert fit["labels"]["nodes"] == 60 and fit["labelled_positions"] > 0
+    # the games the labels cover, with the deeper scores and with the games' own
+    own = CliRunner().invoke(cli, ["engine-network", str(SAMPLE), "--only-games-of",
+                                   str(labels), "--result-weight", "0.5", "--hidden", "3",
+                                   "--epochs", "1", "-q"])
+    covered = len(read_labels([str(labels)]).scores)
+    positions = network_positions([r for r in read_games(str(SAMPLE)) if r["game"] % 4 == 1])
+    assert own.exit_code == 0 and covered == sum(1 for r in read_games(str(SAMPLE))
+                                                 if r["game"] % 4 == 1)
+    assert f"{len(positions.target) - (positions.game % 5 == 0).sum():,} positions" in own.output
+    assert "(a deeper search's" not in own.output
     bad = CliRunner().invoke(cli, ["engine-labels", str(SAMPLE), "--every", "2", "--part", "2",
                                    "--out", str(tmp_path / "x.jsonl")])
     assert bad.exit_code == 2 and "give a part from 0 to 1" in bad.output
