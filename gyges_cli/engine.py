@@ -367,6 +367,8 @@ def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs:
       gyges engine-network games.jsonl --board-only --hidden 64 --epochs 8
       gyges engine-network data/engine/training-games.jsonl.gz \\
         data/engine/training-games-2.jsonl.gz --hidden 64 --out network.json
+      gyges engine-network games.jsonl --labels labels.jsonl --result-weight 0.5 \\
+        --out deeper.json
     """
     def say(line: str) -> None:
         if not quiet:
