@@ -40,7 +40,7 @@ from gyges.parallel import ResultsFile, RunEvent, RunSummary
 from gyges.parallel import run as run_tasks
 
 __all__ = ["DATASET_FORMAT", "DATASET_RULES", "DataSettings", "dataset_file", "dataset_game",
-           "play_dataset"]
+           "describe_run", "play_dataset", "run_params"]
 
 DATASET_FORMAT = 1  #: version of the record layout
 #: The rule sets the games alternate between (game number even: the first).
@@ -112,7 +112,9 @@ def dataset_game(number: int, settings: DataSettings,
             "settings": settings.to_json(), "engine": (made_by or here).to_json()}
 
 
-def _params(record: Mapping[str, Any]) -> dict[str, Any]:
+def run_params(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters of a record of a versioned run (this module's, or the labels' of
+    :mod:`gyges.engine.labels`): its record ``format``, ``settings`` and ``engine``."""
     if not isinstance(record["settings"], dict):
         raise ValueError("settings is an object")
     return {"format": record["format"], "settings": record["settings"],
@@ -127,7 +129,8 @@ def _check(record: Mapping[str, Any]) -> Mapping[str, Any]:
     return record
 
 
-def _describe(p: Mapping[str, Any]) -> str:
+def describe_run(p: Mapping[str, Any]) -> str:
+    """Such parameters in words, for a message that a file was made otherwise."""
     words = []
     if "settings" in p:
         words.append(", ".join(f"{k} {v}" for k, v in p["settings"].items()))
@@ -146,7 +149,7 @@ def dataset_file(path: str, settings: DataSettings | None = None,
         "format": DATASET_FORMAT, "settings": settings.to_json(),
         "engine": engine or engine_identity()}
     return ResultsFile(path, "a dataset game record", key=lambda r: r["game"], check=_check,
-                       params=wanted, params_of=_params, describe=_describe,
+                       params=wanted, params_of=run_params, describe=describe_run,
                        differences=True)
 
 

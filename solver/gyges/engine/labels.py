@@ -35,6 +35,7 @@ from typing import Any, TextIO
 
 from gyges.engine.builtin import Engine, Limit, Options
 from gyges.engine.calibration import recorded_moves
+from gyges.engine.dataset import describe_run, run_params
 from gyges.engine.identity import EngineIdentity, code_digest, engine_identity, weights_digest
 from gyges.game.rules import PRESETS
 from gyges.parallel import ResultsFile, RunEvent, RunSummary
@@ -95,29 +96,11 @@ def label_game(record: Mapping[str, Any], settings: LabelSettings,
             "settings": settings.to_json(), "engine": (made_by or here).to_json()}
 
 
-def _params(record: Mapping[str, Any]) -> dict[str, Any]:
-    if not isinstance(record["settings"], dict):
-        raise ValueError("settings is an object")
-    return {"format": record["format"], "settings": record["settings"],
-            "engine": EngineIdentity.from_json(record["engine"])}
-
-
 def _check(record: Mapping[str, Any]) -> Mapping[str, Any]:
     if type(record["game"]) is not int or not isinstance(record["deep"], list) or \
             not all(s is None or type(s) is int for s in record["deep"]):
         raise ValueError("a label line is a game number and a score (or null) a move")
     return record
-
-
-def _describe(p: Mapping[str, Any]) -> str:
-    words = []
-    if "settings" in p:
-        words.append(", ".join(f"{k} {v}" for k, v in p["settings"].items()))
-    if "format" in p:
-        words.append(f"record format {p['format']}")
-    if "engine" in p:
-        words.append(str(p["engine"]))
-    return "; ".join(words)
 
 
 def labels_file(path: str, settings: LabelSettings | None = None,
@@ -128,7 +111,7 @@ def labels_file(path: str, settings: LabelSettings | None = None,
         "format": LABELS_FORMAT, "settings": settings.to_json(),
         "engine": engine or engine_identity()}
     return ResultsFile(path, "a label line", key=lambda r: r["game"], check=_check,
-                       params=wanted, params_of=_params, describe=_describe,
+                       params=wanted, params_of=run_params, describe=describe_run,
                        differences=True)
 
 
