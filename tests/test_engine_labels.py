@@ -35,7 +35,7 @@ def test_a_label_is_a_fresh_search_of_each_position_before_a_move():
         if m.move.is_win:
             assert deep is None
             continue
-        fresh = Engine(PRESETS[record["rules"]], Options(prove=1, hash_bits=16))
+        fresh = Engine(PRESETS[record["rules"]], Options(prove=1, hash_bits=18))
         assert fresh.analyse(m.position, Limit(nodes=250), m.before).score.to_int() == deep
 
 
