@@ -9,8 +9,8 @@ cleared table, the game's earlier positions as its history, the proof horizon
 from the mover's side) is kept in the game's line, one a move (``null`` for the
 position a winning move was made from, which needs no search). ``every`` and ``part``
 choose the games whose number is ``part`` modulo ``every`` (a third of them:
-``every=3``), so that a long labelling can be spread over runs. A label depends only on the game, the settings and
-the engine.
+``every=3``), so that a long labelling can be spread over runs. A label depends only on
+the game, the settings and the engine.
 
 The records go to a results file, one game a line, through one resumable run of
 :mod:`gyges.parallel` (Ctrl-C keeps every line written; the same command resumes; a file
