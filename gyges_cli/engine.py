@@ -338,11 +338,11 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, quiet: 
               help="Deeper scores of the games' positions (a file of 'gyges engine-labels'; "
                    "repeatable): the search's part of the target takes them where they "
                    "have one.")
-@click.option("--only-games-of", "only_of", default=None, metavar="LABELS.jsonl",
+@click.option("--only-games-of", "only_of", multiple=True, metavar="LABELS.jsonl",
               type=click.Path(dir_okay=False),
-              help="Train on (and hold out) only the games this label file covers: with "
-                   "and without --labels, the same positions with deeper or the games' own "
-                   "scores.")
+              help="Train on (and hold out) only the games these label files cover "
+                   "(repeatable): with and without --labels, the same positions with deeper "
+                   "or the games' own scores.")
 @click.option("--features/--board-only", default=NetSettings.features, show_default=True,
               help="Also weigh the present evaluation's features (a linear term).")
 @click.option("--held-out-every", type=click.IntRange(2), default=NetSettings.held_out_every,
@@ -352,7 +352,7 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, quiet: 
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs: int, rate: float,
                    result_weight: float, label_files: tuple[str, ...],
-                   only_of: str | None, features: bool, held_out_every: int, seed: int,
+                   only_of: tuple[str, ...], features: bool, held_out_every: int, seed: int,
                    quiet: bool) -> None:
     """Train a small network over the board (each slot's ring, seen from the side to
     move; an NNUE-style integer network, docs/engine.md) on the positions of GAMES (files
@@ -380,8 +380,8 @@ def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs:
     try:
         labels = read_labels(label_files) if label_files else None
         records = read_game_files(games)
-        if only_of is not None:
-            covered = read_labels([only_of]).scores
+        if only_of:
+            covered = read_labels(only_of).scores
             records = (r for r in records if r["game"] in covered)
         data = network_positions(records, result_weight,
                                  progress=lambda n: say(f"read {n:,} games"),
@@ -389,8 +389,8 @@ def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs:
         net, report = train_network(data, settings, progress=say)
         if labels is not None:
             net = dataclasses.replace(net, fit={**net.fit, "labels": labels.summary()})
-        if only_of is not None:
-            net = dataclasses.replace(net, fit={**net.fit, "only_games_of": only_of})
+        if only_of:
+            net = dataclasses.replace(net, fit={**net.fit, "only_games_of": list(only_of)})
     except (MissingNumpy, ValueError, ResultsFileError) as e:
         raise UserError(str(e)) from None
     except OSError as e:

@@ -101,6 +101,19 @@ def test_the_commands_label_and_train_on_the_labels(tmp_path):
                                                  if r["game"] % 4 == 1)
     assert f"{len(positions.target) - (positions.game % 5 == 0).sum():,} positions" in own.output
     assert "(a deeper search's" not in own.output
+    # two label files: the games either covers
+    other = tmp_path / "labels-3.jsonl"
+    res = CliRunner().invoke(cli, ["engine-labels", str(SAMPLE), "--nodes", "60", "--every",
+                                   "4", "--part", "3", "-q", "--out", str(other)])
+    assert res.exit_code == 0, res.output
+    both = CliRunner().invoke(cli, ["engine-network", str(SAMPLE), "--only-games-of",
+                                    str(labels), "--only-games-of", str(other), "--hidden", "3",
+                                    "--epochs", "1", "-q", "--out", str(tmp_path / "both.json")])
+    positions = network_positions([r for r in read_games(str(SAMPLE)) if r["game"] % 4 in (1, 3)])
+    assert both.exit_code == 0, both.output
+    assert f"{len(positions.target) - (positions.game % 5 == 0).sum():,} positions" in both.output
+    fit = json.loads((tmp_path / "both.json").read_text())["fit"]
+    assert fit["only_games_of"] == [str(labels), str(other)]
     bad = CliRunner().invoke(cli, ["engine-labels", str(SAMPLE), "--every", "2", "--part", "2",
                                    "--out", str(tmp_path / "x.jsonl")])
     assert bad.exit_code == 2 and "give a part from 0 to 1" in bad.output
