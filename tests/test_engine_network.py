@@ -142,6 +142,19 @@ def test_training_is_deterministic_and_its_fast_scores_are_the_reference_ones():
         loss -= y * math.log(p) + (1 - y) * math.log(1 - p)
     assert held and round(loss / len(held), 4) == a.fit["held_out"]["network"]["log_loss"]
     assert max(abs(x) for r in a.w1 for x in r) < 40 * QA
+    # against a mixed target: the cross-entropy with the target, not the result
+    mixed = network_positions(records, result_weight=0.5)
+    c, report = train_network(mixed, settings)
+    loss = 0.0
+    for k in held:
+        active = [i for i in range(INPUTS) if mixed.inputs[k][i]]
+        value = c.output(c.accumulate(active), mixed.features[k].tolist())
+        p = min(max(1 / (1 + math.exp(-value / 100)), 1e-6), 1 - 1e-6)
+        y = float(mixed.target[k])
+        loss -= y * math.log(p) + (1 - y) * math.log(1 - p)
+    assert round(loss / len(held), 4) == c.fit["held_out_target"]["network"]
+    assert c.fit["held_out_target"]["network"] != c.fit["held_out"]["network"]["log_loss"]
+    assert f"the network {c.fit['held_out_target']['network']:.4f}" in report
 
 
 def test_the_command_writes_a_network_that_loads(tmp_path):

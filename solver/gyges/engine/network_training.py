@@ -13,7 +13,8 @@ held out; the others, each position also mirrored left to right (the rules are t
 in a mirror), train the float network by Adam on the cross-entropy, in a seeded order.
 Its weights are then rounded to integers; the held-out games measure the integer network
 against the present (linear) evaluation by log-loss and Brier score of the game's result
-(whatever the training's target).
+(whatever the training's target), and by the cross-entropy against the training's own
+target (with deeper labels: how near the evaluation comes to the deeper search).
 """
 
 from __future__ import annotations
@@ -215,6 +216,9 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
     yh = data.result[held].astype(np.float64)
     net_ll, net_brier = _scores(np, _sigmoid(np, value / 100), yh)
     lin_ll, lin_brier = _scores(np, _sigmoid(np, data.linear[held] / 100), yh)
+    th = data.target[held].astype(np.float64)
+    net_t, lin_t = (_scores(np, _sigmoid(np, w / 100), th)[0]    # cross-entropy
+                    for w in (value, data.linear[held]))
     rate = float(np.mean(data.result[train]))
     base_ll, base_brier = _scores(np, np.full(len(yh), rate), yh)
     fit = {"settings": settings.to_json(), "positions": int(train.sum()),
@@ -223,7 +227,8 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
            "held_out": {"network": {"log_loss": round(net_ll, 4), "brier": round(net_brier, 4)},
                         "linear": {"log_loss": round(lin_ll, 4), "brier": round(lin_brier, 4)},
                         "base_rate": {"log_loss": round(base_ll, 4),
-                                      "brier": round(base_brier, 4)}}}
+                                      "brier": round(base_brier, 4)}},
+           "held_out_target": {"network": round(net_t, 4), "linear": round(lin_t, 4)}}
     net = dataclasses.replace(net, fit=fit)
     target = "the game's result" if settings.result_weight == 1 else \
         f"{settings.result_weight:g} x result + {1 - settings.result_weight:g} x search"
@@ -237,7 +242,9 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
              f"{'':28}{'log-loss':>10}{'Brier':>8}",
              f"  {'the network (integer)':<26}{net_ll:>10.4f}{net_brier:>8.4f}",
              f"  {'the present evaluation':<26}{lin_ll:>10.4f}{lin_brier:>8.4f}",
-             f"  {'base rate ' + format(rate, '.3f'):<26}{base_ll:>10.4f}{base_brier:>8.4f}"]
+             f"  {'base rate ' + format(rate, '.3f'):<26}{base_ll:>10.4f}{base_brier:>8.4f}",
+             f"against the training target (cross-entropy): the network {net_t:.4f}, "
+             f"the present evaluation {lin_t:.4f}"]
     if not math.isfinite(net_ll):
         lines.append("the network's loss is not finite: train with a smaller --rate")
     return net, "\n".join(lines) + "\n"
