@@ -160,19 +160,32 @@ calibration:
 # recorded inside and its held-out report: data/engine/network.json (32 units, the first
 # file's games, their results), network-128.json (128 units, both files, half the
 # result and half the search's score), and two of 64 units on the games the labels cover,
-# with their deeper scores and with the games' own. About 15 minutes.
+# with their deeper scores and with the games' own: the first 5,466 games the labelling
+# wrote (its file only grows, so they stay these); network-128-deeper.json and
+# network-128-deeper-half-result.json, 128 units on all the games of that label file, the
+# deeper score alone and half the game's result. About 20 minutes.
+LABELS_5466 = data/engine/training-labels-10000-part1of3-first-5466.jsonl
 TRAINING_GAMES = data/engine/training-games.jsonl.gz data/engine/training-games-2.jsonl.gz
 network:
 	gyges engine-network data/engine/training-games.jsonl.gz -q \
 	    --out data/engine/network.json > data/engine/network-report.txt
 	gyges engine-network $(TRAINING_GAMES) --hidden 128 --epochs 10 --result-weight 0.5 -q \
 	    --out data/engine/network-128.json > data/engine/network-128-report.txt
-	gyges engine-network $(TRAINING_GAMES) --only-games-of $(LABELS) --hidden 64 --epochs 10 \
-	    --result-weight 0.5 -q --out data/engine/network-64-own-scores.json \
+	head -n 5466 $(LABELS) > $(LABELS_5466)
+	gyges engine-network $(TRAINING_GAMES) --only-games-of $(LABELS_5466) --hidden 64 \
+	    --epochs 10 --result-weight 0.5 -q --out data/engine/network-64-own-scores.json \
 	    > data/engine/network-64-own-scores-report.txt
+	gyges engine-network $(TRAINING_GAMES) --only-games-of $(LABELS_5466) \
+	    --labels $(LABELS_5466) --hidden 64 --epochs 10 --result-weight 0.5 -q \
+	    --out data/engine/network-64-deeper.json > data/engine/network-64-deeper-report.txt
+	rm $(LABELS_5466)
 	gyges engine-network $(TRAINING_GAMES) --only-games-of $(LABELS) --labels $(LABELS) \
-	    --hidden 64 --epochs 10 --result-weight 0.5 -q --out data/engine/network-64-deeper.json \
-	    > data/engine/network-64-deeper-report.txt
+	    --hidden 128 --epochs 10 --result-weight 0 -q --out data/engine/network-128-deeper.json \
+	    > data/engine/network-128-deeper-report.txt
+	gyges engine-network $(TRAINING_GAMES) --only-games-of $(LABELS) --labels $(LABELS) \
+	    --hidden 128 --epochs 10 --result-weight 0.5 -q \
+	    --out data/engine/network-128-deeper-half-result.json \
+	    > data/engine/network-128-deeper-half-result-report.txt
 
 # Deeper labels of the training games, 10,000 nodes a position, a third of the games a file
 # (game numbers 1, 0 and 2 modulo 3, in that order), each resumable: about 1.7 hours of two
