@@ -123,6 +123,19 @@ def test_the_training_positions_are_those_the_horizon_evaluates():
     assert (mixed.result == data.result).all() and (mixed.target != data.result).any()
 
 
+def _held_out_loss(net, data, held, targets) -> float:
+    """The cross-entropy of the network's win probability against ``targets`` on the
+    positions ``held``, position by position with the slow reference, to 4 places."""
+    loss = 0.0
+    for k in held:
+        active = [i for i in range(INPUTS) if data.inputs[k][i]]
+        value = net.output(net.accumulate(active), data.features[k].tolist())
+        p = min(max(1 / (1 + math.exp(-value / 100)), 1e-6), 1 - 1e-6)
+        y = float(targets[k])
+        loss -= y * math.log(p) + (1 - y) * math.log(1 - p)
+    return round(loss / len(held), 4)
+
+
 def test_training_is_deterministic_and_its_fast_scores_are_the_reference_ones():
     records = list(read_games(str(SAMPLE)))[:20]
     data = network_positions(records)
@@ -132,27 +145,14 @@ def test_training_is_deterministic_and_its_fast_scores_are_the_reference_ones():
     assert a == b and a.fit == b.fit
     assert "the network (integer)" in report
     # the held-out score, recomputed position by position with the slow reference
-    loss = 0.0
     held = [k for k in range(len(data.game)) if data.game[k] % 4 == 0]
-    for k in held:
-        active = [i for i in range(INPUTS) if data.inputs[k][i]]
-        value = a.output(a.accumulate(active), data.features[k].tolist())
-        p = min(max(1 / (1 + math.exp(-value / 100)), 1e-6), 1 - 1e-6)
-        y = float(data.result[k])
-        loss -= y * math.log(p) + (1 - y) * math.log(1 - p)
-    assert held and round(loss / len(held), 4) == a.fit["held_out"]["network"]["log_loss"]
+    assert held and _held_out_loss(a, data, held, data.result) == \
+        a.fit["held_out"]["network"]["log_loss"]
     assert max(abs(x) for r in a.w1 for x in r) < 40 * QA
     # against a mixed target: the cross-entropy with the target, not the result
     mixed = network_positions(records, result_weight=0.5)
     c, report = train_network(mixed, settings)
-    loss = 0.0
-    for k in held:
-        active = [i for i in range(INPUTS) if mixed.inputs[k][i]]
-        value = c.output(c.accumulate(active), mixed.features[k].tolist())
-        p = min(max(1 / (1 + math.exp(-value / 100)), 1e-6), 1 - 1e-6)
-        y = float(mixed.target[k])
-        loss -= y * math.log(p) + (1 - y) * math.log(1 - p)
-    assert round(loss / len(held), 4) == c.fit["held_out_target"]["network"]
+    assert _held_out_loss(c, mixed, held, mixed.target) == c.fit["held_out_target"]["network"]
     assert c.fit["held_out_target"]["network"] != c.fit["held_out"]["network"]["log_loss"]
     assert f"the network {c.fit['held_out_target']['network']:.4f}" in report
 
