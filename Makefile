@@ -189,7 +189,7 @@ network:
 
 # Deeper labels of the training games, 10,000 nodes a position, a third of the games a file
 # (game numbers 1, 0 and 2 modulo 3, in that order), each resumable: about 1.7 hours of two
-# cores a third. The 64-unit networks above are trained on the first file (LABELS).
+# cores a third. The networks of deeper labels above are trained on the first file (LABELS).
 LABELS = data/engine/training-labels-10000-part1of3.jsonl
 labels:
 	gyges engine-labels $(TRAINING_GAMES) --nodes 10000 --every 3 --part 1 --jobs 2 \
