@@ -241,13 +241,16 @@ def engine_weights(out: str | None, rounds: int, games: int, nodes: int, random_
               show_default=True, help="A game longer than this is a draw.")
 @click.option("--seed", type=click.IntRange(0, 2 ** 31 - 1), default=DataSettings.seed,
               show_default=True, help="The seed of the setups and random moves.")
+@click.option("--first-game", type=click.IntRange(0), default=0, show_default=True,
+              help="Play games from this number on (up to --games - 1): a new file that "
+                   "goes on where an earlier one of the same run stopped.")
 @jobs_option(default="1", what="Worker processes (the games are the same).")
 @scheduler_option
 @click.option("--log", default=None, metavar="FILE", help="Also log each game to FILE.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
 def engine_data(out: str, games: int, nodes: int, random_plies: int, prove: int,
-                max_plies: int, seed: int, jobs: int | None, scheduler: str | None,
-                log: str | None, quiet: bool) -> None:
+                max_plies: int, seed: int, first_game: int, jobs: int | None,
+                scheduler: str | None, log: str | None, quiet: bool) -> None:
     """Play the builtin engine against itself into a JSON Lines file of games, to train an
     evaluation on: every position of every game labelled by the game's result and by the
     score the search gave the move played there.
@@ -263,13 +266,15 @@ def engine_data(out: str, games: int, nodes: int, random_plies: int, prove: int,
     Examples:
       gyges engine-data --games 1000 --out games.jsonl --jobs 2
       gyges engine-data --games 100000 --nodes 2000 --random-plies 8 --out big.jsonl
+      gyges engine-data --first-game 1000 --games 5000 --out more.jsonl --jobs 2
     """
     jobs = check_jobs(jobs)
     settings = DataSettings(nodes, random_plies, prove, max_plies, seed)
     try:
         with run_errors("--out"):
-            summary = play_dataset(out, games, settings, scheduler=scheduler, jobs=jobs,
-                                   log=log, progress=None if quiet else sys.stderr)
+            summary = play_dataset(out, games, settings, first=first_game,
+                                   scheduler=scheduler, jobs=jobs, log=log,
+                                   progress=None if quiet else sys.stderr)
     except (EngineError, ValueError) as e:
         raise UserError(str(e)) from None
     except OSError as e:

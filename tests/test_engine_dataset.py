@@ -42,6 +42,16 @@ def test_the_games_do_not_depend_on_the_workers_or_on_resuming(tmp_path):
         assert res.exit_code == 0, res.output
     assert "4 games played, 2 already in" in res.output
     assert _without_command(_games(one)) == _without_command(_games(two))
+    # a later file of the same run goes on from a game number: the same games
+    later = tmp_path / "later.jsonl"
+    res = runner.invoke(cli, ["engine-data", "--first-game", "4", "--games", "6", *FAST,
+                              "--out", str(later), "-q"])
+    assert res.exit_code == 0, res.output
+    assert [r["game"] for r in _games(later)] == [4, 5]
+    assert _without_command(_games(later)) == _without_command(_games(one))[4:]
+    res = runner.invoke(cli, ["engine-data", "--first-game", "6", "--games", "6", *FAST,
+                              "--out", str(later), "-q"])
+    assert res.exit_code == 2 and "first game of 0 up to 5" in res.output
 
 
 def test_a_game_replays_under_its_rules_with_a_score_for_each_searched_move():

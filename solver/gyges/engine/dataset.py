@@ -159,16 +159,18 @@ def _log_text(record: Mapping[str, Any]) -> str:
 
 
 def play_dataset(out: str, games: int, settings: DataSettings = DataSettings(), *,
-                 scheduler: str | None = None, jobs: int | None = None,
+                 first: int = 0, scheduler: str | None = None, jobs: int | None = None,
                  progress: TextIO | None = None, log: str | None = None,
                  watch: Callable[[RunEvent], None] | None = None) -> RunSummary:
-    """Play games 0 to ``games - 1`` (:func:`dataset_game`) into the results file
-    ``out``, those already there skipped (see the module's documentation)."""
-    if games < 1:
-        raise ValueError(f"games {games}: give at least 1")
+    """Play games ``first`` to ``games - 1`` (:func:`dataset_game`) into the results
+    file ``out``, those already there skipped (see the module's documentation): a later
+    file of the same run goes on from the number an earlier one stopped at."""
+    if not 0 <= first < games:
+        raise ValueError(f"games {first} to {games - 1}: give a first game of 0 up to "
+                         f"{games - 1}, below the number of games")
     identity = engine_identity()
     task = functools.partial(dataset_game, settings=settings, made_by=identity)
-    return run_tasks(task, range(games), key=lambda n: n,
+    return run_tasks(task, range(first, games), key=lambda n: n,
                      results=dataset_file(out, settings, identity), scheduler=scheduler,
                      jobs=jobs, progress=progress, unit="games", watch=watch, log=log,
                      describe=_log_text)
