@@ -28,8 +28,9 @@ weights:
 	gyges engine-weights --jobs 2 --out solver/gyges/engine/weights.json
 
 # Every published file the engine makes, made again by the engine of this checkout: run it
-# after any change to the engine (its code or weights), in the same change;
-# tests/test_published_games.py and tests/test_published_tables.py fail until then. First
+# after any change to the engine's moves (its weights, or code that plays a move
+# differently), in the same change; tests/test_published_games.py and
+# tests/test_published_tables.py fail until then (they play a sample again). First
 # the depth-3 table (data-tables), then the self-play games (data/setups/pbmserv-selfplay.*),
 # the evaluations of every pair (evaluations), the validation block (validation), the
 # strength ladder (ladder), and last the study's report, pair map, forest plot, PNGs and

@@ -1,7 +1,9 @@
-"""The published games files name the engine that made them, and are that engine's games:
-each is made by the engine of this checkout (the same code and weights; ``make data``
-remakes them after a change to the engine), and a sample of its games, played again here,
-is the same game for game."""
+"""The published games files name the engine that made them, and are this checkout's
+games: each names the evaluation this checkout plays with (its weights' digest), and a
+sample of its games, played again here, is the same game for game. The code's digest is
+recorded beside for people: a change to the code that changes no move leaves the files
+valid, one that changes a game fails here (``make data`` remakes them, in the same
+change)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gyges.engine.identity import EngineIdentity, code_digest, weights_digest
+from gyges.engine.identity import code_digest, weights_digest
 from gyges.game.rules import RuleSet
 from gyges.setups.selfplay.games import ScheduledGame, is_games_file, play_task, read_games
 
@@ -30,10 +32,11 @@ def _rules(text: str) -> RuleSet:
 def test_a_published_games_file_is_this_engines_and_replays(path):
     params, games = read_games(path)
     assert params is not None and games
-    here = EngineIdentity(code_digest(), weights_digest())
-    assert params["engine"] == here, (
-        f"{path} was made by {params['engine']}, not by this checkout's engine ({here}): "
-        "run `make data` to play it again and commit the files it writes")
+    made_by = params["engine"]
+    assert made_by.weights == weights_digest(), (
+        f"{path} was made by {made_by}, whose evaluation is not this checkout's (weights "
+        f"{weights_digest()}): run `make data` to play it again and commit the files it "
+        "writes")
     step = max(1, len(games) // SAMPLE)
     for record in games[::step][:SAMPLE]:
         item = ScheduledGame(record["game"], record["south"], record["north"],
@@ -42,5 +45,7 @@ def test_a_published_games_file_is_this_engines_and_replays(path):
                           prove=params["prove"], max_plies=params["max_plies"],
                           canonical=params["canonical"])
         for r in (again, record):
-            r["engine"] = {k: r["engine"][k] for k in ("code", "weights")}
-        assert again == record, f"{path}: game {record['game']} is not played the same"
+            r["engine"] = r["engine"]["weights"]
+        assert again == record, (
+            f"{path}: game {record['game']} is not played the same by this checkout "
+            f"(engine {code_digest()}; the file's: {made_by}): run `make data`")
