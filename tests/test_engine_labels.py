@@ -51,13 +51,42 @@ def test_a_run_labels_its_share_resumes_and_refuses_other_settings(tmp_path):
     assert sorted(labels.scores) == sorted(r["game"] for r in records if r["game"] % 3 == 2)
     summary = labels.summary()
     assert (summary["nodes"], summary["prove"], summary["games"]) == (100, 2, len(labels.scores))
-    assert summary["engine"]["code"] == code_digest()
+    assert [e["code"] for e in summary["engines"]] == [code_digest()]
     with pytest.raises(ResultsFileError, match="other parameters"):
         label_games(out, records, LabelSettings(nodes=101, every=3, part=2), jobs=1)
     other = str(tmp_path / "other.jsonl")
     label_games(other, records[:3], LabelSettings(nodes=101), jobs=1)
     with pytest.raises(ValueError, match="101 nodes.*give the labels of one kind of search"):
         read_labels([out, other])
+
+
+def _restamped(src: str, dst: str, **engine: str) -> None:
+    """``src``'s label lines as if another engine (``engine``'s digests) had made them."""
+    with open(src) as f, open(dst, "w") as g:
+        for line in f:
+            record = json.loads(line)
+            record["engine"].update(engine)
+            g.write(json.dumps(record) + "\n")
+
+
+def test_labels_of_one_evaluation_by_two_codes_are_read_together(tmp_path):
+    """A labelling that spans a change to the code (one that plays no move differently)
+    goes on in a new file: the two are read together, each engine recorded; labels of
+    another evaluation (other weights) are refused."""
+    records = list(read_games(str(SAMPLE)))[:6]
+    out = str(tmp_path / "a.jsonl")
+    label_games(out, records, LabelSettings(nodes=60, every=2, part=0), jobs=1)
+    mine = str(tmp_path / "b.jsonl")
+    label_games(mine, records, LabelSettings(nodes=60, every=2, part=1), jobs=1)
+    older = str(tmp_path / "older.jsonl")
+    _restamped(out, older, code="0123456789abcdef")
+    labels = read_labels([older, mine])
+    assert sorted(labels.scores) == sorted(r["game"] for r in records)
+    assert [e.code for e in labels.engines] == ["0123456789abcdef", code_digest()]
+    other = str(tmp_path / "other-weights.jsonl")
+    _restamped(out, other, weights="fedcba9876543210")
+    with pytest.raises(ValueError, match="weights fedcba9876543210.*one evaluation"):
+        read_labels([mine, other])
 
 
 def test_the_target_takes_the_deeper_score_where_there_is_one():

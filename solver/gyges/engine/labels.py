@@ -119,46 +119,52 @@ def labels_file(path: str, settings: LabelSettings | None = None,
 class Labels:
     """The deeper scores of label files: ``scores`` by game number (one a move, None
     where there is none), made by searches of ``nodes`` nodes with the proof horizon
-    ``prove`` by the ``engine``."""
+    ``prove`` by the ``engines`` (one a file, the same ones once: engines of one
+    evaluation, whose code may differ)."""
 
     nodes: int
     prove: int
-    engine: EngineIdentity
+    engines: tuple[EngineIdentity, ...]
     scores: Mapping[int, tuple[int | None, ...]]
 
     def summary(self) -> dict[str, Any]:
         """What the labels are, for the record of a network trained on them."""
         return {"nodes": self.nodes, "prove": self.prove, "games": len(self.scores),
-                "engine": self.engine.to_json()}
+                "engines": [e.to_json() for e in self.engines]}
 
 
 def read_labels(paths: Iterable[str]) -> Labels:
-    """The deeper scores of label files, of one kind of search (the same nodes, proof
-    horizon and engine; ValueError naming the file otherwise, or for a file with no
-    line)."""
+    """The deeper scores of label files, of one kind of search: the same nodes, proof
+    horizon and evaluation (the weights' digest; the engines' code may differ, as
+    labelling spans changes to the code that play no move differently, each file
+    recording its own). ValueError naming the file otherwise, or for a file with no
+    line."""
     scores: dict[int, tuple[int | None, ...]] = {}
     first: tuple[str, Labels] | None = None
+    engines: list[EngineIdentity] = []
     for path in paths:
         found = labels_file(path).read()
         if found.params is None:
             raise ValueError(f"{path}: no label line (make it with gyges engine-labels)")
         settings = found.params["settings"]
-        this = Labels(int(settings["nodes"]), int(settings["prove"]), found.params["engine"],
-                      scores)
+        engine = found.params["engine"]
+        this = Labels(int(settings["nodes"]), int(settings["prove"]), (engine,), scores)
         if first is None:
             first = (path, this)
-        elif (this.nodes, this.prove, this.engine) != (first[1].nodes, first[1].prove,
-                                                       first[1].engine):
+        elif (this.nodes, this.prove, engine.weights) != (
+                first[1].nodes, first[1].prove, first[1].engines[0].weights):
             was = first[1]
             raise ValueError(f"{path}: labels of {this.nodes} nodes, proof horizon "
-                             f"{this.prove}, {this.engine}, where {first[0]} has "
-                             f"{was.nodes} nodes, horizon {was.prove}, {was.engine}: "
-                             "give the labels of one kind of search")
+                             f"{this.prove}, {engine}, where {first[0]} has "
+                             f"{was.nodes} nodes, horizon {was.prove}, {was.engines[0]}: "
+                             "give the labels of one kind of search (one evaluation)")
+        if engine not in engines:
+            engines.append(engine)
         for record in found.by_key().values():
             scores[int(record["game"])] = tuple(record["deep"])
     if first is None:
         raise ValueError("no label file given")
-    return first[1]
+    return dataclasses.replace(first[1], engines=tuple(engines))
 
 
 def _log_text(record: Mapping[str, Any]) -> str:
