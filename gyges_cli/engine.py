@@ -31,6 +31,7 @@ from gyges.engine.calibration import (
 from gyges.engine.dataset import DataSettings, play_dataset
 from gyges.engine.labels import LabelSettings, label_games, read_labels
 from gyges.engine.logistic import MissingNumpy
+from gyges.engine.network import Network, NetworkError
 from gyges.engine.network_training import NetSettings, network_positions, train_network
 from gyges.engine.score import Loss, Win
 from gyges.engine.server import serve
@@ -57,12 +58,19 @@ F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_LIMIT = Limit(time=2.0)
 
 
-def _options(prove: int, weights: str | None, cores: int) -> Options:
+def _options(prove: int, weights: str | None, network: str | None, cores: int) -> Options:
     try:
         return Options(prove=prove, weights=Weights.load(weights) if weights else None,
-                       cores=cores)
-    except (WeightsError, EngineError) as e:
+                       cores=cores, network=Network.load(network) if network else None)
+    except (WeightsError, NetworkError, EngineError) as e:
         raise UserError(str(e)) from None
+
+
+network_option = click.option(
+    "--network", default=None, metavar="FILE.json",
+    help="A learned evaluation (a file of 'gyges engine-network') in place of the linear "
+         "one; the win probability is printed on the scale measured for it (its file's "
+         "calibration; 1 where none was measured).")
 
 
 def score_text(a: Analysis) -> str:
@@ -116,12 +124,13 @@ cores_option = click.option(
                    "the winner (0: no proofs).")
 @click.option("--weights", default=None, metavar="FILE",
               help="The evaluation's weights (default: the shipped ones).")
+@network_option
 @cores_option
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @rule_options
 def analyse(source: str, seconds: float | None, depth: int | None, nodes: int | None,
-            prove: int, weights: str | None, cores: int, as_json: bool, rules: RuleSet,
-            rules_given: RuleRequest) -> None:
+            prove: int, weights: str | None, network: str | None, cores: int,
+            as_json: bool, rules: RuleSet, rules_given: RuleRequest) -> None:
     """Search a position with the engine: best move, score (the evaluation and its win
     probability, or "wins in k (proven)"), principal variation in pbmserv notation.
 
@@ -133,6 +142,7 @@ def analyse(source: str, seconds: float | None, depth: int | None, nodes: int | 
     Example:
       gyges analyse "321123/....../....../....../....../231123 S" --time 1
       gyges analyse "....../3...../..1.1./1.23.3/3.22.1/....2. N" --depth 3 --json
+      gyges analyse game.txt --nodes 100000 --network data/engine/network-128-deeper.json
     """
     limit = limit_of(seconds, depth, nodes, DEFAULT_LIMIT)
     loaded = load_input(source)
@@ -145,7 +155,7 @@ def analyse(source: str, seconds: float | None, depth: int | None, nodes: int | 
 
     try:
         result = run_analyse(loaded.position, rules, limit, loaded.history,
-                             _options(prove, weights, cores), progress)
+                             _options(prove, weights, network, cores), progress)
     except SearchInterrupted as e:
         status.clear()
         if e.analysis is not None and e.analysis.move is not None:
@@ -165,9 +175,10 @@ def analyse(source: str, seconds: float | None, depth: int | None, nodes: int | 
               help="The proof horizon, in moves of the winner (0: no proofs).")
 @click.option("--weights", default=None, metavar="FILE",
               help="The evaluation's weights (default: the shipped ones).")
+@network_option
 @cores_option
 @rule_options(from_file=False)
-def ugi(prove: int, weights: str | None, cores: int, rules: RuleSet,
+def ugi(prove: int, weights: str | None, network: str | None, cores: int, rules: RuleSet,
         rules_given: RuleRequest) -> None:
     """Speak the Universal Gyges Interface of Beck-Bjella/Gyges on standard input and
     output, for a GUI or a match runner: ugi, isready, setoption (maxTime, maxPly,
@@ -180,7 +191,7 @@ def ugi(prove: int, weights: str | None, cores: int, rules: RuleSet,
     Example:
       printf 'ugi\\nsetoption maxTime 1\\nsetpos start\\ngo\\nquit\\n' | gyges ugi
     """
-    serve(rules, sys.stdin, sys.stdout, _options(prove, weights, cores))
+    serve(rules, sys.stdin, sys.stdout, _options(prove, weights, network, cores))
 
 
 @click.command("engine-weights", short_help="Train the evaluation's weights by self-play.")

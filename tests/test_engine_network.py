@@ -5,6 +5,7 @@ file's round trip, and training that is deterministic on a tiny seeded set."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -216,3 +217,69 @@ def test_a_builtin_engine_takes_a_network_file(tmp_path):
     path.write_text("[]")
     with pytest.raises(EngineError, match=str(path)):
         EngineSpec.parse(f"builtin:network={path}")
+
+
+def test_the_file_keeps_the_calibration_and_a_bad_one_is_named(tmp_path):
+    net = dataclasses.replace(random_net(hidden=4), calibration=0.8)
+    path = tmp_path / "n.json"
+    path.write_text(net.dumps())
+    assert Network.load(path).calibration == 0.8
+    assert Network.load(path).printed_scale == 0.8
+    path.write_text(random_net(hidden=4).dumps())
+    assert Network.load(path).calibration is None and Network.load(path).printed_scale == 1.0
+    path.write_text(json.dumps({**net.to_json(), "calibration": -1}))
+    with pytest.raises(NetworkError, match=f"{path}: calibration is a positive number"):
+        Network.load(path)
+
+
+def test_an_analysis_prints_its_evaluations_probability():
+    """The win probability of an analysis is on the scale of the evaluation that
+    searched: the network's measured one, or the linear evaluation's."""
+    from gyges.engine.builtin import Engine, Limit, Options
+    from gyges.engine.score import CALIBRATION, Eval
+
+    pos = Position.setup("123321", "213312")
+    net = dataclasses.replace(random_net(hidden=8, seed=3), calibration=0.5)
+    for options, scale in ((Options(prove=0, hash_bits=14), CALIBRATION),
+                           (Options(prove=0, hash_bits=14, network=net), 0.5)):
+        with Engine(RULES, options) as engine:
+            a = engine.analyse(pos, Limit(depth=2))
+        assert isinstance(a.score, Eval) and a.score.value != 0
+        assert a.calibration == scale == options.calibration
+        assert a.win_probability == pytest.approx(1 / (1 + math.exp(-scale * a.score.value
+                                                                    / 100)))
+        assert a.to_json()["win_probability"] == round(a.win_probability, 4)
+
+
+def test_configure_with_another_network_searches_with_it():
+    from gyges.engine.builtin import Engine, Limit, Options
+
+    pos = Position.setup("123321", "213312")
+    a, b = random_net(hidden=8, seed=3), random_net(hidden=8, seed=4)
+    with Engine(RULES, Options(prove=0, hash_bits=14, network=b)) as fresh:
+        wanted = fresh.analyse(pos, Limit(nodes=3000))
+    with Engine(RULES, Options(prove=0, hash_bits=14, network=a)) as engine:
+        first = engine.analyse(pos, Limit(nodes=3000))
+        engine.configure(Options(prove=0, hash_bits=14, network=b))
+        again = engine.analyse(pos, Limit(nodes=3000))
+    assert (again.score, again.pv) == (wanted.score, wanted.pv) != (first.score, first.pv)
+
+
+def test_analyse_and_ugi_take_a_network_file(tmp_path):
+    path = tmp_path / "n.json"
+    path.write_text(dataclasses.replace(random_net(hidden=8, seed=3), calibration=0.5).dumps())
+    pos = "123321/....../....../....../....../213312 S"
+    res = CliRunner().invoke(cli, ["analyse", pos, "--depth", "2", "--prove", "0",
+                                   "--network", str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    value = out["score"]["eval"]
+    assert out["win_probability"] == round(1 / (1 + math.exp(-0.5 * value / 100)), 4)
+    linear = json.loads(CliRunner().invoke(cli, ["analyse", pos, "--depth", "2", "--prove",
+                                                 "0", "--json"]).stdout)
+    assert linear["score"] != out["score"]
+    path.write_text("{}")
+    for command in (["analyse", pos, "--depth", "1"], ["ugi"]):
+        res = CliRunner().invoke(cli, [*command, "--network", str(path)], input="quit\n")
+        assert res.exit_code != 0 and f"{path}: not a network file" in res.output
+        assert "Traceback" not in res.output

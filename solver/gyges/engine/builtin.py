@@ -27,7 +27,7 @@ from typing import Any
 from gyges.engine import proofs
 from gyges.engine._engine import MAX_CORES, Search, SearchResult
 from gyges.engine.network import Network
-from gyges.engine.score import Eval, Loss, Score, Win
+from gyges.engine.score import CALIBRATION, Eval, Loss, Score, Win
 from gyges.engine.weights import Weights
 from gyges.game.moves import Game, Move, MoveList, apply_move, legal_moves
 from gyges.game.position import Position
@@ -126,6 +126,17 @@ class Options:
         if not 1 <= self.cores <= MAX_CORES:
             raise EngineError(f"the cores must be 1..{MAX_CORES}, not {self.cores}")
 
+    @property
+    def calibration(self) -> float:
+        """The scale of the win probability printed for this evaluation's scores
+        (:meth:`gyges.engine.score.Score.probability`): the network's measured one, or
+        the linear evaluation's (:data:`gyges.engine.score.CALIBRATION`).
+
+        >>> Options().calibration
+        1.23
+        """
+        return CALIBRATION if self.network is None else self.network.printed_scale
+
 
 @dataclasses.dataclass(frozen=True)
 class Analysis:
@@ -134,7 +145,9 @@ class Analysis:
     move first; its moves are of the side that moves, which differs from the turn when a
     side is blocked), the ``depth`` completed (plies), the ``nodes`` searched and the
     ``time`` taken. A Win or Loss score is proven (by the prover, or by the search from
-    landings the core found and every move of the losing side)."""
+    landings the core found and every move of the losing side). ``calibration``: the
+    scale of the evaluation that searched, which :attr:`win_probability` prints on
+    (:attr:`Options.calibration`)."""
 
     position: Position
     move: Move | None
@@ -146,6 +159,7 @@ class Analysis:
     seldepth: int = 0
     search_time: float = 0.0
     lower_bound: bool = False
+    calibration: float = CALIBRATION
 
     @property
     def proven(self) -> bool:
@@ -153,7 +167,7 @@ class Analysis:
 
     @property
     def win_probability(self) -> float:
-        return self.score.win_probability
+        return self.score.probability(self.calibration)
 
     @property
     def nps(self) -> int:
@@ -250,9 +264,9 @@ class Engine:
 
     def configure(self, options: Options) -> None:
         """Search with ``options`` from the next call on (as python-chess's
-        ``configure``). Another table size, weights or number of cores makes a new search
-        state (what earlier searches learnt is forgotten, the old helpers end); another
-        proof horizon alone keeps it.
+        ``configure``). Another table size, evaluation (weights or network) or number
+        of cores makes a new search state (what earlier searches learnt is forgotten,
+        the old helpers end); another proof horizon alone keeps it.
 
         >>> from gyges import PRESETS
         >>> engine = Engine(PRESETS["pbmserv"], Options(prove=3, hash_bits=16))
@@ -261,8 +275,8 @@ class Engine:
         0
         """
         old, self.options = self.options, options
-        if (old.hash_bits, old.cores, old.weights) != (options.hash_bits, options.cores,
-                                                       options.weights):
+        if (old.hash_bits, old.cores, old.weights, old.network) != (
+                options.hash_bits, options.cores, options.weights, options.network):
             self._search.close()
             self._search = self._open_search()
 
@@ -331,7 +345,8 @@ class Engine:
         position, history = game_state(position, history)
         moves = legal_moves(position, self.rules, history, paths=False)
         if not moves.moves:
-            return Analysis(position, None, Eval(0), (), 0, 0, 0.0)
+            return Analysis(position, None, Eval(0), (), 0, 0, 0.0,
+                            calibration=self.options.calibration)
         if moves.mover is not position.turn:
             # blocked: the opponent moves again; its score, seen from the side passed over
             a = self.analyse(position.with_turn(moves.mover), limit, history, info)
@@ -390,7 +405,7 @@ class _Run:
                  seldepth: int = 0, lower_bound: bool = False) -> Analysis:
         return Analysis(self.position, move, score, tuple(pv), depth, self.nodes,
                         time.perf_counter() - self.start, seldepth, self.searched,
-                        lower_bound)
+                        lower_bound, self.engine.options.calibration)
 
     def result(self) -> Analysis:
         engine, p, rules = self.engine, self.position, self.engine.rules

@@ -20,6 +20,8 @@ the float network the weights were rounded from.
 0
 >>> Network.from_json(net.to_json()) == net
 True
+>>> Network.from_json({**net.to_json(), "calibration": 0.89}).printed_scale, net.printed_scale
+(0.89, 1.0)
 >>> sorted(board_inputs(Position.from_string("1...../....../....../....../....../.....3 N")))
 [0, 107]
 """
@@ -79,7 +81,11 @@ class Network:
     """The integer network: ``w1[i][j]`` the weight of input ``i`` on hidden unit ``j``
     and ``b1[j]`` (units of 1/QA), ``w2[j]`` and ``b2`` (units of 1/QB on a unit that is
     0..QA), ``features`` the weights of the present evaluation's features (hundredths of
-    a logit each; empty: not used); ``fit``: how it was trained (recorded, not compared)."""
+    a logit each; empty: not used); ``fit``: how it was trained (recorded, not compared);
+    ``calibration``: the scale of its printed win probability (the searched score's logit
+    per unit of its output, measured on its own games by ``gyges engine-calibration``,
+    :func:`gyges.engine.calibration.calibrate`; None: not measured, the plain logistic of
+    the output, scale 1). The scale changes no move: it is not compared."""
 
     w1: tuple[tuple[int, ...], ...]
     b1: tuple[int, ...]
@@ -87,6 +93,12 @@ class Network:
     b2: int
     features: tuple[float, ...] = ()
     fit: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+    calibration: float | None = dataclasses.field(default=None, compare=False)
+
+    @property
+    def printed_scale(self) -> float:
+        """The scale its win probability is printed on: :attr:`calibration`, or 1."""
+        return 1.0 if self.calibration is None else self.calibration
 
     @property
     def hidden(self) -> int:
@@ -143,7 +155,8 @@ class Network:
         return {"format": NETWORK_FORMAT, "inputs": INPUTS, "hidden": self.hidden,
                 "qa": QA, "qb": QB, "w1": [list(r) for r in self.w1], "b1": list(self.b1),
                 "w2": list(self.w2), "b2": self.b2, "features": list(self.features),
-                "fit": self.fit}
+                "fit": self.fit, **({} if self.calibration is None
+                                    else {"calibration": self.calibration})}
 
     @classmethod
     def from_json(cls, d: Any, source: str = "<network>") -> Network:
@@ -161,8 +174,12 @@ class Network:
                     len(b1) != hidden or len(w2) != hidden:
                 raise NetworkError(f"{source}: the layers' sizes do not match {hidden} "
                                    "hidden units")
+            scale = d.get("calibration")
+            if scale is not None and not (isinstance(scale, (int, float)) and scale > 0):
+                raise NetworkError(f"{source}: calibration is a positive number (the scale "
+                                   f"of the printed win probability), not {scale!r}")
             return cls(w1, b1, w2, int(d["b2"]), tuple(float(x) for x in d["features"]),
-                       dict(d.get("fit") or {}))
+                       dict(d.get("fit") or {}), None if scale is None else float(scale))
         except (KeyError, TypeError, ValueError) as e:
             if isinstance(e, NetworkError):
                 raise

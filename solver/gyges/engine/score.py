@@ -7,8 +7,11 @@ lands with its ``k``-th move at the latest (``k`` counts the winner's moves, as 
 the evaluations, ``Eval(v)``: ``v`` hundredths of the evaluation's logit, ``Eval(0)`` an
 even game. Its win probability is calibrated: measured on games held out, a searched
 score is surer than the evaluation's logistic says, so ``Eval(v)`` means a win
-probability of ``logistic(CALIBRATION * v / 100)``: ``Eval(100)`` 77 %, not 73 %
-(:data:`CALIBRATION`; ``-s`` has the probability ``1 - p``).
+probability of ``logistic(c * v / 100)``, where ``c`` is the scale measured for the
+evaluation that searched: :data:`CALIBRATION` for the linear evaluation, ``Eval(100)`` 77 %,
+not 73 %; a learned network's own (:attr:`gyges.engine.network.Network.calibration`).
+:meth:`Score.probability` takes the scale, :attr:`Score.win_probability` is the linear
+evaluation's (``-s`` has the probability ``1 - p``).
 
 >>> sorted([Win(1), Eval(-40), Loss(2), Win(3), Eval(120), Loss(1)])
 [Loss(1), Loss(2), Eval(-40), Eval(120), Win(3), Win(1)]
@@ -18,6 +21,8 @@ probability of ``logistic(CALIBRATION * v / 100)``: ``Eval(100)`` 77 %, not 73 %
 (0.774, 1.0)
 >>> round(Eval(-100).win_probability + Eval(100).win_probability, 9)
 1.0
+>>> round(Eval(100).probability(0.89), 3), Loss(2).probability(0.89)
+(0.709, 0.0)
 """
 
 from __future__ import annotations
@@ -35,8 +40,8 @@ __all__ = ["CALIBRATION", "MATE", "Eval", "Loss", "Score", "ScoreError", "Win"]
 #: Hundredths of a logit per unit of ``Eval``: the evaluation's scale.
 SCALE = 100.0
 
-#: The searched score's logit per unit of the evaluation's: the win probability of
-#: ``Eval(v)`` is ``logistic(CALIBRATION * v / SCALE)``. Fitted (one scale, the same for
+#: The searched score's logit per unit of the linear evaluation's: the win probability
+#: of ``Eval(v)`` is ``logistic(CALIBRATION * v / SCALE)``. Fitted (one scale, the same for
 #: both sides, so that a score and its negation add up to 1) on the self-play games of
 #: ``data/engine/training-games.jsonl.gz``, every 5th game held out, by ``make
 #: calibration``: its report (``data/engine/calibration-report.txt``) measures what is
@@ -70,11 +75,16 @@ class Score:
         """A landing within a number of moves (not an evaluation)."""
         return False
 
+    def probability(self, calibration: float = CALIBRATION) -> float:
+        """The chance the side to move wins: 1 or 0 for a proven result, else the
+        logistic of the evaluation on the scale ``calibration`` (the evaluation's
+        measured one: :data:`CALIBRATION` for the linear evaluation)."""
+        raise NotImplementedError
+
     @property
     def win_probability(self) -> float:
-        """The chance the side to move wins: 1 or 0 for a proven result, else the
-        calibrated logistic of the evaluation (:data:`CALIBRATION`)."""
-        raise NotImplementedError
+        """:meth:`probability` on the linear evaluation's scale (:data:`CALIBRATION`)."""
+        return self.probability()
 
     def to_int(self) -> int:
         """The compiled search's integer form (``MATE - plies`` for a win)."""
@@ -146,8 +156,7 @@ class Win(Score):
     def is_proven(self) -> bool:
         return True
 
-    @property
-    def win_probability(self) -> float:
+    def probability(self, calibration: float = CALIBRATION) -> float:
         return 1.0
 
     def to_int(self) -> int:
@@ -179,8 +188,7 @@ class Loss(Score):
     def is_proven(self) -> bool:
         return True
 
-    @property
-    def win_probability(self) -> float:
+    def probability(self, calibration: float = CALIBRATION) -> float:
         return 0.0
 
     def to_int(self) -> int:
@@ -209,9 +217,8 @@ class Eval(Score):
     def __neg__(self) -> Score:
         return Eval(-self.value)
 
-    @property
-    def win_probability(self) -> float:
-        return 1.0 / (1.0 + math.exp(-CALIBRATION * self.value / SCALE))
+    def probability(self, calibration: float = CALIBRATION) -> float:
+        return 1.0 / (1.0 + math.exp(-calibration * self.value / SCALE))
 
     def to_int(self) -> int:
         return self.value
