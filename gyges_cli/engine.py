@@ -255,13 +255,15 @@ def engine_weights(out: str | None, rounds: int, games: int, nodes: int, random_
 @click.option("--first-game", type=click.IntRange(0), default=0, show_default=True,
               help="Play games from this number on (up to --games - 1): a new file that "
                    "goes on where an earlier one of the same run stopped.")
+@network_option
 @jobs_option(default="1", what="Worker processes (the games are the same).")
 @scheduler_option
 @click.option("--log", default=None, metavar="FILE", help="Also log each game to FILE.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
 def engine_data(out: str, games: int, nodes: int, random_plies: int, prove: int,
-                max_plies: int, seed: int, first_game: int, jobs: int | None,
-                scheduler: str | None, log: str | None, quiet: bool) -> None:
+                max_plies: int, seed: int, first_game: int, network: str | None,
+                jobs: int | None, scheduler: str | None, log: str | None,
+                quiet: bool) -> None:
     """Play the builtin engine against itself into a JSON Lines file of games, to train an
     evaluation on: every position of every game labelled by the game's result and by the
     score the search gave the move played there.
@@ -278,15 +280,16 @@ def engine_data(out: str, games: int, nodes: int, random_plies: int, prove: int,
       gyges engine-data --games 1000 --out games.jsonl --jobs 2
       gyges engine-data --games 100000 --nodes 2000 --random-plies 8 --out big.jsonl
       gyges engine-data --first-game 1000 --games 5000 --out more.jsonl --jobs 2
+      gyges engine-data --games 20000 --network net.json --out net-games.jsonl --jobs 2
     """
     jobs = check_jobs(jobs)
-    settings = DataSettings(nodes, random_plies, prove, max_plies, seed)
+    settings = DataSettings(nodes, random_plies, prove, max_plies, seed, network)
     try:
         with run_errors("--out"):
             summary = play_dataset(out, games, settings, first=first_game,
                                    scheduler=scheduler, jobs=jobs, log=log,
                                    progress=None if quiet else sys.stderr)
-    except (EngineError, ValueError) as e:
+    except (EngineError, ValueError) as e:   # NetworkError is a ValueError
         raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or out) from None
@@ -300,8 +303,12 @@ def engine_data(out: str, games: int, nodes: int, random_plies: int, prove: int,
               help="Hold out every K-th game (by number): the figures are measured on them.")
 @click.option("--svg", default=None, metavar="FILE.svg",
               help="Also write the reliability diagram of the held-out games.")
+@click.option("--scale", type=click.FloatRange(0, min_open=True), default=None,
+              help="Measure the probabilities as if printed on this scale (default: the "
+                   "one the games record; 1.23 for the linear evaluation).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-def engine_calibration(games: str, held_out_every: int, svg: str | None, quiet: bool) -> None:
+def engine_calibration(games: str, held_out_every: int, svg: str | None, scale: float | None,
+                       quiet: bool) -> None:
     """Set the win probability the engine printed for each searched move of the games of
     GAMES (a file of 'gyges engine-data', gzipped or not) against the game's result, and
     print how true it is: log-loss and Brier score on the held-out games, beside the base
@@ -310,17 +317,24 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, quiet: 
     held-out ones; the reliability table (predicted against observed, by bins, with 95%
     intervals counting each game once). Proven scores and random moves are left out.
 
+    The games of one evaluation: those of a learned network (engine-data --network) are
+    printed on the scale its file gives (1 where none was measured); the rescaled line's
+    factor times that scale is the one to write into the file ("calibration"), and
+    --scale checks a scale before it is written.
+
     \b
     Examples:
       gyges engine-calibration data/engine/training-games.jsonl.gz --svg reliability.svg
       gyges engine-calibration games.jsonl --held-out-every 10
+      gyges engine-calibration net-games.jsonl --scale 0.89
     """
     def progress(n: int) -> None:
         if not quiet:
             click.echo(f"read {n:,} games", err=True)
 
     try:
-        report = calibration_report(read_games(games), held_out_every, progress=progress)
+        report = calibration_report(read_games(games), held_out_every, progress=progress,
+                                    scale=scale)
     except ValueError as e:
         raise UserError(str(e)) from None
     except OSError as e:

@@ -161,3 +161,40 @@ def test_the_printed_probability_is_the_calibrated_one():
     p = Eval(57).win_probability
     assert abs(p - 1 / (1 + math.exp(-CALIBRATION * 0.57))) < 1e-12
     assert abs(p + Eval(-57).win_probability - 1) < 1e-12
+
+
+def test_games_printed_on_their_own_scale_are_measured_on_it(tmp_path):
+    """Games that record the scale their probabilities were printed on (a learned
+    network's) are measured on it; --scale measures them on another; games of two scales
+    are refused."""
+    records = list(read_games(str(SAMPLE)))
+    halved = [{**r, "calibration": 0.615} for r in records]
+    linear = observations(records)
+    mine = observations(halved)
+    assert mine.scale == 0.615 and linear.scale == 1.23
+    for a, b in zip(linear.evaluations, mine.evaluations, strict=True):
+        # logit on the scale 0.615 is half the logit on 1.23
+        assert math.log(b.probability / (1 - b.probability)) == pytest.approx(
+            0.5 * math.log(a.probability / (1 - a.probability)))
+    assert [o.probability for o in observations(halved, scale=1.23).evaluations] == \
+        [o.probability for o in linear.evaluations]
+    report = calibration_report(halved)
+    assert "printed: p = logistic(0.615 * v / 100)" in report.text()
+    # the probabilities before calibration are the same whatever the printed scale
+    before = calibration_report(records).uncalibrated
+    assert report.uncalibrated.positions == before.positions
+    assert report.uncalibrated.log_loss == pytest.approx(before.log_loss, rel=1e-9)
+    # printed on half the right scale, the refit asks for about twice it
+    assert report.scale_only.scale == pytest.approx(
+        2 * calibration_report(records).scale_only.scale, rel=1e-3)
+    with pytest.raises(ValueError, match="printed on the scale 1.23, the games before it "
+                                         "on 0.615"):
+        observations(halved[:3] + records[3:])
+    path = tmp_path / "g.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in halved))
+    res = CliRunner().invoke(cli, ["engine-calibration", str(path), "-q", "--scale", "1.23"])
+    assert res.exit_code == 0, res.output
+    assert res.output == calibration_report(records).text()
+    path.write_text("".join(json.dumps(r) + "\n" for r in halved[:3] + records[3:]))
+    res = CliRunner().invoke(cli, ["engine-calibration", str(path), "-q"])
+    assert res.exit_code != 0 and "give the games of one evaluation" in res.output

@@ -4,6 +4,7 @@ rules, scores every searched move, and names the engine that played it."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from click.testing import CliRunner
@@ -89,3 +90,49 @@ def test_a_file_of_other_settings_or_another_engine_is_refused(tmp_path):
     out.write_text("".join(json.dumps(r) + "\n" for r in records))
     res = runner.invoke(cli, ["engine-data", "--games", "3", *FAST, "--out", str(out)])
     assert res.exit_code == 2 and "weights 0000000000000000" in res.output
+
+
+def test_games_of_a_network_name_it_and_record_its_scale(tmp_path):
+    """engine-data --network plays with the learned evaluation: the lines name it (the
+    weights' digest covers the network), record the scale its probability is printed
+    on, and are another engine's than the linear evaluation's."""
+    from gyges.engine.builtin import Engine, Limit, Options
+    from gyges.engine.network import Network
+
+    net = Network.zeros(4)
+    net = dataclasses.replace(net, b2=5, calibration=0.7)   # a constant, +0.05 for the mover
+    path = tmp_path / "net.json"
+    path.write_text(net.dumps())
+    out = tmp_path / "g.jsonl"
+    res = CliRunner().invoke(cli, ["engine-data", "--games", "3", *FAST, "--network",
+                                   str(path), "-q", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    games = _games(out)
+    assert [g["calibration"] for g in games] == [0.7] * 3
+    assert {g["engine"]["weights"] for g in games} == {weights_digest(network=net)}
+    assert weights_digest(network=net) != weights_digest()
+    assert games[0]["settings"]["network"] == str(path)
+    # the scores are the network's: the first searched move, searched again by a fresh
+    # engine with the network, scores the same
+    from gyges.engine.calibration import recorded_moves
+    record = games[0]
+    first = next(m for m in recorded_moves(record)
+                 if m.score is not None and not Score.from_int(m.score).is_proven)
+    with Engine(PRESETS[record["rules"]], Options(prove=2, hash_bits=18, network=net)) as e:
+        again = e.analyse(first.position, Limit(nodes=300), first.before)
+    assert again.score.to_int() == first.score
+    with Engine(PRESETS[record["rules"]], Options(prove=2, hash_bits=18)) as e:
+        assert e.analyse(first.position, Limit(nodes=300), first.before).score != again.score
+    # the linear evaluation's games do not record a scale or a network, and a run of it
+    # refuses to extend the network's file
+    plain = DataSettings(nodes=300, random_plies=4, max_plies=80)
+    linear = dataset_game(0, plain)
+    assert "calibration" not in linear and "network" not in linear["settings"]
+    res = CliRunner().invoke(cli, ["engine-data", "--games", "4", *FAST, "-q", "--out",
+                                   str(out)])
+    assert res.exit_code != 0 and "other parameters" in res.output
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]")
+    res = CliRunner().invoke(cli, ["engine-data", "--games", "1", *FAST, "--network", str(bad),
+                                   "-q", "--out", str(tmp_path / "h.jsonl")])
+    assert res.exit_code != 0 and str(bad) in res.output and "Traceback" not in res.output

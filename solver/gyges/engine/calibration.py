@@ -43,8 +43,8 @@ from gyges.game.rules import PRESETS, Side
 
 __all__ = ["BINS", "PROGRESS_EVERY", "Bin", "Calibration", "CalibrationReport", "Fit",
            "Observation", "ObservedMoves", "calibration_report", "fit_calibration",
-           "observations", "read_game_files", "read_games", "recorded_moves", "reliability_svg",
-           "score_probabilities", "RecordedMove"]
+           "observations", "printed_scale", "read_game_files", "read_games", "recorded_moves",
+           "reliability_svg", "score_probabilities", "RecordedMove"]
 
 #: The reliability diagram's bins: equal widths of the predicted probability.
 BINS = 10
@@ -141,30 +141,52 @@ def score_probabilities(record: Mapping[str, Any]) -> Iterator[tuple[Side, int |
 class ObservedMoves:
     """What :func:`observations` read: the ``evaluations``, how many scores were
     ``proven`` (and in how many the side proven to win did not: ``proven_missed``), how
-    many moves were ``unscored`` (random), and the ``engines`` that played."""
+    many moves were ``unscored`` (random), the ``engines`` that played, and the
+    ``scale`` the probabilities are printed on (:meth:`Score.probability`)."""
 
     evaluations: list[Observation]
     proven: int
     proven_missed: int
     unscored: int
     engines: tuple[EngineIdentity, ...] = ()
+    scale: float = CALIBRATION
+
+
+def printed_scale(record: Mapping[str, Any]) -> float:
+    """The scale a game's win probabilities were printed on: the one it records (a
+    learned evaluation's, :attr:`gyges.engine.builtin.Options.calibration`), or the
+    linear evaluation's (:data:`gyges.engine.score.CALIBRATION`)."""
+    return float(record.get("calibration", CALIBRATION))
 
 
 def observations(records: Iterable[Mapping[str, Any]],
-                 progress: Callable[[int], None] | None = None) -> ObservedMoves:
+                 progress: Callable[[int], None] | None = None,
+                 scale: float | None = None) -> ObservedMoves:
     """The evaluated moves of ``records`` as observations (and the engines that played
     them, each once, in the order met), with the proven scores (and
     in how many of them the side proven to win did not win: a proof is of a forced
-    landing, which a later search may miss) and the unscored moves counted.
-    ``progress`` hears the number of games read every :data:`PROGRESS_EVERY` games."""
+    landing, which a later search may miss) and the unscored moves counted. The
+    probability is the printed one (:func:`printed_scale`; ValueError for games printed
+    on two scales), or on ``scale`` when it is given (to measure another scale on the
+    same games). ``progress`` hears the number of games read every
+    :data:`PROGRESS_EVERY` games."""
     out: list[Observation] = []
     proven = wrong = unscored = 0
     engines: dict[EngineIdentity, None] = {}
+    seen: float | None = None
     for n, record in enumerate(records, 1):
         if progress is not None and n % PROGRESS_EVERY == 0:
             progress(n)
         engines.setdefault(EngineIdentity.from_json(record["engine"]) if "engine" in record
                            else UNRECORDED, None)
+        recorded = printed_scale(record)
+        if seen is None:
+            seen = recorded
+        elif recorded != seen and scale is None:
+            raise ValueError(f"game {record['game']} was printed on the scale {recorded:g}, "
+                             f"the games before it on {seen:g}: give the games of one "
+                             "evaluation (or a scale to measure them on)")
+        used = recorded if scale is None else scale
         result = record["result"]
         for side, value in score_probabilities(record):
             if value is None:
@@ -177,8 +199,10 @@ def observations(records: Iterable[Mapping[str, Any]],
                 proven += 1
                 wrong += score.win_probability != outcome
                 continue
-            out.append(Observation(int(record["game"]), score.win_probability, outcome))
-    return ObservedMoves(out, proven, wrong, unscored, tuple(engines))
+            out.append(Observation(int(record["game"]), score.probability(used), outcome))
+    return ObservedMoves(out, proven, wrong, unscored, tuple(engines),
+                         scale if scale is not None else
+                         seen if seen is not None else CALIBRATION)
 
 
 def _logit(p: float) -> float:
@@ -339,6 +363,7 @@ class CalibrationReport:
     proven_missed: int
     unscored: int
     engines: tuple[EngineIdentity, ...] = ()
+    printed_scale: float = CALIBRATION
 
     def text(self) -> str:
         """The report as ``gyges engine-calibration`` prints it."""
@@ -361,7 +386,7 @@ class CalibrationReport:
             _fit_line("held-out, recalibrated", self.calibrated),
             _fit_line("held-out, rescaled", self.scale_only_fit),
             "",
-            f"printed: p = logistic({CALIBRATION:g} * v / 100) for an evaluation v (before "
+            f"printed: p = logistic({self.printed_scale:g} * v / 100) for an evaluation v (before "
             "calibration: logistic(v / 100))",
             f"recalibration fitted on the fit games: p' = logistic({c.scale:.3f} * logit(p) "
             f"{'+' if c.offset >= 0 else '-'} {abs(c.offset):.3f})",
@@ -382,13 +407,13 @@ def _fit_line(name: str, f: Fit) -> str:
 
 
 def calibration_report(records: Iterable[Mapping[str, Any]], held_out_every: int = 5,
-                       bins: int = BINS, progress: Callable[[int], None] | None = None
-                       ) -> CalibrationReport:
+                       bins: int = BINS, progress: Callable[[int], None] | None = None,
+                       scale: float | None = None) -> CalibrationReport:
     """Measure the printed probabilities of ``records`` (games of ``gyges engine-data``;
-    ``progress``: see :func:`observations`)."""
+    ``progress`` and ``scale``: see :func:`observations`)."""
     if held_out_every < 2:
         raise ValueError(f"held_out_every is at least 2, not {held_out_every}")
-    counts = observations(records, progress)
+    counts = observations(records, progress, scale)
     fit_obs = [o for o in counts.evaluations if o.game % held_out_every]
     held = [o for o in counts.evaluations if not o.game % held_out_every]
     cal = fit_calibration(fit_obs) if fit_obs else Calibration()
@@ -397,9 +422,9 @@ def calibration_report(records: Iterable[Mapping[str, Any]], held_out_every: int
     return CalibrationReport(
         held_out_every, Fit.of(fit_obs), Fit.of(held),
         Fit.of(held, lambda p: rate), cal, Fit.of(held, cal), scaled, Fit.of(held, scaled),
-        Fit.of(held, Calibration(1 / CALIBRATION)),
+        Fit.of(held, Calibration(1 / counts.scale)),
         tuple(_bins(held, lambda p: p, bins)), tuple(_bins(held, cal, bins)),
-        counts.proven, counts.proven_missed, counts.unscored, counts.engines)
+        counts.proven, counts.proven_missed, counts.unscored, counts.engines, counts.scale)
 
 
 def reliability_svg(report: CalibrationReport, title: str = "") -> str:

@@ -8,6 +8,8 @@ count, so that a game depends only on its number, the settings and the engine. A
 keeps the game (setups, moves, result) and the score the search gave each of its moves,
 from the mover's side (:meth:`~gyges.engine.score.Score.to_int`; ``null`` for a random
 move): every position of a game is labelled by the game's result and by a search's score.
+Games of a learned evaluation (``DataSettings.network``) also record the scale its win
+probability is printed on (``calibration``; :mod:`gyges.engine.calibration` measures it).
 
 The records go to a results file, one game a line, through one resumable run of
 :mod:`gyges.parallel` (Ctrl-C keeps every game written; the same command resumes; a file
@@ -31,6 +33,7 @@ from typing import Any, TextIO
 
 from gyges.engine.builtin import Analysis, Engine, Limit, Options, PlayResult
 from gyges.engine.identity import EngineIdentity, code_digest, engine_identity, weights_digest
+from gyges.engine.network import Network
 from gyges.engine.players import RandomStart
 from gyges.engine.refereed import PlayedGame, play_game
 from gyges.game.moves import Game
@@ -52,16 +55,31 @@ _HASH_BITS = 18
 class DataSettings:
     """How the games are played: ``nodes`` a move, after ``random_plies`` random moves,
     with the proof horizon ``prove``, drawn after ``max_plies``; ``seed`` draws the
-    setups and the random moves."""
+    setups and the random moves; ``network``: the file of a learned evaluation the
+    engine plays with (None: the linear evaluation; recorded only when given)."""
 
     nodes: int = 1000
     random_plies: int = 6
     prove: int = 2
     max_plies: int = 200
     seed: int = 1
+    network: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        out = dataclasses.asdict(self)
+        if self.network is None:
+            del out["network"]
+        return out
+
+    def loaded_network(self) -> Network | None:
+        """The network of ``network`` (None: the linear evaluation), read once a
+        process."""
+        return None if self.network is None else _load_network(self.network)
+
+
+@functools.cache
+def _load_network(path: str) -> Network:
+    return Network.load(path)
 
 
 class _Scored:
@@ -90,14 +108,16 @@ def dataset_game(number: int, settings: DataSettings,
                  made_by: EngineIdentity | None = None) -> dict[str, Any]:
     """Game ``number``'s record. ``made_by``: the engine the run asked for (recorded); a
     process whose engine is another refuses to play (ValueError)."""
-    here = EngineIdentity(code_digest(), weights_digest())
+    net = settings.loaded_network()
+    here = EngineIdentity(code_digest(), weights_digest(network=net))
     if made_by is not None and made_by != here:
         raise ValueError(f"this worker's engine is not the run's: {here}, not {made_by}")
     rng = random.Random((settings.seed << 32) + number)
     name = DATASET_RULES[number % len(DATASET_RULES)]
     rules: RuleSet = PRESETS[name]
     opening = (rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS))
-    engine = Engine(rules, Options(prove=settings.prove, hash_bits=_HASH_BITS))
+    options = Options(prove=settings.prove, hash_bits=_HASH_BITS, network=net)
+    engine = Engine(rules, options)
     player = _Scored(RandomStart(engine, rules, settings.random_plies,
                                  random.Random(rng.randrange(1 << 30))))
     try:
@@ -109,7 +129,8 @@ def dataset_game(number: int, settings: DataSettings,
     return {"game": number, "rules": name, "opening": list(opening),
             "moves": list(game.moves), "scores": player.scores[:len(game.moves)],
             "result": game.result, "reason": game.reason, "format": DATASET_FORMAT,
-            "settings": settings.to_json(), "engine": (made_by or here).to_json()}
+            "settings": settings.to_json(), "engine": (made_by or here).to_json(),
+            **({} if net is None else {"calibration": options.calibration})}
 
 
 def run_params(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -168,7 +189,7 @@ def play_dataset(out: str, games: int, settings: DataSettings = DataSettings(), 
     if not 0 <= first < games:
         raise ValueError(f"games {first} to {games - 1}: give a first game of 0 up to "
                          f"{games - 1}, below the number of games")
-    identity = engine_identity()
+    identity = engine_identity(network=settings.loaded_network())
     task = functools.partial(dataset_game, settings=settings, made_by=identity)
     return run_tasks(task, range(first, games), key=lambda n: n,
                      results=dataset_file(out, settings, identity), scheduler=scheduler,

@@ -29,6 +29,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from gyges.engine.network import Network
 from gyges.engine.weights import Weights
 from gyges.output import files_digest
 
@@ -120,20 +121,31 @@ def _version() -> str:
         return "unknown"
 
 
-def engine_identity(weights: Weights | None = None, command: str | None = None
-                    ) -> EngineIdentity:
-    """The identity of the builtin engine with ``weights`` (None: the shipped ones) in
-    this process; ``command``: what ran (default: this process's command line)."""
+def engine_identity(weights: Weights | None = None, command: str | None = None,
+                    network: Network | None = None) -> EngineIdentity:
+    """The identity of the builtin engine with ``weights`` (None: the shipped ones) and
+    ``network`` (None: the linear evaluation) in this process; ``command``: what ran
+    (default: this process's command line)."""
     if command is None:
         command = shlex.join(["gyges", *sys.argv[1:]]) if Path(sys.argv[0]).name in (
             "gyges", "__main__.py") else shlex.join(sys.argv)
-    return EngineIdentity(code_digest(), weights_digest(weights), _version(), _commit(),
-                          command)
+    return EngineIdentity(code_digest(), weights_digest(weights, network), _version(),
+                          _commit(), command)
 
 
-def weights_digest(weights: Weights | None = None) -> str:
-    """The digest of the evaluation's weights (None: the shipped ones): of their values,
-    not of how the file is laid out (16 hex digits)."""
+def weights_digest(weights: Weights | None = None, network: Network | None = None) -> str:
+    """The digest of the evaluation (16 hex digits): of the linear weights' values (None:
+    the shipped ones), not of how the file is laid out, and, when a ``network`` evaluates
+    in their place, of the network's (:attr:`gyges.engine.network.Network.digest`).
+
+    >>> from gyges.engine.network import Network
+    >>> weights_digest() == weights_digest(Weights.load())
+    True
+    >>> weights_digest(network=Network.zeros(4)) != weights_digest()
+    True
+    """
     w = weights if weights is not None else Weights.load()
     values = ",".join(f"{n}={v!r}" for n, v in zip(w.names, w.values, strict=True))
+    if network is not None:
+        values += f";network={network.digest}"
     return hashlib.sha256(values.encode()).hexdigest()[:16]

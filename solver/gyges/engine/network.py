@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -94,6 +95,14 @@ class Network:
     features: tuple[float, ...] = ()
     fit: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
     calibration: float | None = dataclasses.field(default=None, compare=False)
+
+    @property
+    def digest(self) -> str:
+        """A digest of its weights (16 hex digits): of their values, not of the file's
+        layout, its ``fit`` or its ``calibration`` (which change no move)."""
+        layers = [self.w1, self.b1, self.w2, self.b2, [repr(f) for f in self.features]]
+        return hashlib.sha256(json.dumps(layers, separators=(",", ":")).encode()
+                              ).hexdigest()[:16]
 
     @property
     def printed_scale(self) -> float:
