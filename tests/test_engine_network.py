@@ -283,3 +283,25 @@ def test_analyse_and_ugi_take_a_network_file(tmp_path):
         res = CliRunner().invoke(cli, [*command, "--network", str(path)], input="quit\n")
         assert res.exit_code != 0 and f"{path}: not a network file" in res.output
         assert "Traceback" not in res.output
+
+
+def test_the_compiled_search_takes_a_wide_network():
+    """Up to 1,024 hidden units (engine-network --hidden), evaluated as the reference
+    does; more are refused."""
+    from gyges.engine._engine import Search
+    from gyges.engine.weights import Weights
+    net = random_net(hidden=1024, seed=9, features=30)
+    search = Search(RULES.flags(), list(Weights.load().values), 12, 1,
+                    (net.w1, net.b1, net.w2, net.b2, net.features))
+    checked = 0
+    for line in random_games(2, 12, seed=10):
+        for k, pos in enumerate(line):
+            value, features = search.evaluate(pos.key, pos.turn.index, [p.key for p in line[:k]])
+            if features is not None:
+                checked += 1
+                assert value == max(-29999, min(29999, net.evaluate(pos, features)))
+    assert checked > 5
+    wide = random_net(hidden=1025, seed=9)
+    with pytest.raises(ValueError, match="1..1024 hidden units"):
+        Search(RULES.flags(), list(Weights.load().values), 12, 1,
+               (wide.w1, wide.b1, wide.w2, wide.b2, wide.features))

@@ -55,7 +55,7 @@ cdef enum:
 cdef enum:
     # the learned evaluation (gyges.engine.network): 108 inputs, units 1/QA and 1/QB
     NET_INPUTS = 108
-    NET_MAX_HIDDEN = 128
+    NET_MAX_HIDDEN = 1024
     NET_QA = 127
     NET_QB = 64
     MAX_PLY = 100
