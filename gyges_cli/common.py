@@ -153,6 +153,14 @@ JOBS_HELP = ("Worker processes: 1 up to the machine's cores (more is capped at t
              "with a note; less than 1 is refused).")
 
 
+#: --network FILE: a learned evaluation in place of the linear one.
+network_option = click.option(
+    "--network", default=None, metavar="FILE.json",
+    help="A learned evaluation (a file of 'gyges engine-network') in place of the linear "
+         "one; the win probability is printed on the scale measured for it (its file's "
+         "calibration; 1 where none was measured).")
+
+
 def jobs_option(default: str = "every core", what: str = "") -> Callable[[F], F]:
     """``--jobs/-j N``, one rule for every command (:func:`check_jobs`, applied as the
     option is read): passes ``jobs``, None when not given (the command's ``default``,

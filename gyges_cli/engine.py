@@ -48,6 +48,7 @@ from gyges_cli.common import (
     jobs_option,
     limit_of,
     limit_options,
+    network_option,
     rule_options,
 )
 from gyges_cli.inputs import load_input
@@ -65,12 +66,6 @@ def _options(prove: int, weights: str | None, network: str | None, cores: int) -
     except (WeightsError, NetworkError, EngineError) as e:
         raise UserError(str(e)) from None
 
-
-network_option = click.option(
-    "--network", default=None, metavar="FILE.json",
-    help="A learned evaluation (a file of 'gyges engine-network') in place of the linear "
-         "one; the win probability is printed on the scale measured for it (its file's "
-         "calibration; 1 where none was measured).")
 
 
 def score_text(a: Analysis) -> str:

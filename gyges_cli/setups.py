@@ -15,6 +15,7 @@ from typing import Any, TextIO, TypeVar
 import click
 
 from gyges.engine import MAX_PROVE_DEPTH, EngineError
+from gyges.engine.network import NetworkError
 from gyges.game.rules import RuleRequest, RuleSet, Side
 from gyges.output import OutputError, check_output, open_atomic, signed
 from gyges.parallel import ResultsFileError, RunSummary, StatusLine
@@ -66,6 +67,7 @@ from gyges_cli.common import (
     jobs_option,
     limit_of,
     limit_options,
+    network_option,
     rule_options,
     ticking,
 )
@@ -261,6 +263,7 @@ def analyze_command(south: str | None, north: str | None, pairs_file: str | None
               help="Play only the canonical pair standing for each pair and its mirror "
                    "(4,068 stand for all 8,100); the ranking then counts each setup with "
                    "its mirror image.")
+@network_option
 @jobs_option(what="Games at a time, one worker process each.")
 @scheduler_option
 @click.option("--out", required=True, metavar="GAMES.jsonl",
@@ -272,8 +275,9 @@ def analyze_command(south: str | None, north: str | None, pairs_file: str | None
 def rank_command(games: int | None, seconds: float | None, depth: int | None,
                  nodes: int | None, prove: int, max_plies: int, south: str | None,
                  north: str | None, pairs_file: str | None, canonical: bool,
-                 jobs: int | None, scheduler: str | None, out: str, log: str | None,
-                 quiet: bool, rules: RuleSet, rules_given: RuleRequest) -> None:
+                 network: str | None, jobs: int | None, scheduler: str | None, out: str,
+                 log: str | None, quiet: bool, rules: RuleSet,
+                 rules_given: RuleRequest) -> None:
     """Play the builtin engine against itself from setup pairs (South moves first) into
     a JSON Lines file of games, to rank the setups ('setups report GAMES.jsonl').
 
@@ -295,7 +299,8 @@ def rank_command(games: int | None, seconds: float | None, depth: int | None,
     _run_batch(lambda progress: run_games(pairs, rules, out, games=games, limit=limit,
                                           prove=prove, max_plies=max_plies,
                                           canonical=canonical, scheduler=scheduler,
-                                          jobs=jobs, log=log, progress=progress),
+                                          jobs=jobs, log=log, progress=progress,
+                                          network=network),
                out, quiet, ("games", "game", "played"))
 
 
@@ -306,6 +311,7 @@ def rank_command(games: int | None, seconds: float | None, depth: int | None,
 @click.option("--prove", type=click.IntRange(0, MAX_PROVE_DEPTH), default=3, show_default=True,
               metavar="K", help="The engine's proof horizon in moves (0: no prover).")
 @pair_options("evaluate")
+@network_option
 @jobs_option(what="Pairs at a time, one worker process each.")
 @scheduler_option
 @click.option("--out", required=True, metavar="FILE.jsonl",
@@ -315,9 +321,9 @@ def rank_command(games: int | None, seconds: float | None, depth: int | None,
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @rule_options(from_file=False)
 def evaluate_command(nodes: int, prove: int, south: str | None, north: str | None,
-                     pairs_file: str | None, jobs: int | None, scheduler: str | None,
-                     out: str, log: str | None, quiet: bool, rules: RuleSet,
-                     rules_given: RuleRequest) -> None:
+                     pairs_file: str | None, network: str | None, jobs: int | None,
+                     scheduler: str | None, out: str, log: str | None, quiet: bool,
+                     rules: RuleSet, rules_given: RuleRequest) -> None:
     """Search each setup pair's start position (South moves first) at a fixed budget
     into a JSON Lines file: the low-noise half of the setup study.
 
@@ -340,7 +346,8 @@ def evaluate_command(nodes: int, prove: int, south: str | None, north: str | Non
     pairs = _pairs(south, north, pairs_file)
     _run_batch(lambda progress: run_evaluations(pairs, rules, out, nodes=nodes,
                                                 prove=prove, scheduler=scheduler,
-                                                jobs=jobs, log=log, progress=progress),
+                                                jobs=jobs, log=log, progress=progress,
+                                                network=network),
                out, quiet, ("evaluations", "pair", "evaluated"))
 
 
@@ -352,7 +359,7 @@ def _run_batch(call: Callable[[TextIO | None], RunSummary], out: str, quiet: boo
     try:
         with run_errors("--out"):
             summary = call(None if quiet else sys.stderr)
-    except (SetupError, EngineError) as e:
+    except (SetupError, EngineError, NetworkError) as e:
         raise UserError(str(e)) from None
     except OSError as e:
         raise UserError(e.strerror or str(e), e.filename or out) from None

@@ -221,3 +221,31 @@ def test_several_limits_stop_a_move_at_the_first_reached(tmp_path):
     params, games = read_games(str(out))
     assert params is not None and params["limit"] == {"depth": 2, "nodes": 300}
     assert len(games) == 2
+
+
+def test_games_with_a_network_name_it_and_are_its(tmp_path, reference):
+    """rank --network plays both sides with the learned evaluation: its records name it
+    (the evaluation digest), a game plays again the same with it, and the linear
+    evaluation's run refuses the file."""
+    import dataclasses
+
+    from gyges.engine.identity import engine_identity
+    from gyges.engine.network import Network
+
+    net = dataclasses.replace(Network.zeros(4), b2=40)
+    (tmp_path / "net.json").write_text(net.dumps())
+    res = run([*RANK, "--jobs", "1", "--network", "net.json"], tmp_path)
+    assert res.code == 0, res.err
+    params, games = read_games(str(tmp_path / "g.jsonl"))
+    assert params is not None and params["engine"].weights == \
+        engine_identity(network=net).weights != weights_digest()
+    linear = [json.loads(line) for line in reference]
+    assert [g["moves"] for g in games] != [g["moves"] for g in linear]
+    g = games[3]
+    from gyges.setups.selfplay.games import ScheduledGame
+    again = play_task(ScheduledGame(g["game"], g["south"], g["north"], g["round"]),
+                      rules=RULES, limit=params["limit"], prove=params["prove"],
+                      max_plies=params["max_plies"], network=str(tmp_path / "net.json"))
+    assert again["moves"] == g["moves"]
+    res = run([*RANK, "--jobs", "1"], tmp_path)
+    assert res.code == 2 and "made with other parameters" in res.err

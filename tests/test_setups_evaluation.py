@@ -212,3 +212,41 @@ def test_the_evaluation_map_has_a_cell_a_pair():
             and t.text in souths]
     avg = table.average("south")
     assert rows == sorted(avg, key=lambda s: (-avg[s], s))
+
+
+def test_a_network_searches_names_itself_and_prints_on_its_scale(reference, tmp_path):
+    """evaluate --network: each pair searched with the learned evaluation (as analyse
+    with it would), its win probability on the network's scale, the records naming the
+    network by the evaluation digest; the linear evaluation's file is another engine's."""
+    import dataclasses
+    import math
+
+    from gyges.engine import Engine, Limit, Options
+    from gyges.engine.network import Network
+
+    net = dataclasses.replace(Network.zeros(4), b2=40, calibration=0.5)
+    path = tmp_path / "net.json"
+    path.write_text(net.dumps())
+    out = tmp_path / "e.jsonl"
+    res = CliRunner().invoke(cli, ["setups", "evaluate", "--south", "231123", "--north",
+                                   "321123", "--nodes", str(NODES), "--network", str(path),
+                                   "-q", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    [record] = _records(out)
+    assert record["engine"]["weights"] == engine_identity(network=net).weights \
+        != engine_identity().weights
+    a = Engine(RULES, Options(hash_bits=22, network=net)).analyse(
+        Position.setup("231123", "321123"), Limit(nodes=NODES))
+    assert record["score"] == a.score.to_json()
+    if "eval" in record["score"]:
+        assert record["south_win"] == round(1 / (1 + math.exp(-0.5 * a.score.value / 100)), 4)
+    linear = next(r for r in reference if (r["south"], r["north"]) == ("231123", "321123"))
+    assert linear["score"] != record["score"]
+    res = CliRunner().invoke(cli, ["setups", "evaluate", "--south", "231123", "--north",
+                                   "321123", "--nodes", str(NODES), "-q", "--out", str(out)])
+    assert res.exit_code != 0 and "other parameters" in res.output
+    path.write_text("{}")
+    res = CliRunner().invoke(cli, ["setups", "evaluate", "--south", "231123", "--north",
+                                   "321123", "--network", str(path), "-q", "--out",
+                                   str(tmp_path / "f.jsonl")])
+    assert res.exit_code != 0 and f"{path}: not a network file" in res.output

@@ -33,7 +33,7 @@ from typing import Any, TextIO
 
 from gyges.engine.builtin import Analysis, Engine, Limit, Options, PlayResult
 from gyges.engine.identity import EngineIdentity, code_digest, engine_identity, weights_digest
-from gyges.engine.network import Network
+from gyges.engine.network import Network, shared_network
 from gyges.engine.players import RandomStart
 from gyges.engine.refereed import PlayedGame, play_game
 from gyges.game.moves import Game
@@ -74,12 +74,7 @@ class DataSettings:
     def loaded_network(self) -> Network | None:
         """The network of ``network`` (None: the linear evaluation), read once a
         process."""
-        return None if self.network is None else _load_network(self.network)
-
-
-@functools.cache
-def _load_network(path: str) -> Network:
-    return Network.load(path)
+        return None if self.network is None else shared_network(self.network)
 
 
 class _Scored:

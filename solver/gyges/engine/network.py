@@ -29,8 +29,10 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -39,7 +41,7 @@ from gyges.game.position import Position
 from gyges.game.rules import Side
 
 __all__ = ["INPUTS", "NETWORK_FORMAT", "QA", "QB", "Accumulator", "Network", "NetworkError",
-           "board_inputs", "changed_inputs"]
+           "board_inputs", "changed_inputs", "shared_network"]
 
 INPUTS = 108          #: one input per slot and ring size
 QA = 127              #: the first layer's unit: a clipped hidden unit is 0..QA
@@ -209,6 +211,21 @@ class Network:
         except json.JSONDecodeError as e:
             raise NetworkError(f"{path}:{e.lineno}: not JSON ({e.msg})") from None
         return cls.from_json(data, str(path))
+
+
+def shared_network(path: str) -> Network:
+    """:meth:`Network.load` of ``path``, read once a process while the file is unchanged
+    (a run's tasks name the file, its workers share what they read)."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise NetworkError(f"{path}: {e.strerror or e}") from None
+    return _network_of(path, st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _network_of(path: str, mtime_ns: int, size: int) -> Network:
+    return Network.load(path)
 
 
 class Accumulator:

@@ -36,6 +36,7 @@ from typing import Any, TextIO
 
 from gyges.engine import MAX_PROVE_DEPTH, Engine, Limit, Options
 from gyges.engine.identity import UNRECORDED, EngineIdentity, engine_identity
+from gyges.engine.network import Network, shared_network
 from gyges.engine.openings import SEED
 from gyges.engine.score import Score
 from gyges.game.position import Position
@@ -68,10 +69,11 @@ def evaluation_params(rules: RuleSet, nodes: int, prove: int,
 
 
 def evaluate_pair(south: str, north: str, rules: RuleSet, nodes: int = DEFAULT_NODES,
-                  prove: int = 3) -> dict[str, Any]:
+                  prove: int = 3, network: Network | None = None) -> dict[str, Any]:
     """The search of the pair's start position (South to move) within ``nodes``, with the
-    proof horizon ``prove``, by a fresh engine: its record without the run's parameters."""
-    engine = Engine(rules, Options(prove=prove, hash_bits=HASH_BITS))
+    proof horizon ``prove``, by a fresh engine (with the learned evaluation ``network``,
+    None: the engine's own): its record without the run's parameters."""
+    engine = Engine(rules, Options(prove=prove, hash_bits=HASH_BITS, network=network))
     a = engine.analyse(Position.setup(south, north), Limit(nodes=nodes))
     return {"south": south, "north": north, "score": a.score.to_json(),
             "south_win": round(a.win_probability, 4),
@@ -80,13 +82,16 @@ def evaluate_pair(south: str, north: str, rules: RuleSet, nodes: int = DEFAULT_N
 
 
 def evaluation_task(pair: tuple[str, str], *, rules: RuleSet, nodes: int, prove: int,
-                    made_by: EngineIdentity | None = None) -> dict[str, Any]:
-    """One pair's record with the run's parameters (a task of :func:`run_evaluations`).
-    A worker whose engine is not ``made_by`` refuses (:class:`SetupError`)."""
-    here = engine_identity()
+                    made_by: EngineIdentity | None = None,
+                    network: str | None = None) -> dict[str, Any]:
+    """One pair's record with the run's parameters (a task of :func:`run_evaluations`;
+    ``network``: its file). A worker whose engine is not ``made_by`` refuses
+    (:class:`SetupError`)."""
+    net = None if network is None else shared_network(network)
+    here = engine_identity(network=net)
     if made_by is not None and made_by != here:
         raise SetupError(f"this worker's engine is not the run's: {here}, not {made_by}")
-    record = evaluate_pair(pair[0], pair[1], rules, nodes, prove)
+    record = evaluate_pair(pair[0], pair[1], rules, nodes, prove, net)
     params = evaluation_params(rules, nodes, prove, made_by or here)
     return {**record, **params, "engine": params["engine"].to_json()}
 
@@ -152,13 +157,16 @@ def run_evaluations(pairs: Iterable[tuple[str, str]], rules: RuleSet, out: str, 
                     nodes: int = DEFAULT_NODES, prove: int = 3,
                     scheduler: str | None = None, jobs: int | None = None,
                     progress: TextIO | None = None, log: str | None = None,
-                    watch: Callable[[RunEvent], None] | None = None) -> RunSummary:
+                    watch: Callable[[RunEvent], None] | None = None,
+                    network: str | None = None) -> RunSummary:
     """Search the canonical pair standing for each pair asked for (:func:`evaluate_pair`)
     into the file ``out``, in a seeded random order (a run stopped early holds a uniform
     sample of the pairs, the same one on every run), resumably: pairs already there are
     skipped, a file made with other parameters or by another engine is refused before
     any search, and Ctrl-C keeps every line written.
-    ``scheduler``/``jobs``/``progress``/``log``/``watch``: as :func:`gyges.parallel.run`."""
+    ``scheduler``/``jobs``/``progress``/``log``/``watch``: as :func:`gyges.parallel.run`;
+    ``network``: the file of a learned evaluation to search with (None: the engine's own),
+    named in the records by the engine's evaluation digest."""
     if nodes < 1:
         raise SetupError(f"nodes {nodes}: give at least 1")
     if not 0 <= prove <= MAX_PROVE_DEPTH:
@@ -167,9 +175,10 @@ def run_evaluations(pairs: Iterable[tuple[str, str]], rules: RuleSet, out: str, 
     if not todo:
         raise SetupError("no setup pairs to evaluate")
     random.Random(SEED).shuffle(todo)     # a run stopped early holds a random sample
-    wanted = evaluation_params(rules, nodes, prove)
+    net = None if network is None else shared_network(network)
+    wanted = evaluation_params(rules, nodes, prove, engine_identity(network=net))
     task = functools.partial(evaluation_task, rules=rules, nodes=nodes, prove=prove,
-                             made_by=wanted["engine"])
+                             made_by=wanted["engine"], network=network)
     return run_tasks(task, todo, key=lambda p: p, results=evaluations_file(out, wanted),
                      scheduler=scheduler, jobs=jobs, progress=progress, unit="pairs",
                      watch=watch, log=log, logger=_LOG, describe=_log_text)

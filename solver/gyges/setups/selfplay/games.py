@@ -42,6 +42,7 @@ from gyges.engine.identity import (
     engine_identity,
     weights_digest,
 )
+from gyges.engine.network import shared_network
 from gyges.engine.openings import SEED
 from gyges.engine.refereed import SELF_PLAY_ENGINE, PlayedGame
 from gyges.game.rules import RuleSet
@@ -115,7 +116,7 @@ def rank_params(rules: RuleSet, limit: Limit, prove: int, max_plies: int,
                 canonical: bool = False, engine: EngineIdentity | None = None
                 ) -> dict[str, Any]:
     """The parameters stored in every game record: a resumed run must match them.
-    ``engine``: the engine that plays (default: this process's,
+    ``engine``: the engine that plays (default: this process's with its own evaluation,
     :func:`~gyges.engine.identity.engine_identity`)."""
     given = {k: getattr(limit, k) for k in ("time", "depth", "nodes")
              if getattr(limit, k) is not None}
@@ -188,16 +189,20 @@ def read_games(path: str, repair: bool = False) -> tuple[dict[str, Any] | None, 
 
 def play_task(item: ScheduledGame, *, rules: RuleSet, limit: Mapping[str, Any], prove: int,
               max_plies: int, canonical: bool = False,
-              made_by: EngineIdentity | None = None) -> dict[str, Any]:
+              made_by: EngineIdentity | None = None,
+              network: str | None = None) -> dict[str, Any]:
     """One game's record, with the run's parameters (:func:`rank_params`). ``made_by``:
     the engine the run asked for (its version, commit and command are recorded); a
     process whose engine is another (a cluster's worker with other code) refuses to play
-    (:class:`~gyges.setups.pairs.SetupError`)."""
-    here = EngineIdentity(code_digest(), weights_digest())
+    (:class:`~gyges.setups.pairs.SetupError`). ``network``: the file of a learned
+    evaluation to play with (None: the engine's own; the record names it by the
+    engine's evaluation digest)."""
+    net = None if network is None else shared_network(network)
+    here = EngineIdentity(code_digest(), weights_digest(network=net))
     if made_by is not None and made_by != here:
         raise SetupError(f"this worker's engine is not the run's: {here}, not {made_by}")
     made = made_by or here
-    engine = Engine(rules, Options(prove=prove, hash_bits=HASH_BITS))
+    engine = Engine(rules, Options(prove=prove, hash_bits=HASH_BITS, network=net))
     plies = OPENING_PLIES if item.round else 0
     player = RandomStart(engine, rules, plies, random.Random((SEED << 32) + item.game))
     try:
@@ -234,6 +239,7 @@ def run_games(
     progress: TextIO | None = None,
     log: str | None = None,
     watch: Callable[[RunEvent], None] | None = None,
+    network: str | None = None,
 ) -> RunSummary:
     """Play the first ``games`` games (default: one round, each pair once) of
     :func:`schedule` over ``pairs`` into the games file ``out`` (appending; games already
@@ -244,7 +250,9 @@ def run_games(
     (:func:`~gyges.setups.pairs.canonical_pairs`) and marks the records so. The run is
     :func:`gyges.parallel.run` (``scheduler``, ``jobs``, ``progress``, ``log``,
     ``watch`` as there): a file made with other parameters is refused before any game,
-    Ctrl-C or SIGTERM stops the run keeping every line written.
+    Ctrl-C or SIGTERM stops the run keeping every line written. ``network``: the file of
+    a learned evaluation both sides play with (None: the engine's own), named in the
+    records by the engine's evaluation digest (a file of another evaluation is refused).
     """
     limit = limit or DEFAULT_LIMIT
     if not 0 <= prove <= MAX_PROVE_DEPTH:
@@ -253,10 +261,12 @@ def run_games(
         raise SetupError(f"max plies {max_plies}: give at least 1")
     asked = canonical_pairs(pairs) if canonical else sorted(set(pairs))
     todo = schedule(asked, len(asked) if games is None else games)
-    wanted = rank_params(rules, limit, prove, max_plies, canonical)
+    net = None if network is None else shared_network(network)
+    wanted = rank_params(rules, limit, prove, max_plies, canonical,
+                         engine_identity(network=net))
     task = functools.partial(play_task, rules=rules, limit=wanted["limit"], prove=prove,
                              max_plies=max_plies, canonical=canonical,
-                             made_by=wanted["engine"])
+                             made_by=wanted["engine"], network=network)
     return run_tasks(task, todo, key=lambda g: (g.game, g.south, g.north),
                      results=games_file(out, wanted), scheduler=scheduler, jobs=jobs,
                      progress=progress, unit="games", watch=watch, log=log, logger=_LOG,
