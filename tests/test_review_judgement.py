@@ -209,3 +209,43 @@ def test_ctrl_c_keeps_the_moves_reviewed(tmp_path):
     assert not re.search(rf"^{number} ", text, re.M)
     assert f"moves reviewed before entry {number} are printed above" in err.decode()
     assert not found.exists()
+
+
+def test_the_judgement_is_on_the_scale_of_the_evaluation_that_searched():
+    """A network's scores are judged on its own scale: the probabilities, the drop and
+    the mark follow it, the JSON keeps it (the linear evaluation's JSON stays as it
+    was), and a review with a network carries its scale."""
+    import dataclasses
+    import math
+
+    from gyges.engine import Eval, Options
+    from gyges.engine.network import Network
+    from gyges.engine.score import CALIBRATION
+    from gyges.puzzles.review.engine_judgement import Judgement, PositionAssessment, judge
+
+    def logistic(x: float) -> float:
+        return 1 / (1 + math.exp(-x))
+
+    from gyges.game.moves import legal_moves
+
+    p = Position.from_string(WON)
+    before = PositionAssessment(p, Eval(150), calibration=0.4)
+    after = PositionAssessment(p.with_turn(p.turn.other), Eval(-60), calibration=0.4)
+    linear = judge(dataclasses.replace(before, calibration=CALIBRATION), None, None)
+    assert linear.calibration == CALIBRATION and "calibration" not in linear.to_json()
+    move = next(m for m in legal_moves(p, PBM) if not m.is_win)
+    for scale in (0.4, CALIBRATION):
+        b = dataclasses.replace(before, calibration=scale)
+        a = dataclasses.replace(after, calibration=scale)
+        j = judge(b, move, a)
+        assert j.win_before == pytest.approx(logistic(scale * 1.5))
+        assert j.win_after == pytest.approx(logistic(scale * 0.6))
+        assert j.mark is mark_for(j.drop)
+        assert Judgement.from_json(j.to_json(), p, PBM) == j
+        assert ("calibration" in j.to_json()) == (scale != CALIBRATION)
+    net = dataclasses.replace(Network.zeros(4), calibration=0.4)
+    review = review_game(parse_record(THROWN), PBM, max_moves=1,
+                         start=Position.from_string(WON), limit=Limit(depth=1),
+                         options=Options(prove=2, hash_bits=14, network=net))
+    judged = [m.judgement for m in review.moves if m.judgement is not None]
+    assert judged and all(j.calibration == 0.4 for j in judged)

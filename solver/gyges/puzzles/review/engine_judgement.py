@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gyges.engine import Analysis, Limit
-from gyges.engine.score import Score
+from gyges.engine.score import CALIBRATION, Score
 from gyges.formats.notation import parse_move
 from gyges.game.moves import Move
 from gyges.game.position import Position
@@ -108,7 +108,8 @@ class PositionAssessment:
     where the solver has one, else the engine's; the engine's best move (None when
     nothing can move), and the proven winning first moves (``keys``) when the side to
     move forces a win. ``depth`` is the search depth (plies) of ``score``, and
-    ``depths`` the engine's score at each depth completed (1, 2, ...)."""
+    ``depths`` the engine's score at each depth completed (1, 2, ...); ``calibration``
+    the scale of the engine's evaluation (:attr:`gyges.engine.Analysis.calibration`)."""
 
     position: Position
     score: Score
@@ -116,6 +117,7 @@ class PositionAssessment:
     keys: tuple[Move, ...] = ()
     depth: int = 0
     depths: tuple[Score, ...] = ()
+    calibration: float = CALIBRATION
 
     @property
     def side(self) -> Side:
@@ -148,7 +150,7 @@ def assess_position(analysis: Analysis, depths: Sequence[Analysis] = (),
         depth += 1  # the best move of a deeper search cut short (docs/engine.md, Time)
     score = proven if proven is not None else analysis.score
     return PositionAssessment(analysis.position, score, analysis.move, tuple(keys), depth,
-                              completed)
+                              completed, analysis.calibration)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -157,17 +159,19 @@ class Judgement:
     the turn (the best move's score), the score ``after`` it (None when the turn ended
     the game), the win probability after it (1 after a landing, 0 after a resignation),
     the ``best`` move when the turn played another one (None otherwise), and the
-    ``mark`` for the fall in win probability."""
+    ``mark`` for the fall in win probability; ``calibration``: the scale of the engine's
+    evaluation, which the probabilities are on."""
 
     before: Score
     after: Score | None
     win_after: float
     best: Move | None
     mark: EngineMark
+    calibration: float = CALIBRATION
 
     @property
     def win_before(self) -> float:
-        return self.before.win_probability
+        return self.before.probability(self.calibration)
 
     @property
     def drop(self) -> float:
@@ -189,11 +193,14 @@ class Judgement:
         "drop": d, "best": "<move>" | null, "mark": "inaccuracy" | "mistake" | "blunder"
         | ""}``; a score is ``{"win": k}``, ``{"loss": k}`` or ``{"eval": v}``, a
         probability has four decimals."""
-        return {"before": self.before.to_json(), "win_before": round(self.win_before, 4),
-                "after": self.after.to_json() if self.after is not None else None,
-                "win_after": round(self.win_after, 4), "drop": round(self.drop, 4),
-                "best": str(self.best) if self.best is not None else None,
-                "mark": self.mark.value}
+        out = {"before": self.before.to_json(), "win_before": round(self.win_before, 4),
+               "after": self.after.to_json() if self.after is not None else None,
+               "win_after": round(self.win_after, 4), "drop": round(self.drop, 4),
+               "best": str(self.best) if self.best is not None else None,
+               "mark": self.mark.value}
+        if self.calibration != CALIBRATION:
+            out["calibration"] = self.calibration
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any], position: Position, rules: RuleSet,
@@ -205,9 +212,10 @@ class Judgement:
         if data["best"] is not None:
             best = parse_move(data["best"], position, rules, history)
         after = Score.from_json(data["after"]) if data["after"] is not None else None
-        win_after = after.win_probability if after is not None else float(data["win_after"])
+        scale = float(data.get("calibration", CALIBRATION))
+        win_after = after.probability(scale) if after is not None else float(data["win_after"])
         return cls(Score.from_json(data["before"]), after, win_after, best,
-                   EngineMark(data["mark"]))
+                   EngineMark(data["mark"]), scale)
 
 
 def _percent(p: float) -> str:
@@ -231,7 +239,7 @@ def judge(before: PositionAssessment, played: Move | None,
         # the move played, searched one ply less deep: the depth at which the best
         # move's score counts it (an even and an odd depth differ much)
         after_score = after.score_for(side, before.depth - 1)
-        win_after = after_score.win_probability
+        win_after = after_score.probability(before.calibration)
     best = before.best
     if before.keys and (best is None or not any(_same(best, k, position)
                                                 for k in before.keys)):
@@ -239,8 +247,8 @@ def judge(before: PositionAssessment, played: Move | None,
     if best is not None and played is not None and (
             _same(best, played, position) or after_score is not None and after_score >= score):
         best = None  # the move played is the best, or scores as well
-    drop = score.win_probability - win_after
-    return Judgement(score, after_score, win_after, best, mark_for(drop))
+    drop = score.probability(before.calibration) - win_after
+    return Judgement(score, after_score, win_after, best, mark_for(drop), before.calibration)
 
 
 def limit_text(limit: Limit) -> str:
