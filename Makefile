@@ -165,7 +165,8 @@ calibration:
 # wrote (its file only grows, so they stay these); network-128-deeper.json and
 # network-128-deeper-half-result.json, 128 units on all the games of that label file, the
 # deeper score alone and half the game's result; network-128-deeper-2of3.json, the deeper
-# score alone on the games of the first two label files. About 25 minutes.
+# score alone on the games of the first two label files; network-512-deeper.json, 512
+# units on the deeper score alone of all three. About 40 minutes.
 LABELS_5466 = data/engine/training-labels-10000-part1of3-first-5466.jsonl
 TRAINING_GAMES = data/engine/training-games.jsonl.gz data/engine/training-games-2.jsonl.gz
 network:
@@ -192,17 +193,21 @@ network:
 	    --labels $(LABELS) --labels $(LABELS_0) --hidden 128 --epochs 10 --result-weight 0 -q \
 	    --out data/engine/network-128-deeper-2of3.json \
 	    > data/engine/network-128-deeper-2of3-report.txt
+	gyges engine-network $(TRAINING_GAMES) $(foreach f,$(LABELS) $(LABELS_0) $(LABELS_2),\
+	    --only-games-of $(f) --labels $(f)) --hidden 512 --epochs 10 --result-weight 0 -q \
+	    --out data/engine/network-512-deeper.json > data/engine/network-512-deeper-report.txt
 
 # Deeper labels of the training games, 10,000 nodes a position, a third of the games a file
 # (game numbers 1, 0 and 2 modulo 3, in that order), each resumable: about 1.7 hours of two
 # cores a third. The networks of deeper labels above are trained on the first file (LABELS),
-# and one on the first two.
+# one on the first two, and one on all three.
 LABELS = data/engine/training-labels-10000-part1of3.jsonl
 LABELS_0 = data/engine/training-labels-10000-part0of3.jsonl
+LABELS_2 = data/engine/training-labels-10000-part2of3.jsonl
 labels:
 	gyges engine-labels $(TRAINING_GAMES) --nodes 10000 --every 3 --part 1 --jobs 2 \
 	    --out $(LABELS)
 	gyges engine-labels $(TRAINING_GAMES) --nodes 10000 --every 3 --part 0 --jobs 2 \
 	    --out $(LABELS_0)
 	gyges engine-labels $(TRAINING_GAMES) --nodes 10000 --every 3 --part 2 --jobs 2 \
-	    --out data/engine/training-labels-10000-part2of3.jsonl
+	    --out $(LABELS_2)
