@@ -301,9 +301,13 @@ def engine_data(out: str, games: int, nodes: int, random_plies: int, prove: int,
 @click.option("--scale", type=click.FloatRange(0, min_open=True), default=None,
               help="Measure the probabilities as if printed on this scale (default: the "
                    "one the games record; 1.23 for the linear evaluation).")
+@click.option("--write-scale", "write_into", default=None, metavar="NETWORK.json",
+              help="Write the scale fitted on the fit games (the rescaled factor times the "
+                   "printed scale, to 3 decimals) into this network file as its "
+                   "calibration (its weights, and so its moves, unchanged).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def engine_calibration(games: str, held_out_every: int, svg: str | None, scale: float | None,
-                       quiet: bool) -> None:
+                       write_into: str | None, quiet: bool) -> None:
     """Set the win probability the engine printed for each searched move of the games of
     GAMES (a file of 'gyges engine-data', gzipped or not) against the game's result, and
     print how true it is: log-loss and Brier score on the held-out games, beside the base
@@ -322,6 +326,7 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, scale: 
       gyges engine-calibration data/engine/training-games.jsonl.gz --svg reliability.svg
       gyges engine-calibration games.jsonl --held-out-every 10
       gyges engine-calibration net-games.jsonl --scale 0.89
+      gyges engine-calibration net-games.jsonl --write-scale net.json
     """
     def progress(n: int) -> None:
         if not quiet:
@@ -340,6 +345,17 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, scale: 
             write_atomic(svg, reliability_svg(report, "Win probability: predicted and observed"))
         except OSError as e:
             raise UserError(e.strerror or str(e), svg) from None
+    if write_into is not None:
+        fitted = round(report.scale_only.scale * report.printed_scale, 3)
+        try:
+            net = dataclasses.replace(Network.load(write_into), calibration=fitted)
+            write_atomic(write_into, net.dumps())
+        except NetworkError as e:
+            raise UserError(str(e)) from None
+        except OSError as e:
+            raise UserError(e.strerror or str(e), write_into) from None
+        if not quiet:
+            click.echo(f"{write_into}: calibration {fitted:g}", err=True)
 
 
 @click.command("engine-network",

@@ -198,3 +198,30 @@ def test_games_printed_on_their_own_scale_are_measured_on_it(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in halved[:3] + records[3:]))
     res = CliRunner().invoke(cli, ["engine-calibration", str(path), "-q"])
     assert res.exit_code != 0 and "give the games of one evaluation" in res.output
+
+
+def test_the_fitted_scale_is_written_into_a_network_file(tmp_path):
+    """--write-scale NET.json: the rescaled factor times the printed scale goes into the
+    network's calibration, its weights (and digest) unchanged; measured again on that
+    scale the games need no rescaling."""
+    from gyges.engine.network import Network
+
+    records = [{**r, "calibration": 0.615} for r in read_games(str(SAMPLE))]
+    games = tmp_path / "g.jsonl"
+    games.write_text("".join(json.dumps(r) + "\n" for r in records))
+    net = Network.zeros(4)
+    path = tmp_path / "net.json"
+    path.write_text(net.dumps())
+    res = CliRunner().invoke(cli, ["engine-calibration", str(games), "-q", "--write-scale",
+                                   str(path)])
+    assert res.exit_code == 0, res.output
+    report = calibration_report(records)
+    written = Network.load(path)
+    assert written.calibration == round(report.scale_only.scale * 0.615, 3)
+    assert written == net and written.digest == net.digest
+    again = calibration_report(records, scale=written.calibration)
+    assert again.scale_only.scale == pytest.approx(1.0, abs=0.002)
+    path.write_text("{}")
+    res = CliRunner().invoke(cli, ["engine-calibration", str(games), "-q", "--write-scale",
+                                   str(path)])
+    assert res.exit_code != 0 and f"{path}: not a network file" in res.output
