@@ -370,6 +370,9 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, scale: 
               show_default=True, help="Passes over the training positions.")
 @click.option("--rate", type=click.FloatRange(0, min_open=True), default=NetSettings.rate,
               show_default=True, help="Adam's step size.")
+@click.option("--final-rate", type=click.FloatRange(0, min_open=True), default=None,
+              help="Let Adam's step fall along a half cosine from --rate to this by the "
+                   "last batch (default: a constant step).")
 @click.option("--result-weight", type=click.FloatRange(0, 1), default=NetSettings.result_weight,
               show_default=True,
               help="The target: this much the game's result, the rest the win probability "
@@ -392,7 +395,7 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, scale: 
               help="The seed of the first weights and of the order of the positions.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs: int, rate: float,
-                   result_weight: float, label_files: tuple[str, ...],
+                   final_rate: float | None, result_weight: float, label_files: tuple[str, ...],
                    only_of: tuple[str, ...], features: bool, held_out_every: int, seed: int,
                    quiet: bool) -> None:
     """Train a small network over the board (each slot's ring, seen from the side to
@@ -406,6 +409,7 @@ def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs:
     Examples:
       gyges engine-network data/engine/training-games.jsonl.gz --out network.json
       gyges engine-network games.jsonl --board-only --hidden 64 --epochs 8
+      gyges engine-network games.jsonl --epochs 20 --rate 0.002 --final-rate 0.0001
       gyges engine-network data/engine/training-games.jsonl.gz \\
         data/engine/training-games-2.jsonl.gz --hidden 64 --out network.json
       gyges engine-network games.jsonl --labels labels.jsonl --result-weight 0.5 \\
@@ -415,7 +419,7 @@ def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs:
         if not quiet:
             click.echo(line, err=True)
 
-    settings = NetSettings(hidden=hidden, epochs=epochs, rate=rate,
+    settings = NetSettings(hidden=hidden, epochs=epochs, rate=rate, final_rate=final_rate,
                            result_weight=result_weight, features=features,
                            held_out_every=held_out_every, seed=seed)
     try:

@@ -158,6 +158,22 @@ def test_training_is_deterministic_and_its_fast_scores_are_the_reference_ones():
     assert f"the network {c.fit['held_out_target']['network']:.4f}" in report
 
 
+def test_a_falling_step_is_recorded_and_each_epoch_is_measured_on_the_held_out_games():
+    records = list(read_games(str(SAMPLE)))[:20]
+    data = network_positions(records, result_weight=0.5)
+    held = [k for k in range(len(data.game)) if data.game[k] % 4 == 0]
+    constant, _ = train_network(data, NetSettings(hidden=4, epochs=3, held_out_every=4))
+    falling, report = train_network(data, NetSettings(hidden=4, epochs=3, held_out_every=4,
+                                                      final_rate=0.0001))
+    assert "final_rate" not in constant.fit["settings"]
+    assert falling.fit["settings"]["final_rate"] == 0.0001
+    assert falling.w1 != constant.w1        # the same seed and order, another step
+    by_epoch = falling.fit["held_out_target_by_epoch"]
+    assert len(by_epoch) == 3 and " ".join(f"{x:.4f}" for x in by_epoch) in report
+    # the last epoch's float network is the integer network but for its rounding
+    assert abs(by_epoch[-1] - _held_out_loss(falling, data, held, data.target)) < 0.01
+
+
 def test_the_command_writes_a_network_that_loads(tmp_path):
     out = tmp_path / "net.json"
     res = CliRunner().invoke(cli, ["engine-network", str(SAMPLE), "--hidden", "4",

@@ -38,7 +38,8 @@ __all__ = ["NetSettings", "TrainingData", "network_positions", "train_network"]
 @dataclasses.dataclass(frozen=True)
 class NetSettings:
     """How a network is trained: ``hidden`` units, ``epochs`` over the training
-    positions in batches of ``batch``, Adam's step ``rate``, the target's
+    positions in batches of ``batch``, Adam's step ``rate`` (falling along a half cosine
+    to ``final_rate`` by the last batch when that is set, else constant), the target's
     ``result_weight``, with or without the present ``features``, ``held_out_every``-th
     game held out, ``seed`` for the first weights and the order."""
 
@@ -46,13 +47,31 @@ class NetSettings:
     epochs: int = 4
     batch: int = 512
     rate: float = 0.002
+    final_rate: float | None = None
     result_weight: float = 1.0
     features: bool = True
     held_out_every: int = 5
     seed: int = 1
 
     def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        out = dataclasses.asdict(self)
+        if self.final_rate is None:          # (the files of a constant step, as before)
+            del out["final_rate"]
+        return out
+
+    def step_size(self, step: int, steps: int) -> float:
+        """Adam's step size at batch ``step`` (0-based) of ``steps``.
+
+        >>> s = NetSettings(rate=0.002, final_rate=0.0002)
+        >>> s.step_size(0, 101), round(s.step_size(50, 101), 6), round(s.step_size(100, 101), 6)
+        (0.002, 0.0011, 0.0002)
+        >>> NetSettings(rate=0.002).step_size(99, 100)
+        0.002
+        """
+        if self.final_rate is None or steps <= 1:
+            return self.rate
+        t = step / (steps - 1)
+        return self.final_rate + (self.rate - self.final_rate) * 0.5 * (1 + math.cos(math.pi * t))
 
 
 @dataclasses.dataclass
@@ -171,6 +190,11 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
     v = [np.zeros_like(p) for p in params]
     beta1, beta2, eps, step = 0.9, 0.999, 1e-8, 0
     n = len(y)
+    steps = settings.epochs * -(-n // settings.batch)
+    xh_f = data.inputs[held].astype(np.float32)
+    fh = data.features[held] if settings.features else None
+    th_f = data.target[held].astype(np.float64)
+    epoch_losses: list[float] = []
     for epoch in range(settings.epochs):
         order = rng.permutation(n)
         for start in range(0, n, settings.batch):
@@ -188,6 +212,7 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
             da = np.outer(dz, w2) * ((a > 0) & (a < 1))
             grads = [xb.T @ da, da.sum(axis=0), gw2, gb2,
                      (f[idx].T @ dz) if f is not None else wf]
+            rate = settings.step_size(step, steps)
             step += 1
             for k, (p_, g) in enumerate(zip(params, grads, strict=True)):
                 if p_.size == 0:
@@ -196,9 +221,15 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
                 v[k] = beta2 * v[k] + (1 - beta2) * g * g
                 mh = m[k] / (1 - beta1 ** step)
                 vh = v[k] / (1 - beta2 ** step)
-                p_ -= (settings.rate * mh / (np.sqrt(vh) + eps)).astype(p_.dtype)
+                p_ -= (rate * mh / (np.sqrt(vh) + eps)).astype(p_.dtype)
+        # the float network's cross-entropy on the held-out positions, after each epoch
+        zh = np.clip(xh_f @ w1 + b1, 0.0, 1.0) @ w2 + b2[0]
+        if fh is not None:
+            zh = zh + fh @ wf
+        epoch_losses.append(round(_scores(np, _sigmoid(np, zh.astype(np.float64)), th_f)[0], 4))
         if progress is not None:
-            progress(f"epoch {epoch + 1} of {settings.epochs}")
+            progress(f"epoch {epoch + 1} of {settings.epochs}: held-out cross-entropy "
+                     f"{epoch_losses[-1]:.4f}")
     net = Network(tuple(tuple(int(round(float(w) * QA)) for w in row) for row in w1),
                   tuple(int(round(float(b) * QA)) for b in b1),
                   tuple(int(round(float(w) * QB)) for w in w2), int(round(float(b2[0]) * QB)),
@@ -228,7 +259,8 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
                         "linear": {"log_loss": round(lin_ll, 4), "brier": round(lin_brier, 4)},
                         "base_rate": {"log_loss": round(base_ll, 4),
                                       "brier": round(base_brier, 4)}},
-           "held_out_target": {"network": round(net_t, 4), "linear": round(lin_t, 4)}}
+           "held_out_target": {"network": round(net_t, 4), "linear": round(lin_t, 4)},
+           "held_out_target_by_epoch": epoch_losses}
     net = dataclasses.replace(net, fit=fit)
     target = "the game's result" if settings.result_weight == 1 else \
         f"{settings.result_weight:g} x result + {1 - settings.result_weight:g} x search"
@@ -244,7 +276,9 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
              f"  {'the present evaluation':<26}{lin_ll:>10.4f}{lin_brier:>8.4f}",
              f"  {'base rate ' + format(rate, '.3f'):<26}{base_ll:>10.4f}{base_brier:>8.4f}",
              f"against the training target (cross-entropy): the network {net_t:.4f}, "
-             f"the present evaluation {lin_t:.4f}"]
+             f"the present evaluation {lin_t:.4f}",
+             "after each epoch (the float network): "
+             + " ".join(f"{x:.4f}" for x in epoch_losses)]
     if not math.isfinite(net_ll):
         lines.append("the network's loss is not finite: train with a smaller --rate")
     return net, "\n".join(lines) + "\n"
