@@ -37,10 +37,18 @@ weights:
 # answer (data-report). About 10.5 CPU hours (2 workers: about 5.5 hours): 4 of them the
 # evaluations, 4 the ladder, 1.7 the validation block. An interrupted run resumes from
 # $(SELFPLAY).part or from the file it was writing.
-SELFPLAY = data/setups/pbmserv-selfplay.jsonl
+#
+# `make data` writes into data/setups/ with the default evaluation. `make data SETUPS=DIR
+# NETWORK=FILE` writes the same files into DIR, played and searched with the network FILE:
+# a new evaluation's files are made so before it becomes the default, then moved into
+# data/setups/ in the change that makes it the default (the tests read data/setups/ only).
+SETUPS ?= data/setups
+NETWORK ?=
+WITH_NETWORK = $(if $(NETWORK),--network $(NETWORK))
+SELFPLAY = $(SETUPS)/pbmserv-selfplay.jsonl
 data: data-tables
 	gyges setups rank --canonical --games 10000 --nodes 1000 --prove 2 --jobs 2 \
-	    --out $(SELFPLAY).part
+	    $(WITH_NETWORK) --out $(SELFPLAY).part
 	$(PYTHON) -c "import json, sys; rows = open(sys.argv[1]).read().splitlines(); \
 	    rows.sort(key=lambda r: json.loads(r)['game']); \
 	    open(sys.argv[2], 'w').write(''.join(r + '\\n' for r in rows))" $(SELFPLAY).part $(SELFPLAY)
@@ -51,15 +59,18 @@ data: data-tables
 	$(MAKE) ladder
 	$(MAKE) data-report
 
-# Move each games or evaluation file of $(1) made by another engine to FILE.stale (a run
-# refuses to extend another engine's file), so that the target after it plays it afresh.
+# Move each games or evaluation file of $(1) made by another engine (or evaluation: the
+# default's, or $(NETWORK)) to FILE.stale (a run refuses to extend another engine's file),
+# so that the target after it plays it afresh.
 define retire
 	$(PYTHON) -c "import os, sys; from gyges.engine.identity import engine_identity; \
+	    from gyges.engine.network import Network; \
 	    from gyges.setups.evaluation.table import is_evaluation_file, read_evaluations; \
 	    from gyges.setups.selfplay.games import read_games; \
-	    [os.replace(p, p + '.stale') for p in sys.argv[1:] if os.path.exists(p) and \
+	    here = engine_identity(network=Network.load(sys.argv[1]) if sys.argv[1] else None); \
+	    [os.replace(p, p + '.stale') for p in sys.argv[2:] if os.path.exists(p) and \
 	     ((read_evaluations if is_evaluation_file(p) else read_games)(p)[0] or {}) \
-	     .get('engine') not in (None, engine_identity())]" $(1)
+	     .get('engine') not in (None, here)]" "$(NETWORK)" $(1)
 endef
 
 # The self-play study's report, pair map and forest plot (with the evaluations' column), the
@@ -67,26 +78,27 @@ endef
 data-report:
 	gyges setups report $(SELFPLAY) --proven $(DEPTH3) --evaluations $(EVALUATIONS) \
 	    $(foreach f,$(LADDER_FILES),--ladder $(f)) \
-	    --svg data/setups/pbmserv-selfplay.svg --forest data/setups/pbmserv-selfplay-forest.svg \
-	    > data/setups/pbmserv-selfplay-report.txt
+	    --svg $(SETUPS)/pbmserv-selfplay.svg --forest $(SETUPS)/pbmserv-selfplay-forest.svg \
+	    > $(SETUPS)/pbmserv-selfplay-report.txt
 	gyges setups answer $(SELFPLAY) --evaluations $(EVALUATIONS) \
 	    $(foreach f,$(LADDER_FILES),--ladder $(f)) \
 	    $(if $(wildcard $(VALIDATION).jsonl),--validation $(VALIDATION).jsonl) \
-	    > data/setups/pbmserv-answer.txt
+	    > $(SETUPS)/pbmserv-answer.txt
 	$(MAKE) data-pictures
 
 # The published depth-3 table of every pair (data/setups/pbmserv-depth3.*), proved again by
 # this checkout's engine, then its report and heat map: part of `make data`. About 15 CPU
 # minutes. (The depth-4 table, 4.5 CPU hours, is not remade here: docs/setups.md.)
-DEPTH3 = data/setups/pbmserv-depth3.jsonl
+DEPTH3 = $(SETUPS)/pbmserv-depth3.jsonl
 data-tables:
+	mkdir -p $(SETUPS)
 	gyges setups analyze --depth 3 --jobs 2 -q --out $(DEPTH3).part
 	$(PYTHON) -c "import json, sys; rows = open(sys.argv[1]).read().splitlines(); \
 	    rows.sort(key=lambda r: (json.loads(r)['south'], json.loads(r)['north'])); \
 	    open(sys.argv[2], 'w').write(''.join(r + '\\n' for r in rows))" $(DEPTH3).part $(DEPTH3)
 	rm $(DEPTH3).part
-	gyges setups report $(DEPTH3) --svg data/setups/pbmserv-depth3.svg \
-	    > data/setups/pbmserv-depth3-report.txt
+	gyges setups report $(DEPTH3) --svg $(SETUPS)/pbmserv-depth3.svg \
+	    > $(SETUPS)/pbmserv-depth3-report.txt
 
 # The engine's evaluation of every canonical pair (data/setups/pbmserv-evaluations.*, docs/
 # setups.md): 4,068 searches of 200,000 nodes, about 4 CPU hours (2 workers: about 2
@@ -94,22 +106,22 @@ data-tables:
 # $(EVALUATIONS) itself, whose pairs are a seeded random sample while it grows (commit it as
 # it grows); a file made by another engine is first moved to $(EVALUATIONS).stale. Then
 # its report.
-EVALUATIONS = data/setups/pbmserv-evaluations.jsonl
+EVALUATIONS = $(SETUPS)/pbmserv-evaluations.jsonl
 evaluations:
 	$(call retire,$(EVALUATIONS))
-	gyges setups evaluate --jobs 2 --out $(EVALUATIONS)
-	gyges setups report $(EVALUATIONS) --svg data/setups/pbmserv-evaluations.svg \
-	    > data/setups/pbmserv-evaluations-report.txt
+	gyges setups evaluate --jobs 2 $(WITH_NETWORK) --out $(EVALUATIONS)
+	gyges setups report $(EVALUATIONS) --svg $(SETUPS)/pbmserv-evaluations.svg \
+	    > $(SETUPS)/pbmserv-evaluations-report.txt
 
 # The validation block (docs/setups.md): each side's 8 best and 8 worst setups by the
 # evaluations against the other side's 8 middle ones, 4,000 games at 10,000 nodes a move
 # (about 1.7 CPU hours; the file resumes), then whether the games confirm the evaluations.
 # Needs the finished evaluations: its pairs are drawn from them.
-VALIDATION = data/setups/pbmserv-validation
+VALIDATION = $(SETUPS)/pbmserv-validation
 validation:
 	gyges setups validation-pairs --evaluations $(EVALUATIONS) > $(VALIDATION).pairs
 	gyges setups rank --pairs $(VALIDATION).pairs --games 4000 --nodes 10000 --prove 2 \
-	    --jobs 2 -q --out $(VALIDATION).jsonl
+	    --jobs 2 -q $(WITH_NETWORK) --out $(VALIDATION).jsonl
 	gyges setups validate $(VALIDATION).jsonl --evaluations $(EVALUATIONS) \
 	    > $(VALIDATION)-report.txt
 
@@ -119,14 +131,15 @@ validation:
 # ranking move between the rungs. About 4 CPU hours, nearly all of them the 50,000-node
 # rung; each rung's file resumes.
 LADDER_SETUPS = 112233,121233,123123,131223,132231,211233,213123,221133,231123,232113,311223,312231,321123,322113,331122
-LADDER = data/setups/ladder
+LADDER = $(SETUPS)/ladder
 LADDER_NODES = 1000 10000 50000
 # The rungs played so far, weakest first (the study's report gives South's score at each).
 LADDER_FILES = $(foreach n,$(LADDER_NODES),$(wildcard $(LADDER)-$(n).jsonl))
 ladder:
 	for nodes in $(LADDER_NODES); do \
 	    gyges setups rank --south $(LADDER_SETUPS) --north $(LADDER_SETUPS) --games 1500 \
-	        --nodes $$nodes --prove 2 --jobs 2 -q --out $(LADDER)-$$nodes.jsonl || exit 1; \
+	        --nodes $$nodes --prove 2 --jobs 2 -q $(WITH_NETWORK) --out $(LADDER)-$$nodes.jsonl \
+	        || exit 1; \
 	done
 	gyges setups ladder $(foreach n,$(LADDER_NODES),$(LADDER)-$(n).jsonl) > $(LADDER)-report.txt
 
@@ -145,9 +158,9 @@ define screenshot
 	test -s $(2)
 endef
 data-pictures:
-	$(call screenshot,data/setups/pbmserv-selfplay-forest.svg,data/setups/pbmserv-selfplay-forest.png)
-	$(call screenshot,data/setups/pbmserv-selfplay.svg,data/setups/pbmserv-selfplay-map.png)
-	$(call screenshot,data/setups/pbmserv-evaluations.svg,data/setups/pbmserv-evaluations.png)
+	$(call screenshot,$(SETUPS)/pbmserv-selfplay-forest.svg,$(SETUPS)/pbmserv-selfplay-forest.png)
+	$(call screenshot,$(SETUPS)/pbmserv-selfplay.svg,$(SETUPS)/pbmserv-selfplay-map.png)
+	$(call screenshot,$(SETUPS)/pbmserv-evaluations.svg,$(SETUPS)/pbmserv-evaluations.png)
 
 # How true the engine's printed win probabilities are, measured on the training games
 # (data/engine/training-games.jsonl.gz, which name the engine that played them): the report

@@ -1,10 +1,13 @@
 """The published tables of ``setups analyze`` (data/setups/pbmserv-depth*.jsonl) are what
 this checkout's prover makes: a sample of each file's pairs, analysed again here, gives
-the same record. The depth-3 table and the evaluations also name this checkout's
+the same record. A table's records are proofs, which no evaluation enters: the sample is
+what vouches for a table, whatever evaluation the engine that made it had. The depth-3
+table names the engine that made it (code and weights, for people); the depth-4 and
+depth-5 tables, which cost hours, were made before records named their engine. The
+evaluations (searches, which the evaluation decides) must also name this checkout's
 evaluation (its weights' digest; the code's digest is recorded beside, for people: code
-that changes no record leaves a table valid, ``make data`` remakes it when one changes);
-the depth-4 and depth-5 tables, which cost hours, were made before records named their
-engine, and the sample is what vouches for them (docs/setups.md)."""
+that changes no record leaves the file valid, ``make data`` remakes it when one changes;
+docs/setups.md)."""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from gyges.setups.proven.records import AnalysisParams, PairRecord, read_results
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "setups"
 #: each table, the pairs analysed again (spread over the file) and whether it must name
-#: this checkout's engine
+#: the engine that made it
 TABLES = [("pbmserv-depth3.jsonl", 6, True), ("pbmserv-depth4.jsonl", 2, False)]
 
 
@@ -41,11 +44,7 @@ def test_a_published_table_is_what_this_checkout_proves(name, sample, stamped):
     params, records = read_results(str(DATA / name))
     assert params is not None and records
     if stamped:
-        assert params.engine.weights == weights_digest(), (
-            f"{name} was made by {params.engine}, whose evaluation is not this checkout's "
-            f"(weights {weights_digest()}): run `make data` and commit the files it writes")
-    else:
-        assert params.engine == UNRECORDED or params.engine.weights == weights_digest()
+        assert params.engine != UNRECORDED, f"{name} does not name the engine that made it"
     step = max(1, len(records) // max(sample, 1))
     for record in records[::step][:sample]:
         _check_replays(name, record, params)
