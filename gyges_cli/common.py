@@ -31,6 +31,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from gyges.engine.builtin import MAX_DEPTH, MAX_NODES, MAX_SECONDS, EngineError, Limit
+from gyges.engine.network import SHIPPED_NETWORK
 from gyges.formats.quoting import shorten
 from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleRequest
 from gyges.parallel import Interrupted
@@ -153,12 +154,14 @@ JOBS_HELP = ("Worker processes: 1 up to the machine's cores (more is capped at t
              "with a note; less than 1 is refused).")
 
 
-#: --network FILE: a learned evaluation in place of the linear one.
+#: --network FILE|linear: the evaluation to search with.
 network_option = click.option(
-    "--network", default=None, metavar="FILE.json",
-    help="A learned evaluation (a file of 'gyges engine-network') in place of the linear "
-         "one; the win probability is printed on the scale measured for it (its file's "
-         "calibration; 1 where none was measured).")
+    "--network", default=None, metavar="FILE.json|linear",
+    help="The evaluation: a learned one (a file of 'gyges engine-network'), or 'linear' "
+         "for the linear evaluation of 30 features (default: "
+         + (f"the shipped network {SHIPPED_NETWORK}" if SHIPPED_NETWORK else "linear")
+         + "). The win probability is printed on the scale measured for it (a network "
+         "file's calibration; 1 where none was measured).")
 
 
 def jobs_option(default: str = "every core", what: str = "") -> Callable[[F], F]:

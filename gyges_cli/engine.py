@@ -31,7 +31,7 @@ from gyges.engine.calibration import (
 from gyges.engine.dataset import DataSettings, play_dataset
 from gyges.engine.labels import LabelSettings, label_games, read_labels
 from gyges.engine.logistic import MissingNumpy
-from gyges.engine.network import Network, NetworkError
+from gyges.engine.network import LINEAR, Network, NetworkError, evaluation_network
 from gyges.engine.network_training import NetSettings, network_positions, train_network
 from gyges.engine.score import Loss, Win
 from gyges.engine.server import serve
@@ -61,8 +61,10 @@ DEFAULT_LIMIT = Limit(time=2.0)
 
 def _options(prove: int, weights: str | None, network: str | None, cores: int) -> Options:
     try:
+        # --weights without --network: the linear evaluation with those weights
+        net = evaluation_network(LINEAR if weights and network is None else network)
         return Options(prove=prove, weights=Weights.load(weights) if weights else None,
-                       cores=cores, network=Network.load(network) if network else None)
+                       cores=cores, network=net)
     except (WeightsError, NetworkError, EngineError) as e:
         raise UserError(str(e)) from None
 

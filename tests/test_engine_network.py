@@ -321,3 +321,51 @@ def test_the_compiled_search_takes_a_wide_network():
     with pytest.raises(ValueError, match="1..1024 hidden units"):
         Search(RULES.flags(), list(Weights.load().values), 12, 1,
                (wide.w1, wide.b1, wide.w2, wide.b2, wide.features))
+
+
+def test_a_shipped_network_is_the_default_and_linear_stays_selectable(tmp_path, monkeypatch):
+    """While SHIPPED_NETWORK names a file, an engine given no evaluation searches with
+    that network and records its digest; 'linear' (and weights given alone) select the
+    linear evaluation; the puzzles' ratings and games stay on the linear evaluation."""
+    import gyges.engine.network as network_module
+    from gyges.engine.builtin import Options
+    from gyges.engine.identity import engine_identity, weights_digest
+    from gyges.engine.network import LINEAR, default_network, evaluation_network
+    from gyges.engine.players import EngineSpec
+
+    linear_digest = weights_digest()
+    assert default_network() is None and Options().network is None     # as shipped today
+    net = dataclasses.replace(random_net(hidden=8, seed=3), calibration=0.5)
+    path = tmp_path / "shipped.json"
+    path.write_text(net.dumps())
+    monkeypatch.setattr(network_module, "SHIPPED_NETWORK", str(path))
+    assert default_network() == net == Options().network == evaluation_network(None)
+    assert Options().calibration == 0.5
+    assert evaluation_network(LINEAR) is None and Options(network=None).network is None
+    assert weights_digest() == weights_digest(network=net) != linear_digest
+    assert engine_identity().weights == weights_digest(network=net)
+    assert engine_identity(network=None).weights == linear_digest == weights_digest(network=None)
+    assert EngineSpec.parse("builtin").engine_options.network == net
+    assert EngineSpec.parse("builtin:network=linear").engine_options.network is None
+    weights = Path(network_module.__file__).with_name("weights.json")
+    assert EngineSpec.parse(f"builtin:weights={weights}").engine_options.network is None
+    pos = "123321/....../....../....../....../213312 S"
+    runs = {}
+    for name, extra in (("default", []), ("linear", ["--network", "linear"]),
+                        ("file", ["--network", str(path)])):
+        out = json.loads(CliRunner().invoke(cli, ["analyse", pos, "--depth", "2", "--prove",
+                                                  "0", "--json", *extra]).stdout)
+        runs[name] = (out["score"], out["pv"], out["win_probability"])
+    assert runs["default"] == runs["file"] != runs["linear"]
+    # the puzzles' ratings and games puzzles keep the linear evaluation
+    from gyges.puzzles import rating
+    from gyges.puzzles.generate import games as games_puzzles
+    ladder = rating._Ladder(RULES, 2, ())
+    try:
+        assert ladder.engine.options.network is None
+    finally:
+        ladder.close()
+    seen = []
+    monkeypatch.setattr(games_puzzles, "Engine", lambda rules, options: seen.append(options))
+    games_puzzles.engine_chooser(RULES)
+    assert seen and seen[0].network is None

@@ -26,7 +26,7 @@ from typing import Any
 
 from gyges.engine import proofs
 from gyges.engine._engine import MAX_CORES, Search, SearchResult
-from gyges.engine.network import Network
+from gyges.engine.network import Network, default_network
 from gyges.engine.score import CALIBRATION, Eval, Loss, Score, Win
 from gyges.engine.weights import Weights
 from gyges.game.moves import Game, Move, MoveList, apply_move, legal_moves
@@ -103,9 +103,10 @@ class Limit:
 class Options:
     """The builtin engine's settings: ``prove``, the proof horizon in moves of the
     winner; ``hash_bits``, its transposition table's size (2 ** bits entries of 16
-    bytes); ``weights``, the evaluation's (None: the shipped ones); ``network``, a learned
-    evaluation (:mod:`gyges.engine.network`) used in place of the linear one (None: the
-    linear one, ``weights``); ``cores``, how many
+    bytes); ``weights``, the linear evaluation's (None: the shipped ones); ``network``, a
+    learned evaluation (:mod:`gyges.engine.network`) used in place of the linear one
+    (None: the linear one, with ``weights``; not given: the default evaluation,
+    :func:`gyges.engine.network.default_network`); ``cores``, how many
     processes search (1: this one alone, deterministic at fixed depth or nodes; more:
     helper processes share the table and the root's moves, and the moves chosen may
     vary from run to run)."""
@@ -114,7 +115,7 @@ class Options:
     hash_bits: int = 20
     weights: Weights | None = None
     cores: int = 1
-    network: Network | None = None
+    network: Network | None = dataclasses.field(default_factory=default_network)
 
     def __post_init__(self) -> None:
         if not 0 <= self.prove <= MAX_PROVE_DEPTH:

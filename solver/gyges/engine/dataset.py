@@ -33,7 +33,7 @@ from typing import Any, TextIO
 
 from gyges.engine.builtin import Analysis, Engine, Limit, Options, PlayResult
 from gyges.engine.identity import EngineIdentity, code_digest, engine_identity, weights_digest
-from gyges.engine.network import Network, shared_network
+from gyges.engine.network import Network, evaluation_network
 from gyges.engine.players import RandomStart
 from gyges.engine.refereed import PlayedGame, play_game
 from gyges.game.moves import Game
@@ -72,9 +72,9 @@ class DataSettings:
         return out
 
     def loaded_network(self) -> Network | None:
-        """The network of ``network`` (None: the linear evaluation), read once a
-        process."""
-        return None if self.network is None else shared_network(self.network)
+        """The evaluation ``network`` names (:func:`~gyges.engine.network.evaluation_network`:
+        None the default one, ``linear`` the linear one), read once a process."""
+        return evaluation_network(self.network)
 
 
 class _Scored:

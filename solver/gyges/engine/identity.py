@@ -29,7 +29,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from gyges.engine.network import Network
+from gyges.engine.network import (
+    DEFAULT_EVALUATION,
+    EvaluationDefault,
+    Network,
+    resolved_network,
+)
 from gyges.engine.weights import Weights
 from gyges.output import files_digest
 
@@ -122,9 +127,11 @@ def _version() -> str:
 
 
 def engine_identity(weights: Weights | None = None, command: str | None = None,
-                    network: Network | None = None) -> EngineIdentity:
+                    network: Network | None | EvaluationDefault = DEFAULT_EVALUATION
+                    ) -> EngineIdentity:
     """The identity of the builtin engine with ``weights`` (None: the shipped ones) and
-    ``network`` (None: the linear evaluation) in this process; ``command``: what ran
+    ``network`` (None: the linear evaluation; not given: the default one,
+    :func:`gyges.engine.network.default_network`) in this process; ``command``: what ran
     (default: this process's command line)."""
     if command is None:
         command = shlex.join(["gyges", *sys.argv[1:]]) if Path(sys.argv[0]).name in (
@@ -133,17 +140,23 @@ def engine_identity(weights: Weights | None = None, command: str | None = None,
                           _commit(), command)
 
 
-def weights_digest(weights: Weights | None = None, network: Network | None = None) -> str:
+def weights_digest(weights: Weights | None = None,
+                   network: Network | None | EvaluationDefault = DEFAULT_EVALUATION) -> str:
     """The digest of the evaluation (16 hex digits): of the linear weights' values (None:
     the shipped ones), not of how the file is laid out, and, when a ``network`` evaluates
     in their place, of the network's (:attr:`gyges.engine.network.Network.digest`).
+    ``network`` not given: the default evaluation's
+    (:func:`gyges.engine.network.default_network`); None: the linear evaluation's.
 
-    >>> from gyges.engine.network import Network
-    >>> weights_digest() == weights_digest(Weights.load())
+    >>> from gyges.engine.network import Network, default_network
+    >>> weights_digest(network=None) == weights_digest(Weights.load(), None)
     True
-    >>> weights_digest(network=Network.zeros(4)) != weights_digest()
+    >>> weights_digest() == weights_digest(network=default_network())
+    True
+    >>> weights_digest(network=Network.zeros(4)) != weights_digest(network=None)
     True
     """
+    network = resolved_network(network)
     w = weights if weights is not None else Weights.load()
     values = ",".join(f"{n}={v!r}" for n, v in zip(w.names, w.values, strict=True))
     if network is not None:

@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 import hashlib
 import json
@@ -40,8 +41,10 @@ from typing import Any
 from gyges.game.position import Position
 from gyges.game.rules import Side
 
-__all__ = ["INPUTS", "NETWORK_FORMAT", "QA", "QB", "Accumulator", "Network", "NetworkError",
-           "board_inputs", "changed_inputs", "shared_network"]
+__all__ = ["DEFAULT_EVALUATION", "INPUTS", "LINEAR", "NETWORK_FORMAT", "QA", "QB",
+           "SHIPPED_NETWORK", "Accumulator", "EvaluationDefault", "Network", "NetworkError",
+           "board_inputs", "changed_inputs", "default_network", "evaluation_network",
+           "resolved_network", "shared_network"]
 
 INPUTS = 108          #: one input per slot and ring size
 QA = 127              #: the first layer's unit: a clipped hidden unit is 0..QA
@@ -211,6 +214,57 @@ class Network:
         except json.JSONDecodeError as e:
             raise NetworkError(f"{path}:{e.lineno}: not JSON ({e.msg})") from None
         return cls.from_json(data, str(path))
+
+
+#: The word that names the linear evaluation wherever a network file may be named
+#: (``--network linear``, ``builtin:network=linear``).
+LINEAR = "linear"
+
+#: The network the engine evaluates with when none is named: a file beside this module
+#: (its name), or None while the linear evaluation is the default.
+SHIPPED_NETWORK: str | None = None
+
+
+class EvaluationDefault(enum.Enum):
+    """The type of :data:`DEFAULT_EVALUATION`."""
+
+    EVALUATION = "the default evaluation"
+
+
+#: Where an evaluation may be given (None being the linear one), "the default one":
+#: :func:`default_network`.
+DEFAULT_EVALUATION = EvaluationDefault.EVALUATION
+
+
+def default_network() -> Network | None:
+    """The network the engine evaluates with when none is named (None: the linear
+    evaluation, the default while :data:`SHIPPED_NETWORK` is None).
+
+    >>> default_network() is None
+    True
+    """
+    if SHIPPED_NETWORK is None:
+        return None
+    return shared_network(str(Path(__file__).parent / SHIPPED_NETWORK))
+
+
+def evaluation_network(name: str | None) -> Network | None:
+    """The evaluation a command's ``--network`` names: None (not given) the default one
+    (:func:`default_network`), :data:`LINEAR` the linear evaluation (None), else the
+    network file ``name`` (:func:`shared_network`; :class:`NetworkError` if it cannot be
+    read).
+
+    >>> evaluation_network(LINEAR) is None, evaluation_network(None) == default_network()
+    (True, True)
+    """
+    if name is None:
+        return default_network()
+    return None if name == LINEAR else shared_network(name)
+
+
+def resolved_network(network: Network | None | EvaluationDefault) -> Network | None:
+    """``network``, with :data:`DEFAULT_EVALUATION` made :func:`default_network`."""
+    return default_network() if network is DEFAULT_EVALUATION else network
 
 
 def shared_network(path: str) -> Network:

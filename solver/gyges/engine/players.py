@@ -41,7 +41,7 @@ from gyges.engine.builtin import (
     machine_cores,
 )
 from gyges.engine.client import UgiEngine, popen_ugi
-from gyges.engine.network import Network, NetworkError
+from gyges.engine.network import LINEAR, NetworkError, evaluation_network
 from gyges.engine.score import Eval
 from gyges.engine.weights import Weights, WeightsError
 from gyges.game.moves import Game, apply_move, can_land, legal_moves
@@ -73,9 +73,10 @@ BUILTIN_OPTIONS = {
     "hash": "the transposition table's size, 2 ** hash entries of 16 bytes",
     "cores": "processes searching (1: deterministic at fixed depth or nodes; capped at the "
              "cores of the machine the engine runs on)",
-    "weights": "a weights file for the evaluation (default: the shipped one)",
-    "network": "a learned evaluation's file (gyges engine-network) used in place of the "
-               "linear one",
+    "weights": "a weights file for the linear evaluation (default: the shipped one; "
+               "without network=, the linear evaluation plays with it)",
+    "network": "the evaluation: a learned one's file (gyges engine-network), or 'linear' "
+               "(default: the engine's default evaluation)",
 }
 
 
@@ -165,7 +166,8 @@ def _engine_options(text: str, given: dict[str, str]) -> Options:
     path, net_path = given.get("weights"), given.get("network")
     try:
         weights = Weights.load(path) if path else None
-        network = Network.load(net_path) if net_path else None
+        # weights without a network: the linear evaluation with them
+        network = evaluation_network(LINEAR if path and not net_path else net_path or None)
     except (WeightsError, NetworkError) as e:
         raise EngineError(str(e)) from None
     options = Options(prove=3 if prove is None else int(prove),

@@ -67,7 +67,8 @@ def _one_game(task: tuple[int, int, tuple[float, ...], Settings]) -> tuple[int, 
     rng = random.Random(seed)
     name, rules = RULE_SETS[index % len(RULE_SETS)]
     opening = (rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS))
-    engine = Engine(rules, Options(prove=0, hash_bits=16, weights=Weights(weights)))
+    engine = Engine(rules, Options(prove=0, hash_bits=16, weights=Weights(weights),
+                                   network=None))
     player = RandomStart(engine, rules, settings.random_plies,
                          random.Random(rng.randrange(1 << 30)))
     game = play_game(player, player, opening, rules, Limit(nodes=settings.nodes),

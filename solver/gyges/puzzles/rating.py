@@ -146,7 +146,9 @@ class _Ladder:
 
     def __init__(self, rules: RuleSet, within: int, history: Sequence[Position]) -> None:
         self.rules = rules
-        self.engine = Engine(rules, Options(prove=0, hash_bits=HASH_BITS, cores=1))
+        # the rungs were measured with the linear evaluation: ratings stay on its scale
+        self.engine = Engine(rules, Options(prove=0, hash_bits=HASH_BITS, cores=1,
+                                            network=None))
         self.history = tuple(history)
         self.within = within
         self._prover: Prover | None = None

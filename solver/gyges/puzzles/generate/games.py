@@ -76,7 +76,10 @@ GAMES_TEXT = "engine self-play"
 def engine_chooser(rules: RuleSet, nodes: int = ENGINE_NODES) -> Chooser:
     """The builtin engine's move for the side that moves, at ``nodes`` nodes a move, one
     engine for the whole game (its table kept from move to move, as in a match)."""
-    engine = Engine(rules, Options(prove=ENGINE_PROVE, hash_bits=ENGINE_HASH_BITS))
+    # the linear evaluation, which played the catalogue's games puzzles: a new default
+    # evaluation leaves the games this makes as they were
+    engine = Engine(rules, Options(prove=ENGINE_PROVE, hash_bits=ENGINE_HASH_BITS,
+                                   network=None))
     limit = Limit(nodes=nodes)
 
     def choose(game: Game, ml: MoveList) -> Game:

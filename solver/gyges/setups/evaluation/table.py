@@ -36,7 +36,13 @@ from typing import Any, TextIO
 
 from gyges.engine import MAX_PROVE_DEPTH, Engine, Limit, Options
 from gyges.engine.identity import UNRECORDED, EngineIdentity, engine_identity
-from gyges.engine.network import Network, shared_network
+from gyges.engine.network import (
+    DEFAULT_EVALUATION,
+    EvaluationDefault,
+    Network,
+    evaluation_network,
+    resolved_network,
+)
 from gyges.engine.openings import SEED
 from gyges.engine.score import Score
 from gyges.game.position import Position
@@ -69,11 +75,15 @@ def evaluation_params(rules: RuleSet, nodes: int, prove: int,
 
 
 def evaluate_pair(south: str, north: str, rules: RuleSet, nodes: int = DEFAULT_NODES,
-                  prove: int = 3, network: Network | None = None) -> dict[str, Any]:
+                  prove: int = 3,
+                  network: Network | None | EvaluationDefault = DEFAULT_EVALUATION
+                  ) -> dict[str, Any]:
     """The search of the pair's start position (South to move) within ``nodes``, with the
-    proof horizon ``prove``, by a fresh engine (with the learned evaluation ``network``,
-    None: the engine's own): its record without the run's parameters."""
-    engine = Engine(rules, Options(prove=prove, hash_bits=HASH_BITS, network=network))
+    proof horizon ``prove``, by a fresh engine (with the learned evaluation ``network``;
+    None: the linear one; not given: the default one): its record without the run's
+    parameters."""
+    engine = Engine(rules, Options(prove=prove, hash_bits=HASH_BITS,
+                                   network=resolved_network(network)))
     a = engine.analyse(Position.setup(south, north), Limit(nodes=nodes))
     return {"south": south, "north": north, "score": a.score.to_json(),
             "south_win": round(a.win_probability, 4),
@@ -85,9 +95,10 @@ def evaluation_task(pair: tuple[str, str], *, rules: RuleSet, nodes: int, prove:
                     made_by: EngineIdentity | None = None,
                     network: str | None = None) -> dict[str, Any]:
     """One pair's record with the run's parameters (a task of :func:`run_evaluations`;
-    ``network``: its file). A worker whose engine is not ``made_by`` refuses
+    ``network``: its file, or :data:`~gyges.engine.network.LINEAR`; None: the default
+    evaluation). A worker whose engine is not ``made_by`` refuses
     (:class:`SetupError`)."""
-    net = None if network is None else shared_network(network)
+    net = evaluation_network(network)
     here = engine_identity(network=net)
     if made_by is not None and made_by != here:
         raise SetupError(f"this worker's engine is not the run's: {here}, not {made_by}")
@@ -165,8 +176,9 @@ def run_evaluations(pairs: Iterable[tuple[str, str]], rules: RuleSet, out: str, 
     skipped, a file made with other parameters or by another engine is refused before
     any search, and Ctrl-C keeps every line written.
     ``scheduler``/``jobs``/``progress``/``log``/``watch``: as :func:`gyges.parallel.run`;
-    ``network``: the file of a learned evaluation to search with (None: the engine's own),
-    named in the records by the engine's evaluation digest."""
+    ``network``: the file of a learned evaluation to search with (None: the default
+    evaluation; :data:`~gyges.engine.network.LINEAR`: the linear one), named in the
+    records by the engine's evaluation digest."""
     if nodes < 1:
         raise SetupError(f"nodes {nodes}: give at least 1")
     if not 0 <= prove <= MAX_PROVE_DEPTH:
@@ -175,7 +187,7 @@ def run_evaluations(pairs: Iterable[tuple[str, str]], rules: RuleSet, out: str, 
     if not todo:
         raise SetupError("no setup pairs to evaluate")
     random.Random(SEED).shuffle(todo)     # a run stopped early holds a random sample
-    net = None if network is None else shared_network(network)
+    net = evaluation_network(network)
     wanted = evaluation_params(rules, nodes, prove, engine_identity(network=net))
     task = functools.partial(evaluation_task, rules=rules, nodes=nodes, prove=prove,
                              made_by=wanted["engine"], network=network)

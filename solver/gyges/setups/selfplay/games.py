@@ -42,7 +42,7 @@ from gyges.engine.identity import (
     engine_identity,
     weights_digest,
 )
-from gyges.engine.network import shared_network
+from gyges.engine.network import evaluation_network
 from gyges.engine.openings import SEED
 from gyges.engine.refereed import SELF_PLAY_ENGINE, PlayedGame
 from gyges.game.rules import RuleSet
@@ -195,9 +195,10 @@ def play_task(item: ScheduledGame, *, rules: RuleSet, limit: Mapping[str, Any], 
     the engine the run asked for (its version, commit and command are recorded); a
     process whose engine is another (a cluster's worker with other code) refuses to play
     (:class:`~gyges.setups.pairs.SetupError`). ``network``: the file of a learned
-    evaluation to play with (None: the engine's own; the record names it by the
+    evaluation to play with (None: the default evaluation;
+    :data:`~gyges.engine.network.LINEAR`: the linear one; the record names it by the
     engine's evaluation digest)."""
-    net = None if network is None else shared_network(network)
+    net = evaluation_network(network)
     here = EngineIdentity(code_digest(), weights_digest(network=net))
     if made_by is not None and made_by != here:
         raise SetupError(f"this worker's engine is not the run's: {here}, not {made_by}")
@@ -251,7 +252,8 @@ def run_games(
     :func:`gyges.parallel.run` (``scheduler``, ``jobs``, ``progress``, ``log``,
     ``watch`` as there): a file made with other parameters is refused before any game,
     Ctrl-C or SIGTERM stops the run keeping every line written. ``network``: the file of
-    a learned evaluation both sides play with (None: the engine's own), named in the
+    a learned evaluation both sides play with (None: the default evaluation;
+    :data:`~gyges.engine.network.LINEAR`: the linear one), named in the
     records by the engine's evaluation digest (a file of another evaluation is refused).
     """
     limit = limit or DEFAULT_LIMIT
@@ -261,7 +263,7 @@ def run_games(
         raise SetupError(f"max plies {max_plies}: give at least 1")
     asked = canonical_pairs(pairs) if canonical else sorted(set(pairs))
     todo = schedule(asked, len(asked) if games is None else games)
-    net = None if network is None else shared_network(network)
+    net = evaluation_network(network)
     wanted = rank_params(rules, limit, prove, max_plies, canonical,
                          engine_identity(network=net))
     task = functools.partial(play_task, rules=rules, limit=wanted["limit"], prove=prove,
