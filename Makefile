@@ -237,21 +237,23 @@ LABELS = data/engine/training-labels-10000-part1of3.jsonl
 LABELS_0 = data/engine/training-labels-10000-part0of3.jsonl
 LABELS_2 = data/engine/training-labels-10000-part2of3.jsonl
 labels:
-	gyges engine-labels $(TRAINING_GAMES) --nodes 10000 --every 3 --part 1 --jobs 2 \
-	    --out $(LABELS)
-	gyges engine-labels $(TRAINING_GAMES) --nodes 10000 --every 3 --part 0 --jobs 2 \
-	    --out $(LABELS_0)
-	gyges engine-labels $(TRAINING_GAMES) --nodes 10000 --every 3 --part 2 --jobs 2 \
-	    --out $(LABELS_2)
+	gyges engine-labels $(TRAINING_GAMES) --network linear --nodes 10000 --every 3 \
+	    --part 1 --jobs 2 --out $(LABELS)
+	gyges engine-labels $(TRAINING_GAMES) --network linear --nodes 10000 --every 3 \
+	    --part 0 --jobs 2 --out $(LABELS_0)
+	gyges engine-labels $(TRAINING_GAMES) --network linear --nodes 10000 --every 3 \
+	    --part 2 --jobs 2 --out $(LABELS_2)
 
 # The same labels for the third training file (games 51,661 on): a twelfth of its games a
 # file (game numbers k modulo 12), about an hour of two cores each, so that a labelling that
 # spans a change to the engine's code goes on in the next file (the label files of one
-# evaluation are read together, docs/engine.md). About 11 hours of two cores in all.
+# evaluation are read together, docs/engine.md). About 11 hours of two cores in all. Both
+# labellings search with the linear evaluation (--network linear), whatever the default.
 TRAINING_GAMES_3 = data/engine/training-games-3.jsonl.gz
 LABEL_PARTS_3 = 0 1 2 3 4 5 6 7 8 9 10 11
 labels-3:
 	for k in $(LABEL_PARTS_3); do \
-	    gyges engine-labels $(TRAINING_GAMES_3) --nodes 10000 --every 12 --part $$k --jobs 2 \
-	        -q --out data/engine/training-labels-10000-games3-part$${k}of12.jsonl || exit 1; \
+	    gyges engine-labels $(TRAINING_GAMES_3) --network linear --nodes 10000 --every 12 \
+	        --part $$k --jobs 2 -q --out data/engine/training-labels-10000-games3-part$${k}of12.jsonl \
+	        || exit 1; \
 	done

@@ -464,13 +464,14 @@ def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs:
               help="Label the games whose number is PART modulo EVERY (a share of them).")
 @click.option("--part", type=click.IntRange(0), default=LabelSettings.part, show_default=True,
               help="See --every.")
+@network_option
 @jobs_option(default="1", what="Worker processes (the scores are the same).")
 @scheduler_option
 @click.option("--log", default=None, metavar="FILE", help="Also log each game to FILE.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
 def engine_labels(games: tuple[str, ...], out: str, nodes: int, prove: int, every: int,
-                  part: int, jobs: int | None, scheduler: str | None, log: str | None,
-                  quiet: bool) -> None:
+                  part: int, network: str | None, jobs: int | None, scheduler: str | None,
+                  log: str | None, quiet: bool) -> None:
     """Search each position of the games of GAMES (files of 'gyges engine-data', the parts
     of one run) afresh to --nodes and write the scores, one line a game, for
     'gyges engine-network --labels': a deeper look than the games' own searches.
@@ -485,6 +486,7 @@ def engine_labels(games: tuple[str, ...], out: str, nodes: int, prove: int, ever
       gyges engine-labels games.jsonl --nodes 10000 --out labels.jsonl --jobs 2
       gyges engine-labels data/engine/training-games.jsonl.gz \\
         data/engine/training-games-2.jsonl.gz --every 3 --part 1 --out labels-1.jsonl
+      gyges engine-labels games.jsonl --network linear --out labels.jsonl
     """
     jobs = check_jobs(jobs)
     if part >= every:
@@ -494,7 +496,8 @@ def engine_labels(games: tuple[str, ...], out: str, nodes: int, prove: int, ever
     try:
         with run_errors("--out"):
             summary = label_games(out, read_game_files(games), settings, scheduler=scheduler,
-                                  jobs=jobs, log=log, progress=None if quiet else sys.stderr)
+                                  jobs=jobs, log=log, progress=None if quiet else sys.stderr,
+                                  network=network)
     except (EngineError, ValueError) as e:
         raise UserError(str(e)) from None
     except OSError as e:

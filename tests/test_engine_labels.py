@@ -60,6 +60,36 @@ def test_a_run_labels_its_share_resumes_and_refuses_other_settings(tmp_path):
         read_labels([out, other])
 
 
+def test_a_network_labels_with_its_own_scores_and_names_itself(tmp_path):
+    """--network FILE searches with the network and names it; a file of one evaluation
+    is not extended by another; 'linear' is the linear evaluation's file."""
+    from gyges.engine.identity import weights_digest
+    from gyges.engine.network import Network
+
+    from tests.test_engine_network import random_net
+
+    records = list(read_games(str(SAMPLE)))[:4]
+    path = tmp_path / "n.json"
+    path.write_text(random_net(hidden=8, seed=3).dumps())
+    net = Network.load(path)
+    out = str(tmp_path / "net.jsonl")
+    label_games(out, records, LabelSettings(nodes=200), jobs=1, network=str(path))
+    lines = [json.loads(x) for x in open(out)]
+    assert {x["engine"]["weights"] for x in lines} == {weights_digest(network=net)}
+    record = next(r for r in records if r["game"] == lines[0]["game"])
+    engine = Engine(PRESETS[record["rules"]], Options(prove=2, hash_bits=18, network=net))
+    m = next(iter(recorded_moves(record)))
+    assert engine.analyse(m.position, Limit(nodes=200), m.before).score.to_int() == \
+        lines[0]["deep"][0] != label_game(record, LabelSettings(nodes=200),
+                                          network="linear")["deep"][0]
+    with pytest.raises(ResultsFileError, match="another engine|other parameters"):
+        label_games(out, records, LabelSettings(nodes=200), jobs=1, network="linear")
+    res = CliRunner().invoke(cli, ["engine-labels", str(SAMPLE), "--nodes", "200", "-q",
+                                   "--network", str(tmp_path / "missing.json"),
+                                   "--out", str(tmp_path / "x.jsonl")])
+    assert res.exit_code != 0 and "missing.json" in res.output and "Traceback" not in res.output
+
+
 def _restamped(src: str, dst: str, **engine: str) -> None:
     """``src``'s label lines as if another engine (``engine``'s digests) had made them."""
     with open(src) as f, open(dst, "w") as g:

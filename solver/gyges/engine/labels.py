@@ -37,6 +37,7 @@ from gyges.engine.builtin import Engine, Limit, Options
 from gyges.engine.calibration import recorded_moves
 from gyges.engine.dataset import describe_run, run_params
 from gyges.engine.identity import EngineIdentity, code_digest, engine_identity, weights_digest
+from gyges.engine.network import evaluation_network
 from gyges.game.rules import PRESETS
 from gyges.parallel import ResultsFile, RunEvent, RunSummary
 from gyges.parallel import run as run_tasks
@@ -73,14 +74,19 @@ class LabelSettings:
 
 
 def label_game(record: Mapping[str, Any], settings: LabelSettings,
-               made_by: EngineIdentity | None = None) -> dict[str, Any]:
+               made_by: EngineIdentity | None = None,
+               network: str | None = None) -> dict[str, Any]:
     """The label line of one game record (see the module). ``made_by``: the engine the
-    run asked for (recorded); a process whose engine is another refuses (ValueError)."""
-    here = EngineIdentity(code_digest(), weights_digest())
+    run asked for (recorded); a process whose engine is another refuses (ValueError).
+    ``network``: the evaluation that searches (as
+    :func:`~gyges.engine.network.evaluation_network` reads it: None the default one,
+    ``linear`` the linear one, else a network file)."""
+    net = evaluation_network(network)
+    here = EngineIdentity(code_digest(), weights_digest(network=net))
     if made_by is not None and made_by != here:
         raise ValueError(f"this worker's engine is not the run's: {here}, not {made_by}")
     engine = Engine(PRESETS[record["rules"]],
-                    Options(prove=settings.prove, hash_bits=_HASH_BITS))
+                    Options(prove=settings.prove, hash_bits=_HASH_BITS, network=net))
     deep: list[int | None] = []
     try:
         for m in recorded_moves(record):
@@ -175,12 +181,15 @@ def label_games(out: str, records: Iterable[Mapping[str, Any]],
                 settings: LabelSettings = LabelSettings(), *, scheduler: str | None = None,
                 jobs: int | None = None, progress: TextIO | None = None,
                 log: str | None = None,
-                watch: Callable[[RunEvent], None] | None = None) -> RunSummary:
-    """Label the chosen games of ``records`` (:func:`label_game`) into the results file
-    ``out``, those already there skipped (see the module's documentation)."""
-    identity = engine_identity()
+                watch: Callable[[RunEvent], None] | None = None,
+                network: str | None = None) -> RunSummary:
+    """Label the chosen games of ``records`` (:func:`label_game`, with the evaluation
+    ``network`` names) into the results file ``out``, those already there skipped (see
+    the module's documentation)."""
+    identity = engine_identity(network=evaluation_network(network))
     chosen = [dict(r) for r in records if settings.chosen(int(r["game"]))]
-    task = functools.partial(label_game, settings=settings, made_by=identity)
+    task = functools.partial(label_game, settings=settings, made_by=identity,
+                             network=network)
     return run_tasks(task, chosen, key=lambda r: r["game"],
                      results=labels_file(out, settings, identity), scheduler=scheduler,
                      jobs=jobs, progress=progress, unit="games", watch=watch, log=log,
