@@ -340,9 +340,12 @@ def test_on_two_cores_the_line_is_legal_under_the_renop_law():
             if a.move is None:
                 continue
             line, seen = p, list(history)
-            for m in a.pv:
+            for k, m in enumerate(a.pv):
                 moves = legal_moves(line, PBM, seen)
                 assert moves.find(m) == m, str(p)
+                if m.is_win:                   # a landing ends the game, and the line
+                    assert k == len(a.pv) - 1, str(p)
+                    break
                 seen.append(line)
                 line = apply_move(line.with_turn(m.side), m)
 

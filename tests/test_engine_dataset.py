@@ -125,9 +125,9 @@ def test_games_of_a_network_name_it_and_record_its_scale(tmp_path):
         assert e.analyse(first.position, Limit(nodes=300), first.before).score != again.score
     # the linear evaluation's games do not record a scale or a network, and a run of it
     # refuses to extend the network's file
-    plain = DataSettings(nodes=300, random_plies=4, max_plies=80)
+    plain = DataSettings(nodes=300, random_plies=4, max_plies=80, network="linear")
     linear = dataset_game(0, plain)
-    assert "calibration" not in linear and "network" not in linear["settings"]
+    assert "calibration" not in linear and linear["settings"]["network"] == "linear"
     res = CliRunner().invoke(cli, ["engine-data", "--games", "4", *FAST, "-q", "--out",
                                    str(out)])
     assert res.exit_code != 0 and "other parameters" in res.output

@@ -65,7 +65,6 @@ def test_a_network_labels_with_its_own_scores_and_names_itself(tmp_path):
     is not extended by another; 'linear' is the linear evaluation's file."""
     from gyges.engine.identity import weights_digest
     from gyges.engine.network import Network
-
     from tests.test_engine_network import random_net
 
     records = list(read_games(str(SAMPLE)))[:4]

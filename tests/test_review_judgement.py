@@ -18,7 +18,8 @@ import pytest
 from catalogues import run
 from common import ROOT
 
-from gyges.engine import Limit, Win
+from gyges.engine import Limit, Options, Win
+from gyges.engine.score import CALIBRATION
 from gyges.formats.notation import format_move
 from gyges.formats.record import parse_record
 from gyges.game.position import Position
@@ -134,7 +135,10 @@ def test_json_fields(tmp_path):
     (move,) = data["moves"]
     assert move["mark"] == "" and move["kind"] == "quiet"
     engine = move["engine"]
-    assert set(engine) == {"before", "win_before", "after", "win_after", "drop", "best", "mark"}
+    # (and the scale, when the default evaluation prints on another than the linear one's)
+    scaled = {"calibration"} if Options().calibration != CALIBRATION else set()
+    assert set(engine) == {"before", "win_before", "after", "win_after", "drop", "best",
+                           "mark"} | scaled
     assert engine["before"] == {"win": 2} and engine["win_before"] == 1.0
     assert engine["after"] == {"loss": 2} and engine["win_after"] == 0.0
     assert engine["drop"] == 1.0 and engine["best"] == KEY and engine["mark"] == "blunder"
