@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: install test test-all bench lint weights data data-tables evaluations data-report validation ladder data-pictures calibration network network-calibration labels labels-3
+.PHONY: install test test-all bench lint weights data data-tables evaluations data-report validation ladder data-pictures calibration network network-calibration labels labels-3 labels-4
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -255,5 +255,16 @@ labels-3:
 	for k in $(LABEL_PARTS_3); do \
 	    gyges engine-labels $(TRAINING_GAMES_3) --network linear --nodes 10000 --every 12 \
 	        --part $$k --jobs 2 -q --out data/engine/training-labels-10000-games3-part$${k}of12.jsonl \
+	        || exit 1; \
+	done
+
+# The same for the fourth training file (games 151,661 to 183,660): a quarter of its games
+# a file, about an hour of two cores each.
+TRAINING_GAMES_4 = data/engine/training-games-4.jsonl.gz
+LABEL_PARTS_4 = 0 1 2 3
+labels-4:
+	for k in $(LABEL_PARTS_4); do \
+	    gyges engine-labels $(TRAINING_GAMES_4) --network linear --nodes 10000 --every 4 \
+	        --part $$k --jobs 2 -q --out data/engine/training-labels-10000-games4-part$${k}of4.jsonl \
 	        || exit 1; \
 	done
