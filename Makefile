@@ -245,10 +245,10 @@ labels:
 	    --part 2 --jobs 2 --out $(LABELS_2)
 
 # The same labels for the third training file (games 51,661 on): a twelfth of its games a
-# file (game numbers k modulo 12), about an hour of two cores each, so that a labelling that
-# spans a change to the engine's code goes on in the next file (the label files of one
-# evaluation are read together, docs/engine.md). About 11 hours of two cores in all. Both
-# labellings search with the linear evaluation (--network linear), whatever the default.
+# file (game numbers k modulo 12), about an hour of two cores each, each file resumable
+# (also across a change to the engine's code: the label files and lines of one evaluation
+# are read together, docs/engine.md). About 11 hours of two cores in all. Both labellings
+# search with the linear evaluation (--network linear), whatever the default.
 TRAINING_GAMES_3 = data/engine/training-games-3.jsonl.gz
 LABEL_PARTS_3 = 0 1 2 3 4 5 6 7 8 9 10 11
 labels-3:

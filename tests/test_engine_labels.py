@@ -118,6 +118,30 @@ def test_labels_of_one_evaluation_by_two_codes_are_read_together(tmp_path):
         read_labels([mine, other])
 
 
+def test_a_labelling_resumes_across_a_change_to_the_code_but_not_of_evaluation(tmp_path):
+    """A file begun by other code of the same evaluation is extended (each line naming
+    its engine); one begun with other weights is refused, naming the evaluation."""
+    records = list(read_games(str(SAMPLE)))[:6]
+    first = str(tmp_path / "first.jsonl")
+    label_games(first, records[:3], LabelSettings(nodes=60), jobs=1)
+    older = str(tmp_path / "older.jsonl")
+    _restamped(first, older, code="0123456789abcdef")
+    more = label_games(older, records, LabelSettings(nodes=60), jobs=1)
+    assert more.done == 3
+    labels = read_labels([older])
+    assert sorted(labels.scores) == sorted(r["game"] for r in records)
+    assert [e.code for e in labels.engines] == ["0123456789abcdef", code_digest()]
+    other = str(tmp_path / "other.jsonl")
+    _restamped(first, other, weights="fedcba9876543210")
+    with pytest.raises(ResultsFileError, match="the evaluation fedcba9876543210"):
+        label_games(other, records, LabelSettings(nodes=60), jobs=1)
+    mixed = str(tmp_path / "mixed.jsonl")
+    with open(mixed, "w") as f:
+        f.write(open(first).read() + open(other).read().splitlines()[0] + "\n")
+    with pytest.raises(ResultsFileError, match="one file holds the records of one run"):
+        read_labels([mixed])
+
+
 def test_the_target_takes_the_deeper_score_where_there_is_one():
     records = list(read_games(str(SAMPLE)))[:6]
     labelled = records[1]

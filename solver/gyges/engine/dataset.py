@@ -154,6 +154,8 @@ def describe_run(p: Mapping[str, Any]) -> str:
         words.append(f"record format {p['format']}")
     if "engine" in p:
         words.append(str(p["engine"]))
+    if "weights" in p:
+        words.append(f"the evaluation {p['weights']}")
     return "; ".join(words)
 
 

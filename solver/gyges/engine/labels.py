@@ -14,7 +14,8 @@ the game, the settings and the engine.
 
 The records go to a results file, one game a line, through one resumable run of
 :mod:`gyges.parallel` (Ctrl-C keeps every line written; the same command resumes; a file
-of other settings or of another engine, :mod:`gyges.engine.identity`, is refused).
+of other settings or of another evaluation, :mod:`gyges.engine.identity`, is refused;
+each line names the engine that made it, whose code may change between sittings).
 :func:`read_labels` reads it back for :func:`gyges.engine.network_training.network_positions`.
 
 >>> from gyges.engine.dataset import DataSettings, dataset_game
@@ -42,8 +43,8 @@ from gyges.game.rules import PRESETS
 from gyges.parallel import ResultsFile, RunEvent, RunSummary
 from gyges.parallel import run as run_tasks
 
-__all__ = ["LABELS_FORMAT", "LabelSettings", "Labels", "label_game", "label_games", "labels_file",
-           "read_labels"]
+__all__ = ["LABELS_FORMAT", "LabelSettings", "Labels", "label_game", "label_games", "label_params",
+           "labels_file", "read_labels"]
 
 LABELS_FORMAT = 1  #: version of the record layout
 _HASH_BITS = 18
@@ -109,15 +110,26 @@ def _check(record: Mapping[str, Any]) -> Mapping[str, Any]:
     return record
 
 
+def label_params(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A label line's parameters: its record ``format``, ``settings`` and the evaluation
+    that searched (``weights``, the digest :func:`~gyges.engine.identity.weights_digest`).
+    Not the engine's code: lines of two codes of one evaluation may share a file (a
+    labelling goes on across a change to the code, each line naming its engine), as
+    files of them are read together (:func:`read_labels`)."""
+    p = run_params(record)
+    return {"format": p["format"], "settings": p["settings"], "weights": p["engine"].weights}
+
+
 def labels_file(path: str, settings: LabelSettings | None = None,
                 engine: EngineIdentity | None = None) -> ResultsFile:
     """The results file of a labelling run: one game a line, keyed by its number; with
-    ``settings`` (and ``engine``) a line made otherwise is refused."""
+    ``settings`` (and ``engine``) a line made with other settings or by another
+    evaluation is refused (:func:`label_params`)."""
     wanted = None if settings is None else {
         "format": LABELS_FORMAT, "settings": settings.to_json(),
-        "engine": engine or engine_identity()}
+        "weights": (engine or engine_identity()).weights}
     return ResultsFile(path, "a label line", key=lambda r: r["game"], check=_check,
-                       params=wanted, params_of=run_params, describe=describe_run,
+                       params=wanted, params_of=label_params, describe=describe_run,
                        differences=True)
 
 
@@ -125,8 +137,8 @@ def labels_file(path: str, settings: LabelSettings | None = None,
 class Labels:
     """The deeper scores of label files: ``scores`` by game number (one a move, None
     where there is none), made by searches of ``nodes`` nodes with the proof horizon
-    ``prove`` by the ``engines`` (one a file, the same ones once: engines of one
-    evaluation, whose code may differ)."""
+    ``prove`` by the ``engines`` (those the lines name, each once, in the order read:
+    engines of one evaluation, whose code may differ)."""
 
     nodes: int
     prove: int
@@ -142,9 +154,8 @@ class Labels:
 def read_labels(paths: Iterable[str]) -> Labels:
     """The deeper scores of label files, of one kind of search: the same nodes, proof
     horizon and evaluation (the weights' digest; the engines' code may differ, as
-    labelling spans changes to the code that play no move differently, each file
-    recording its own). ValueError naming the file otherwise, or for a file with no
-    line."""
+    labelling spans changes to the code, each line recording its own). ValueError
+    naming the file otherwise, or for a file with no line."""
     scores: dict[int, tuple[int | None, ...]] = {}
     first: tuple[str, Labels] | None = None
     engines: list[EngineIdentity] = []
@@ -153,7 +164,8 @@ def read_labels(paths: Iterable[str]) -> Labels:
         if found.params is None:
             raise ValueError(f"{path}: no label line (make it with gyges engine-labels)")
         settings = found.params["settings"]
-        engine = found.params["engine"]
+        records = found.by_key().values()
+        engine = EngineIdentity.from_json(next(iter(records))["engine"])
         this = Labels(int(settings["nodes"]), int(settings["prove"]), (engine,), scores)
         if first is None:
             first = (path, this)
@@ -164,9 +176,10 @@ def read_labels(paths: Iterable[str]) -> Labels:
                              f"{this.prove}, {engine}, where {first[0]} has "
                              f"{was.nodes} nodes, horizon {was.prove}, {was.engines[0]}: "
                              "give the labels of one kind of search (one evaluation)")
-        if engine not in engines:
-            engines.append(engine)
-        for record in found.by_key().values():
+        for record in records:
+            made_by = EngineIdentity.from_json(record["engine"])
+            if made_by not in engines:
+                engines.append(made_by)
             scores[int(record["game"])] = tuple(record["deep"])
     if first is None:
         raise ValueError("no label file given")
