@@ -19,6 +19,7 @@ from typing import Any, TextIO
 
 from gyges.engine.builtin import EngineError, Limit
 from gyges.engine.identity import UNRECORDED, EngineIdentity, engine_identity
+from gyges.engine.network import LINEAR
 from gyges.engine.openings import OPENING_SETS, openings
 from gyges.engine.players import EngineSpec, close_started, game_player, open_player
 from gyges.engine.refereed import PlayedGame, play_game
@@ -127,13 +128,15 @@ def engine_files(settings: MatchSettings) -> dict[str, str]:
     changed is refused. A file that cannot be read is :class:`EngineError`.
 
     >>> from gyges import PRESETS
-    >>> engine_files(MatchSettings(("builtin", "builtin:depth=2"), PRESETS["pbmserv"],
+    >>> engine_files(MatchSettings(("builtin", "builtin:network=linear"), PRESETS["pbmserv"],
     ...                            Limit(depth=1)))
     {}
     """
     files = {}
     for spec in settings.engines:
         for key, value in spec.options:
+            if key == "network" and value == LINEAR:
+                continue                         # (a word, not a file)
             if key in ("weights", "network") and value not in files:
                 try:
                     with open(value, "rb") as f:
