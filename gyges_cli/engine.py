@@ -25,7 +25,7 @@ from gyges.engine.builtin import analyse as run_analyse
 from gyges.engine.calibration import (
     calibration_report,
     read_game_files,
-    read_games,
+    read_scored_games,
     reliability_svg,
 )
 from gyges.engine.dataset import DataSettings, play_dataset
@@ -296,8 +296,12 @@ def engine_data(out: str, games: int, nodes: int, random_plies: int, prove: int,
 @click.command("engine-calibration",
                short_help="Measure how true the engine's win probabilities are.")
 @click.argument("games", metavar="GAMES.jsonl[.gz]", type=click.Path(dir_okay=False))
-@click.option("--held-out-every", type=click.IntRange(2), default=5, show_default=True,
-              help="Hold out every K-th game (by number): the figures are measured on them.")
+@click.option("--held-out-every", type=click.IntRange(1), default=5, show_default=True,
+              help="Hold out every K-th game (by number): the figures are measured on them "
+                   "(1: every game, nothing fitted).")
+@click.option("--engine", default=None, metavar="ENGINE",
+              help="A match's file: the builtin engine whose moves to measure, by its text "
+                   "in the match (default: the match's only builtin engine).")
 @click.option("--svg", default=None, metavar="FILE.svg",
               help="Also write the reliability diagram of the held-out games.")
 @click.option("--scale", type=click.FloatRange(0, min_open=True), default=None,
@@ -308,10 +312,11 @@ def engine_data(out: str, games: int, nodes: int, random_plies: int, prove: int,
                    "printed scale, to 3 decimals) into this network file as its "
                    "calibration (its weights, and so its moves, unchanged).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-def engine_calibration(games: str, held_out_every: int, svg: str | None, scale: float | None,
-                       write_into: str | None, quiet: bool) -> None:
+def engine_calibration(games: str, held_out_every: int, engine: str | None, svg: str | None,
+                       scale: float | None, write_into: str | None, quiet: bool) -> None:
     """Set the win probability the engine printed for each searched move of the games of
-    GAMES (a file of 'gyges engine-data', gzipped or not) against the game's result, and
+    GAMES (a file of 'gyges engine-data', gzipped or not, or of 'gyges match': the moves
+    of its builtin engine) against the game's result, and
     print how true it is: log-loss and Brier score on the held-out games, beside the base
     rate (one constant probability) as the null to beat; the recalibration p' =
     logistic(a * logit(p) + b) of least log-loss on the other games, and its scores on the
@@ -329,14 +334,15 @@ def engine_calibration(games: str, held_out_every: int, svg: str | None, scale: 
       gyges engine-calibration games.jsonl --held-out-every 10
       gyges engine-calibration net-games.jsonl --scale 0.89
       gyges engine-calibration net-games.jsonl --write-scale net.json
+      gyges engine-calibration match.jsonl --engine builtin --held-out-every 1
     """
     def progress(n: int) -> None:
         if not quiet:
             click.echo(f"read {n:,} games", err=True)
 
     try:
-        report = calibration_report(read_games(games), held_out_every, progress=progress,
-                                    scale=scale)
+        report = calibration_report(read_scored_games(games, engine), held_out_every,
+                                    progress=progress, scale=scale)
     except ValueError as e:
         raise UserError(str(e)) from None
     except OSError as e:

@@ -8,12 +8,15 @@ import json
 import math
 import random
 import re
+import shlex
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from gyges.engine.builtin import Limit
 from gyges.engine.calibration import (
     Calibration,
     Fit,
@@ -21,10 +24,13 @@ from gyges.engine.calibration import (
     _bins,
     calibration_report,
     fit_calibration,
+    match_scored_game,
     observations,
     read_games,
+    read_scored_games,
     reliability_svg,
 )
+from gyges.engine.match import MatchSettings, run_match
 from gyges.engine.refereed import PlayedGame, replay_moves
 from gyges.engine.score import Score
 from gyges.game.rules import PRESETS
@@ -225,3 +231,79 @@ def test_the_fitted_scale_is_written_into_a_network_file(tmp_path):
     res = CliRunner().invoke(cli, ["engine-calibration", str(games), "-q", "--write-scale",
                                    str(path)])
     assert res.exit_code != 0 and f"{path}: not a network file" in res.output
+
+
+GYGES_UGI = [sys.executable, "-c", "from gyges_cli.main import cli; cli()", "ugi"]
+
+
+def _evaluated(records, sides_of) -> tuple[list[tuple[float, float]], int]:
+    """Independently of the calibration module: the (printed probability, outcome) of
+    each evaluated move of the sides ``sides_of(record)`` names (to the engine's text),
+    and the proven ones, in match records under the pbmserv rules."""
+    evals, proven = [], 0
+    for r in records:
+        game = PlayedGame.from_json(r)
+        for (position, _), value in zip(replay_moves(game, PRESETS["pbmserv"]), r["scores"],
+                                        strict=False):
+            side = position.turn.name.lower()
+            if side not in sides_of(r) or value is None:
+                continue
+            score = Score.from_int(value)
+            if score.is_proven:
+                proven += 1
+                continue
+            won = {"south": 1.0, "north": 0.0}.get(r["result"], 0.5)
+            evals.append((score.probability(r["calibration"][sides_of(r)[side]]),
+                          won if side == "south" else 1 - won))
+    return evals, proven
+
+
+def test_a_matchs_games_are_measured_on_its_builtin_engines_moves(tmp_path):
+    ugi = "ugi:" + shlex.join(GYGES_UGI)
+    settings = MatchSettings(("builtin:depth=2,prove=0", ugi), PRESETS["pbmserv"],
+                             Limit(depth=2), max_plies=30)
+    out = tmp_path / "m.jsonl"
+    run_match(settings, 2, str(out), jobs=1)
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 2
+    for r in records:
+        assert len(r["scores"]) == len(r["moves"])
+        assert r["calibration"] == {"builtin:depth=2,prove=0": 1.23}
+        game = PlayedGame.from_json(r)
+        movers = [p.turn.name.lower() for p, _ in replay_moves(game, PRESETS["pbmserv"])]
+        assert {s for s, v in zip(movers, r["scores"], strict=True) if v is not None} \
+            == {side for side in ("south", "north") if r[side] != ugi}  # the UGI's: None
+    builtin = {"builtin:depth=2,prove=0": "builtin:depth=2,prove=0"}
+
+    def sides(r):
+        return {side: r[side] for side in ("south", "north") if r[side] in builtin}
+
+    evals, proven = _evaluated(records, sides)
+    measured = observations(read_scored_games(str(out)))
+    assert [(o.probability, o.outcome) for o in measured.evaluations] == evals
+    assert measured.proven == proven and evals
+    res = CliRunner().invoke(cli, ["engine-calibration", str(out), "--held-out-every", "1",
+                                   "-q"])
+    assert res.exit_code == 0, res.output
+    assert "every game measured, nothing fitted" in res.output
+    line = next(t for t in res.output.splitlines() if "held-out games, as printed" in t)
+    assert line.split()[-3] == f"{len(evals):,}"
+    # the UGI program's scores are its own; an engine not in the match is refused
+    for engine, says in ((ugi, "is a UGI program"), ("builtin", "not an engine of the match")):
+        res = CliRunner().invoke(cli, ["engine-calibration", str(out), "--engine", engine])
+        assert res.exit_code != 0 and f"{out}:1: game 1: " in res.output and says in res.output
+
+
+def test_a_match_of_two_builtin_engines_names_the_one_measured():
+    line = {"game": 2, "south": "builtin:depth=2", "north": "builtin",
+            "opening": ["123123", "321321"], "result": "north", "reason": "landing",
+            "moves": [], "scores": [], "calibration": {"builtin": 0.9, "builtin:depth=2": 1.23},
+            "match": {"engines": ["builtin", "builtin:depth=2"], "rules": "taboo=entry"}}
+    with pytest.raises(ValueError, match="builtin and builtin:depth=2: name the one"):
+        match_scored_game(line)
+    g = match_scored_game(line, "builtin")
+    assert (g["sides"], g["calibration"], g["result"]) == (["north"], 0.9, "north")
+    assert match_scored_game(line, "builtin:depth=2")["sides"] == ["south"]
+    old = {k: v for k, v in line.items() if k not in ("scores", "calibration")}
+    with pytest.raises(ValueError, match="before its file noted the scores"):
+        match_scored_game(old, "builtin")

@@ -1,5 +1,7 @@
 """How true are the engine's win probabilities? :func:`calibration_report` measures them
-on the self-play games of ``gyges engine-data`` (:mod:`gyges.engine.dataset`).
+on the self-play games of ``gyges engine-data`` (:mod:`gyges.engine.dataset`), or on the
+moves of one builtin engine in the games of a match (``gyges match``, against another
+program: :func:`read_scored_games`).
 
 Every searched move of a game recorded its score from the mover's side; an evaluation's
 win probability (:attr:`gyges.engine.score.Score.win_probability`, the probability
@@ -35,15 +37,17 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from gyges.engine.identity import UNRECORDED, EngineIdentity
+from gyges.engine.players import EngineSpec
 from gyges.engine.score import CALIBRATION, Score
 from gyges.formats.notation import NotationError, parse_turn
 from gyges.game.moves import Move, apply_move
 from gyges.game.position import Position
-from gyges.game.rules import PRESETS, Side
+from gyges.game.rules import PRESETS, RuleSet, Side
 
 __all__ = ["BINS", "PROGRESS_EVERY", "Bin", "Calibration", "CalibrationReport", "Fit",
            "Observation", "ObservedMoves", "calibration_report", "fit_calibration",
-           "observations", "printed_scale", "read_game_files", "read_games", "recorded_moves",
+           "match_scored_game", "observations", "printed_scale", "read_game_files", "read_games",
+           "read_scored_games", "recorded_moves",
            "reliability_svg", "score_probabilities", "RecordedMove"]
 
 #: The reliability diagram's bins: equal widths of the predicted probability.
@@ -63,24 +67,106 @@ class Observation:
     outcome: float
 
 
-def read_games(path: str) -> Iterator[dict[str, Any]]:
-    """The records of a games file of ``gyges engine-data`` (JSON Lines, gzipped when the
-    name ends in ``.gz``). ValueError naming the file and line for a line that is not a
-    game record."""
+def _json_lines(path: str) -> Iterator[tuple[int, Any]]:
+    """Each line of a JSON Lines file (gzipped when the name ends in ``.gz``) with its
+    number, blank lines left out; ValueError naming the file and line of one that is not
+    JSON."""
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                yield n, json.loads(line)
             except json.JSONDecodeError as e:
                 raise ValueError(f"{path}:{n}: not a JSON line ({e.msg})") from None
-            if not isinstance(record, dict) or not {"game", "moves", "scores", "result",
-                                                    "rules", "opening"} <= record.keys():
-                raise ValueError(f"{path}:{n}: not a game of gyges engine-data (a JSON "
-                                 "object with game, rules, opening, moves, scores, result)")
-            yield record
+
+
+def _is_scored_game(record: Any) -> bool:
+    return isinstance(record, dict) and _SCORED_KEYS <= record.keys()
+
+
+_SCORED_KEYS = {"game", "moves", "scores", "result", "rules", "opening"}
+
+
+def read_games(path: str) -> Iterator[dict[str, Any]]:
+    """The records of a games file of ``gyges engine-data`` (JSON Lines, gzipped when the
+    name ends in ``.gz``). ValueError naming the file and line for a line that is not a
+    game record."""
+    for n, record in _json_lines(path):
+        if not _is_scored_game(record):
+            raise ValueError(f"{path}:{n}: not a game of gyges engine-data (a JSON "
+                             "object with game, rules, opening, moves, scores, result)")
+        yield record
+
+
+def match_scored_game(record: Mapping[str, Any], engine: str | None = None
+                      ) -> dict[str, Any]:
+    """A game of a match's file (``gyges match``) as a record :func:`observations` reads:
+    the moves of ``engine`` (one of the match's builtin engines, by its text; default the
+    match's only builtin one) with their scores and the scale it printed them on, its
+    ``sides`` (the moves of the other engine are left out), and the match's rules.
+    ValueError says what is wrong: a game from before match files noted scores, an
+    engine that is not the match's, or two builtin engines and none named.
+
+    >>> line = {"game": 1, "south": "builtin", "north": "ugi:helios",
+    ...         "opening": ["123123", "321321"], "result": "south", "reason": "landing",
+    ...         "moves": [], "scores": [], "calibration": {"builtin": 0.9},
+    ...         "match": {"engines": ["builtin", "ugi:helios"], "rules": "taboo=entry"}}
+    >>> g = match_scored_game(line)
+    >>> g["sides"], g["calibration"], g["rules"]
+    (['south'], 0.9, 'taboo=entry')
+    >>> match_scored_game(line, "ugi:helios")
+    Traceback (most recent call last):
+    ...
+    ValueError: game 1: ugi:helios is a UGI program: its scores are its own, not recorded
+    """
+    number = record.get("game")
+    if "scores" not in record:
+        raise ValueError(f"game {number}: a match's game from before its file noted the "
+                         "scores: play the match again to measure them")
+    engines = [str(e) for e in record["match"]["engines"]]
+    builtin = sorted({e for e in engines if EngineSpec.parse(e).kind != "ugi"})
+    if engine is None:
+        if len(builtin) != 1:
+            raise ValueError(f"game {number}: the match's builtin engines are "
+                             f"{' and '.join(builtin) or 'none'}: name the one to measure")
+        engine = builtin[0]
+    if engine not in engines:
+        raise ValueError(f"game {number}: {engine} is not an engine of the match: give "
+                         f"{' or '.join(engines)}")
+    if engine not in builtin:
+        raise ValueError(f"game {number}: {engine} is a UGI program: its scores are its "
+                         "own, not recorded")
+    return {"game": number, "rules": record["match"]["rules"],
+            "opening": record["opening"], "moves": record["moves"],
+            "scores": record["scores"], "result": record["result"],
+            "sides": [side for side in ("south", "north") if record[side] == engine],
+            "calibration": record["calibration"].get(engine, CALIBRATION),
+            **({"engine": record["engine"]} if "engine" in record else {})}
+
+
+def read_scored_games(path: str, engine: str | None = None) -> Iterator[dict[str, Any]]:
+    """The scored games of a file of ``gyges engine-data`` (as :func:`read_games`) or of
+    ``gyges match`` (the moves of one of its engines, :func:`match_scored_game`).
+    ValueError naming the file and line for a line that is neither."""
+    for n, record in _json_lines(path):
+        try:
+            if isinstance(record, dict) and "match" in record:
+                yield match_scored_game(record, engine)
+                continue
+        except (KeyError, TypeError, AttributeError):
+            raise ValueError(f"{path}:{n}: not a game of gyges match (its engines, rules, "
+                             "moves, scores and calibration)") from None
+        except ValueError as e:
+            raise ValueError(f"{path}:{n}: {e}") from None
+        if not _is_scored_game(record):
+            raise ValueError(f"{path}:{n}: not a game of gyges engine-data or gyges "
+                             "match")
+        if engine is not None:
+            raise ValueError(f"{path}:{n}: a game of gyges engine-data, whose engine "
+                             "plays both sides: name no engine")
+        yield record
 
 
 def read_game_files(paths: Iterable[str]) -> Iterator[dict[str, Any]]:
@@ -113,7 +199,7 @@ class RecordedMove:
 def recorded_moves(record: Mapping[str, Any]) -> Iterator[RecordedMove]:
     """The moves of a game record of ``gyges engine-data``, replayed under its rules.
     ValueError for a move that cannot be played."""
-    rules = PRESETS[record["rules"]]
+    rules = _record_rules(record["rules"])
     position = Position.setup(*record["opening"])
     history: list[Position] = []
     for text, score in zip(record["moves"], record["scores"], strict=False):
@@ -127,6 +213,13 @@ def recorded_moves(record: Mapping[str, Any]) -> Iterator[RecordedMove]:
             return
         history.append(position)
         position = apply_move(position, move)
+
+
+def _record_rules(text: str) -> RuleSet:
+    """A record's rules: a preset's name, or every option (:meth:`RuleSet.describe`)."""
+    if text in PRESETS:
+        return PRESETS[text]
+    return RuleSet.from_json(dict(word.split("=", 1) for word in text.split()))
 
 
 def score_probabilities(record: Mapping[str, Any]) -> Iterator[tuple[Side, int | None]]:
@@ -188,7 +281,10 @@ def observations(records: Iterable[Mapping[str, Any]],
                              "evaluation (or a scale to measure them on)")
         used = recorded if scale is None else scale
         result = record["result"]
+        sides = record.get("sides")
         for side, value in score_probabilities(record):
+            if sides is not None and side.name.lower() not in sides:
+                continue                     # the other engine's move (a match's game)
             if value is None:
                 unscored += 1
                 continue
@@ -366,32 +462,36 @@ class CalibrationReport:
     printed_scale: float = CALIBRATION
 
     def text(self) -> str:
-        """The report as ``gyges engine-calibration`` prints it."""
+        """The report as ``gyges engine-calibration`` prints it (with every game held
+        out, ``held_out_every`` 1, nothing is fitted: the printed probability is
+        measured against a constant 1/2)."""
         c = self.calibration
+        fitted = self.held_out_every > 1
         moves = self.fit.positions + self.held_out.positions
         lines = [
             f"the printed win probability against the game's result: {moves:,} "
             f"evaluated moves of {self.fit.games + self.held_out.games:,} games "
-            f"(every {self.held_out_every}th game held out)",
+            + (f"(every {_ordinal(self.held_out_every)} game held out)" if fitted else
+               "(every game measured, nothing fitted)"),
             *(f"  played by {e}" for e in self.engines),
             f"  left out: {self.proven:,} proven scores ({self.proven_missed} not converted: "
             f"the side proven to win did not), {self.unscored:,} random moves",
             "",
             f"{'':34}{'positions':>10}{'log-loss':>10}{'Brier':>8}",
-            _fit_line("fit games, as printed", self.fit),
+            *([_fit_line("fit games, as printed", self.fit)] if fitted else []),
             _fit_line("held-out games, as printed", self.held_out),
-            _fit_line("held-out, base rate " + f"{self.base_rate.mean_outcome:.3f}",
-                      self.base_rate),
+            _fit_line("held-out, base rate " + f"{self.base_rate.mean_outcome:.3f}"
+                      if fitted else "held-out, constant 1/2", self.base_rate),
             _fit_line("held-out, before calibration", self.uncalibrated),
-            _fit_line("held-out, recalibrated", self.calibrated),
-            _fit_line("held-out, rescaled", self.scale_only_fit),
+            *([_fit_line("held-out, recalibrated", self.calibrated),
+               _fit_line("held-out, rescaled", self.scale_only_fit)] if fitted else []),
             "",
             f"printed: p = logistic({self.printed_scale:g} * v / 100) for an evaluation v (before "
             "calibration: logistic(v / 100))",
-            f"recalibration fitted on the fit games: p' = logistic({c.scale:.3f} * logit(p) "
-            f"{'+' if c.offset >= 0 else '-'} {abs(c.offset):.3f})",
-            f"rescaled (one scale for both sides, fitted on the fit games): "
-            f"p' = logistic({self.scale_only.scale:.3f} * logit(p))",
+            *([f"recalibration fitted on the fit games: p' = logistic({c.scale:.3f} * "
+               f"logit(p) {'+' if c.offset >= 0 else '-'} {abs(c.offset):.3f})",
+               f"rescaled (one scale for both sides, fitted on the fit games): "
+               f"p' = logistic({self.scale_only.scale:.3f} * logit(p))"] if fitted else []),
             "",
             "reliability on the held-out games (observed: mean result, 95% interval by game)",
             f"{'predicted':>12}{'positions':>10}{'mean':>7}{'observed':>10}{'interval':>16}",
@@ -400,6 +500,12 @@ class CalibrationReport:
             lines.append(f"{b.low:5.1f}-{b.high:<5.1f} {b.positions:>10,}{b.predicted:>7.3f}"
                          f"{b.observed:>10.3f}   [{b.interval[0]:.3f}, {b.interval[1]:.3f}]")
         return "\n".join(lines) + "\n"
+
+
+def _ordinal(n: int) -> str:
+    """``5th``, ``2nd``, ``23rd``, ``11th``..."""
+    tail = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{tail}"
 
 
 def _fit_line(name: str, f: Fit) -> str:
@@ -411,8 +517,8 @@ def calibration_report(records: Iterable[Mapping[str, Any]], held_out_every: int
                        scale: float | None = None) -> CalibrationReport:
     """Measure the printed probabilities of ``records`` (games of ``gyges engine-data``;
     ``progress`` and ``scale``: see :func:`observations`)."""
-    if held_out_every < 2:
-        raise ValueError(f"held_out_every is at least 2, not {held_out_every}")
+    if held_out_every < 1:
+        raise ValueError(f"held_out_every is at least 1, not {held_out_every}")
     counts = observations(records, progress, scale)
     fit_obs = [o for o in counts.evaluations if o.game % held_out_every]
     held = [o for o in counts.evaluations if not o.game % held_out_every]

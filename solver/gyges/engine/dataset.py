@@ -28,16 +28,16 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
-from gyges.engine.builtin import Analysis, Engine, Limit, Options, PlayResult
+from gyges.engine.builtin import Engine, Limit, Options
 from gyges.engine.identity import EngineIdentity, code_digest, engine_identity, weights_digest
 from gyges.engine.network import Network, evaluation_network
 from gyges.engine.players import RandomStart
 from gyges.engine.refereed import PlayedGame, play_game
-from gyges.game.moves import Game
-from gyges.game.position import ALL_SETUPS, Position
+from gyges.engine.scored import ScoredPlayer
+from gyges.game.position import ALL_SETUPS
 from gyges.game.rules import PRESETS, RuleSet
 from gyges.parallel import ResultsFile, RunEvent, RunSummary
 from gyges.parallel import run as run_tasks
@@ -77,28 +77,6 @@ class DataSettings:
         return evaluation_network(self.network)
 
 
-class _Scored:
-    """A player that notes the score of each move it makes (None: a random move)."""
-
-    def __init__(self, player: RandomStart) -> None:
-        self.player = player
-        self.scores: list[int | None] = []
-
-    def play(self, position: Position | Game, limit: Limit,
-             history: Sequence[Position] = ()) -> PlayResult:
-        result = self.player.play(position, limit, history)
-        searched = result.analysis.nodes > 0 or result.analysis.score.is_proven
-        self.scores.append(result.analysis.score.to_int() if searched else None)
-        return result
-
-    def analyse(self, position: Position | Game, limit: Limit,
-                history: Sequence[Position] = ()) -> Analysis:
-        return self.play(position, limit, history).analysis
-
-    def close(self) -> None:
-        self.player.close()
-
-
 def dataset_game(number: int, settings: DataSettings,
                  made_by: EngineIdentity | None = None) -> dict[str, Any]:
     """Game ``number``'s record. ``made_by``: the engine the run asked for (recorded); a
@@ -113,8 +91,9 @@ def dataset_game(number: int, settings: DataSettings,
     opening = (rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS))
     options = Options(prove=settings.prove, hash_bits=_HASH_BITS, network=net)
     engine = Engine(rules, options)
-    player = _Scored(RandomStart(engine, rules, settings.random_plies,
-                                 random.Random(rng.randrange(1 << 30))))
+    scores: list[int | None] = []
+    player = ScoredPlayer(RandomStart(engine, rules, settings.random_plies,
+                                      random.Random(rng.randrange(1 << 30))), scores)
     try:
         game: PlayedGame = play_game(player, player, opening, rules,
                                      Limit(nodes=settings.nodes), settings.max_plies,
@@ -122,7 +101,7 @@ def dataset_game(number: int, settings: DataSettings,
     finally:
         player.close()
     return {"game": number, "rules": name, "opening": list(opening),
-            "moves": list(game.moves), "scores": player.scores[:len(game.moves)],
+            "moves": list(game.moves), "scores": scores[:len(game.moves)],
             "result": game.result, "reason": game.reason, "format": DATASET_FORMAT,
             "settings": settings.to_json(), "engine": (made_by or here).to_json(),
             **({} if net is None else {"calibration": options.calibration})}

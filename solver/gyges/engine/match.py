@@ -23,6 +23,7 @@ from gyges.engine.network import LINEAR
 from gyges.engine.openings import OPENING_SETS, openings
 from gyges.engine.players import EngineSpec, close_started, game_player, open_player
 from gyges.engine.refereed import PlayedGame, play_game
+from gyges.engine.scored import ScoredPlayer
 from gyges.engine.stats import Sprt, Tally
 from gyges.game.rules import RuleSet, closest_preset
 from gyges.parallel import ResultsFile, RunEvent, RunSummary, run
@@ -100,8 +101,12 @@ def play_match_game(item: tuple[int, tuple[str, str]], *, settings: MatchSetting
     """Game ``n`` of a match from its opening (a task of :func:`run_match`, run in a
     worker): its record, a JSON object with the :class:`PlayedGame` (its number as
     ``game``), the match's settings (``match``), the gyges that refereed and played it
-    (``engine``, :class:`~gyges.engine.identity.EngineIdentity`) and a digest of each
-    weights or network file the engines name (``files``). ``made_by``: the engine the
+    (``engine``, :class:`~gyges.engine.identity.EngineIdentity`), a digest of each
+    weights or network file the engines name (``files``), and what
+    :mod:`gyges.engine.calibration` measures: the score of each move by a builtin engine
+    (``scores``, None for a UGI program's move, :class:`~gyges.engine.scored.ScoredPlayer`)
+    and the scale each builtin engine prints its probabilities on, by its text
+    (``calibration``). ``made_by``: the engine the
     run asked for; a worker whose engine is another refuses to play
     (:class:`EngineError`)."""
     here = engine_identity()
@@ -110,16 +115,22 @@ def play_match_game(item: tuple[int, tuple[str, str]], *, settings: MatchSetting
     number, opening = item
     south, north = settings.sides(number)
     players = [game_player(spec, settings.rules) for spec in (south, north)]
+    notes: list[int | None] = []
+    scored = [ScoredPlayer(player, notes, keep=spec.kind != "ugi")
+              for spec, player in zip((south, north), players, strict=True)]
     try:
-        game = play_game(players[0], players[1], opening, settings.rules, settings.limit,
+        game = play_game(scored[0], scored[1], opening, settings.rules, settings.limit,
                          settings.max_plies, names=(str(south), str(north)))
     finally:
         for spec, player in zip((south, north), players, strict=True):
             if spec.kind != "ugi":
                 player.close()          # a UGI program stays up for the next game
     game = dataclasses.replace(game, number=number)
+    scales = {str(spec): s.scale for spec, s in zip((south, north), scored, strict=True)
+              if s.scale is not None}
     return {**game.to_json(), "match": settings.params(),
-            "engine": (made_by or here).to_json(), "files": engine_files(settings)}
+            "engine": (made_by or here).to_json(), "files": engine_files(settings),
+            "scores": notes[:len(game.moves)], "calibration": scales}
 
 
 def engine_files(settings: MatchSettings) -> dict[str, str]:
