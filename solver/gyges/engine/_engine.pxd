@@ -72,8 +72,9 @@ cdef enum:
 
 cdef enum:
     MAX_PROCS = MAX_CORES
-    SPLIT_DEPTH = 3        # from this depth, the root's moves after the first are shared out
-    CUT_OFF = 2            # s.watch.aborted: another process's move failed high at the root
+    BUSY_BITS = 14         # the moves being searched (ABDADA): 2^14 slots
+    DEFER_DEPTH = 3        # from this depth a move another process is searching waits
+    MAX_DEFER = 64         # ... up to this many a node (the others are searched at once)
 
 ctypedef struct TTEntry:
     uint64_t key           # the node's key xor the entry's other 8 bytes (see _probe)
@@ -100,29 +101,15 @@ ctypedef struct Shared:
     # what the processes of one search share (a MAP_SHARED mapping, beside the table);
     # the helpers are forked from the first process and wait on a pipe between searches
     int state              # 1 while a search runs (the helpers take part), 0 between
-    int job                # root iterations posted in this search
-    int done[MAX_PROCS]    # the last iteration each helper finished
     int running[MAX_PROCS] # 1 while the helper is in the search
-    int cut_short[MAX_PROCS]  # the helper's part of its last iteration was cut short
     int pid[MAX_PROCS]     # the helpers' process ids, and which have died (not waited for)
     int dead[MAX_PROCS]
     unsigned int spins[MAX_PROCS]
     unsigned long long nodes[MAX_PROCS]
-    int halt               # stop now (stop(), Ctrl-C, the node limit)
-    int lock
-    int next               # the next root move to take
-    int cut                # a move failed high: no more are taken
-    int alpha
-    int beta
-    int depth
-    int best
-    int best_i
-    int pvlen
-    CMove pv[MAX_PLY]
-    int n
+    int halt               # stop now (stop(), Ctrl-C, the node limit, the search's end)
+    int n                  # the root's moves, in the first process's order
     CMove moves[MAX_MOVES]
     uint8_t lost[MAX_MOVES]
-    int scores[MAX_MOVES]
     int clears             # clear() calls: a helper forgets when it sees a new one
     Board board            # the search's setup
     int side
@@ -132,6 +119,7 @@ ctypedef struct Shared:
     uint64_t hlo[MAX_HIST]
     uint64_t hhi[MAX_HIST]
     uint64_t keys[MAX_HIST]
+    uint64_t busy[1 << BUSY_BITS]  # a (node, move) each process is searching, by its hash
 
 ctypedef struct Helpers:
     # the helper processes of one Search (cores - 1) and what they share with it
@@ -164,7 +152,7 @@ ctypedef struct S:
     int32_t nw2[NET_MAX_HIDDEN]
     int32_t nb2
     double nwf[NFEATURES]  # the features' weights (hundredths of a logit), with nh > 0
-    Watch watch            # the node count, aborted (1, or CUT_OFF) and Ctrl-C
+    Watch watch            # the node count, aborted and Ctrl-C
     unsigned long long node_limit  # 0: none
     double deadline                # 0: none (monotonic seconds)
     int stop                       # set by stop() from another thread
@@ -174,4 +162,4 @@ ctypedef struct S:
     int root_depth                 # the depth of the iteration under way
     int* halt                      # a helper process: the search's shared stop flag
     int parent                     # ... and its parent's pid (it ends if the parent does)
-    int* cut                       # sharing the root's moves: a move failed high
+    uint64_t* busy                 # several processes: the moves being searched (Shared)

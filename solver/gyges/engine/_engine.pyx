@@ -27,8 +27,9 @@ legal.
 Deterministic on one core: the moves chosen depend on the position, the rules, the
 history, the weights and the limits in depth or nodes; only a time limit (or ``stop``)
 makes a search end at a moment that depends on the machine. On several cores (helper
-processes forked by :class:`Search`, sharing the table and the root's moves) the proven
-results are the same, the choice between near-equal moves may vary.
+processes forked by :class:`Search`, each searching the whole tree, sharing the table
+and which moves each is searching) the proven results are the same, the choice between
+near-equal moves may vary.
 
 The kernel's parts, one file each, compiled into this one module: its types
 (``_engine.pxd``), landings and the evaluation (``_evaluate.pxi``), the transposition
@@ -147,10 +148,10 @@ cdef class Search:
     so far kept in :attr:`last`.
 
     ``cores``: how many processes search (1: this one alone, and the search is
-    deterministic at fixed depth or nodes). With more, helper processes forked here share
-    the table and take the root's moves after the first from a common counter, from
-    depth SPLIT_DEPTH on; they wait between searches and end with this object (or when
-    this process ends).
+    deterministic at fixed depth or nodes). With more, helper processes forked here search
+    the whole tree too, by iterative deepening, sharing the table; a move one process is
+    searching waits, in the others, to the end of its node (ABDADA, ``_threads.pxi``).
+    They wait between searches and end with this object (or when this process ends).
     """
     cdef S s
     cdef int tt_bits
@@ -190,6 +191,8 @@ cdef class Search:
             self.s.w[i] = float(v)
         if network is not None:
             self._load_network(network)
+        if cores > 1:
+            self.s.busy = self.helpers.sh.busy
         _fork_helpers(&self.helpers, &self.s, cores - 1)
 
     cdef int _load_network(self, network) except -1:
@@ -328,7 +331,7 @@ cdef class Search:
         best_score = self.root_score[0]
         if self.root_lost[0]:
             return self._result(best_score, best_pv, 1, 1)  # every move lets the opponent land
-        _wake_helpers(&self.helpers, &self.s, &b, side)
+        _wake_helpers(&self.helpers, &self.s, &b, side, self.root_moves, self.root_lost, n)
         try:
             for d in range(1, max_depth + 1):
                 if self.s.stop:
@@ -344,8 +347,7 @@ cdef class Search:
                 while True:
                     with nogil:
                         best, best_i = _root(&self.s, &b, side, d, alpha, beta, self.root_moves,
-                                             self.root_score, self.root_lost, n,
-                                             self.helpers.sh, self.helpers.n)
+                                             self.root_score, self.root_lost, n)
                     if self.s.watch.aborted:
                         break
                     if best > last_score and d > 1 and self.s.pvlen[0] > 0:

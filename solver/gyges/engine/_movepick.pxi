@@ -72,7 +72,7 @@ cdef inline int _next(int* idx, int32_t* order, int j, int n) noexcept nogil:
     return pick_next(idx, order, j, n, True)
 
 
-cdef void _sort_root(CMove* moves, int* score, uint8_t* lost, int n) noexcept:
+cdef void _sort_root(CMove* moves, int* score, uint8_t* lost, int n) noexcept nogil:
     """Root moves by score, best first (stable: ties keep their order)."""
     cdef int i, j, ts
     cdef uint8_t tl

@@ -84,8 +84,6 @@ cdef inline int _out(S* s) noexcept nogil:
         if s.stop or (s.deadline > 0 and _now() >= s.deadline) or (
                 s.halt != NULL and (gy_load(s.halt) or getppid() != s.parent)):
             s.watch.aborted = 1
-        elif s.cut != NULL and gy_load(s.cut):
-            s.watch.aborted = CUT_OFF          # this move's search is not needed
         elif s.poll_signals and watch_signalled(&s.watch):
             s.watch.aborted = 1
     return s.watch.aborted
@@ -135,6 +133,13 @@ cdef int _parries(S* s, const Board* b, const CMove* moves, int n, Witnesses* w)
     return k
 
 
+cdef inline uint64_t _move_hash(CMove m) noexcept nogil:
+    """A move mixed into 64 bits (with a node's key: the (node, move) being searched)."""
+    cdef uint64_t x = (<uint64_t>m.start << 16) | (<uint64_t>m.to << 8) | m.reloc
+    x = (x + 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL
+    return x ^ (x >> 31)
+
+
 cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta, int ply,
                  int pv_node, int no_land) noexcept nogil:
     """Negamax with principal variation search. ``no_land``: the side to move is known
@@ -145,8 +150,10 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
     those after which the opponent lands dropped (lost), threats (moves after which the
     side could land) first, the rest by the history table."""
     cdef int opp = 1 - side, n, i, j, mover, score, best, bound, nlive, tried, cut, lazy = 0
-    cdef int threatened
-    cdef uint64_t key
+    cdef int threatened, nd = 0, di = -1
+    cdef uint64_t key, busy = 0, slot = 0
+    cdef int deferred[MAX_DEFER]
+    cdef int dcut[MAX_DEFER]
     cdef TTEntry e
     cdef CMove tt_move, m
     cdef CMove moves[MAX_MOVES]
@@ -230,7 +237,14 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
     nlive = -1                                 # how many others, once ordered
     while True:
         cut = 0
-        if j < 3:
+        if di >= 0:                            # the moves left while another searched them
+            if di >= nd:
+                break
+            i = deferred[di]
+            cut = dcut[di]
+            di += 1
+            m = moves[i]
+        elif j < 3:
             i = early[j]
             j += 1
             if i < 0:
@@ -245,6 +259,9 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
                 lazy = depth <= 2 and not pv_node and not threatened
                 nlive = _order_rest(s, b, side, depth, moves, n, early, order, idx, &w, lazy)
             if j - 3 >= nlive:
+                if nd > 0:
+                    di = 0
+                    continue
                 break
             i = _next(idx, order, j - 3, nlive)
             j += 1
@@ -262,6 +279,18 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
                 cut = 1 if tried < LMR_MORE else 2
                 if depth - 1 - cut < 1:
                     cut = depth - 2
+        busy = 0
+        if (s.busy != NULL and tried > 0 and depth >= DEFER_DEPTH and di < 0
+                and nd < MAX_DEFER):
+            # several processes (ABDADA): a move another is searching waits for the end
+            busy = (key ^ _move_hash(m)) | 1
+            slot = busy & ((1 << BUSY_BITS) - 1)
+            if gy_load64(&s.busy[slot]) == busy:
+                deferred[nd] = i
+                dcut[nd] = cut
+                nd += 1
+                continue
+            gy_store64(&s.busy[slot], busy)
         if cut > 0:
             # a late quiet move: searched shallower first, fully only if it beats alpha
             memcpy(&child, b, sizeof(Board))
@@ -271,6 +300,8 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
                 score = _child(s, b, side, m, depth, alpha, beta, ply, 0, pv_node)
         else:
             score = _child(s, b, side, m, depth, alpha, beta, ply, tried == 0, pv_node)
+        if busy and gy_load64(&s.busy[slot]) == busy:
+            gy_store64(&s.busy[slot], 0)
         tried += 1
         if s.watch.aborted:
             _pop(s)
@@ -296,51 +327,60 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
 
 # -- the root --------------------------------------------------------------------------------
 
-cdef int _root_move(S* s, const Board* child, int side, int depth, int i, int* alpha,
-                    int beta, int* shared) noexcept nogil:
+cdef int _root_move(S* s, const Board* child, int side, int depth, int i, int alpha,
+                    int beta) noexcept nogil:
     """The score of the root's ``i``-th move (not the first; ``child`` the board after
     it): a null window at ``alpha`` (a ply shallower first for a late quiet move, from
-    ROOT_LMR_DEPTH), and the full window when it beats alpha. ``shared``: the alpha the
-    processes of a search share (others may raise it): read again before the full window,
-    and ``alpha`` set to it."""
-    cdef int opp = 1 - side, a = alpha[0], score = alpha[0] + 1
+    ROOT_LMR_DEPTH), and the full window when it beats alpha."""
+    cdef int opp = 1 - side, score = alpha + 1
     if depth >= ROOT_LMR_DEPTH and i >= ROOT_LMR_AFTER and not _land(s, child, side):
-        score = -_search(s, child, opp, depth - 2, -a - 1, -a, 1, 0, 1)
-    if score > a and not s.watch.aborted:
-        score = -_search(s, child, opp, depth - 1, -a - 1, -a, 1, 0, 1)
-    if score > a and score < beta and not s.watch.aborted:
-        if shared != NULL:
-            a = gy_load(shared)                # (it may have risen meanwhile)
-            alpha[0] = a
-        if score > a:
-            score = -_search(s, child, opp, depth - 1, -beta, -a, 1, 1, 1)
+        score = -_search(s, child, opp, depth - 2, -alpha - 1, -alpha, 1, 0, 1)
+    if score > alpha and not s.watch.aborted:
+        score = -_search(s, child, opp, depth - 1, -alpha - 1, -alpha, 1, 0, 1)
+    if score > alpha and score < beta and not s.watch.aborted:
+        score = -_search(s, child, opp, depth - 1, -beta, -alpha, 1, 1, 1)
     return score
 
 
 cdef (int, int) _root(S* s, const Board* b, int side, int depth, int alpha, int beta,
-                      CMove* moves, int* scores, uint8_t* lost, int n, Shared* sh,
-                      int helpers) noexcept nogil:
+                      CMove* moves, int* scores, uint8_t* lost, int n) noexcept nogil:
     """One depth of the root: every move in the order of the last depth, the first with a
     full window, the others as :func:`_root_move` searches them. A move after which the
     opponent lands at once is not searched. Returns the best score and the index of its
     move (-1: none searched, every move loses at once); each move's score (its value, or
-    a bound below the best) orders the next depth. With ``helpers`` (processes sharing
-    ``sh``), from SPLIT_DEPTH the moves are shared out among them (:func:`_share`)."""
-    cdef int i, score, best = -MATE, best_i = -1, opp = 1 - side
+    a bound below the best) orders the next depth. On several processes (``s.busy``),
+    from DEFER_DEPTH a move another process is searching waits for the end, as in
+    :func:`_search`."""
+    cdef int i, k = 0, nd = 0, score, best = -MATE, best_i = -1, opp = 1 - side
+    cdef int deferred[MAX_MOVES]
+    cdef uint64_t key = 0, busy = 0, slot = 0
     cdef Board child
     s.pvlen[0] = 0
-    if helpers > 0 and depth >= SPLIT_DEPTH:
-        return _share(s, sh, helpers, b, side, depth, alpha, beta, moves, scores, lost, n)
+    if s.busy != NULL:
+        key = zobrist(b, side) ^ _relevant(s, b, depth + 2)
     _push(s, b, side)
-    for i in range(n):
+    while k < n + nd:
+        i = k if k < n else deferred[k - n]
+        k += 1
         if lost[i]:
             continue
+        busy = 0
+        if s.busy != NULL and best_i >= 0 and depth >= DEFER_DEPTH and k <= n:
+            busy = (key ^ _move_hash(moves[i])) | 1
+            slot = busy & ((1 << BUSY_BITS) - 1)
+            if gy_load64(&s.busy[slot]) == busy:
+                deferred[nd] = i               # another process is searching it
+                nd += 1
+                continue
+            gy_store64(&s.busy[slot], busy)
         memcpy(&child, b, sizeof(Board))
         board_make(&child, moves[i])
         if best_i < 0:
             score = -_search(s, &child, opp, depth - 1, -beta, -alpha, 1, 1, 1)
         else:
-            score = _root_move(s, &child, side, depth, i, &alpha, beta, NULL)
+            score = _root_move(s, &child, side, depth, i, alpha, beta)
+        if busy and gy_load64(&s.busy[slot]) == busy:
+            gy_store64(&s.busy[slot], 0)
         if s.watch.aborted:
             break
         scores[i] = score
