@@ -19,6 +19,11 @@ docs/engine.md).
 - ``cores [SECONDS] [--runs N] [--cores C]``: the search on one core and on C (default
   2): the time to the deepest depth both reach within SECONDS (default 2), N times
   (default 3) alternating, the medians.
+- ``cores-games [SECONDS] [--positions N] [--cores C]``: the same on N positions (default
+  70) from the published self-play games under Helios's rules (the positions before moves
+  10, 20, 30 and 40 of every 97th game), SECONDS (default 0.5) each, once: the geometric
+  mean of the speed-ups, positions the search settles or completes no depth of 0.02 s in
+  left out. Searches as short as a game's moves.
 
 Helios is built as docs/engine.md says ("Helios, the other engine"); without it the
 comparisons are skipped. Run: ``python -m bench.bench_engine nps 1``;
@@ -28,6 +33,10 @@ comparisons are skipped. Run: ``python -m bench.bench_engine nps 1``;
 from __future__ import annotations
 
 import argparse
+import gzip
+import itertools
+import json
+import math
 import os
 import shlex
 import sys
@@ -37,6 +46,7 @@ from pathlib import Path
 
 from bench import machine
 from gyges.engine import Analysis, Limit, Options, analyse
+from gyges.engine.calibration import recorded_moves
 from gyges.engine.client import popen_ugi
 from gyges.engine.match import MatchResult, MatchSettings, run_match
 from gyges.formats.notation import parse_turn
@@ -159,6 +169,41 @@ def bench_cores(seconds: float = 2.0, runs: int = 3, cores: int = 2) -> None:
           f"{sum(ratios) / len(ratios):.2f})")
 
 
+def game_positions(count: int) -> list[Position]:
+    """``count`` positions from the published self-play games under Helios's rules: the
+    positions before moves 10, 20, 30 and 40 of every 97th game (of those that long)."""
+    out: list[Position] = []
+    games = ROOT / "data" / "engine" / "training-games-2.jsonl.gz"
+    with gzip.open(games, "rt", encoding="utf-8") as f:
+        for line in itertools.islice(f, 1, None, 97):
+            record = json.loads(line)
+            if record["rules"] != "helios":
+                continue
+            moves = list(recorded_moves(record))
+            out += [moves[k].position for k in (10, 20, 30, 40) if len(moves) > k + 2]
+            if len(out) >= count:
+                return out[:count]
+    return out
+
+
+def bench_cores_games(seconds: float = 0.5, positions: int = 70, cores: int = 2) -> None:
+    """The search on one core and on ``cores`` on positions from games (see the module)."""
+    print(f"time to a depth on 1 and {cores} cores, {seconds:g} s a search, {positions} "
+          f"positions from self-play games  ({machine()})")
+    logs = []
+    for p in game_positions(positions):
+        one = _depth_times(p, PEER, seconds, 1)
+        many = _depth_times(p, PEER, seconds, cores)
+        common = [d for d in one if d in many and one[d] >= 0.02]
+        if common:
+            d = max(common)
+            logs.append(math.log(one[d] / many[d]))
+    mean = math.exp(sum(logs) / len(logs)) if logs else math.nan
+    low, high = (math.exp(min(logs)), math.exp(max(logs))) if logs else (math.nan, math.nan)
+    print(f"  {len(logs)} positions compared ({positions - len(logs)} settled or too quick): "
+          f"{cores} cores {mean:.2f} times as fast (geometric mean; {low:.2f} to {high:.2f})")
+
+
 def _median(runs: list[tuple[int, int]]) -> tuple[int, int]:
     """The run of the median rate: (nodes a second, ply)."""
     return sorted(runs)[len(runs) // 2]
@@ -264,6 +309,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("seconds", type=float, nargs="?", default=2.0)
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--cores", type=int, default=2)
+    p = sub.add_parser("cores-games")
+    p.add_argument("seconds", type=float, nargs="?", default=0.5)
+    p.add_argument("--positions", type=int, default=70)
+    p.add_argument("--cores", type=int, default=2)
     p = sub.add_parser("match")
     p.add_argument("games", type=int)
     p.add_argument("seconds", type=float)
@@ -290,6 +339,8 @@ def main(argv: list[str] | None = None) -> None:
         bench_nps(getattr(args, "seconds", 1.0), getattr(args, "runs", 3))
     if args.what == "cores":
         bench_cores(args.seconds, args.runs, args.cores)
+    if args.what == "cores-games":
+        bench_cores_games(args.seconds, args.positions, args.cores)
     if args.what == "match":
         bench_match(args.games, args.seconds, args.engine, args.out)
     if args.what == "versus":

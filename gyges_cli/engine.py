@@ -108,7 +108,8 @@ def _report(a: Analysis) -> str:
 cores_option = click.option(
     "--cores", type=click.IntRange(1, MAX_CORES), default=1, show_default=True,
     callback=lambda ctx, param, value: check_jobs(value, "--cores"),
-    help="Processes searching: helpers share the table and the root's moves (1: the "
+    help="Processes searching: each searches the whole tree, sharing the table and which "
+         "moves each is searching (1: the "
          "search is deterministic under a depth or node limit; more than the machine's "
          "cores is capped at them, with a note).")
 

@@ -320,8 +320,9 @@ def _children() -> set[int]:
 
 @pytest.mark.parametrize("puzzle", _catalogue_sample()[::2], ids=lambda p: p.id)
 def test_on_two_cores_the_search_proves_what_one_core_proves(puzzle):
-    """The helper shares the table and the root's moves: every win in k is still seen
-    at depth 2k - 1, and the move played is a key (or a cook) of the solver's."""
+    """The helper searches the whole tree too, sharing the table and which moves it is
+    searching: every win in k is still seen at depth 2k - 1, and the move played is a
+    key (or a cook) of the solver's."""
     k = puzzle.stipulation.moves
     a = analyse(puzzle.position, puzzle.rules, Limit(depth=2 * k - 1), puzzle.history,
                 Options(prove=0, cores=2))

@@ -1,6 +1,7 @@
 # The engine's search (included in _engine.pyx): its limits, the line's boards and
 # repetitions, negamax with principal variation search below the root, and the root's
-# iterations (on one core; ``_threads.pxi`` shares a root's moves out among processes).
+# iterations; on several processes (``_threads.pxi``) a move another process is searching
+# waits to the end of its node (``S.busy``).
 
 cdef enum:
     # late move reductions: from this depth, after this many moves, a quiet move (no

@@ -108,8 +108,8 @@ class Options:
     (None: the linear one, with ``weights``; not given: the default evaluation,
     :func:`gyges.engine.network.default_network`); ``cores``, how many
     processes search (1: this one alone, deterministic at fixed depth or nodes; more:
-    helper processes share the table and the root's moves, and the moves chosen may
-    vary from run to run)."""
+    helper processes search the whole tree too, sharing the table and which moves each
+    is searching, and the moves chosen may vary from run to run)."""
 
     prove: int = 3
     hash_bits: int = 20

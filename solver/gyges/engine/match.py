@@ -304,8 +304,10 @@ class MatchResult:
         if self.sprt is not None:
             s = self.sprt
             lower, upper = s.bounds()
-            verdict = {"H1": f"H1 accepted: {first} is {s.elo1:+g} Elo or more",
-                       "H0": f"H0 accepted: {first} is {s.elo0:+g} Elo or less",
+            verdict = {"H1": f"H1 accepted: the games favour {s.elo1:+g} Elo for {first} "
+                             f"over {s.elo0:+g} (not a bound: the interval above is)",
+                       "H0": f"H0 accepted: the games favour {s.elo0:+g} Elo for {first} "
+                             f"over {s.elo1:+g} (not a bound: the interval above is)",
                        None: "no decision yet"}[self.decision()]
             lines.append(f"  SPRT [{s.elo0:g}, {s.elo1:g}] (alpha {s.alpha:g}, beta "
                          f"{s.beta:g}, on pairs): LLR {s.llr(t):.2f} in [{lower:.2f}, "
