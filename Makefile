@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: install test test-all bench lint weights data data-tables evaluations data-report validation ladder data-pictures calibration network network-calibration labels labels-3 labels-4
+.PHONY: install test test-all bench lint weights data data-tables evaluations data-report validation ladder data-pictures calibration network network-calibration labels labels-3 labels-4 network-final
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -268,3 +268,30 @@ labels-4:
 	        --part $$k --jobs 2 -q --out data/engine/training-labels-10000-games4-part$${k}of4.jsonl \
 	        || exit 1; \
 	done
+
+# The network to ship, once every label part above is complete: 512 units trained on all
+# four training files (about 2.5 million positions, every 10th game held out), each
+# position's target the deeper score (--result-weight 0, as network-512-deeper.json),
+# 16 epochs with the step falling to 0.00005; then its scale measured on 20,000 of its own
+# self-play games as network-calibration does. About 1.5 hours for the training and half
+# an hour of two cores for the games.
+TRAINING_GAMES_ALL = $(TRAINING_GAMES) $(TRAINING_GAMES_3) $(TRAINING_GAMES_4)
+LABELS_ALL = $(LABELS) $(LABELS_0) $(LABELS_2) \
+    $(foreach k,$(LABEL_PARTS_3),data/engine/training-labels-10000-games3-part$(k)of12.jsonl) \
+    $(foreach k,$(LABEL_PARTS_4),data/engine/training-labels-10000-games4-part$(k)of4.jsonl)
+NETWORK_FINAL = data/engine/network-final.json
+NETWORK_FINAL_GAMES = data/engine/network-final-games.jsonl
+network-final:
+	gyges engine-network $(TRAINING_GAMES_ALL) $(foreach f,$(LABELS_ALL),\
+	    --only-games-of $(f) --labels $(f)) --hidden 512 --epochs 16 --final-rate 0.00005 \
+	    --result-weight 0 --held-out-every 10 -q --out $(NETWORK_FINAL) \
+	    > data/engine/network-final-report.txt
+	gyges engine-data --games 20000 --nodes 1000 --random-plies 6 --seed 2 \
+	    --network $(NETWORK_FINAL) --jobs 2 -q --out $(NETWORK_FINAL_GAMES)
+	gzip -n -f $(NETWORK_FINAL_GAMES)
+	gyges engine-calibration $(NETWORK_FINAL_GAMES).gz -q --write-scale $(NETWORK_FINAL) > /dev/null
+	gyges engine-calibration $(NETWORK_FINAL_GAMES).gz -q --scale $$($(PYTHON) -c \
+	    "from gyges.engine.network import Network; \
+	    print(Network.load('$(NETWORK_FINAL)').calibration)") \
+	    --svg data/engine/network-final-calibration.svg \
+	    > data/engine/network-final-calibration-report.txt
