@@ -210,6 +210,22 @@ network:
 	    --only-games-of $(f) --labels $(f)) --hidden 512 --epochs 10 --result-weight 0 -q \
 	    --out data/engine/network-512-deeper.json > data/engine/network-512-deeper-report.txt
 
+# $(call calibrate,NETWORK,GAMES,STEM): NETWORK's win probabilities: 20,000 of its own
+# self-play games at 1,000 nodes a move (seed 2: other setups and openings than the
+# training games') into GAMES.gz, the scale fitted on them written into the network's
+# file (its weights unchanged), then the report and reliability diagram of what it prints
+# on that scale (STEM-calibration-report.txt, STEM-calibration.svg).
+define calibrate
+	gyges engine-data --games 20000 --nodes 1000 --random-plies 6 --seed 2 \
+	    --network $(1) --jobs 2 -q --out $(2)
+	gzip -n -f $(2)
+	gyges engine-calibration $(2).gz -q --write-scale $(1) > /dev/null
+	gyges engine-calibration $(2).gz -q --scale $$($(PYTHON) -c \
+	    "from gyges.engine.network import Network; \
+	    print(Network.load('$(1)').calibration)") \
+	    --svg $(3)-calibration.svg > $(3)-calibration-report.txt
+endef
+
 # The win probabilities of network-512-deeper.json: 20,000 of its own self-play games at
 # 1,000 nodes a move (seed 2: other setups and openings than the training games'), the
 # scale fitted on them written into the network's file (its weights unchanged), then the
@@ -219,15 +235,7 @@ network:
 NETWORK_512 = data/engine/network-512-deeper.json
 NETWORK_512_GAMES = data/engine/network-512-deeper-games.jsonl
 network-calibration:
-	gyges engine-data --games 20000 --nodes 1000 --random-plies 6 --seed 2 \
-	    --network $(NETWORK_512) --jobs 2 -q --out $(NETWORK_512_GAMES)
-	gzip -n -f $(NETWORK_512_GAMES)
-	gyges engine-calibration $(NETWORK_512_GAMES).gz -q --write-scale $(NETWORK_512) > /dev/null
-	gyges engine-calibration $(NETWORK_512_GAMES).gz -q --scale $$($(PYTHON) -c \
-	    "from gyges.engine.network import Network; \
-	    print(Network.load('$(NETWORK_512)').calibration)") \
-	    --svg data/engine/network-512-deeper-calibration.svg \
-	    > data/engine/network-512-deeper-calibration-report.txt
+	$(call calibrate,$(NETWORK_512),$(NETWORK_512_GAMES),data/engine/network-512-deeper)
 
 # Deeper labels of the training games, 10,000 nodes a position, a third of the games a file
 # (game numbers 1, 0 and 2 modulo 3, in that order), each resumable: about 1.7 hours of two
@@ -286,12 +294,4 @@ network-final:
 	    --only-games-of $(f) --labels $(f)) --hidden 512 --epochs 16 --final-rate 0.00005 \
 	    --result-weight 0 --held-out-every 10 -q --out $(NETWORK_FINAL) \
 	    > data/engine/network-final-report.txt
-	gyges engine-data --games 20000 --nodes 1000 --random-plies 6 --seed 2 \
-	    --network $(NETWORK_FINAL) --jobs 2 -q --out $(NETWORK_FINAL_GAMES)
-	gzip -n -f $(NETWORK_FINAL_GAMES)
-	gyges engine-calibration $(NETWORK_FINAL_GAMES).gz -q --write-scale $(NETWORK_FINAL) > /dev/null
-	gyges engine-calibration $(NETWORK_FINAL_GAMES).gz -q --scale $$($(PYTHON) -c \
-	    "from gyges.engine.network import Network; \
-	    print(Network.load('$(NETWORK_FINAL)').calibration)") \
-	    --svg data/engine/network-final-calibration.svg \
-	    > data/engine/network-final-calibration-report.txt
+	$(call calibrate,$(NETWORK_FINAL),$(NETWORK_FINAL_GAMES),data/engine/network-final)

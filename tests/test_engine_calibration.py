@@ -32,7 +32,7 @@ from gyges.engine.calibration import (
 )
 from gyges.engine.match import MatchSettings, run_match
 from gyges.engine.refereed import PlayedGame, replay_moves
-from gyges.engine.score import Score
+from gyges.engine.score import CALIBRATION, Score
 from gyges.game.rules import PRESETS
 from gyges_cli.main import cli
 
@@ -89,15 +89,20 @@ def test_a_bins_interval_counts_each_game_once():
         assert more[low].interval[1] - more[low].interval[0] < 0.8 * width
 
 
-def test_the_observations_of_recorded_games_match_a_replay():
-    records = list(read_games(str(SAMPLE)))
-    moved = observations(records)
-    # independently: the side of each move from the match module's replay
+def _evaluated(records, game_of, rules_of, scale_of, sides_of=lambda r: ("south", "north")
+               ) -> tuple[list[tuple[float, float]], int, int]:
+    """Independently of the calibration module (the side of each move from the match
+    module's replay of ``game_of(record)`` under ``rules_of(record)``): the (printed
+    probability on ``scale_of(record, side)``, outcome) of each evaluated move of the
+    sides ``sides_of(record)`` names, and how many of their moves were proven and
+    unscored."""
     evals, proven, unscored = [], 0, 0
     for r in records:
-        game = PlayedGame.from_json({**r, "south": r["rules"], "north": r["rules"]})
-        for (position, _), value in zip(replay_moves(game, PRESETS[r["rules"]]), r["scores"],
+        for (position, _), value in zip(replay_moves(game_of(r), rules_of(r)), r["scores"],
                                         strict=False):
+            side = position.turn.name.lower()
+            if side not in sides_of(r):
+                continue
             if value is None:
                 unscored += 1
                 continue
@@ -106,8 +111,17 @@ def test_the_observations_of_recorded_games_match_a_replay():
                 proven += 1
                 continue
             won = {"south": 1.0, "north": 0.0}.get(r["result"], 0.5)
-            evals.append((score.win_probability,
-                          won if position.turn.name == "SOUTH" else 1 - won))
+            evals.append((score.probability(scale_of(r, side)),
+                          won if side == "south" else 1 - won))
+    return evals, proven, unscored
+
+
+def test_the_observations_of_recorded_games_match_a_replay():
+    records = list(read_games(str(SAMPLE)))
+    moved = observations(records)
+    evals, proven, unscored = _evaluated(
+        records, lambda r: PlayedGame.from_json({**r, "south": r["rules"], "north": r["rules"]}),
+        lambda r: PRESETS[r["rules"]], lambda r, side: CALIBRATION)
     assert [(o.probability, o.outcome) for o in moved.evaluations] == evals
     assert (moved.proven, moved.unscored) == (proven, unscored)
     assert moved.proven_missed == 0
@@ -236,28 +250,6 @@ def test_the_fitted_scale_is_written_into_a_network_file(tmp_path):
 GYGES_UGI = [sys.executable, "-c", "from gyges_cli.main import cli; cli()", "ugi"]
 
 
-def _evaluated(records, sides_of) -> tuple[list[tuple[float, float]], int]:
-    """Independently of the calibration module: the (printed probability, outcome) of
-    each evaluated move of the sides ``sides_of(record)`` names (to the engine's text),
-    and the proven ones, in match records under the pbmserv rules."""
-    evals, proven = [], 0
-    for r in records:
-        game = PlayedGame.from_json(r)
-        for (position, _), value in zip(replay_moves(game, PRESETS["pbmserv"]), r["scores"],
-                                        strict=False):
-            side = position.turn.name.lower()
-            if side not in sides_of(r) or value is None:
-                continue
-            score = Score.from_int(value)
-            if score.is_proven:
-                proven += 1
-                continue
-            won = {"south": 1.0, "north": 0.0}.get(r["result"], 0.5)
-            evals.append((score.probability(r["calibration"][sides_of(r)[side]]),
-                          won if side == "south" else 1 - won))
-    return evals, proven
-
-
 def test_a_matchs_games_are_measured_on_its_builtin_engines_moves(tmp_path):
     ugi = "ugi:" + shlex.join(GYGES_UGI)
     settings = MatchSettings(("builtin:depth=2,prove=0", ugi), PRESETS["pbmserv"],
@@ -278,7 +270,9 @@ def test_a_matchs_games_are_measured_on_its_builtin_engines_moves(tmp_path):
     def sides(r):
         return {side: r[side] for side in ("south", "north") if r[side] in builtin}
 
-    evals, proven = _evaluated(records, sides)
+    evals, proven, _ = _evaluated(records, PlayedGame.from_json,
+                                  lambda r: PRESETS["pbmserv"],
+                                  lambda r, side: r["calibration"][sides(r)[side]], sides)
     measured = observations(read_scored_games(str(out)))
     assert [(o.probability, o.outcome) for o in measured.evaluations] == evals
     assert measured.proven == proven and evals
