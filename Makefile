@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: install test test-all bench lint weights data data-tables evaluations data-report validation ladder data-pictures calibration network network-calibration labels labels-3 labels-4 network-final
+.PHONY: install test test-all bench lint weights data data-tables evaluations data-report validation ladder data-pictures calibration network network-calibration labels labels-3 labels-4 network-final helios-matches
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -295,3 +295,22 @@ network-final:
 	    --result-weight 0 --held-out-every 10 -q --out $(NETWORK_FINAL) \
 	    > data/engine/network-final-report.txt
 	$(call calibrate,$(NETWORK_FINAL),$(NETWORK_FINAL_GAMES),data/engine/network-final)
+
+# The engine against Helios (built as docs/engine.md says: fetch its snapshot, then
+# ../shared/peer/build.sh), under its rules, one core each (gyges on core 0, Helios on
+# core 1), one game at a time, 200 games each: at equal time (0.5 s a move), at ten times
+# Helios's time (gyges 0.05 s, Helios 0.5 s) and at twenty times (gyges 0.05 s, Helios
+# 1 s); then the win probabilities gyges printed in the equal-time games against their
+# results (every game measured). About 4 hours.
+HELIOS ?= /tmp/peer/ugi/target/release/gyges_engine
+HELIOS_UGI = ugi:taskset -c 1 $(HELIOS)
+helios-matches:
+	taskset -c 0 gyges match builtin "$(HELIOS_UGI)" --time 0.5 --games 200 --jobs 1 \
+	    --rules helios -q --out data/engine/helios-0.5s-0.5s.jsonl
+	taskset -c 0 gyges match builtin:time=0.05 "$(HELIOS_UGI)" --time 0.5 --games 200 \
+	    --jobs 1 --rules helios -q --out data/engine/helios-0.05s-0.5s.jsonl
+	taskset -c 0 gyges match builtin:time=0.05 "$(HELIOS_UGI)" --time 1.0 --games 200 \
+	    --jobs 1 --rules helios -q --out data/engine/helios-0.05s-1s.jsonl
+	gyges engine-calibration data/engine/helios-0.5s-0.5s.jsonl --held-out-every 1 -q \
+	    --svg data/engine/helios-0.5s-calibration.svg \
+	    > data/engine/helios-0.5s-calibration-report.txt
