@@ -66,10 +66,10 @@ define retire
 	$(PYTHON) -c "import os, sys; from gyges.engine.identity import engine_identity; \
 	    from gyges.engine.network import Network; \
 	    from gyges.setups.evaluation.table import is_evaluation_file, read_evaluations; \
-	    from gyges.setups.selfplay.games import read_games; \
+	    from gyges.setups.selfplay.games import read_selfplay_games; \
 	    here = engine_identity(network=Network.load(sys.argv[1]) if sys.argv[1] else None); \
 	    [os.replace(p, p + '.stale') for p in sys.argv[2:] if os.path.exists(p) and \
-	     ((read_evaluations if is_evaluation_file(p) else read_games)(p)[0] or {}) \
+	     ((read_evaluations if is_evaluation_file(p) else read_selfplay_games)(p)[0] or {}) \
 	     .get('engine') not in (None, here)]" "$(NETWORK)" $(1)
 endef
 

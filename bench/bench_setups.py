@@ -42,7 +42,13 @@ from collections.abc import Callable, Iterator
 from gyges.engine import Limit
 from gyges.game.rules import PRESETS
 from gyges.parallel import RunSummary
-from gyges.setups import canonical_pairs, constraints_from_options, run, search, select_pairs
+from gyges.setups import (
+    canonical_pairs,
+    constraints_from_options,
+    run_analysis,
+    search,
+    select_pairs,
+)
 from gyges.setups.selfplay.games import run_games
 
 TOTAL = 8100
@@ -72,8 +78,8 @@ def time_analyze(pairs, depth: int, jobs: int, scheduler: str = "",
         out = os.path.join(d, "bench.jsonl")
         c = _cpu()
         t = time.perf_counter()
-        summary = run(pairs, PRESETS["pbmserv"], depth, out, jobs=jobs, scheduler=scheduler,
-                      split=split)
+        summary = run_analysis(pairs, PRESETS["pbmserv"], depth, out, jobs=jobs,
+                               scheduler=scheduler, split=split)
         elapsed = time.perf_counter() - t
         cpu = _cpu() - c
         assert summary.done == len(pairs) and summary.complete

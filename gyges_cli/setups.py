@@ -20,8 +20,8 @@ from gyges.game.rules import RuleRequest, RuleSet, Side
 from gyges.output import OutputError, check_output, open_atomic, signed
 from gyges.parallel import ResultsFileError, RunSummary, StatusLine
 from gyges.setups import (
-    MAX_DEPTH,
-    MIN_DEPTH,
+    MAX_ANALYSIS_DEPTH,
+    MIN_ANALYSIS_DEPTH,
     ConstraintFileError,
     PairListError,
     PairSelectionError,
@@ -34,7 +34,7 @@ from gyges.setups import (
     read_constraints,
     read_results,
     report,
-    run,
+    run_analysis,
     select_pairs,
 )
 from gyges.setups.answer import setup_answer
@@ -48,10 +48,10 @@ from gyges.setups.evaluation.table import (
 )
 from gyges.setups.selfplay.forest import forest_plot
 from gyges.setups.selfplay.games import (
-    DEFAULT_LIMIT,
+    DEFAULT_SELFPLAY_LIMIT,
     describe_limit,
     is_games_file,
-    read_games,
+    read_selfplay_games,
     run_games,
 )
 from gyges.setups.selfplay.ladder import Rung, ladder_report
@@ -204,10 +204,10 @@ def search_command(constraints: tuple[str, ...], files: tuple[str, ...], mode: s
               help="Analyse only the canonical pair standing for each pair and its mirror "
                    "(both rows reversed: the same verdict and figures): 4,068 pairs stand "
                    "for all 8,100; 'setups report' counts each for its mirror too.")
-@click.option("--depth", type=click.IntRange(MIN_DEPTH, MAX_DEPTH), default=2,
+@click.option("--depth", type=click.IntRange(MIN_ANALYSIS_DEPTH, MAX_ANALYSIS_DEPTH), default=2,
               show_default=True,
               help=f"Prove forced wins within this many of South's moves "
-                   f"({MIN_DEPTH}..{MAX_DEPTH}).")
+                   f"({MIN_ANALYSIS_DEPTH}..{MAX_ANALYSIS_DEPTH}).")
 @jobs_option()
 @scheduler_option
 @click.option("--split/--no-split", default=None,
@@ -242,7 +242,7 @@ def analyze_command(south: str | None, north: str | None, pairs_file: str | None
     """
     jobs = check_jobs(jobs)
     pairs = _pairs(south, north, pairs_file)
-    _run_batch(lambda progress: run(pairs, rules, depth, out, canonical=canonical,
+    _run_batch(lambda progress: run_analysis(pairs, rules, depth, out, canonical=canonical,
                                     split=split, scheduler=scheduler, jobs=jobs, log=log,
                                     progress=progress),
                out, quiet, ("results", "pair", "analysed"))
@@ -253,7 +253,7 @@ def analyze_command(south: str | None, north: str | None, pairs_file: str | None
               help="Games to play (default: one round, each pair once); game i plays "
                    "pair i mod P of a fixed seeded order, and every round after the first "
                    "opens with one random move of each side, so a pair's games differ.")
-@limit_options("a move", DEFAULT_LIMIT)
+@limit_options("a move", DEFAULT_SELFPLAY_LIMIT)
 @click.option("--prove", type=click.IntRange(0, MAX_PROVE_DEPTH), default=2, show_default=True,
               metavar="K", help="The engine's proof horizon in moves (0: no prover).")
 @click.option("--max-plies", type=click.IntRange(1), default=200, show_default=True,
@@ -295,7 +295,7 @@ def rank_command(games: int | None, seconds: float | None, depth: int | None,
     """
     jobs = check_jobs(jobs)
     pairs = _pairs(south, north, pairs_file)
-    limit = limit_of(seconds, depth, nodes, DEFAULT_LIMIT)
+    limit = limit_of(seconds, depth, nodes, DEFAULT_SELFPLAY_LIMIT)
     _run_batch(lambda progress: run_games(pairs, rules, out, games=games, limit=limit,
                                           prove=prove, max_plies=max_plies,
                                           canonical=canonical, scheduler=scheduler,
@@ -605,7 +605,7 @@ def _evaluation_file(path: str, rules: str | None = None
 
 def _games_file(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A games file of 'setups rank'."""
-    return _read_file(path, "'setups rank' games", is_games_file, read_games, path)
+    return _read_file(path, "'setups rank' games", is_games_file, read_selfplay_games, path)
 
 
 @setups_group.command("validation-pairs")
@@ -703,7 +703,7 @@ def _evaluation_columns(path: str, rules: str) -> dict[Side, dict[str, float]]:
 def _games_report(results: str, proven_file: str | None, svg: bool, forest: bool,
                   evaluations_file: str | None = None, ladder_files: Sequence[str] = ()
                   ) -> tuple[str, str | None, str | None]:
-    found, games = read_games(results)
+    found, games = read_selfplay_games(results)
     if not games or found is None:
         raise UserError("holds no game records (made by 'gyges setups rank')", results)
     proven: list[dict] = []

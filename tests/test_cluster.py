@@ -24,7 +24,7 @@ from gyges.game.position import Position
 from gyges.game.rules import PRESETS
 from gyges.search.batch import solve_many
 from gyges.setups import select_pairs
-from gyges.setups.proven.batch import run
+from gyges.setups.proven.batch import run_analysis
 
 pytest.importorskip("distributed")
 
@@ -234,8 +234,8 @@ def test_setups_analyze_on_dask_equals_local(cluster, tmp_path):
     cluster.top_up(2)
     pairs = select_pairs("231123,112233,321312", "all")[::9]
     local, dask = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
-    run(pairs, RULES, 2, str(local), jobs=2, scheduler="")
-    s = run(pairs, RULES, 2, str(dask), scheduler=cluster.address,
+    run_analysis(pairs, RULES, 2, str(local), jobs=2, scheduler="")
+    s = run_analysis(pairs, RULES, 2, str(dask), scheduler=cluster.address,
             log=str(tmp_path / "dask.log"))
     assert s.done == len(pairs) and s.complete
     assert sorted(local.read_text().splitlines()) == sorted(dask.read_text().splitlines())
@@ -250,16 +250,16 @@ def test_setups_analyze_split_on_dask_resumes_to_the_local_lines(cluster, tmp_pa
     cluster.top_up(2)
     pairs = select_pairs("231123,112233", "all")[::15]
     local, dask = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
-    run(pairs, RULES, 2, str(local), jobs=1, scheduler="")
+    run_analysis(pairs, RULES, 2, str(local), jobs=1, scheduler="")
 
     def stop(event):
         if event.record is not None:
             raise KeyboardInterrupt
 
-    s = run(pairs, RULES, 2, str(dask), scheduler=cluster.address, split=True, watch=stop)
+    s = run_analysis(pairs, RULES, 2, str(dask), scheduler=cluster.address, split=True, watch=stop)
     assert s.interrupted and s.done == 1
     assert (tmp_path / "dask.jsonl.parts").exists()
-    s = run(pairs, RULES, 2, str(dask), scheduler=cluster.address, split=True)
+    s = run_analysis(pairs, RULES, 2, str(dask), scheduler=cluster.address, split=True)
     assert s.complete and s.skipped == 1 and s.done == len(pairs) - 1
     assert sorted(local.read_text().splitlines()) == sorted(dask.read_text().splitlines())
     assert not (tmp_path / "dask.jsonl.parts").exists()

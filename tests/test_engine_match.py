@@ -187,7 +187,7 @@ def test_a_game_without_its_partner_is_counted_but_left_out():
 def test_the_published_games_load_as_played_games():
     from gyges.engine.identity import UNRECORDED
     from gyges.engine.match import results_file
-    from gyges.setups.selfplay.games import read_games
+    from gyges.setups.selfplay.games import read_selfplay_games
 
     found = results_file("data/engine/helios-0.5s.jsonl").read()
     assert found.params["engines"][0] == "builtin" and found.params["limit"] == {"time": 0.5}
@@ -195,7 +195,7 @@ def test_the_published_games_load_as_played_games():
     games = found.values()
     assert len(games) == 200 and all(isinstance(g, PlayedGame) for g in games.values())
     assert games[1].opening == ("123213", "321312") and games[1].number == 1
-    params, records = read_games("data/setups/pbmserv-selfplay.jsonl")
+    params, records = read_selfplay_games("data/setups/pbmserv-selfplay.jsonl")
     assert params is not None and len(records) == 10000
     first = PlayedGame.from_json(records[0])
     assert (first.south, first.opening, first.round) == ("builtin", ("123213", "321312"), 0)

@@ -13,7 +13,7 @@ import pytest
 
 from gyges.engine.identity import code_digest, weights_digest
 from gyges.game.rules import RuleSet
-from gyges.setups.selfplay.games import ScheduledGame, is_games_file, play_task, read_games
+from gyges.setups.selfplay.games import ScheduledGame, is_games_file, play_task, read_selfplay_games
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 PUBLISHED = sorted(str(p) for p in DATA.rglob("*.jsonl") if is_games_file(str(p)))
@@ -30,7 +30,7 @@ def _rules(text: str) -> RuleSet:
 
 @pytest.mark.parametrize("path", PUBLISHED, ids=lambda p: Path(p).name)
 def test_a_published_games_file_is_this_engines_and_replays(path):
-    params, games = read_games(path)
+    params, games = read_selfplay_games(path)
     assert params is not None and games
     made_by = params["engine"]
     assert made_by.weights == weights_digest(), (

@@ -96,12 +96,12 @@ def test_the_published_evaluation_report_and_map_are_what_the_command_makes():
 
 
 def test_the_published_ladder_report_is_what_the_command_makes():
-    from gyges.setups.selfplay.games import describe_limit, read_games
+    from gyges.setups.selfplay.games import describe_limit, read_selfplay_games
     from gyges.setups.selfplay.ladder import Rung, ladder_report
 
     rungs = []
     for name in ("ladder-1000.jsonl", "ladder-10000.jsonl"):
-        found, games = read_games(str(DATA / name))
+        found, games = read_selfplay_games(str(DATA / name))
         assert found is not None
         rungs.append(Rung.of(describe_limit(found["limit"]), games, found["canonical"]))
     assert ladder_report(rungs) == (DATA / "ladder-report.txt").read_text(encoding="utf-8")

@@ -20,7 +20,7 @@ from gyges.setups.selfplay.games import (
     OPENING_PLIES,
     is_games_file,
     play_task,
-    read_games,
+    read_selfplay_games,
     run_games,
     schedule,
 )
@@ -171,7 +171,7 @@ def test_the_games_file_is_known_for_what_it_is(reference, tmp_path):
     p.write_text("\n".join(reference) + "\n")
     assert is_games_file(str(p))
     assert not is_games_file("data/setups/pbmserv-depth3.jsonl")
-    params, games = read_games(str(p))
+    params, games = read_selfplay_games(str(p))
     assert params is not None and params["limit"] == {"depth": 2}
     assert [g["game"] for g in games] == list(range(GAMES))
 
@@ -182,7 +182,7 @@ def test_canonical_runs_play_each_mirror_class_once(tmp_path):
     s = run_games(pairs, RULES, str(out), limit=Limit(depth=1), prove=0, canonical=True,
                   jobs=1)
     assert s.done == 2
-    _, games = read_games(str(out))
+    _, games = read_selfplay_games(str(out))
     assert {(g["south"], g["north"]) for g in games} == set(canonical_pairs(pairs))
     assert all(g["canonical"] is True for g in games)
 
@@ -218,7 +218,7 @@ def test_several_limits_stop_a_move_at_the_first_reached(tmp_path):
                                    "--games", "2", "--nodes", "300", "--depth", "2", "-q",
                                    "--out", str(out)])
     assert res.exit_code == 0, res.output
-    params, games = read_games(str(out))
+    params, games = read_selfplay_games(str(out))
     assert params is not None and params["limit"] == {"depth": 2, "nodes": 300}
     assert len(games) == 2
 
@@ -236,7 +236,7 @@ def test_games_with_a_network_name_it_and_are_its(tmp_path, reference):
     (tmp_path / "net.json").write_text(net.dumps())
     res = run([*RANK, "--jobs", "1", "--network", "net.json"], tmp_path)
     assert res.code == 0, res.err
-    params, games = read_games(str(tmp_path / "g.jsonl"))
+    params, games = read_selfplay_games(str(tmp_path / "g.jsonl"))
     assert params is not None and params["engine"].weights == \
         engine_identity(network=net).weights != weights_digest()
     linear = [json.loads(line) for line in reference]

@@ -16,7 +16,7 @@ from gyges.setups.evaluation.summary import EvaluationTable
 from gyges.setups.evaluation.table import read_evaluations
 from gyges.setups.proven.records import read_results
 from gyges.setups.selfplay.forest import forest_plot
-from gyges.setups.selfplay.games import describe_limit, read_games
+from gyges.setups.selfplay.games import describe_limit, read_selfplay_games
 from gyges.setups.selfplay.ladder import Rung
 from gyges.setups.selfplay.report import best_replies, rank_report
 from gyges.setups.selfplay.scoremap import score_map_svg
@@ -141,7 +141,7 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "setups"
 
 def test_the_published_self_play_report_and_map_are_reproduced():
     games_file = DATA / "pbmserv-selfplay.jsonl"
-    found, games = read_games(str(games_file))
+    found, games = read_selfplay_games(str(games_file))
     assert found is not None and found["canonical"] and found["limit"] == {"nodes": 1000}
     assert [g["game"] for g in games] == list(range(len(games)))   # sorted, none missing
     proven_found, proven = read_results(str(DATA / "pbmserv-depth3.jsonl"))
@@ -150,7 +150,7 @@ def test_the_published_self_play_report_and_map_are_reproduced():
     rungs = []
     for nodes in (1000, 10000, 50000):          # the ladder's rungs played so far (Makefile)
         if (DATA / f"ladder-{nodes}.jsonl").exists():
-            rung_found, rung_games = read_games(str(DATA / f"ladder-{nodes}.jsonl"))
+            rung_found, rung_games = read_selfplay_games(str(DATA / f"ladder-{nodes}.jsonl"))
             assert rung_found is not None and rung_found["rules"] == found["rules"]
             rungs.append(Rung.of(describe_limit(rung_found["limit"]), rung_games,
                                  rung_found["canonical"]))

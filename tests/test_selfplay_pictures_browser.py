@@ -22,7 +22,7 @@ from gyges.setups.evaluation.table import read_evaluations
 from gyges.setups.proven.heatmap import ASCENT, CHAR_WIDTH, DESCENT
 from gyges.setups.proven.records import read_results
 from gyges.setups.selfplay.forest import forest_plot
-from gyges.setups.selfplay.games import read_games
+from gyges.setups.selfplay.games import read_selfplay_games
 from gyges.setups.selfplay.scoremap import score_map_svg
 from gyges.setups.selfplay.table import GameTable, game_table
 
@@ -35,7 +35,7 @@ MARGIN = 4       #: the screenshot's border band that must stay blank (the SVG p
 
 @pytest.fixture(scope="module")
 def table() -> GameTable:
-    found, games = read_games(str(DATA / "pbmserv-selfplay.jsonl"))
+    found, games = read_selfplay_games(str(DATA / "pbmserv-selfplay.jsonl"))
     assert found is not None
     _, proven = read_results(str(DATA / "pbmserv-depth3.jsonl"))
     return game_table(games, found["canonical"], [r.to_json() for r in proven])

@@ -41,15 +41,25 @@ from gyges.setups.pairs import (
     parse_pairs,
     select_pairs,
 )
-from gyges.setups.proven.analysis import MAX_DEPTH, MIN_DEPTH, analyse_pair, win_defence
-from gyges.setups.proven.batch import combine_verdicts, first_move_verdicts, first_moves, run
+from gyges.setups.proven.analysis import (
+    MAX_ANALYSIS_DEPTH,
+    MIN_ANALYSIS_DEPTH,
+    analyse_pair,
+    win_defence,
+)
+from gyges.setups.proven.batch import (
+    combine_verdicts,
+    first_move_verdicts,
+    first_moves,
+    run_analysis,
+)
 from gyges.setups.proven.heatmap import heatmap_svg
 from gyges.setups.proven.records import (
     AnalysisParams,
     BatchError,
     PairRecord,
+    analysis_results_file,
     read_results,
-    results_file,
 )
 from gyges.setups.proven.report import report
 from gyges.setups.search.constraints import (
@@ -65,7 +75,7 @@ from gyges.setups.search.figures import forced_landing_within, replace_threats
 from gyges.setups.search.find import check_pair, find_setups, search
 from gyges.setups.search.model import RoundProgress
 from gyges.setups.search.options import (
-    KEYS,
+    CONSTRAINT_KEYS,
     MAX_LANDING_MOVES,
     ConstraintFileError,
     ScopeError,
@@ -73,21 +83,21 @@ from gyges.setups.search.options import (
     load_constraints,
     read_constraints,
 )
-from gyges.setups.selfplay.games import read_games, run_games
+from gyges.setups.selfplay.games import read_selfplay_games, run_games
 from gyges.setups.selfplay.report import rank_report
 from gyges.setups.selfplay.scoremap import score_map_svg
-from gyges.setups.selfplay.strengths import Fit, Rating, fit_strengths
+from gyges.setups.selfplay.strengths import Rating, StrengthFit, fit_strengths
 from gyges.setups.selfplay.table import GameTable, game_table
 
 __all__ = [
-    "KEYS", "MAX_DEPTH", "MAX_LANDING_MOVES", "MIN_DEPTH", "AnalysisParams", "BatchError",
-    "ConstraintFileError", "Constraints", "Count", "CountOp", "Fit", "GameTable", "NorthAs",
-    "PairListError", "PairRecord", "PairSelectionError", "Rating", "RoundProgress",
-    "ScopeError", "SearchResult", "SearchSide", "SetupError", "SideConstraints", "all_pairs",
-    "analyse_pair", "canonical_pair", "canonical_pairs", "check_pair", "combine_verdicts",
-    "constraints_from_options", "find_setups", "first_move_verdicts", "first_moves",
-    "fit_strengths", "forced_landing_within", "game_table", "heatmap_svg",
-    "load_constraints", "mirror_setup", "parse_pairs", "rank_report", "read_constraints",
-    "read_games", "read_results", "replace_threats", "report", "results_file", "run",
-    "run_games", "score_map_svg", "search", "select_pairs", "win_defence",
+    "CONSTRAINT_KEYS", "MAX_ANALYSIS_DEPTH", "MAX_LANDING_MOVES", "MIN_ANALYSIS_DEPTH",
+    "AnalysisParams", "BatchError", "ConstraintFileError", "Constraints", "Count", "CountOp",
+    "GameTable", "NorthAs", "PairListError", "PairRecord", "PairSelectionError", "Rating",
+    "RoundProgress", "ScopeError", "SearchResult", "SearchSide", "SetupError", "SideConstraints",
+    "StrengthFit", "all_pairs", "analyse_pair", "analysis_results_file", "canonical_pair",
+    "canonical_pairs", "check_pair", "combine_verdicts", "constraints_from_options", "find_setups",
+    "first_move_verdicts", "first_moves", "fit_strengths", "forced_landing_within", "game_table",
+    "heatmap_svg", "load_constraints", "mirror_setup", "parse_pairs", "rank_report",
+    "read_constraints", "read_results", "read_selfplay_games", "replace_threats", "report",
+    "run_analysis", "run_games", "score_map_svg", "search", "select_pairs", "win_defence",
 ]

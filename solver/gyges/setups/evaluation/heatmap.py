@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 
 from gyges.setups.evaluation.summary import EvaluationTable
-from gyges.setups.proven.heatmap import CELL, Canvas, axes, svg_document
+from gyges.setups.proven.heatmap import CELL_SIZE, Canvas, axes, svg_document
 from gyges.setups.selfplay.scoremap import score_colour
 
 __all__ = ["MISSING", "evaluation_map_svg"]
@@ -51,16 +51,16 @@ def evaluation_map_svg(table: EvaluationTable) -> str:
         for j, n in enumerate(norths):
             p = table.south_win.get((s, n))
             if p is None:
-                c.rect(CELL * j, CELL * i, CELL, CELL, MISSING,
+                c.rect(CELL_SIZE * j, CELL_SIZE * i, CELL_SIZE, CELL_SIZE, MISSING,
                        f"S {s} N {n}: not evaluated yet")
                 continue
             colour = score_colour(0.5 + (p - mean) / (2 * scale))
-            c.rect(CELL * j, CELL * i, CELL, CELL, colour,
+            c.rect(CELL_SIZE * j, CELL_SIZE * i, CELL_SIZE, CELL_SIZE, colour,
                    f"S {s} N {n}: South's win probability {_pct(p)}")
-    c.rect(0, 0, CELL * len(norths), CELL * len(souths), "none", stroke="#999999")
+    c.rect(0, 0, CELL_SIZE * len(norths), CELL_SIZE * len(souths), "none", stroke="#999999")
     left = axes(c, souths, norths, ("North setup, best for North first →",
                                     "South setup, best for South first →"))
-    y = CELL * len(souths) + 3 * 4
+    y = CELL_SIZE * len(souths) + 3 * 4
     swatch = 24
     for k in range(_STEPS + 1):
         c.rect(left + swatch * k, y, swatch, _TEXT, score_colour(k / _STEPS),

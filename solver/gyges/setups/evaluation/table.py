@@ -51,7 +51,7 @@ from gyges.parallel import ResultsFile, RunEvent, RunSummary, first_record
 from gyges.parallel import run as run_tasks
 from gyges.setups.pairs import SetupError, canonical_pairs
 
-__all__ = ["DEFAULT_NODES", "EVALUATION_FORMAT", "HASH_BITS", "evaluate_pair",
+__all__ = ["DEFAULT_NODES", "EVALUATION_FORMAT", "EVALUATION_HASH_BITS", "evaluate_pair",
            "evaluation_params", "evaluations_file", "is_evaluation_file", "read_evaluations",
            "run_evaluations"]
 
@@ -61,9 +61,9 @@ EVALUATION_FORMAT = 1  #: version of the record layout
 #: The budget of a pair's search when none is given: 200,000 nodes (depth 4 or 5 from a
 #: start position; 3 to 4 s of one core).
 DEFAULT_NODES = 200_000
-#: The transposition table, 2 ** HASH_BITS entries of 16 bytes (64 MiB): a fresh one per
+#: The transposition table, 2 ** EVALUATION_HASH_BITS entries of 16 bytes (64 MiB): a fresh one per
 #: pair, so that a pair's value does not depend on the pair searched before.
-HASH_BITS = 22
+EVALUATION_HASH_BITS = 22
 _PARAMS = ("engine", "format", "nodes", "prove", "rules")
 
 
@@ -82,7 +82,7 @@ def evaluate_pair(south: str, north: str, rules: RuleSet, nodes: int = DEFAULT_N
     proof horizon ``prove``, by a fresh engine (with the learned evaluation ``network``;
     None: the linear one; not given: the default one): its record without the run's
     parameters."""
-    engine = Engine(rules, Options(prove=prove, hash_bits=HASH_BITS,
+    engine = Engine(rules, Options(prove=prove, hash_bits=EVALUATION_HASH_BITS,
                                    network=resolved_network(network)))
     a = engine.analyse(Position.setup(south, north), Limit(nodes=nodes))
     return {"south": south, "north": north, "score": a.score.to_json(),

@@ -4,8 +4,8 @@ Each setup pair gives one start position, South to move (seed 000: South sets up
 moves first). :func:`analyse_pair` computes its figures as one record
 (:class:`gyges.setups.proven.records.PairRecord`), asking the solver for the verdict
 unless it is given (the verdict of a pair split per first move:
-:func:`gyges.setups.proven.batch.combine_verdicts`), within :data:`MIN_DEPTH` ..
-:data:`MAX_DEPTH` of South's moves.
+:func:`gyges.setups.proven.batch.combine_verdicts`), within :data:`MIN_ANALYSIS_DEPTH` ..
+:data:`MAX_ANALYSIS_DEPTH` of South's moves.
 
 >>> from gyges.game.rules import PRESETS
 >>> r = analyse_pair("231123", "321123", PRESETS["pbmserv"], 1)
@@ -33,17 +33,17 @@ from gyges.setups.search.figures import (
     replace_threats,
 )
 
-__all__ = ["MAX_DEPTH", "MIN_DEPTH", "Verdict", "analyse_pair", "win_defence"]
+__all__ = ["MAX_ANALYSIS_DEPTH", "MIN_ANALYSIS_DEPTH", "PairVerdict", "analyse_pair", "win_defence"]
 
-MIN_DEPTH = 1  #: the shallowest analysis: South's verdict within one move
-MAX_DEPTH = MAX_MOVES  #: the deepest analysis: the solver's limit
+MIN_ANALYSIS_DEPTH = 1  #: the shallowest analysis: South's verdict within one move
+MAX_ANALYSIS_DEPTH = MAX_MOVES  #: the deepest analysis: the solver's limit
 
 #: The solver's verdict for the side to move: ``(result, win_in, keys)``, the keys in
 #: notation, sorted.
-Verdict = tuple[ResultKind, int | None, list[str]]
+PairVerdict = tuple[ResultKind, int | None, list[str]]
 
 
-def _solve(position: Position, rules: RuleSet, depth: int) -> Verdict:
+def _solve(position: Position, rules: RuleSet, depth: int) -> PairVerdict:
     """The verdict for the side to move within ``depth`` moves, by the solver."""
     sol = solve(position, rules, max_moves=depth, tree=False)  # no tree: faster
     return sol.result, sol.moves, sorted(format_move(m) for m in sol.keys)
@@ -80,7 +80,7 @@ def win_defence(position: Position, rules: RuleSet, key_text: str, k: int) -> di
 
 
 def analyse_pair(south: str, north: str, rules: RuleSet, depth: int,
-                 verdict: Verdict | None = None) -> PairRecord:
+                 verdict: PairVerdict | None = None) -> PairRecord:
     """The figures of one setup pair (South to move), as one record (its parameters
     :meth:`AnalysisParams.of <gyges.setups.proven.records.AnalysisParams.of>` ``rules``
     and ``depth``).

@@ -1,6 +1,6 @@
 """The batch analysis of setup pairs: parallel, streamed to JSON Lines, resumable.
 
-:func:`run` is one resumable run of :mod:`gyges.parallel`: one task per pair
+:func:`run_analysis` is one resumable run of :mod:`gyges.parallel`: one task per pair
 (:func:`gyges.setups.proven.analysis.analyse_pair`) on the local process pool or a Dask cluster,
 each record appended to the results file (:mod:`gyges.setups.proven.records`) as it arrives, so
 an interrupted run keeps everything written and a rerun with the same file resumes. Each
@@ -43,12 +43,22 @@ from gyges.parallel import run as run_tasks
 from gyges.search import Prover, ProverKind, ResultKind
 from gyges.search.policy import table_bits
 from gyges.setups.pairs import SetupError, canonical_pairs
-from gyges.setups.proven.analysis import MAX_DEPTH, MIN_DEPTH, Verdict, analyse_pair
-from gyges.setups.proven.records import AnalysisParams, BatchError, PairRecord, results_file
+from gyges.setups.proven.analysis import (
+    MAX_ANALYSIS_DEPTH,
+    MIN_ANALYSIS_DEPTH,
+    PairVerdict,
+    analyse_pair,
+)
+from gyges.setups.proven.records import (
+    AnalysisParams,
+    BatchError,
+    PairRecord,
+    analysis_results_file,
+)
 
 __all__ = [
-    "GROUP", "SPLIT_FROM", "FirstMoveVerdicts", "analyse_task", "combine_verdicts",
-    "finish_task", "first_move_verdicts", "first_moves", "moves_task", "parts_file", "run",
+    "GROUP", "SPLIT_FROM", "FirstMoveVerdicts", "analyse_task", "combine_verdicts", "finish_task",
+    "first_move_verdicts", "first_moves", "moves_task", "parts_file", "run_analysis",
 ]
 
 _LOG = logging.getLogger("gyges.setups")
@@ -97,7 +107,7 @@ def first_move_verdicts(position: Position, rules: RuleSet, depth: int,
 
 
 def combine_verdicts(position: Position, rules: RuleSet, depth: int,
-                     found: dict[int, int | None]) -> Verdict:
+                     found: dict[int, int | None]) -> PairVerdict:
     """The ``(result, win_in, keys)`` of ``solve(position, max_moves=depth)`` from every
     first move's verdict: the side to move wins in the least k over its first moves (the
     keys: the moves reaching it); if none, the opponent wins in d when every first move
@@ -350,7 +360,7 @@ def _run_split(asked: Sequence[_Pair], split: _Split, scheduler: str | None,
                       records=records)
 
 
-def run(
+def run_analysis(
     pairs: Iterable[_Pair],
     rules: RuleSet,
     depth: int,
@@ -387,14 +397,14 @@ def run(
     :class:`~gyges.output.OutputError`); Ctrl-C or SIGTERM stops the run, every line
     written stays, and the summary says ``interrupted``.
     """
-    if not MIN_DEPTH <= depth <= MAX_DEPTH:
-        raise SetupError(f"depth {depth}: give {MIN_DEPTH} to {MAX_DEPTH}")
+    if not MIN_ANALYSIS_DEPTH <= depth <= MAX_ANALYSIS_DEPTH:
+        raise SetupError(f"depth {depth}: give {MIN_ANALYSIS_DEPTH} to {MAX_ANALYSIS_DEPTH}")
     if group < 1:
         raise SetupError(f"group {group}: give at least 1 first move per task")
     split = depth >= SPLIT_FROM if split is None else split
     asked = canonical_pairs(pairs) if canonical else list(pairs)
     wanted = AnalysisParams.of(rules, depth, canonical)
-    results = results_file(out, wanted)
+    results = analysis_results_file(out, wanted)
     if not split:
         return run_tasks(
             functools.partial(analyse_task, rules=rules, depth=depth, canonical=canonical,

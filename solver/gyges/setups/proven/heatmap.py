@@ -28,11 +28,11 @@ from xml.sax.saxutils import escape, quoteattr
 from gyges.setups.pairs import canonical_pair
 from gyges.setups.proven.records import COUNTS, PairRecord, is_canonical, with_mirrors
 
-__all__ = ["CELL", "CHAR_WIDTH", "Canvas", "axes", "heatmap_svg", "svg_document", "text_width"]
+__all__ = ["CELL_SIZE", "CHAR_WIDTH", "Canvas", "axes", "heatmap_svg", "svg_document", "text_width"]
 
 #: cell side (px): larger cells read more easily but make a larger picture; 15 holds a
 #: label of LABEL_SIZE in each row and column, and 90 setups make a grid of 1,350 px
-CELL = 15
+CELL_SIZE = 15
 LABEL_SIZE = 12  #: font size of the setup labels (px): read at the picture's natural size
 TITLE_SIZE = 13  #: font size of the axis titles (px)
 LEGEND_SIZE = 11  #: font size of the legend (px)
@@ -129,21 +129,21 @@ def _grid(c: Canvas, rows: Sequence[PairRecord], souths: list[str], norths: list
         tip = (f"S {s} N {n}: {results.get(r.result, str(r.result))}, "
                f"{key.replace('_', ' ')} {r.count(key)}"
                + (f" (as its mirror S {s[::-1]} N {n[::-1]})" if mirrored else ""))
-        c.rect(CELL * ni[n], CELL * si[s], CELL, CELL, colour, tip)
-    c.rect(0, 0, CELL * len(norths), CELL * len(souths), "none", stroke="#999999")
+        c.rect(CELL_SIZE * ni[n], CELL_SIZE * si[s], CELL_SIZE, CELL_SIZE, colour, tip)
+    c.rect(0, 0, CELL_SIZE * len(norths), CELL_SIZE * len(souths), "none", stroke="#999999")
 
 
 def axes(c: Canvas, souths: list[str], norths: list[str],
          titles: tuple[str, str] = ("North setup →", "South setup →")) -> float:
     """Setup labels on both axes (the grid's top left corner at 0, 0, cells of
-    :data:`CELL`) and the axis titles (North's, South's); returns the x where the row
+    :data:`CELL_SIZE`) and the axis titles (North's, South's); returns the x where the row
     labels begin (a legend is aligned with it)."""
-    width, height = CELL * len(norths), CELL * len(souths)
+    width, height = CELL_SIZE * len(norths), CELL_SIZE * len(souths)
     label = text_width("000000", LABEL_SIZE)
     for j, n in enumerate(norths):   # upright, read upwards, centred on the column
-        c.text(CELL * j + CELL / 2 + 0.35 * LABEL_SIZE, -GAP, n, LABEL_SIZE, turn=-90)
+        c.text(CELL_SIZE * j + CELL_SIZE / 2 + 0.35 * LABEL_SIZE, -GAP, n, LABEL_SIZE, turn=-90)
     for i, s in enumerate(souths):
-        c.text(-GAP, CELL * i + CELL / 2 + 0.35 * LABEL_SIZE, s, LABEL_SIZE, anchor="end")
+        c.text(-GAP, CELL_SIZE * i + CELL_SIZE / 2 + 0.35 * LABEL_SIZE, s, LABEL_SIZE, anchor="end")
     north, south = titles
     top = -GAP - label - 2 * GAP - DESCENT * TITLE_SIZE
     if text_width(north, TITLE_SIZE) <= width:
@@ -203,7 +203,7 @@ def heatmap_svg(records: Sequence[PairRecord], value: str = "auto") -> str:
     c = Canvas()
     _grid(c, rows, souths, norths, key, hi, is_canonical(table))
     left = axes(c, souths, norths)
-    _legend(c, left, CELL * len(souths) + 3 * GAP, depth, key, hi)
+    _legend(c, left, CELL_SIZE * len(souths) + 3 * GAP, depth, key, hi)
     title = (f"Gyges setup pairs, depth {depth}: South setups (rows) by North setups "
              f"(columns); red: South forces a landing, blue: North does, white to green: "
              f"{key.replace('_', ' ')} (0 to {hi})")

@@ -7,7 +7,7 @@ proved it, :class:`~gyges.engine.identity.EngineIdentity`: one file holds one an
 by one engine).
 :class:`PairRecord` is a record as a typed value (:meth:`PairRecord.from_json` checks it,
 :meth:`PairRecord.to_json` writes it), :class:`AnalysisParams` the parameters it carries;
-:func:`results_file` says how the file is read (:class:`gyges.parallel.ResultsFile`, the
+:func:`analysis_results_file` says how the file is read (:class:`gyges.parallel.ResultsFile`, the
 reader every results file shares) and :func:`read_results` reads one, dropping a last line
 an interruption cut short.
 
@@ -39,7 +39,7 @@ from gyges.search.stipulation import RESULT_KINDS, ResultKind
 
 __all__ = [
     "COUNTS", "PAIR_FORMAT", "RECORD_KEYS", "AnalysisParams", "BatchError", "PairRecord",
-    "is_canonical", "read_results", "results_file", "with_mirrors",
+    "analysis_results_file", "is_canonical", "read_results", "with_mirrors",
 ]
 
 PAIR_FORMAT = 1  #: version of the JSONL record layout
@@ -219,7 +219,7 @@ def _pair(record: Mapping[str, Any]) -> tuple[str, str]:
     return record["south"], record["north"]
 
 
-def results_file(path: str, wanted: AnalysisParams | None = None) -> ResultsFile:
+def analysis_results_file(path: str, wanted: AnalysisParams | None = None) -> ResultsFile:
     """The results file of an analysis: records keyed by ``(south, north)``, each read as a
     :class:`PairRecord` (:attr:`gyges.parallel.Line.value`); with ``wanted`` a record made
     with other parameters is refused, without it every record must have those of the
@@ -237,7 +237,7 @@ def read_results(path: str, repair: bool = False
     file). Any other bad line, or records with different parameters, is a
     :class:`gyges.parallel.ResultsFileError` naming the file and the line.
     """
-    found = results_file(path).read(repair)
+    found = analysis_results_file(path).read(repair)
     return found.params, sorted(found.values().values(), key=lambda r: r.pair)
 
 

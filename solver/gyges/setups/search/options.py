@@ -1,6 +1,6 @@
 """Reading a setup search's constraints: option keys, ``KEY=VALUE`` arguments, YAML files.
 
-The same keys (:data:`KEYS`) serve as command-line options (``--fix 3@1``), as
+The same keys (:data:`CONSTRAINT_KEYS`) serve as command-line options (``--fix 3@1``), as
 ``KEY=VALUE`` arguments (``fix=3@1``) and in a YAML constraint file (``fix: [3@1, N:2@6]``).
 :func:`constraints_from_options` reads a mapping of them into
 :class:`~gyges.setups.search.constraints.Constraints`; :func:`read_constraints` gathers
@@ -39,7 +39,7 @@ from gyges.setups.search.constraints import (
 )
 
 __all__ = [
-    "KEYS", "MAX_LANDING_MOVES", "REPEATABLE", "ConstraintFileError", "ScopeError",
+    "CONSTRAINT_KEYS", "MAX_LANDING_MOVES", "REPEATABLE", "ConstraintFileError", "ScopeError",
     "Yaml12Loader", "constraints_from_options", "load_constraints", "merge_options",
     "read_constraints",
 ]
@@ -49,7 +49,7 @@ __all__ = [
 MAX_LANDING_MOVES = 9
 
 #: option keys, the same on the command line (``--key``) and in a YAML constraint file.
-KEYS = (
+CONSTRAINT_KEYS = (
     "side", "fix", "off", "apart", "symmetric", "centre", "edges", "south", "north",
     "north-as", "lands-in", "cannot-land-in", "min-moves", "no-replace-threat",
     "max-replace-threats", "canonical",
@@ -101,7 +101,7 @@ class ConstraintFileError(SetupError):
 
 
 def constraints_from_options(options: Mapping[str, Any]) -> Constraints:
-    """Constraints from option keys (see :data:`KEYS`) as on the command line or in YAML.
+    """Constraints from option keys (see :data:`CONSTRAINT_KEYS`) as on the command line or in YAML.
 
     Placement values may start with a side, ``N:`` or ``S:`` (``north:``, ``south:``); without
     one they apply to the side searched (South for ``side: pair``). ``fix: 3@1`` puts a 3 on
@@ -119,10 +119,10 @@ def constraints_from_options(options: Mapping[str, Any]) -> Constraints:
     ...
     gyges.setups.pairs.SetupError: fix: '4@1' is not SIZE@COLUMN: write a size 1-3, ...
     """
-    unknown = [k for k in options if k not in KEYS]
+    unknown = [k for k in options if k not in CONSTRAINT_KEYS]
     if unknown:
         raise SetupError(
-            f"unknown constraint {unknown[0]!r}: the constraints are {', '.join(KEYS)}"
+            f"unknown constraint {unknown[0]!r}: the constraints are {', '.join(CONSTRAINT_KEYS)}"
         )
     word = str(options.get("side") or "south").lower()
     try:
@@ -365,7 +365,7 @@ Yaml12Loader.add_implicit_resolver(
 
 
 def load_constraints(path: str) -> dict[str, Any]:
-    """The options of a YAML constraint file (a mapping of :data:`KEYS`), checked."""
+    """The options of a YAML constraint file (a mapping of :data:`CONSTRAINT_KEYS`), checked."""
     try:
         with open(path, "rb") as f:
             raw = f.read(yamlnodes.MAX_BYTES + 1)
@@ -428,7 +428,7 @@ def read_constraints(arguments: Sequence[str] = (), files: Iterable[str] = (),
     among the arguments first, the last of them first), the ``KEY=VALUE`` arguments, the
     options (:func:`merge_options`).
 
-    An argument that is neither ``KEY=VALUE`` with a key of :data:`KEYS` nor a file is a
+    An argument that is neither ``KEY=VALUE`` with a key of :data:`CONSTRAINT_KEYS` nor a file is a
     SetupError; a file's problems are ConstraintFileErrors.
 
     >>> read_constraints(["side=pair", "fix=N:3@1"], options={"canonical": True})
@@ -438,7 +438,7 @@ def read_constraints(arguments: Sequence[str] = (), files: Iterable[str] = (),
     paths = list(files)
     for arg in arguments:
         key, sep, value = arg.partition("=")
-        if sep and key.strip() in KEYS:
+        if sep and key.strip() in CONSTRAINT_KEYS:
             key = key.strip()
             if key in REPEATABLE:
                 given[key] = tuple(given.get(key, ())) + (value.strip(),)
@@ -446,8 +446,8 @@ def read_constraints(arguments: Sequence[str] = (), files: Iterable[str] = (),
                 given[key] = value.strip()
         elif sep or not os.path.isfile(arg):
             raise SetupError(
-                f"{arg!r} is neither KEY=VALUE with a constraint key ({', '.join(KEYS)}) "
-                "nor a constraint file")
+                f"{arg!r} is neither KEY=VALUE with a constraint key "
+                f"({', '.join(CONSTRAINT_KEYS)}) nor a constraint file")
         else:
             paths.insert(0, arg)
     merged: dict[str, Any] = {}

@@ -33,7 +33,7 @@ from gyges.game.rules import Side
 from gyges.setups.proven.heatmap import GAP, Canvas
 from gyges.setups.proven.heatmap import svg_document as _document
 from gyges.setups.selfplay.reliability import Spread, true_spread
-from gyges.setups.selfplay.strengths import Fit, Rating
+from gyges.setups.selfplay.strengths import Rating, StrengthFit
 from gyges.setups.selfplay.table import GameTable
 
 __all__ = ["FITTED", "SHRUNKEN", "forest_plot", "forest_svg", "shrunken_interval",
@@ -44,8 +44,8 @@ SHRUNKEN = "#000000"  #: the shrunken strengths and their intervals
 ROW = 16              #: a row's height (px)
 #: font sizes (px), read at the picture's natural size (96 dpi): at 13 px a digit is
 #: 9.5 px of ink high (tests/test_selfplay_pictures_browser.py measures it in a browser)
-LABEL_SIZE = LEGEND_SIZE = 13
-TITLE_SIZE = 14
+_LABEL_SIZE = _LEGEND_SIZE = 13
+_TITLE_SIZE = 14
 ELO_PX = 2.0          #: pixels an Elo point
 _TICK = 50            #: Elo between the axis's ticks
 
@@ -76,7 +76,7 @@ def shrunken_order(ratings: Sequence[Rating]) -> list[Rating]:
     return sorted(ratings, key=lambda r: (-shrunken[r.setup], -r.strength, r.setup))
 
 
-def forest_svg(fit: Fit, evaluations: Mapping[Side, Mapping[str, float]] | None = None,
+def forest_svg(fit: StrengthFit, evaluations: Mapping[Side, Mapping[str, float]] | None = None,
                label: Callable[[str], str] = str, evaluation_label: str = "") -> str:
     """The forest plot of ``fit``: South's setups above North's, each sorted by shrunken
     strength, strongest first. ``label`` names a setup (for example with its mirror);
@@ -99,24 +99,24 @@ def forest_svg(fit: Fit, evaluations: Mapping[Side, Mapping[str, float]] | None 
         spread = true_spread(ratings)
         rows = shrunken_order(ratings)
         title = "South setups (South moves first)" if side is Side.SOUTH else "North setups"
-        c.text(0, y + TITLE_SIZE, title, TITLE_SIZE, bold=True)
-        c.text(0, y + TITLE_SIZE + LEGEND_SIZE + 4,
-               "strength, Elo (0: the side's average setup)", LEGEND_SIZE)
-        c.text(width + GAP, y + TITLE_SIZE + LEGEND_SIZE + 4,
+        c.text(0, y + _TITLE_SIZE, title, _TITLE_SIZE, bold=True)
+        c.text(0, y + _TITLE_SIZE + _LEGEND_SIZE + 4,
+               "strength, Elo (0: the side's average setup)", _LEGEND_SIZE)
+        c.text(width + GAP, y + _TITLE_SIZE + _LEGEND_SIZE + 4,
                f"true spread {spread.tau:.0f} Elo [{spread.low:.0f}, {spread.high:.0f}]"
                if math.isfinite(spread.high) else f"true spread {spread.tau:.0f} Elo",
-               LEGEND_SIZE)
-        top = y + TITLE_SIZE + 2 * LEGEND_SIZE + 10
+               _LEGEND_SIZE)
+        top = y + _TITLE_SIZE + 2 * _LEGEND_SIZE + 10
         for tick in range(lo_tick, hi_tick + 1, _TICK):
-            c.text(x(tick), top - 2, f"{tick:+d}" if tick else "0", LEGEND_SIZE,
+            c.text(x(tick), top - 2, f"{tick:+d}" if tick else "0", _LEGEND_SIZE,
                    anchor="middle")
             c.rect(x(tick), top, 0.5, ROW * len(rows), "#d0d0d0")
         c.rect(x(0) - 0.5, top, 1, ROW * len(rows), "#606060")
         if evaluations is not None and evaluation_label:
-            c.text(width + GAP, top - 2, evaluation_label, LEGEND_SIZE)
+            c.text(width + GAP, top - 2, evaluation_label, _LEGEND_SIZE)
         for i, r in enumerate(rows):
             mid = top + ROW * i + ROW / 2
-            c.text(-GAP, mid + LABEL_SIZE * 0.35, label(r.setup), LABEL_SIZE, anchor="end")
+            c.text(-GAP, mid + _LABEL_SIZE * 0.35, label(r.setup), _LABEL_SIZE, anchor="end")
             c.rect(x(r.low), mid - 3.5, x(r.high) - x(r.low), 1, FITTED,
                    tip=f"{r.setup}: fitted {r.strength:+.0f} Elo [{r.low:+.0f}, "
                        f"{r.high:+.0f}], {r.games} games")
@@ -127,17 +127,17 @@ def forest_svg(fit: Fit, evaluations: Mapping[Side, Mapping[str, float]] | None 
             c.rect(x(value) - 2.5, mid + 0.5, 5, 5, SHRUNKEN)
             value_of = (evaluations or {}).get(side, {})
             if r.setup in value_of:
-                c.text(width + GAP, mid + LABEL_SIZE * 0.35, f"{value_of[r.setup]:g}",
-                       LABEL_SIZE)
-        y = top + ROW * len(rows) + 2 * LEGEND_SIZE
+                c.text(width + GAP, mid + _LABEL_SIZE * 0.35, f"{value_of[r.setup]:g}",
+                       _LABEL_SIZE)
+        y = top + ROW * len(rows) + 2 * _LEGEND_SIZE
     legend = [("grey, hollow: the fitted strength and its 95% interval, from the setup's "
                "games alone", FITTED),
               ("black, filled: the shrunken strength (empirical Bayes) and its 95% "
                "interval, given the side's true spread", SHRUNKEN)]
     for text, colour in legend:
         c.rect(0, y - 6, 12, 4, colour)
-        c.text(18, y, text, LEGEND_SIZE)
-        y += LEGEND_SIZE + 6
+        c.text(18, y, text, _LEGEND_SIZE)
+        y += _LEGEND_SIZE + 6
     return _document(c, "Setup strengths: fitted and shrunken, with 95% intervals")
 
 

@@ -51,9 +51,9 @@ from gyges.parallel import run as run_tasks
 from gyges.setups.pairs import SetupError, canonical_pairs
 
 __all__ = [
-    "DEFAULT_LIMIT", "GAMES_FORMAT", "HASH_BITS", "OPENING_PLIES", "ScheduledGame",
-    "describe_limit", "games_file", "is_games_file", "limit_of", "play_task", "rank_params",
-    "read_games", "run_games", "schedule",
+    "DEFAULT_SELFPLAY_LIMIT", "GAMES_FORMAT", "OPENING_PLIES", "SELFPLAY_HASH_BITS",
+    "ScheduledGame", "describe_limit", "games_file", "is_games_file", "limit_from_json",
+    "play_task", "rank_params", "read_selfplay_games", "run_games", "schedule",
 ]
 
 _LOG = logging.getLogger("gyges.setups")
@@ -63,12 +63,12 @@ GAMES_FORMAT = 1  #: version of the games file's record layout
 #: is enough to make a pair's later games other games, and little enough that the setups
 #: still decide the position the engine takes over.
 OPENING_PLIES = 2
-#: The engine's transposition table, 2 ** HASH_BITS entries of 16 bytes (4 MiB): a move
+#: The engine's transposition table, 2 ** SELFPLAY_HASH_BITS entries of 16 bytes (4 MiB): a move
 #: at a few thousand nodes uses a small part of it, and a fresh table per game (for
 #: games that do not depend on the game before) costs little to clear.
-HASH_BITS = 18
+SELFPLAY_HASH_BITS = 18
 #: A move's search when none is given: 1,000 nodes (deterministic).
-DEFAULT_LIMIT = Limit(nodes=1000)
+DEFAULT_SELFPLAY_LIMIT = Limit(nodes=1000)
 
 _PARAMS = ("canonical", "format", "limit", "max_plies", "prove", "rules")
 
@@ -95,7 +95,7 @@ def schedule(pairs: Iterable[tuple[str, str]], games: int, seed: int = SEED
     return [ScheduledGame(i, *order[i % len(order)], i // len(order)) for i in range(games)]
 
 
-def limit_of(limit: Mapping[str, Any]) -> Limit:
+def limit_from_json(limit: Mapping[str, Any]) -> Limit:
     """The engine's limit from its JSON form (``{"nodes": 1000}``)."""
     return Limit(time=limit.get("time"), depth=limit.get("depth"), nodes=limit.get("nodes"))
 
@@ -171,12 +171,13 @@ def games_file(path: str, wanted: Mapping[str, Any] | None = None) -> ResultsFil
 def is_games_file(path: str) -> bool:
     """Does the file at ``path`` begin with a self-play game record (rather than, say, a
     setup analysis record, a match's game or a training game)? Only the first line is read:
-    :func:`read_games` checks them all."""
+    :func:`read_selfplay_games` checks them all."""
     record = first_record(path)
     return record is not None and all(k in record for k in ("game", "moves", "round"))
 
 
-def read_games(path: str, repair: bool = False) -> tuple[dict[str, Any] | None, list[dict]]:
+def read_selfplay_games(path: str, repair: bool = False
+                        ) -> tuple[dict[str, Any] | None, list[dict]]:
     """The parameters and game records of a games file (none when it does not exist),
     sorted by game number. A last line cut short is dropped; any other bad line is a
     :class:`gyges.parallel.ResultsFileError` naming the file and the line."""
@@ -203,11 +204,11 @@ def play_task(item: ScheduledGame, *, rules: RuleSet, limit: Mapping[str, Any], 
     if made_by is not None and made_by != here:
         raise SetupError(f"this worker's engine is not the run's: {here}, not {made_by}")
     made = made_by or here
-    engine = Engine(rules, Options(prove=prove, hash_bits=HASH_BITS, network=net))
+    engine = Engine(rules, Options(prove=prove, hash_bits=SELFPLAY_HASH_BITS, network=net))
     plies = OPENING_PLIES if item.round else 0
     player = RandomStart(engine, rules, plies, random.Random((SEED << 32) + item.game))
     try:
-        game = play_game(player, player, (item.south, item.north), rules, limit_of(limit),
+        game = play_game(player, player, (item.south, item.north), rules, limit_from_json(limit),
                          max_plies, names=(SELF_PLAY_ENGINE, SELF_PLAY_ENGINE))
     finally:
         player.close()
@@ -256,7 +257,7 @@ def run_games(
     :data:`~gyges.engine.network.LINEAR`: the linear one), named in the
     records by the engine's evaluation digest (a file of another evaluation is refused).
     """
-    limit = limit or DEFAULT_LIMIT
+    limit = limit or DEFAULT_SELFPLAY_LIMIT
     if not 0 <= prove <= MAX_PROVE_DEPTH:
         raise SetupError(f"prove {prove}: give 0 (no prover) to {MAX_PROVE_DEPTH}")
     if max_plies < 1:

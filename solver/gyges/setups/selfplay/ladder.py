@@ -32,7 +32,7 @@ from typing import Any
 from gyges.engine.stats import Z95, Tally, score_change
 from gyges.game.rules import Side
 from gyges.setups.selfplay.reliability import RANKABLE, correlation, split_half
-from gyges.setups.selfplay.strengths import Fit
+from gyges.setups.selfplay.strengths import StrengthFit
 from gyges.setups.selfplay.table import game_table
 
 __all__ = ["Rung", "advantage_by_strength", "ladder_report"]
@@ -59,7 +59,7 @@ class Rung:
     tally: Tally
     own: Tally | None
     randomized: Tally | None
-    fit: Fit
+    fit: StrengthFit
     reliability: Mapping[Side, float | None]
     pairs: frozenset[tuple[str, str]] = frozenset()
 

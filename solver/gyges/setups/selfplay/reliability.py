@@ -47,7 +47,7 @@ from statistics import NormalDist
 
 from gyges.engine.stats import Z95
 from gyges.game.rules import Side
-from gyges.setups.selfplay.strengths import Fit, Rating, fit_strengths
+from gyges.setups.selfplay.strengths import Rating, StrengthFit, fit_strengths
 
 __all__ = ["RANKABLE", "NullCount", "Spread", "correlation", "null_significant", "split_half",
            "true_spread"]
@@ -110,7 +110,7 @@ def _tau2_at(q_wanted: float, values: Sequence[float], errors: Sequence[float]) 
 
 def true_spread(ratings: Sequence[Rating]) -> Spread:
     """The side's true spread and shrunken strengths, from its ratings (one side's, as a
-    :class:`~gyges.setups.selfplay.strengths.Fit` gives them)."""
+    :class:`~gyges.setups.selfplay.strengths.StrengthFit` gives them)."""
     values = [r.strength for r in ratings]
     errors = _errors(ratings)
     k = len(values)
@@ -165,11 +165,11 @@ class NullCount:
     rounds: int
 
 
-def _significant(fit: Fit, side: Side) -> int:
+def _significant(fit: StrengthFit, side: Side) -> int:
     return sum(1 for r in fit.ratings(side) if r.low > 0 or r.high < 0)
 
 
-def null_significant(results: Sequence[Result], fit: Fit, rounds: int = 100,
+def null_significant(results: Sequence[Result], fit: StrengthFit, rounds: int = 100,
                      seed: int = 0) -> tuple[NullCount, NullCount]:
     """South's and North's :class:`NullCount`: the games replayed ``rounds`` times on the
     same pairs with every setup equal (South's win and draw rates as observed), each set

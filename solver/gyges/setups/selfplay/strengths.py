@@ -22,7 +22,7 @@ gives the stronger an expected score of ``1 / (1 + 10 ** (-d / 400))``.
 
 The 95% intervals are ``±1.96`` standard errors from the inverse of the penalised
 log-likelihood's Hessian at the maximum (its Fisher information), mapped to the centred
-values. :meth:`Fit.compare` tests the difference of two setups of a side the same way,
+values. :meth:`StrengthFit.compare` tests the difference of two setups of a side the same way,
 with their covariance.
 
 >>> games = [("a", "x", 1.0)] * 30 + [("a", "x", 0.0)] * 10 + [("b", "x", 0.5)] * 40
@@ -46,7 +46,8 @@ from gyges.engine.logistic import logistic_fit, numpy
 from gyges.engine.stats import Z95
 from gyges.game.rules import Side
 
-__all__ = ["ADVANTAGE_RIDGE", "ELO", "RIDGE", "Comparison", "Fit", "Rating", "fit_strengths"]
+__all__ = ["ADVANTAGE_RIDGE", "ELO", "RIDGE", "Comparison", "Rating", "StrengthFit",
+           "fit_strengths"]
 
 #: The ridge penalty's weight (a prior of one logit's standard deviation on each
 #: strength). A setup's information is about a quarter per game, so at about 220 games a
@@ -87,7 +88,7 @@ class Comparison:
 
 
 @dataclasses.dataclass(frozen=True)
-class Fit:
+class StrengthFit:
     """The fitted model: the ratings of each side, strongest first, South's first-move
     ``advantage`` (Elo, at average setups) with its 95% interval, the ``games`` fitted
     and the ``ridge`` used."""
@@ -123,7 +124,7 @@ class Fit:
         return Comparison(self._values[i] - self._values[j], math.sqrt(max(var, 0.0)))
 
 
-def fit_strengths(results: Iterable[tuple[str, str, float]], ridge: float = RIDGE) -> Fit:
+def fit_strengths(results: Iterable[tuple[str, str, float]], ridge: float = RIDGE) -> StrengthFit:
     """Fit the model to ``results``: (South's setup, North's setup, South's points: 1 a
     win, 0.5 a draw, 0 a loss) per game."""
     np = numpy()  # heavy, and optional: loaded by a fit, not by every command that reports
@@ -180,7 +181,7 @@ def fit_strengths(results: Iterable[tuple[str, str, float]], ridge: float = RIDG
                               float(values[i] + Z95 * err[i]), int(played), score))
         return tuple(sorted(out, key=lambda r: (-r.strength, r.setup)))
 
-    return Fit(ratings(Side.SOUTH, souths), ratings(Side.NORTH, norths), float(values[0]),
+    return StrengthFit(ratings(Side.SOUTH, souths), ratings(Side.NORTH, norths), float(values[0]),
                float(values[0] - Z95 * err[0]), float(values[0] + Z95 * err[0]),
                int(games.sum()), ridge, index, tuple(float(v) for v in values),
                tuple(tuple(float(v) for v in row) for row in cov))

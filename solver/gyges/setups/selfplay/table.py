@@ -26,7 +26,7 @@ from typing import Any
 
 from gyges.engine.stats import Tally
 from gyges.game.position import canonical_pair, mirror_setup
-from gyges.setups.selfplay.strengths import RIDGE, Fit, fit_strengths
+from gyges.setups.selfplay.strengths import RIDGE, StrengthFit, fit_strengths
 
 __all__ = ["POINTS", "GameTable", "PairScore", "Proven", "fold", "game_table"]
 
@@ -87,7 +87,7 @@ class GameTable:
     cells: Mapping[tuple[str, str], PairScore]
     proven: tuple[Proven, ...]
     total: Tally
-    fit: Fit
+    fit: StrengthFit
     results: tuple[tuple[str, str, float], ...] = ()
 
     @property
