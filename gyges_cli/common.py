@@ -30,7 +30,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from gyges.engine.builtin import MAX_DEPTH, MAX_NODES, MAX_SECONDS, EngineError, Limit
+from gyges.engine.builtin import MAX_NODES, MAX_SEARCH_DEPTH, MAX_SECONDS, EngineError, Limit
 from gyges.engine.network import SHIPPED_NETWORK
 from gyges.formats.quoting import shorten
 from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleRequest
@@ -222,7 +222,7 @@ def rule_options(func: F | None = None, *, from_file: bool = True) -> Any:
 
 def limit_options(what: str, default: Limit) -> Callable[[F], F]:
     """``--time SECONDS``, ``--depth PLIES`` (1 to
-    :data:`~gyges.engine.builtin.MAX_DEPTH`) and ``--nodes N``, one rule for every
+    :data:`~gyges.engine.builtin.MAX_SEARCH_DEPTH`) and ``--nodes N``, one rule for every
     command that searches: the search of ``what`` (``a move``, ``a position``...) stops
     at the first limit reached; ``default`` is the limit when none is given (said in the
     help). Passes ``seconds``, ``depth`` and ``nodes``, None when not given:
@@ -239,7 +239,7 @@ def limit_options(what: str, default: Limit) -> Callable[[F], F]:
             "--nodes", type=click.IntRange(1, MAX_NODES), default=None, metavar="N",
             help=f"Nodes {what} (deterministic{default_text('nodes')}).")(func)
         func = click.option(
-            "--depth", type=click.IntRange(1, MAX_DEPTH), default=None, metavar="PLIES",
+            "--depth", type=click.IntRange(1, MAX_SEARCH_DEPTH), default=None, metavar="PLIES",
             help=f"Plies {what} (deterministic{default_text('depth')}).")(func)
         return click.option(
             "--time", "seconds", type=click.FloatRange(0, MAX_SECONDS, min_open=True),

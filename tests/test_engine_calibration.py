@@ -19,14 +19,14 @@ from click.testing import CliRunner
 from gyges.engine.builtin import Limit
 from gyges.engine.calibration import (
     Calibration,
-    Fit,
     Observation,
+    ProbabilityFit,
     _bins,
     calibration_report,
     fit_calibration,
     match_scored_game,
     observations,
-    read_games,
+    read_dataset_games,
     read_scored_games,
     reliability_svg,
 )
@@ -64,12 +64,12 @@ def test_overconfident_probabilities_are_pulled_in():
     obs = _drawn(20000, truth)
     c = fit_calibration(obs)
     assert abs(c.scale - 0.5) < 0.05 and abs(c.offset) < 0.05
-    assert Fit.of(obs, c).log_loss < Fit.of(obs).log_loss
+    assert ProbabilityFit.of(obs, c).log_loss < ProbabilityFit.of(obs).log_loss
 
 
 def test_the_scores_are_the_textbook_formulas():
     obs = [Observation(0, 0.8, 1.0), Observation(1, 0.3, 0.0), Observation(1, 0.6, 0.5)]
-    f = Fit.of(obs)
+    f = ProbabilityFit.of(obs)
     ll = -(math.log(0.8) + math.log(0.7) + 0.5 * math.log(0.6) + 0.5 * math.log(0.4)) / 3
     brier = ((0.2 ** 2) + (0.3 ** 2) + (0.1 ** 2)) / 3
     assert math.isclose(f.log_loss, ll) and math.isclose(f.brier, brier)
@@ -117,7 +117,7 @@ def _evaluated(records, game_of, rules_of, scale_of, sides_of=lambda r: ("south"
 
 
 def test_the_observations_of_recorded_games_match_a_replay():
-    records = list(read_games(str(SAMPLE)))
+    records = list(read_dataset_games(str(SAMPLE)))
     moved = observations(records)
     evals, proven, unscored = _evaluated(
         records, lambda r: PlayedGame.from_json({**r, "south": r["rules"], "north": r["rules"]}),
@@ -131,7 +131,7 @@ def test_the_command_prints_the_report_and_draws_the_diagram(tmp_path):
     svg = tmp_path / "r.svg"
     res = CliRunner().invoke(cli, ["engine-calibration", str(SAMPLE), "--svg", str(svg), "-q"])
     assert res.exit_code == 0, res.output
-    report = calibration_report(read_games(str(SAMPLE)))
+    report = calibration_report(read_dataset_games(str(SAMPLE)))
     assert res.output == report.text()
     held = report.held_out
     line = next(t for t in res.output.splitlines() if "held-out games, as printed" in t)
@@ -187,7 +187,7 @@ def test_games_printed_on_their_own_scale_are_measured_on_it(tmp_path):
     """Games that record the scale their probabilities were printed on (a learned
     network's) are measured on it; --scale measures them on another; games of two scales
     are refused."""
-    records = list(read_games(str(SAMPLE)))
+    records = list(read_dataset_games(str(SAMPLE)))
     halved = [{**r, "calibration": 0.615} for r in records]
     linear = observations(records)
     mine = observations(halved)
@@ -226,7 +226,7 @@ def test_the_fitted_scale_is_written_into_a_network_file(tmp_path):
     scale the games need no rescaling."""
     from gyges.engine.network import Network
 
-    records = [{**r, "calibration": 0.615} for r in read_games(str(SAMPLE))]
+    records = [{**r, "calibration": 0.615} for r in read_dataset_games(str(SAMPLE))]
     games = tmp_path / "g.jsonl"
     games.write_text("".join(json.dumps(r) + "\n" for r in records))
     net = Network.zeros(4)

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from gyges.engine.builtin import Engine, Limit, Options
-from gyges.engine.calibration import read_games, recorded_moves
+from gyges.engine.calibration import read_dataset_games, recorded_moves
 from gyges.engine.identity import code_digest
 from gyges.engine.labels import LabelSettings, label_game, label_games, read_labels
 from gyges.engine.network_training import network_positions
@@ -26,7 +26,7 @@ SAMPLE = Path(__file__).parent / "data" / "engine-games-sample.jsonl"
 
 
 def test_a_label_is_a_fresh_search_of_each_position_before_a_move():
-    record = next(r for r in read_games(str(SAMPLE)) if r["result"] in ("south", "north"))
+    record = next(r for r in read_dataset_games(str(SAMPLE)) if r["result"] in ("south", "north"))
     line = label_game(record, LabelSettings(nodes=250, prove=1))
     moves = list(recorded_moves(record))
     assert line["game"] == record["game"] and len(line["deep"]) == len(moves)
@@ -40,7 +40,7 @@ def test_a_label_is_a_fresh_search_of_each_position_before_a_move():
 
 
 def test_a_run_labels_its_share_resumes_and_refuses_other_settings(tmp_path):
-    records = list(read_games(str(SAMPLE)))
+    records = list(read_dataset_games(str(SAMPLE)))
     out = str(tmp_path / "labels.jsonl")
     settings = LabelSettings(nodes=100, every=3, part=2)
     first = label_games(out, records[:9], settings, jobs=1)
@@ -67,7 +67,7 @@ def test_a_network_labels_with_its_own_scores_and_names_itself(tmp_path):
     from gyges.engine.network import Network
     from tests.test_engine_network import random_net
 
-    records = list(read_games(str(SAMPLE)))[:4]
+    records = list(read_dataset_games(str(SAMPLE)))[:4]
     path = tmp_path / "n.json"
     path.write_text(random_net(hidden=8, seed=3).dumps())
     net = Network.load(path)
@@ -102,7 +102,7 @@ def test_labels_of_one_evaluation_by_two_codes_are_read_together(tmp_path):
     """A labelling that spans a change to the code (one that plays no move differently)
     goes on in a new file: the two are read together, each engine recorded; labels of
     another evaluation (other weights) are refused."""
-    records = list(read_games(str(SAMPLE)))[:6]
+    records = list(read_dataset_games(str(SAMPLE)))[:6]
     out = str(tmp_path / "a.jsonl")
     label_games(out, records, LabelSettings(nodes=60, every=2, part=0), jobs=1)
     mine = str(tmp_path / "b.jsonl")
@@ -121,7 +121,7 @@ def test_labels_of_one_evaluation_by_two_codes_are_read_together(tmp_path):
 def test_a_labelling_resumes_across_a_change_to_the_code_but_not_of_evaluation(tmp_path):
     """A file begun by other code of the same evaluation is extended (each line naming
     its engine); one begun with other weights is refused, naming the evaluation."""
-    records = list(read_games(str(SAMPLE)))[:6]
+    records = list(read_dataset_games(str(SAMPLE)))[:6]
     first = str(tmp_path / "first.jsonl")
     label_games(first, records[:3], LabelSettings(nodes=60), jobs=1)
     older = str(tmp_path / "older.jsonl")
@@ -143,7 +143,7 @@ def test_a_labelling_resumes_across_a_change_to_the_code_but_not_of_evaluation(t
 
 
 def test_the_target_takes_the_deeper_score_where_there_is_one():
-    records = list(read_games(str(SAMPLE)))[:6]
+    records = list(read_dataset_games(str(SAMPLE)))[:6]
     labelled = records[1]
     deep = [None if s is None else 0 for s in label_game(labelled,
                                                          LabelSettings(nodes=50))["deep"]]
@@ -178,8 +178,9 @@ def test_the_commands_label_and_train_on_the_labels(tmp_path):
                                    str(labels), "--result-weight", "0.5", "--hidden", "3",
                                    "--epochs", "1", "-q"])
     covered = len(read_labels([str(labels)]).scores)
-    positions = network_positions([r for r in read_games(str(SAMPLE)) if r["game"] % 4 == 1])
-    assert own.exit_code == 0 and covered == sum(1 for r in read_games(str(SAMPLE))
+    positions = network_positions([r for r in read_dataset_games(str(SAMPLE))
+                                   if r["game"] % 4 == 1])
+    assert own.exit_code == 0 and covered == sum(1 for r in read_dataset_games(str(SAMPLE))
                                                  if r["game"] % 4 == 1)
     assert f"{len(positions.target) - (positions.game % 5 == 0).sum():,} positions" in own.output
     assert "(a deeper search's" not in own.output
@@ -191,7 +192,8 @@ def test_the_commands_label_and_train_on_the_labels(tmp_path):
     both = CliRunner().invoke(cli, ["engine-network", str(SAMPLE), "--only-games-of",
                                     str(labels), "--only-games-of", str(other), "--hidden", "3",
                                     "--epochs", "1", "-q", "--out", str(tmp_path / "both.json")])
-    positions = network_positions([r for r in read_games(str(SAMPLE)) if r["game"] % 4 in (1, 3)])
+    positions = network_positions([r for r in read_dataset_games(str(SAMPLE))
+                                   if r["game"] % 4 in (1, 3)])
     assert both.exit_code == 0, both.output
     assert f"{len(positions.target) - (positions.game % 5 == 0).sum():,} positions" in both.output
     fit = json.loads((tmp_path / "both.json").read_text())["fit"]

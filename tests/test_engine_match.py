@@ -186,10 +186,10 @@ def test_a_game_without_its_partner_is_counted_but_left_out():
 
 def test_the_published_games_load_as_played_games():
     from gyges.engine.identity import UNRECORDED
-    from gyges.engine.match import results_file
+    from gyges.engine.match import match_results_file
     from gyges.setups.selfplay.games import read_selfplay_games
 
-    found = results_file("data/engine/helios-0.5s.jsonl").read()
+    found = match_results_file("data/engine/helios-0.5s.jsonl").read()
     assert found.params["engines"][0] == "builtin" and found.params["limit"] == {"time": 0.5}
     assert found.params["engine"] == UNRECORDED       # played before games named it
     games = found.values()

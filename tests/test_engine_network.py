@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gyges.engine.calibration import read_games
+from gyges.engine.calibration import read_dataset_games
 from gyges.engine.network import (
     INPUTS,
     QA,
@@ -100,7 +100,7 @@ def test_the_file_round_trips_and_a_bad_one_is_named(tmp_path):
 
 
 def test_the_training_positions_are_those_the_horizon_evaluates():
-    records = list(read_games(str(SAMPLE)))
+    records = list(read_dataset_games(str(SAMPLE)))
     data = network_positions(records)
     # independently: every position before a move (not a landing) where the search's
     # evaluation reads features
@@ -138,7 +138,7 @@ def _held_out_loss(net, data, held, targets) -> float:
 
 
 def test_training_is_deterministic_and_its_fast_scores_are_the_reference_ones():
-    records = list(read_games(str(SAMPLE)))[:20]
+    records = list(read_dataset_games(str(SAMPLE)))[:20]
     data = network_positions(records)
     settings = NetSettings(hidden=4, epochs=2, held_out_every=4)
     a, report = train_network(data, settings)
@@ -159,7 +159,7 @@ def test_training_is_deterministic_and_its_fast_scores_are_the_reference_ones():
 
 
 def test_a_falling_step_is_recorded_and_each_epoch_is_measured_on_the_held_out_games():
-    records = list(read_games(str(SAMPLE)))[:20]
+    records = list(read_dataset_games(str(SAMPLE)))[:20]
     data = network_positions(records, result_weight=0.5)
     held = [k for k in range(len(data.game)) if data.game[k] % 4 == 0]
     constant, _ = train_network(data, NetSettings(hidden=4, epochs=3, held_out_every=4))

@@ -18,10 +18,10 @@ match, :mod:`gyges.engine.stats`, :mod:`gyges.engine.openings`).
 """
 
 from gyges.engine.builtin import (
-    MAX_DEPTH,
     MAX_HASH_BITS,
     MAX_NODES,
     MAX_PROVE_DEPTH,
+    MAX_SEARCH_DEPTH,
     MAX_SECONDS,
     MIN_HASH_BITS,
     Analysis,
@@ -42,10 +42,9 @@ from gyges.engine.score import Eval, Loss, Score, Win
 from gyges.engine.stats import Sprt, Tally
 
 __all__ = [
-    "MAX_DEPTH", "MAX_HASH_BITS", "MAX_NODES", "MAX_PROVE_DEPTH", "MAX_SECONDS", "MIN_HASH_BITS",
-    "Analysis", "Engine",
-    "EngineError", "EngineFailure", "EngineSpec", "Eval", "Limit", "Loss", "Options",
-    "PlayResult", "PlayedGame", "Player", "RandomStart", "Score",
-    "SearchInterrupted", "Sprt", "Tally", "UgiEngine", "Win", "analyse", "open_player",
-    "openings", "play", "play_game", "popen_ugi",
+    "MAX_HASH_BITS", "MAX_NODES", "MAX_PROVE_DEPTH", "MAX_SEARCH_DEPTH", "MAX_SECONDS",
+    "MIN_HASH_BITS", "Analysis", "Engine", "EngineError", "EngineFailure", "EngineSpec", "Eval",
+    "Limit", "Loss", "Options", "PlayResult", "PlayedGame", "Player", "RandomStart", "Score",
+    "SearchInterrupted", "Sprt", "Tally", "UgiEngine", "Win", "analyse", "open_player", "openings",
+    "play", "play_game", "popen_ugi",
 ]

@@ -33,7 +33,7 @@ from gyges.game.moves import Game, Move, MoveList, apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 
-__all__ = ["MAX_CORES", "MAX_DEPTH", "MAX_HASH_BITS", "MAX_PROVE_DEPTH", "MIN_HASH_BITS",
+__all__ = ["MAX_CORES", "MAX_HASH_BITS", "MAX_PROVE_DEPTH", "MAX_SEARCH_DEPTH", "MIN_HASH_BITS",
            "Analysis", "Engine", "EngineError", "Limit", "Options", "PlayResult",
            "SearchInterrupted", "analyse", "game_state", "machine_cores", "play"]
 
@@ -47,15 +47,15 @@ SEARCH_SHARE = 0.8
 DEEP_SHARE = 0.25
 CHECK_SHARE = 0.1
 #: Below this many seconds a move, the deeper win question is not asked.
-DEEP_FROM = 0.2
+DEEP_FROM_SECONDS = 0.2
 
 
 #: The deepest search a :class:`Limit` allows, in plies (from 1).
-MAX_DEPTH = 90
+MAX_SEARCH_DEPTH = 90
 #: The most nodes a :class:`Limit` allows (the search counts them in 64 bits).
 MAX_NODES = 2 ** 64 - 1
 #: The longest time a :class:`Limit` allows, in seconds (a million: eleven days and a half;
-#: no limit at all is a depth of :data:`MAX_DEPTH`).
+#: no limit at all is a depth of :data:`MAX_SEARCH_DEPTH`).
 MAX_SECONDS = 1e6
 #: The deepest proof horizon :class:`Options` allow, in moves of the winner (from 0: no
 #: prover).
@@ -91,8 +91,8 @@ class Limit:
         if self.time is not None and not 0 < self.time <= MAX_SECONDS:
             raise EngineError(f"the time limit must be more than 0 and at most "
                               f"{MAX_SECONDS:,.0f} seconds, not {self.time}")
-        if self.depth is not None and not 1 <= self.depth <= MAX_DEPTH:
-            raise EngineError(f"the depth limit must be 1..{MAX_DEPTH} plies, not "
+        if self.depth is not None and not 1 <= self.depth <= MAX_SEARCH_DEPTH:
+            raise EngineError(f"the depth limit must be 1..{MAX_SEARCH_DEPTH} plies, not "
                               f"{self.depth}")
         if self.nodes is not None and not 1 <= self.nodes <= MAX_NODES:
             raise EngineError(f"the node limit must be 1..{MAX_NODES}, not "
@@ -450,7 +450,7 @@ class _Run:
 
     def deep(self) -> bool:
         """Is there time to ask the prover one move beyond its horizon?"""
-        return self.limit.time is not None and self.limit.time >= DEEP_FROM
+        return self.limit.time is not None and self.limit.time >= DEEP_FROM_SECONDS
 
     def loses(self, move: Move, k: int) -> int | None:
         """Within how many moves ``move`` leaves the opponent a forced win: ``k`` (always

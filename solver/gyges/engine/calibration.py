@@ -44,11 +44,11 @@ from gyges.game.moves import Move, apply_move
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, RuleSet, Side
 
-__all__ = ["BINS", "PROGRESS_EVERY", "Bin", "Calibration", "CalibrationReport", "Fit",
-           "Observation", "ObservedMoves", "calibration_report", "fit_calibration",
-           "match_scored_game", "observations", "printed_scale", "read_game_files", "read_games",
-           "read_scored_games", "recorded_moves",
-           "reliability_svg", "score_probabilities", "RecordedMove"]
+__all__ = ["BINS", "PROGRESS_EVERY", "Bin", "Calibration", "CalibrationReport", "Observation",
+           "ObservedMoves", "ProbabilityFit", "RecordedMove", "calibration_report",
+           "fit_calibration", "match_scored_game", "observations", "printed_scale",
+           "read_dataset_games", "read_game_files", "read_scored_games", "recorded_moves",
+           "reliability_svg", "score_probabilities"]
 
 #: The reliability diagram's bins: equal widths of the predicted probability.
 BINS = 10
@@ -89,7 +89,7 @@ def _is_scored_game(record: Any) -> bool:
 _SCORED_KEYS = {"game", "moves", "scores", "result", "rules", "opening"}
 
 
-def read_games(path: str) -> Iterator[dict[str, Any]]:
+def read_dataset_games(path: str) -> Iterator[dict[str, Any]]:
     """The records of a games file of ``gyges engine-data`` (JSON Lines, gzipped when the
     name ends in ``.gz``). ValueError naming the file and line for a line that is not a
     game record."""
@@ -147,7 +147,7 @@ def match_scored_game(record: Mapping[str, Any], engine: str | None = None
 
 
 def read_scored_games(path: str, engine: str | None = None) -> Iterator[dict[str, Any]]:
-    """The scored games of a file of ``gyges engine-data`` (as :func:`read_games`) or of
+    """The scored games of a file of ``gyges engine-data`` (as :func:`read_dataset_games`) or of
     ``gyges match`` (the moves of one of its engines, :func:`match_scored_game`).
     ValueError naming the file and line for a line that is neither."""
     for n, record in _json_lines(path):
@@ -175,7 +175,7 @@ def read_game_files(paths: Iterable[str]) -> Iterator[dict[str, Any]]:
     number an earlier record already had."""
     seen: dict[int, str] = {}
     for path in paths:
-        for record in read_games(path):
+        for record in read_dataset_games(path):
             game = record["game"]
             if game in seen:
                 raise ValueError(f"{path}: game {game} again (it is also in {seen[game]}): "
@@ -374,7 +374,7 @@ def fit_calibration(obs: Sequence[Observation], iterations: int = 50,
 
 
 @dataclasses.dataclass(frozen=True)
-class Fit:
+class ProbabilityFit:
     """How well probabilities fit outcomes: ``positions`` of ``games``, mean
     ``log_loss`` (natural log) and ``brier`` score, and the ``mean_outcome``."""
 
@@ -386,7 +386,7 @@ class Fit:
 
     @classmethod
     def of(cls, obs: Sequence[Observation],
-           predict: Callable[[float], float] | None = None) -> Fit:
+           predict: Callable[[float], float] | None = None) -> ProbabilityFit:
         """How well ``predict`` of each printed probability (None: the printed
         probability itself) fits the outcomes of ``obs``."""
         predict = predict or (lambda p: p)
@@ -445,14 +445,14 @@ class CalibrationReport:
     the printed and the recalibrated probabilities."""
 
     held_out_every: int
-    fit: Fit
-    held_out: Fit
-    base_rate: Fit
+    fit: ProbabilityFit
+    held_out: ProbabilityFit
+    base_rate: ProbabilityFit
     calibration: Calibration
-    calibrated: Fit
+    calibrated: ProbabilityFit
     scale_only: Calibration
-    scale_only_fit: Fit
-    uncalibrated: Fit
+    scale_only_fit: ProbabilityFit
+    uncalibrated: ProbabilityFit
     bins: tuple[Bin, ...]
     calibrated_bins: tuple[Bin, ...]
     proven: int
@@ -508,7 +508,7 @@ def _ordinal(n: int) -> str:
     return f"{n}{tail}"
 
 
-def _fit_line(name: str, f: Fit) -> str:
+def _fit_line(name: str, f: ProbabilityFit) -> str:
     return f"  {name:<32}{f.positions:>10,}{f.log_loss:>10.4f}{f.brier:>8.4f}"
 
 
@@ -524,11 +524,11 @@ def calibration_report(records: Iterable[Mapping[str, Any]], held_out_every: int
     held = [o for o in counts.evaluations if not o.game % held_out_every]
     cal = fit_calibration(fit_obs) if fit_obs else Calibration()
     scaled = fit_calibration(fit_obs, scale_only=True) if fit_obs else Calibration()
-    rate = Fit.of(fit_obs).mean_outcome if fit_obs else 0.5
+    rate = ProbabilityFit.of(fit_obs).mean_outcome if fit_obs else 0.5
     return CalibrationReport(
-        held_out_every, Fit.of(fit_obs), Fit.of(held),
-        Fit.of(held, lambda p: rate), cal, Fit.of(held, cal), scaled, Fit.of(held, scaled),
-        Fit.of(held, Calibration(1 / counts.scale)),
+        held_out_every, ProbabilityFit.of(fit_obs), ProbabilityFit.of(held),
+        ProbabilityFit.of(held, lambda p: rate), cal, ProbabilityFit.of(held, cal), scaled,
+        ProbabilityFit.of(held, scaled), ProbabilityFit.of(held, Calibration(1 / counts.scale)),
         tuple(_bins(held, lambda p: p, bins)), tuple(_bins(held, cal, bins)),
         counts.proven, counts.proven_missed, counts.unscored, counts.engines, counts.scale)
 

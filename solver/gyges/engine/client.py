@@ -323,8 +323,8 @@ def _line(position: Position, info: Sequence[str]) -> list[Move]:
     """The moves of an ``info`` line's ``pv``, the sides taking turns from the side to
     move (UGI writes each move from its mover's side), up to the first that is not a move.
 
-    >>> from gyges.engine.server import START
-    >>> [str(m) for m in _line(START, "info ply 2 pv 2|4|23 5|16".split())]
+    >>> from gyges.engine.server import UGI_START
+    >>> [str(m) for m in _line(UGI_START, "info ply 2 pv 2|4|23 5|16".split())]
     ['13x15=46', '66-45']
     """
     words = list(info)

@@ -29,7 +29,7 @@ from gyges.game.rules import RuleSet, closest_preset
 from gyges.parallel import ResultsFile, RunEvent, RunSummary, run
 
 __all__ = ["MatchResult", "MatchSettings", "check_engines", "engine_files", "match_params",
-           "play_match_game", "results_file", "run_match", "write_records"]
+           "match_results_file", "play_match_game", "run_match", "write_records"]
 
 
 # -- a match: many games on the resumable run --------------------------------------------
@@ -218,7 +218,7 @@ def match_params(settings: MatchSettings, engine: EngineIdentity | None = None
             "files": engine_files(settings)}
 
 
-def results_file(path: str, settings: MatchSettings | None = None,
+def match_results_file(path: str, settings: MatchSettings | None = None,
                  engine: EngineIdentity | None = None) -> ResultsFile:
     """A match's games file: one game a line (:class:`PlayedGame`, each line's value),
     keyed by its number, each made with the match's settings by this engine (``engine``,
@@ -382,7 +382,7 @@ def run_match(settings: MatchSettings, games: int, out: str, *,
     try:
         summary = run(functools.partial(play_match_game, settings=settings,
                                         made_by=identity), items,
-                      key=lambda item: item[0], results=results_file(out, settings, identity),
+                      key=lambda item: item[0], results=match_results_file(out, settings, identity),
                       scheduler=scheduler, jobs=jobs, progress=progress, unit="games",
                       watch=count, stop=decided, log=log, describe=_log_text)
     finally:

@@ -47,9 +47,9 @@ from gyges.game.moves import Move, apply_move, legal_moves
 from gyges.game.position import Position, PositionError
 from gyges.game.rules import RuleSet, Side
 
-__all__ = ["RESULTS", "SELF_PLAY_ENGINE", "PlayedGame", "play_game", "replay_moves"]
+__all__ = ["GAME_RESULTS", "SELF_PLAY_ENGINE", "PlayedGame", "play_game", "replay_moves"]
 
-RESULTS = ("south", "north", "draw")
+GAME_RESULTS = ("south", "north", "draw")
 #: The engine of a self-play game (its record names the setups instead).
 SELF_PLAY_ENGINE = "builtin"
 
@@ -102,8 +102,8 @@ class PlayedGame:
         except (KeyError, TypeError, IndexError, ValueError, AttributeError):
             raise EngineError("a game record is an object with south, north, opening "
                               "(two setups) or round, result, reason and moves") from None
-        if game.result not in RESULTS or len(opening) != 2:
-            raise EngineError(f"a game's result is one of {', '.join(RESULTS)}, and its "
+        if game.result not in GAME_RESULTS or len(opening) != 2:
+            raise EngineError(f"a game's result is one of {', '.join(GAME_RESULTS)}, and its "
                               "opening two setups")
         if not all(isinstance(m, str) for m in game.moves):
             raise EngineError("a game's moves are a list of moves")

@@ -42,9 +42,9 @@ from typing import TextIO
 
 from gyges.engine.builtin import (
     MAX_CORES,
-    MAX_DEPTH,
     MAX_HASH_BITS,
     MAX_PROVE_DEPTH,
+    MAX_SEARCH_DEPTH,
     MIN_HASH_BITS,
     Analysis,
     Engine,
@@ -66,16 +66,16 @@ from gyges.game.moves import Move
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
 
-__all__ = ["START", "serve"]
+__all__ = ["UGI_START", "serve"]
 
 #: ``setpos start``: the peer engine's starting board (both home rows 321123).
-START = Position.setup("321123", "321123")
+UGI_START = Position.setup("321123", "321123")
 
 COMMANDS = ("ugi", "isready", "setoption", "setpos", "go", "stop", "quit")
 
 #: The options ``setoption`` takes: name -> (kind, lowest, highest, what it sets).
 #: The limits (``maxTime``, ``maxPly``, ``maxNodes``) take 0 for none.
-OPTIONS: dict[str, tuple[type, float, float, str]] = {
+UGI_OPTIONS: dict[str, tuple[type, float, float, str]] = {
     "maxTime": (float, 0, 1e9, "seconds a move, 0 for no limit"),
     "maxPly": (int, 0, 127, "plies a move, 0 for no limit"),
     "maxNodes": (int, 0, 10 ** 18, "nodes a move, 0 for no limit"),
@@ -91,7 +91,7 @@ class _Server:
         self.out = out
         self.options = options
         self.engine = Engine(rules, options)
-        self.position = START
+        self.position = UGI_START
         self.history: tuple[Position, ...] = ()
         self.limits: dict[str, float] = {}
         self.lock = threading.Lock()
@@ -161,7 +161,7 @@ class _Server:
     def ugi(self, args: list[str]) -> None:
         self.say("id name gyges")
         self.say("id author the gyges developers")
-        for name in OPTIONS:
+        for name in UGI_OPTIONS:
             self.say(f"option {name}")
         self.say(HISTORY_EXTENSION)
         self.say("ugiok")
@@ -169,11 +169,11 @@ class _Server:
     def setoption(self, args: list[str]) -> None:
         if len(args) == 4 and args[0] == "name" and args[2] == "value":
             args = [args[1], args[3]]
-        if len(args) != 2 or args[0] not in OPTIONS:
+        if len(args) != 2 or args[0] not in UGI_OPTIONS:
             raise EngineError(f"setoption takes a name and a value, the names "
-                              f"{', '.join(OPTIONS)}: not {' '.join(args)[:60]!r}")
+                              f"{', '.join(UGI_OPTIONS)}: not {' '.join(args)[:60]!r}")
         name, text = args
-        kind, lo, hi, what = OPTIONS[name]
+        kind, lo, hi, what = UGI_OPTIONS[name]
         try:
             value = kind(text)
         except ValueError:
@@ -202,7 +202,7 @@ class _Server:
 
     def setpos(self, args: list[str]) -> None:
         if args[:1] == ["start"] and len(args) == 1:
-            self.position, self.history = START, ()
+            self.position, self.history = UGI_START, ()
         elif args[:1] == ["data"] and (len(args) == 2 or args[2:3] == ["history"]):
             position = board_from_ugi(args[1])
             self.history = tuple(history_from_ugi(args[3:]))
@@ -213,16 +213,16 @@ class _Server:
 
     def limit(self) -> Limit:
         """The options as a limit: a value at :data:`NO_LIMIT` or beyond (a depth from
-        :data:`~gyges.engine.builtin.MAX_DEPTH` plies) sets none."""
+        :data:`~gyges.engine.builtin.MAX_SEARCH_DEPTH` plies) sets none."""
         seconds, depth, nodes = (self.limits.get(name) or None for name in NO_LIMIT)
         if seconds is not None and seconds >= NO_LIMIT["maxTime"]:
             seconds = None
-        if depth is not None and depth >= MAX_DEPTH:
+        if depth is not None and depth >= MAX_SEARCH_DEPTH:
             depth = None
         if nodes is not None and nodes >= NO_LIMIT["maxNodes"]:
             nodes = None
         if seconds is None and depth is None and nodes is None:
-            return Limit(depth=MAX_DEPTH)          # until stop
+            return Limit(depth=MAX_SEARCH_DEPTH)   # until stop
         return Limit(time=seconds, depth=None if depth is None else int(depth),
                      nodes=None if nodes is None else int(nodes))
 

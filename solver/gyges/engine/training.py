@@ -80,11 +80,11 @@ def _init() -> None:
     """Nothing to set up in a worker (each game makes its own engine)."""
 
 
-Progress = Callable[[str], None]
+TrainingProgress = Callable[[str], None]
 
 
 def self_play(weights: tuple[float, ...], settings: Settings, round_seed: int,
-              jobs: int = 1, progress: Progress | None = None) -> list[PlayedGame]:
+              jobs: int = 1, progress: TrainingProgress | None = None) -> list[PlayedGame]:
     """One round's games, in order (the same whatever ``jobs``); ``progress`` hears of
     every 50 games done."""
     rng = random.Random(round_seed)
@@ -160,12 +160,12 @@ def fit_weights(rows: Sequence[Sequence[float]], results: Sequence[float], ridge
 
 
 def train_weights(settings: Settings | None = None, jobs: int = 1,
-                  progress: Progress | None = None) -> Weights:
+                  progress: TrainingProgress | None = None) -> Weights:
     """The rounds of self-play and fitting: the last round's weights, with the fit's
     settings and quality in their ``fit``. ``jobs`` processes play the games (the result
     is the same); ``progress`` hears a line per round and per 50 games."""
     settings = settings or Settings()
-    say: Progress = progress or (lambda line: None)
+    say: TrainingProgress = progress or (lambda line: None)
     numpy()                     # missing numpy: said before the first game, not after
     weights = tuple(FIRST_WEIGHTS.get(name, 0.0) for name in FEATURES)
     rng = random.Random(settings.seed)
