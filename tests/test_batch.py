@@ -1,15 +1,15 @@
-"""The progress bar of the batch runs (gyges.parallel.Progress): count, rate, time left."""
+"""The progress bar of the batch runs (gyges.parallel.ProgressBar): count, rate, time left."""
 
 from __future__ import annotations
 
 import io
 
-from gyges.parallel import Progress
+from gyges.parallel import ProgressBar
 
 
 def test_progress_bar_shows_count_rate_and_time_left():
     stream = io.StringIO()
-    bar = Progress(4, stream, every=0.0, unit="pairs")
+    bar = ProgressBar(4, stream, every=0.0, unit="pairs")
     for _ in range(4):
         bar.update()
     bar.close()

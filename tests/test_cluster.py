@@ -213,14 +213,14 @@ def test_a_stop_condition_cancels_the_tasks_still_out(cluster, position_list, re
                                                       tmp_path):
     """The run stops at the first slow record: the other slow ones are cancelled, not
     waited for, and the cluster is left ready for the next run."""
-    from gyges.parallel import run as run_tasks
-    from gyges.search.batch import EntryKey, results_file, solve_entry
+    from gyges.parallel import run_tasks
+    from gyges.search.batch import EntryKey, solve_entry, solve_results_file
 
     cluster.top_up(2)
     out = tmp_path / "stopped.jsonl"
     entries = _entries(position_list)
     s = run_tasks(solve_entry, entries, key=EntryKey.of, scheduler=cluster.address,
-                  results=results_file(str(out), {"tree": False, "tries": False,
+                  results=solve_results_file(str(out), {"tree": False, "tries": False,
                                                   "duals": None}),
                   stop=lambda records: any(r["max_moves"] == 3 for r in records.values()))
     assert s.stopped and not s.interrupted and 1 <= s.done < TOTAL

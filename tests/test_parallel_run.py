@@ -20,7 +20,7 @@ from gyges.parallel import (
     ParametersError,
     ResultsFile,
     ResultsFileError,
-    run,
+    run_tasks,
 )
 
 ITEMS = [5, 3, 8, 1, 3, 9, 2]          # 3 twice: asked once
@@ -141,40 +141,40 @@ def test_a_directory_is_not_a_results_file(tmp_path):
 
 def test_a_run_answers_each_question_once_and_skips_what_is_done(tmp_path):
     out = tmp_path / "deep" / "dir" / "r.jsonl"            # directories made
-    s = run(record_of, ITEMS[:4], results=spec(out), jobs=1)
+    s = run_tasks(record_of, ITEMS[:4], results=spec(out), jobs=1)
     assert (s.todo, s.done, s.skipped, s.duplicates, s.resumed) == (4, 4, 0, 0, 0)
     assert s.complete and not s.interrupted and not s.stopped
     assert lines(out) == [json.dumps(record_of(n), sort_keys=True, separators=(",", ":"))
                           for n in ITEMS[:4]]
-    s = run(record_of, ITEMS, results=spec(out), jobs=1)
+    s = run_tasks(record_of, ITEMS, results=spec(out), jobs=1)
     assert (s.todo, s.done, s.skipped, s.duplicates, s.resumed) == (2, 2, 4, 1, 4)
     assert sorted(s.records) == DISTINCT and s.records[9] == record_of(9)
     assert len(lines(out)) == len(DISTINCT)
-    assert run(record_of, ITEMS, results=spec(out), jobs=1).todo == 0
+    assert run_tasks(record_of, ITEMS, results=spec(out), jobs=1).todo == 0
 
 
 def test_jobs_and_resumes_give_the_same_lines(tmp_path):
     one, two, resumed = tmp_path / "1.jsonl", tmp_path / "2.jsonl", tmp_path / "r.jsonl"
-    run(record_of, ITEMS, results=spec(one), jobs=1)
-    run(record_of, ITEMS, results=spec(two), jobs=2)
+    run_tasks(record_of, ITEMS, results=spec(one), jobs=1)
+    run_tasks(record_of, ITEMS, results=spec(two), jobs=2)
     assert sorted(lines(one)) == sorted(lines(two))
     # killed in the middle of its third line: resumed to the very same file
     text = one.read_text()
     cut = len("".join(one.read_text().splitlines(keepends=True)[:2])) + 7
     resumed.write_text(text[:cut])
-    s = run(record_of, ITEMS, results=spec(resumed), jobs=1)
+    s = run_tasks(record_of, ITEMS, results=spec(resumed), jobs=1)
     assert s.skipped == 2 and resumed.read_bytes() == one.read_bytes()
 
 
 def test_without_a_file_the_records_are_kept_in_memory(tmp_path):
-    s = run(record_of, ITEMS, jobs=2)
+    s = run_tasks(record_of, ITEMS, jobs=2)
     assert dict(s.records) == {n: record_of(n) for n in DISTINCT} and s.done == len(DISTINCT)
     assert list(tmp_path.iterdir()) == []
 
 
 def test_other_parameters_are_refused_before_any_task(tmp_path):
     out = tmp_path / "r.jsonl"
-    run(record_of, ITEMS[:2], results=spec(out), jobs=1)
+    run_tasks(record_of, ITEMS[:2], results=spec(out), jobs=1)
     asked = []
 
     def task(n):
@@ -182,24 +182,24 @@ def test_other_parameters_are_refused_before_any_task(tmp_path):
         return record_of(n)
 
     with pytest.raises(ParametersError):
-        run(task, ITEMS, results=spec(out, depth=3), jobs=1)
+        run_tasks(task, ITEMS, results=spec(out, depth=3), jobs=1)
     assert asked == [] and len(lines(out)) == 2
     with pytest.raises(OutputError, match="is a directory"):
-        run(task, ITEMS, results=spec(tmp_path), jobs=1)
+        run_tasks(task, ITEMS, results=spec(tmp_path), jobs=1)
 
 
 def test_ctrl_c_keeps_every_line_and_the_run_resumes(tmp_path):
     out, full = tmp_path / "r.jsonl", tmp_path / "full.jsonl"
-    run(record_of, ITEMS, results=spec(full), jobs=1)
+    run_tasks(record_of, ITEMS, results=spec(full), jobs=1)
 
     def ctrl_c_at_third(event):
         if event.done == 3:
             raise KeyboardInterrupt
 
-    s = run(record_of, ITEMS, results=spec(out), jobs=2, watch=ctrl_c_at_third)
+    s = run_tasks(record_of, ITEMS, results=spec(out), jobs=2, watch=ctrl_c_at_third)
     assert s.interrupted and not s.complete and s.done == 3 and len(lines(out)) == 3
     assert set(lines(out)) <= set(lines(full))
-    s = run(record_of, ITEMS, results=spec(out), jobs=2)
+    s = run_tasks(record_of, ITEMS, results=spec(out), jobs=2)
     assert s.skipped == 3 and s.complete and sorted(lines(out)) == sorted(lines(full))
 
 
@@ -212,13 +212,13 @@ def test_a_stop_condition_ends_the_run_and_stops_busy_workers(tmp_path, monkeypa
     def watch(event):
         seen.append(event.record)
 
-    s = run(slow_after_first, ITEMS, results=spec(out), jobs=2, watch=watch,
+    s = run_tasks(slow_after_first, ITEMS, results=spec(out), jobs=2, watch=watch,
             stop=lambda records: 5 in records)
     assert not list(marks.iterdir())           # the sleeping worker was stopped, not waited for
     assert s.stopped and not s.interrupted and s.done == 1 and list(s.records) == [5]
     assert seen == [None, record_of(5)]
     # a condition already met: nothing runs
-    s = run(slow_after_first, ITEMS, results=spec(out), jobs=2,
+    s = run_tasks(slow_after_first, ITEMS, results=spec(out), jobs=2,
             stop=lambda records: 5 in records)
     assert s.stopped and s.done == 0 and s.resumed == 1
 
@@ -226,20 +226,20 @@ def test_a_stop_condition_ends_the_run_and_stops_busy_workers(tmp_path, monkeypa
 def test_a_failing_task_stops_the_run_and_keeps_the_lines_before(tmp_path):
     out = tmp_path / "r.jsonl"
     with pytest.raises(ArithmeticError, match="eight"):
-        run(fails_on_eight, ITEMS, results=spec(out), jobs=1)
+        run_tasks(fails_on_eight, ITEMS, results=spec(out), jobs=1)
     assert [json.loads(x)["n"] for x in lines(out)] == [5, 3]
 
 
 def test_a_record_must_answer_its_item(tmp_path):
     with pytest.raises(ValueError, match="a record for 5 says it answers 6"):
-        run(record_of, [5], key=lambda n: n, results=ResultsFile(
+        run_tasks(record_of, [5], key=lambda n: n, results=ResultsFile(
             str(tmp_path / "r.jsonl"), key=lambda r: r["n"] + 1), jobs=1)
 
 
 def test_progress_and_log(tmp_path):
     stream = io.StringIO()
     log = tmp_path / "run.log"
-    run(record_of, ITEMS, results=spec(tmp_path / "r.jsonl"), jobs=2, progress=stream,
+    run_tasks(record_of, ITEMS, results=spec(tmp_path / "r.jsonl"), jobs=2, progress=stream,
         unit="squares", log=str(log), describe=lambda r: f"square of {r['n']}")
     bar = stream.getvalue().splitlines()
     assert bar[-1].startswith("[" + "#" * 30 + f"] {len(DISTINCT)}/{len(DISTINCT)} ")

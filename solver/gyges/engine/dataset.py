@@ -39,8 +39,7 @@ from gyges.engine.refereed import PlayedGame, play_game
 from gyges.engine.scored import ScoredPlayer
 from gyges.game.position import ALL_SETUPS
 from gyges.game.rules import PRESETS, RuleSet
-from gyges.parallel import ResultsFile, RunEvent, RunSummary
-from gyges.parallel import run as run_tasks
+from gyges.parallel import ResultsFile, RunEvent, RunSummary, run_tasks
 
 __all__ = ["DATASET_FORMAT", "DATASET_RULES", "DataSettings", "dataset_file", "dataset_game",
            "describe_run", "play_dataset", "run_params"]

@@ -40,8 +40,7 @@ from gyges.engine.dataset import describe_run, run_params
 from gyges.engine.identity import EngineIdentity, code_digest, engine_identity, weights_digest
 from gyges.engine.network import evaluation_network
 from gyges.game.rules import PRESETS
-from gyges.parallel import ResultsFile, RunEvent, RunSummary
-from gyges.parallel import run as run_tasks
+from gyges.parallel import ResultsFile, RunEvent, RunSummary, run_tasks
 
 __all__ = ["LABELS_FORMAT", "LabelSettings", "Labels", "label_game", "label_games", "label_params",
            "labels_file", "read_labels"]

@@ -26,7 +26,7 @@ from gyges.engine.refereed import PlayedGame, play_game
 from gyges.engine.scored import ScoredPlayer
 from gyges.engine.stats import Sprt, Tally
 from gyges.game.rules import RuleSet, closest_preset
-from gyges.parallel import ResultsFile, RunEvent, RunSummary, run
+from gyges.parallel import ResultsFile, RunEvent, RunSummary, run_tasks
 
 __all__ = ["MatchResult", "MatchSettings", "check_engines", "engine_files", "match_params",
            "match_results_file", "play_match_game", "run_match", "write_records"]
@@ -340,7 +340,7 @@ def run_match(settings: MatchSettings, games: int, out: str, *,
     (South's setup, North's) when given, else the set ``settings.openings`` names, in
     its seeded order. ``sprt`` stops the match
     early once it decides. ``scheduler``/``jobs``: the local pool or Dask
-    (:func:`gyges.parallel.run`); ``progress`` a stream for a bar, ``log`` a log file.
+    (:func:`gyges.parallel.run_tasks`); ``progress`` a stream for a bar, ``log`` a log file.
 
     Raises :class:`EngineError` for bad engine texts, a bad game count or too few
     openings, and :class:`~gyges.engine.client.EngineFailure` for a UGI program that
@@ -380,11 +380,12 @@ def run_match(settings: MatchSettings, games: int, out: str, *,
 
     identity = engine_identity()
     try:
-        summary = run(functools.partial(play_match_game, settings=settings,
-                                        made_by=identity), items,
-                      key=lambda item: item[0], results=match_results_file(out, settings, identity),
-                      scheduler=scheduler, jobs=jobs, progress=progress, unit="games",
-                      watch=count, stop=decided, log=log, describe=_log_text)
+        summary = run_tasks(functools.partial(play_match_game, settings=settings,
+                                              made_by=identity), items,
+                            key=lambda item: item[0],
+                            results=match_results_file(out, settings, identity),
+                            scheduler=scheduler, jobs=jobs, progress=progress, unit="games",
+                            watch=count, stop=decided, log=log, describe=_log_text)
     finally:
         close_started()      # the programs of the games played in this process
     for record in summary.records.values():       # only those not counted yet are read

@@ -15,13 +15,13 @@ record of what is done:
 - :func:`worker_pool` is the local pool with a per-worker initialiser and fork-inherited
   memory, for work that cannot be pickled (the solver's cook search); :func:`forked_call`
   one call in a forked process of its own (the solver's opponent questions).
-- :func:`run` is the resumable run every batch job uses: a task over items, each record
+- :func:`run_tasks` is the resumable run every batch job uses: a task over items, each record
   appended to a results file (:class:`ResultsFile`) as it arrives, items already there
   skipped, Ctrl-C a clean stop, a :class:`RunSummary` at the end; :class:`Batch` holds
   one executor for a run in several passes.
 - :class:`ResultsFile` reads a results file back: records with their line numbers, a last
   line cut short mended, bad lines and other parameters refused by file and line.
-- :class:`Progress` draws a one-line bar with a rate and the time left; :class:`StatusLine`
+- :class:`ProgressBar` draws a one-line bar with a rate and the time left; :class:`StatusLine`
   a status for one long search; :func:`log_to` sends a logger's records into one file.
 """
 
@@ -37,22 +37,22 @@ from gyges.parallel.local import (
     worker_pool,
 )
 from gyges.parallel.logs import LogFileError, log_to
-from gyges.parallel.progress import Progress, StatusLine, duration
+from gyges.parallel.progress import ProgressBar, StatusLine, duration
 from gyges.parallel.results import (
-    Line,
     ParametersError,
     Results,
     ResultsFile,
     ResultsFileError,
+    ResultsLine,
     dumps,
     first_record,
 )
-from gyges.parallel.run import Batch, RunEvent, RunSummary, run
+from gyges.parallel.run import Batch, RunEvent, RunSummary, run_tasks
 
 __all__ = [
     "ENV", "Batch", "DaskExecutor", "Executor", "ExecutorError", "ForkedCall", "Interrupted",
-    "Line", "LocalExecutor", "LogFileError", "ParametersError", "Progress", "Results",
-    "ResultsFile", "ResultsFileError", "RunEvent", "RunSummary", "Runner", "StatusLine",
-    "dumps", "duration", "first_record", "forked_call", "interruptible", "log_to",
-    "open_executor", "run", "scheduler_address", "worker_pool",
+    "LocalExecutor", "LogFileError", "ParametersError", "ProgressBar", "Results", "ResultsFile",
+    "ResultsFileError", "ResultsLine", "RunEvent", "RunSummary", "Runner", "StatusLine", "dumps",
+    "duration", "first_record", "forked_call", "interruptible", "log_to", "open_executor",
+    "run_tasks", "scheduler_address", "worker_pool",
 ]

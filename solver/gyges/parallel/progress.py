@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-__all__ = ["Progress", "StatusLine", "duration", "rate_text"]
+__all__ = ["ProgressBar", "StatusLine", "duration", "rate_text"]
 
 
 def duration(seconds: float) -> str:
@@ -46,7 +46,7 @@ ETA_UNITS = 2
 ETA_SECONDS = 5.0
 
 
-class Progress:
+class ProgressBar:
     """A one-line progress bar on a stream: count, rate and time left (``?`` until
     :data:`ETA_UNITS` units and :data:`ETA_SECONDS` seconds of this run give a rate to go
     by).
@@ -97,7 +97,7 @@ class Progress:
         this run does).
 
         >>> import io
-        >>> bar = Progress(5, io.StringIO(), unit="puzzles", per_minute=True)
+        >>> bar = ProgressBar(5, io.StringIO(), unit="puzzles", per_minute=True)
         >>> bar.resume(1)
         >>> bar.line().split(" puzzles/min")[0]
         '[######........................] 1/5 0.0'

@@ -38,8 +38,8 @@ import stat
 from collections.abc import Callable, Hashable
 from typing import Any
 
-__all__ = ["MAX_RESULTS_BYTES", "Line", "ParametersError", "Results", "ResultsFile",
-           "ResultsFileError", "dumps", "first_record", "read_jsonl"]
+__all__ = ["MAX_RESULTS_BYTES", "ParametersError", "Results", "ResultsFile", "ResultsFileError",
+           "ResultsLine", "dumps", "first_record", "read_jsonl"]
 
 Record = dict[str, Any]
 
@@ -83,7 +83,7 @@ def dumps(record: Record) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
-class Line:
+class ResultsLine:
     """One record of a results file: its line number, the record, the item it answers, and
     the record as its kind's value (what the file's ``check`` returned: a typed record's
     ``from_json``; the JSON object itself where the file has no check)."""
@@ -99,7 +99,7 @@ class Results:
     """What a results file holds: its records in file order, and the parameters they were
     made with (None when the file has no records, or its kind stores none)."""
 
-    lines: tuple[Line, ...]
+    lines: tuple[ResultsLine, ...]
     params: Any = None
 
     def by_key(self) -> dict[Hashable, Record]:
@@ -107,7 +107,7 @@ class Results:
         return {line.key: line.record for line in self.lines}
 
     def values(self) -> dict[Hashable, Any]:
-        """The typed records (:attr:`Line.value`) by the item they answer (a later line
+        """The typed records (:attr:`ResultsLine.value`) by the item they answer (a later line
         wins over an earlier one)."""
         return {line.key: line.value for line in self.lines}
 
@@ -118,7 +118,7 @@ class ResultsFile:
 
     ``what`` names a record in messages (``"a solve record"``); ``key`` gives the item a
     record answers (default: its line number); ``check`` reads a record as its kind's value
-    (a frozen dataclass's ``from_json``; kept as :attr:`Line.value`), raising ``KeyError``
+    (a frozen dataclass's ``from_json``; kept as :attr:`ResultsLine.value`), raising ``KeyError``
     (a missing key) or ``ValueError`` for a record that is not of this kind. ``params_of`` gives the
     parameters stored in a record; every record must carry ``params`` (when given), or else
     all the same ones as the first; ``describe`` words parameters for messages (with
@@ -184,7 +184,7 @@ class ResultsFile:
                     found = params
                 elif params != found:
                     raise self._mismatch(number, params, found)
-            lines.append(Line(number, record, key, value))
+            lines.append(ResultsLine(number, record, key, value))
         if repair and mend:
             with open(self.path, "ab") as f:
                 f.write(mend)

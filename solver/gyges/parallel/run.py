@@ -1,10 +1,10 @@
 """One resumable run: a task over many items on the local pool or Dask, each record
 appended to a results file as it arrives, so that the file is the record of what is done.
 
-:func:`run` is the whole of it in one call::
+:func:`run_tasks` is the whole of it in one call::
 
-    summary = run(task, items, key=..., results=ResultsFile(path, ...), scheduler=None,
-                  jobs=None, progress=sys.stderr, log=None, stop=None)
+    summary = run_tasks(task, items, key=..., results=ResultsFile(path, ...),
+                        scheduler=None, jobs=None, progress=sys.stderr, log=None, stop=None)
 
 - The results file (:class:`~gyges.parallel.results.ResultsFile`) is checked first: a path
   that cannot be a file is refused, and so is a file holding anything but records of its
@@ -31,10 +31,10 @@ for all the passes, each pass a :meth:`Batch.run` with its own items, keys and f
 >>> results = ResultsFile(path, "a square", key=lambda r: r["n"])
 >>> def square(n):   # a task for more than one job is importable: a module's function
 ...     return {"n": n, "square": n * n}
->>> s = run(square, [3, 1, 2, 3], results=results, jobs=1)
+>>> s = run_tasks(square, [3, 1, 2, 3], results=results, jobs=1)
 >>> (s.done, s.skipped, s.duplicates, s.interrupted), sorted(s.records)
 ((3, 0, 1, False), [1, 2, 3])
->>> s = run(square, [1, 2, 3, 4], results=results, jobs=1)
+>>> s = run_tasks(square, [1, 2, 3, 4], results=results, jobs=1)
 >>> s.done, s.skipped, s.resumed
 (1, 3, 3)
 >>> open(path).read().splitlines()[-1]
@@ -58,16 +58,16 @@ from gyges.output import check_output, open_append
 from gyges.parallel.executor import Executor, open_executor
 from gyges.parallel.local import Interrupted, interruptible
 from gyges.parallel.logs import log_to
-from gyges.parallel.progress import Progress
+from gyges.parallel.progress import ProgressBar
 from gyges.parallel.results import Record, ResultsFile, dumps
 from gyges.signals import deferred
 
-__all__ = ["Batch", "RunEvent", "RunSummary", "chunk_size", "run"]
+__all__ = ["Batch", "RunEvent", "RunSummary", "chunk_size", "run_tasks"]
 
 T = TypeVar("T")
 
 Records = Mapping[Hashable, Record]
-LOG = logging.getLogger("gyges.run")
+_LOG = logging.getLogger("gyges.run")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -163,7 +163,7 @@ class Batch:
         self.scheduler = scheduler
         self.jobs = jobs
         self.log = log
-        self.logger = logger if logger is not None else LOG
+        self.logger = logger if logger is not None else _LOG
         self.interrupted = False
         self._stack: contextlib.ExitStack | None = None
         self._executor: Executor | None = None
@@ -234,7 +234,7 @@ class Batch:
         ``results``, the record's own key (``results.key``) must be the same. ``unit``
         names the items on the bar and in the log; ``describe(record)`` is the log's text
         for a record (default: its key); ``chunksize`` how many items a local worker takes
-        at a time (None: sized to the work, :func:`chunk_size`). See :func:`run` for the
+        at a time (None: sized to the work, :func:`chunk_size`). See :func:`run_tasks` for the
         rest.
         """
         start = time.perf_counter()
@@ -266,7 +266,7 @@ class Batch:
                     stopped = True
                 elif todo:
                     if progress is not None:
-                        bar = Progress(len(todo), progress, unit=unit)
+                        bar = ProgressBar(len(todo), progress, unit=unit)
                     stopped = self._pass(task, todo, file, known, tally, bar, watch, stop,
                                          describe, unit, chunksize)
         except (KeyboardInterrupt, Interrupted):
@@ -281,7 +281,7 @@ class Batch:
 
     def _pass(self, task: Callable[[Any], Record], todo: list[tuple[Hashable, Any]],
               file: _File | None, known: dict[Hashable, Record], tally: _Tally,
-              bar: Progress | None, watch: Callable[[RunEvent], None] | None,
+              bar: ProgressBar | None, watch: Callable[[RunEvent], None] | None,
               stop: Callable[[Records], bool] | None,
               describe: Callable[[Record], str] | None, unit: str,
               chunksize: int | None) -> bool:
@@ -377,16 +377,16 @@ def chunk_size(tasks: int, workers: int) -> int:
     return max(1, min(16, tasks // (8 * workers)))
 
 
-def run(task: Callable[[T], Record], items: Iterable[T], *,
-        key: Callable[[T], Hashable] | None = None,
-        results: ResultsFile | None = None,
-        scheduler: str | None = None, jobs: int | None = None,
-        progress: TextIO | None = None, unit: str = "items",
-        watch: Callable[[RunEvent], None] | None = None,
-        stop: Callable[[Records], bool] | None = None,
-        log: str | None = None, logger: logging.Logger | None = None,
-        describe: Callable[[Record], str] | None = None,
-        chunksize: int | None = 1) -> RunSummary:
+def run_tasks(task: Callable[[T], Record], items: Iterable[T], *,
+              key: Callable[[T], Hashable] | None = None,
+              results: ResultsFile | None = None,
+              scheduler: str | None = None, jobs: int | None = None,
+              progress: TextIO | None = None, unit: str = "items",
+              watch: Callable[[RunEvent], None] | None = None,
+              stop: Callable[[Records], bool] | None = None,
+              log: str | None = None, logger: logging.Logger | None = None,
+              describe: Callable[[Record], str] | None = None,
+              chunksize: int | None = 1) -> RunSummary:
     """Run ``task`` over ``items`` into the results file ``results``, resumably, and say
     what was done (see the module documentation).
 

@@ -2,7 +2,7 @@
 
 :func:`solve_many` is the whole of ``gyges solve FILE`` below the command line: the list's
 entries (with its bad lines, refused under ``strict``) get their rules and bound, each
-distinct question is solved once on the resumable run (:func:`gyges.parallel.run`: the
+distinct question is solved once on the resumable run (:func:`gyges.parallel.run_tasks`: the
 local pool or Dask, each record appended to the output file as it arrives, a rerun
 skipping what the file holds), and the answer is a :class:`SolvedList`: its table, its
 JSON lines and its notes. A record depends only on its entry and the options, never on
@@ -31,14 +31,14 @@ from gyges.formats.inputs import Positions
 from gyges.formats.poslist import Entry, PositionListError
 from gyges.formats.quoting import counted
 from gyges.game.rules import PRESETS, RuleSet
-from gyges.parallel import ResultsFile, RunEvent, RunSummary, run
+from gyges.parallel import ResultsFile, RunEvent, RunSummary, run_tasks
 from gyges.search import DUALS_UP_TO, solve
 
-__all__ = ["FORMAT", "EntryKey", "SolveListError", "SolveRecord", "SolvedList", "read_solved",
-           "results_file", "solve_entry", "solve_file", "solve_many", "summary_table"]
+__all__ = ["SOLVE_FORMAT", "EntryKey", "SolveListError", "SolveRecord", "SolvedList", "read_solved",
+           "solve_entry", "solve_file", "solve_many", "solve_results_file", "summary_table"]
 
-FORMAT = 1  #: version of the record layout
-LOG = logging.getLogger("gyges.solve")
+SOLVE_FORMAT = 1  #: version of the record layout
+_LOG = logging.getLogger("gyges.solve")
 
 
 class SolveListError(ValueError):
@@ -117,8 +117,8 @@ class SolveRecord:
         for key, kind in _OPTIONAL.items():
             if key in data and not isinstance(data[key], kind):
                 raise ValueError(f"{key} is {data[key]!r}")
-        if data["format"] != FORMAT:
-            raise ValueError(f"record format {data['format']}, this program writes {FORMAT}")
+        if data["format"] != SOLVE_FORMAT:
+            raise ValueError(f"record format {data['format']}, this program writes {SOLVE_FORMAT}")
         if data["result"] not in ("win", "loss", "none"):
             raise ValueError(f"result is {data['result']!r}")
         history = data.get("history", [])
@@ -151,7 +151,7 @@ def solve_entry(entry: Entry, *, tree: bool = False, tries: bool = False,
                 jobs=1, previous=entry.previous, tree=tree, duals=duals, prover=prover)
     full = sol.to_json()
     record: dict[str, Any] = {
-        "format": FORMAT, "line": entry.line, "position": str(entry.position),
+        "format": SOLVE_FORMAT, "line": entry.line, "position": str(entry.position),
         "rules": entry.rules.describe(), "max_moves": entry.max_moves,
         "options": _options(tree, tries, duals),
         "nodes": sol.stats.nodes,
@@ -172,7 +172,7 @@ def solve_entry(entry: Entry, *, tree: bool = False, tries: bool = False,
     return record
 
 
-def results_file(path: str, options: dict[str, Any]) -> ResultsFile:
+def solve_results_file(path: str, options: dict[str, Any]) -> ResultsFile:
     """The output file of a run with ``options`` (``{"tree", "tries", "duals"}``, as in
     every record): records keyed by :func:`record_key`; a record made with other options
     is refused."""
@@ -202,7 +202,7 @@ def read_solved(path: str, options: dict[str, Any], repair: bool = False
                 ) -> dict[EntryKey, SolveRecord]:
     """The records already in an output file, by their :class:`EntryKey`; records made
     with other options are refused (:class:`~gyges.parallel.ParametersError`)."""
-    return results_file(path, options).read(repair).values()  # type: ignore[return-value]
+    return solve_results_file(path, options).read(repair).values()  # type: ignore[return-value]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -272,7 +272,7 @@ def solve_many(
     an entry whose list gives ``rules`` (None: not given; default: the entry's own, else
     pbmserv), ``max_moves`` the bound of an entry that gives none. With ``strict`` a bad
     line refuses the whole list (:class:`SolveListError`) before anything is solved, as
-    does a list without positions. The run is :func:`gyges.parallel.run` (``scheduler``,
+    does a list without positions. The run is :func:`gyges.parallel.run_tasks` (``scheduler``,
     ``jobs``, ``progress``: a bar on that stream, ``log``, ``watch``); Ctrl-C or SIGTERM
     stops it and keeps every record written (``SolvedList.interrupted``).
     """
@@ -285,11 +285,12 @@ def solve_many(
         e, rules=rules_for(e.rules) if rules_for is not None else e.rules or PRESETS["pbmserv"],
         max_moves=e.max_moves or max_moves) for e in entries]
     options = _options(tree, tries, duals)
-    summary = run(
+    summary = run_tasks(
         functools.partial(solve_entry, tree=tree, tries=tries, duals=duals, prover=prover),
-        filled, key=EntryKey.of, results=results_file(out, options) if out is not None else None,
+        filled, key=EntryKey.of,
+        results=solve_results_file(out, options) if out is not None else None,
         scheduler=scheduler, jobs=jobs, progress=progress, unit="positions", watch=watch,
-        log=log, logger=LOG, describe=_log_text)
+        log=log, logger=_LOG, describe=_log_text)
     first: dict[EntryKey, Entry] = {}
     for e in filled:
         first.setdefault(EntryKey.of(e), e)

@@ -46,10 +46,10 @@ from gyges.search._dfpn import DfpnSearcher
 from gyges.search._search import Searcher
 from gyges.search.policy import ProverKind, SolveError, pick
 
-__all__ = ["Known", "Line", "Prover", "win_in", "winners_among_boards"]
+__all__ = ["History", "Known", "Prover", "win_in", "winners_among_boards"]
 
 #: Earlier positions, oldest first: positions or their 36-byte boards (``Position.key``).
-Line = Iterable[Position | bytes]
+History = Iterable[Position | bytes]
 
 #: A child of a position: the move that reaches it, or the position it reaches.
 Child = Move | Position
@@ -73,7 +73,7 @@ class Known(enum.Enum):
         return cls.WIN if code > 0 else cls.NO_WIN if code == 0 else cls.UNKNOWN
 
 
-def _boards(positions: Line) -> list[bytes]:
+def _boards(positions: History) -> list[bytes]:
     return [p.key if isinstance(p, Position) else bytes(p) for p in positions]
 
 
@@ -90,7 +90,7 @@ class Prover:
     """
 
     def __init__(self, rules: RuleSet, kind: ProverKind | str = ProverKind.AUTO,
-                 within: int = 3, *, history: Line = (), table_bits: int | None = None):
+                 within: int = 3, *, history: History = (), table_bits: int | None = None):
         if not 1 <= within <= MAX_MOVES:
             raise SolveError(f"questions go 1..{MAX_MOVES} moves deep, not {within}")
         self._rules = rules
@@ -151,7 +151,7 @@ class Prover:
         return getattr(kernel, counter) if kernel is not None and kernel is not self._searcher \
             else 0
 
-    def _line(self, line: Line) -> list[bytes]:
+    def _line(self, line: History) -> list[bytes]:
         return [*self._history, *_boards(line)]
 
     def _child_boards(self, position: Position, children: Iterable[Child]) -> list[bytes]:
@@ -159,17 +159,17 @@ class Prover:
 
     # -- the moves ----------------------------------------------------------------------
 
-    def legal_moves(self, position: Position, line: Line = ()) -> MoveList:
+    def legal_moves(self, position: Position, line: History = ()) -> MoveList:
         """The legal moves of ``position`` after the history and ``line`` (Renop)."""
         return legal_moves(position, self._rules, self._line(line))
 
-    def landing_moves(self, position: Position, line: Line = ()) -> tuple[Move, ...]:
+    def landing_moves(self, position: Position, line: History = ()) -> tuple[Move, ...]:
         """The legal moves of the side to move that land (as :meth:`legal_moves`)."""
         return landing_moves(position, self._rules, self._line(line))
 
     # -- yes/no questions -----------------------------------------------------------------
 
-    def wins(self, position: Position, winner: Side, within: int, line: Line = ()) -> bool:
+    def wins(self, position: Position, winner: Side, within: int, line: History = ()) -> bool:
         """Can ``winner`` land within ``within`` of its own moves from ``position``,
         whatever the other side does? (No when the answer rests on a line given up:
         :attr:`truncated` says so.)"""
@@ -179,7 +179,7 @@ class Prover:
                                   self._line(line))
 
     def least(self, position: Position, winner: Side, within: int,
-              line: Line = ()) -> int | None:
+              line: History = ()) -> int | None:
         """The least number of moves, at most ``within``, in which ``winner`` wins from
         ``position``, or None."""
         for k in range(1, within + 1):
@@ -188,7 +188,7 @@ class Prover:
         return None
 
     def known(self, position: Position, children: Iterable[Child], winner: Side,
-              within: int, line: Line = ()) -> list[Known]:
+              within: int, line: History = ()) -> list[Known]:
         """What the table already proves, without searching, of ``wins(child, winner,
         within, [*line, position])`` for each child of ``position`` (a move of its side to
         move, or the position it reaches; every child with the same side to move)."""
@@ -205,7 +205,7 @@ class Prover:
         return [Known.of(c) for c in codes]
 
     def wins_excluding(self, position: Position, winner: Side, within: int,
-                       excluded: Iterable[Child], line: Line = ()) -> Known:
+                       excluded: Iterable[Child], line: History = ()) -> Known:
         """:meth:`wins` with the moves of the side to move that reach ``excluded`` (moves
         or positions) left out at the root. With the loser to move, NO_WIN means another
         move holds, and :meth:`known` then tells which (from 2 moves on). UNKNOWN: a line
@@ -218,7 +218,7 @@ class Prover:
 
     def winners_among(self, position: Position, within: int,
                       moves: Iterable[Child] | None = None, *, limit: int = 0,
-                      line: Line = ()) -> list[Child]:
+                      line: History = ()) -> list[Child]:
         """Which of ``moves`` (moves of the side to move, or the positions they reach;
         default every legal move) win within ``within`` moves, this one included: up to
         ``limit`` of them (0: all), in the order found.
@@ -250,7 +250,7 @@ class Prover:
         return won
 
     def some_winners_among(self, position: Position, within: int, asked: Sequence[Child], *,
-                           limit: int, line: Line = (),
+                           limit: int, line: History = (),
                            legal: MoveList | None = None) -> tuple[list[Child], bool]:
         """One step of :meth:`winners_among`: the winners among ``asked`` that df-pn's
         searches of the position less the other moves find (up to ``limit``), and whether
@@ -271,7 +271,7 @@ class Prover:
             self._child_boards(position, legal), boards, limit)
         return [asked[boards.index(b)] for b in won], settled
 
-    def winning_moves(self, position: Position, within: int, line: Line = (), *,
+    def winning_moves(self, position: Position, within: int, line: History = (), *,
                       legal: MoveList | None = None, limit: int = 0,
                       progress: Callable[[int, int], None] | None = None) -> list[Move]:
         """Every move of the side to move that wins within ``within`` moves (the keys and
@@ -284,7 +284,7 @@ class Prover:
                                                 self._line(line), progress, limit)
         return _listed(position, legal, found)
 
-    def winning_move(self, position: Position, within: int, line: Line = (), *,
+    def winning_move(self, position: Position, within: int, line: History = (), *,
                      legal: MoveList | None = None) -> Move | None:
         """One move of the side to move that wins within ``within`` moves, the first the
         kernel's search finds (its order: the proof's move first), or None."""
@@ -303,7 +303,7 @@ class Prover:
 
 
 def child_wins(prover: Prover, position: Position, child: Position, winner: Side, within: int,
-               line: Line = ()) -> bool:
+               line: History = ()) -> bool:
     """Does the move from ``position`` to ``child`` (a move of ``winner``) win within
     ``within`` moves, this one included? The question :meth:`Prover.wins` asks of the
     child, one move fewer, with ``position`` added to the line."""
@@ -362,7 +362,7 @@ def winners_among_boards(searcher: DfpnSearcher, board: bytes, side: int, d: int
     return won, True
 
 
-def win_in(position: Position | Game, rules: RuleSet, k: int, history: Line = (),
+def win_in(position: Position | Game, rules: RuleSet, k: int, history: History = (),
            searcher: Prover | None = None) -> bool:
     """Does the side to move win in at most ``k`` moves (``history``: the game's earlier
     positions, or ``position`` a :class:`~gyges.game.moves.Game`)? One question, with a

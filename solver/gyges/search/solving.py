@@ -39,12 +39,12 @@ from gyges.search.tries import find_tries
 from gyges.search.verdict import verdict, verdict_and_keys
 from gyges.search.workers import FirstMoves
 
-__all__ = ["Progress", "solve"]
+__all__ = ["SolveProgressFn", "solve"]
 
 #: What ``solve(progress=...)`` calls with each :class:`~gyges.search.SolveProgress`. A
 #: callable of text (a status line's ``show``) is taken too: it receives the event, whose
 #: ``str()`` is the note to show.
-Progress = Callable[[SolveProgress], object] | Callable[[str], object]
+SolveProgressFn = Callable[[SolveProgress], object] | Callable[[str], object]
 
 
 def solve(
@@ -60,7 +60,7 @@ def solve(
     previous: Position | None = None,
     tree: bool = True,
     duals: int = DUALS_UP_TO,
-    progress: Progress | None = None,
+    progress: SolveProgressFn | None = None,
     max_keys: int | None = None,
     extras_if_cooked: bool = True,
     watch: Callable[[Callable[[], int]], None] | None = None,

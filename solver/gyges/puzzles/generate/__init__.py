@@ -20,7 +20,7 @@ from the main line the catalogue checker replays, and duplicates removed up to t
 board's symmetries (:mod:`gyges.puzzles.symmetry`,
 :mod:`~gyges.puzzles.generate.duplicates`). :func:`generate_puzzles`
 (:mod:`~gyges.puzzles.generate.run`) drives the candidates through the shared resumable
-run (:func:`gyges.parallel.run`), each one's record kept in the run's state file
+run (:func:`gyges.parallel.run_tasks`), each one's record kept in the run's state file
 (:mod:`~gyges.puzzles.generate.state`), and writes the catalogue file
 (:mod:`~gyges.puzzles.generate.entries`); :func:`collect` makes one catalogue of several
 runs. A run's parameters are a :class:`Params` (:mod:`~gyges.puzzles.generate.params`).

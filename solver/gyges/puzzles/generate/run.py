@@ -1,5 +1,5 @@
 """The generation run: :func:`generate_puzzles` drives a run's candidates through the
-shared resumable run (:func:`gyges.parallel.run`), each one made and judged by
+shared resumable run (:func:`gyges.parallel.run_tasks`), each one made and judged by
 :func:`~gyges.puzzles.generate.candidates.evaluate` and its record kept in the run's state
 file (:mod:`~gyges.puzzles.generate.state`), until ``count`` sound, new puzzles are
 settled; it writes them to a catalogue file (:mod:`~gyges.puzzles.generate.entries`).
@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from gyges.output import OutputError, check_output, distinct
-from gyges.parallel import Progress, RunEvent, RunSummary
-from gyges.parallel import run as parallel_run
+from gyges.parallel import ProgressBar, RunEvent, RunSummary, run_tasks
 from gyges.puzzles.generate.candidates import evaluate
 from gyges.puzzles.generate.duplicates import known_positions, known_titles
 from gyges.puzzles.generate.entries import check_catalogue_out, write_catalogue
@@ -168,7 +167,7 @@ def generate_puzzles(params: Params, out: str | Path, count: int, *, jobs: int =
     """Generate until ``count`` sound, new puzzles are found (or ``max_candidates`` were
     tried), write them to the catalogue file ``out`` and say what was done.
 
-    The candidates (their indices) go through the resumable run (:func:`gyges.parallel.run`:
+    The candidates (their indices) go through the resumable run (:func:`gyges.parallel.run_tasks`:
     the local pool of ``jobs`` workers, or Dask with ``scheduler``) in index order; each
     candidate's record goes to the ``state`` file (default :func:`state_path`) as it
     arrives, and a rerun skips the indices there. The run stops once the puzzles are
@@ -192,7 +191,7 @@ def generate_puzzles(params: Params, out: str | Path, count: int, *, jobs: int =
     typed = _Typed()
     bar = None
     if progress is not None:
-        bar = Progress(count, progress, unit="puzzles", per_minute=True,
+        bar = ProgressBar(count, progress, unit="puzzles", per_minute=True,
                        extra=lambda: f"{judged} candidates")
 
     def show(event: RunEvent) -> None:
@@ -207,7 +206,7 @@ def generate_puzzles(params: Params, out: str | Path, count: int, *, jobs: int =
 
     try:
         with state_errors():
-            summary = parallel_run(
+            summary = run_tasks(
                 functools.partial(_work, params=params), range(max_candidates),
                 results=state_file(state, params), scheduler=scheduler, jobs=jobs,
                 watch=show,

@@ -47,8 +47,7 @@ from gyges.engine.openings import SEED
 from gyges.engine.score import Score
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
-from gyges.parallel import ResultsFile, RunEvent, RunSummary, first_record
-from gyges.parallel import run as run_tasks
+from gyges.parallel import ResultsFile, RunEvent, RunSummary, first_record, run_tasks
 from gyges.setups.pairs import SetupError, canonical_pairs
 
 __all__ = ["DEFAULT_NODES", "EVALUATION_FORMAT", "EVALUATION_HASH_BITS", "evaluate_pair",
@@ -175,7 +174,7 @@ def run_evaluations(pairs: Iterable[tuple[str, str]], rules: RuleSet, out: str, 
     sample of the pairs, the same one on every run), resumably: pairs already there are
     skipped, a file made with other parameters or by another engine is refused before
     any search, and Ctrl-C keeps every line written.
-    ``scheduler``/``jobs``/``progress``/``log``/``watch``: as :func:`gyges.parallel.run`;
+    ``scheduler``/``jobs``/``progress``/``log``/``watch``: as :func:`gyges.parallel.run_tasks`;
     ``network``: the file of a learned evaluation to search with (None: the default
     evaluation; :data:`~gyges.engine.network.LINEAR`: the linear one), named in the
     records by the engine's evaluation digest."""

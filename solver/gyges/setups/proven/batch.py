@@ -38,8 +38,7 @@ from gyges.formats.notation import format_move
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet
-from gyges.parallel import Batch, Progress, ResultsFile, RunEvent, RunSummary
-from gyges.parallel import run as run_tasks
+from gyges.parallel import Batch, ProgressBar, ResultsFile, RunEvent, RunSummary, run_tasks
 from gyges.search import Prover, ProverKind, ResultKind
 from gyges.search.policy import table_bits
 from gyges.setups.pairs import SetupError, canonical_pairs
@@ -284,7 +283,7 @@ class _Split:
     group: int
     results: ResultsFile
     parts: ResultsFile
-    bar: Progress | None
+    bar: ProgressBar | None
     watch: Callable[[RunEvent], None] | None
 
 
@@ -341,7 +340,7 @@ def _run_split(asked: Sequence[_Pair], split: _Split, scheduler: str | None,
             _LOG.info("%d pairs to do (%d already done), split per first move", len(todo),
                      len(distinct) - len(todo))
             if progress is not None:
-                split = dataclasses.replace(split, bar=Progress(len(todo), progress,
+                split = dataclasses.replace(split, bar=ProgressBar(len(todo), progress,
                                                                 unit="pairs"))
             block = max(MIN_BLOCK, BLOCK_PER_WORKER * batch.executor().workers)
             with contextlib.ExitStack() as stack:
@@ -388,7 +387,7 @@ def run_analysis(
     groups done are kept in ``out.parts`` (:func:`parts_file`), so that a resumed run
     does not redo them. The records are the same either way.
 
-    The run is :func:`gyges.parallel.run` (``scheduler``, ``jobs``: the local pool or
+    The run is :func:`gyges.parallel.run_tasks` (``scheduler``, ``jobs``: the local pool or
     Dask; ``progress``: a bar on that stream; ``log``: a log file; ``watch``: told of the
     start and of each record; ``chunksize``: pairs a local worker takes at a time, None:
     sized to the work). Before any task, the path is checked and a file made with other

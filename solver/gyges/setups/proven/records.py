@@ -221,7 +221,7 @@ def _pair(record: Mapping[str, Any]) -> tuple[str, str]:
 
 def analysis_results_file(path: str, wanted: AnalysisParams | None = None) -> ResultsFile:
     """The results file of an analysis: records keyed by ``(south, north)``, each read as a
-    :class:`PairRecord` (:attr:`gyges.parallel.Line.value`); with ``wanted`` a record made
+    :class:`PairRecord` (:attr:`gyges.parallel.ResultsLine.value`); with ``wanted`` a record made
     with other parameters is refused, without it every record must have those of the
     first."""
     return ResultsFile(path, "a setup analysis record", key=_pair, check=PairRecord.from_json,

@@ -46,8 +46,7 @@ from gyges.engine.network import evaluation_network
 from gyges.engine.openings import SEED
 from gyges.engine.refereed import SELF_PLAY_ENGINE, PlayedGame
 from gyges.game.rules import RuleSet
-from gyges.parallel import ResultsFile, RunEvent, RunSummary, first_record
-from gyges.parallel import run as run_tasks
+from gyges.parallel import ResultsFile, RunEvent, RunSummary, first_record, run_tasks
 from gyges.setups.pairs import SetupError, canonical_pairs
 
 __all__ = [
@@ -250,7 +249,7 @@ def run_games(
 
     ``canonical`` plays the canonical pair standing for each pair asked for instead
     (:func:`~gyges.setups.pairs.canonical_pairs`) and marks the records so. The run is
-    :func:`gyges.parallel.run` (``scheduler``, ``jobs``, ``progress``, ``log``,
+    :func:`gyges.parallel.run_tasks` (``scheduler``, ``jobs``, ``progress``, ``log``,
     ``watch`` as there): a file made with other parameters is refused before any game,
     Ctrl-C or SIGTERM stops the run keeping every line written. ``network``: the file of
     a learned evaluation both sides play with (None: the default evaluation;
