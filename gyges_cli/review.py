@@ -23,7 +23,7 @@ from gyges.puzzles.catalogue import (
 )
 from gyges.puzzles.review import (
     BLUNDER,
-    DEFAULT_LIMIT,
+    DEFAULT_REVIEW_LIMIT,
     INACCURACY,
     MISTAKE,
     GameReview,
@@ -51,7 +51,7 @@ def _limit(seconds: float | None, depth: int | None, nodes: int | None,
         if seconds is not None or depth is not None or nodes is not None:
             raise UserError("--no-engine takes no --time, --depth or --nodes")
         return None
-    return limit_of(seconds, depth, nodes, DEFAULT_LIMIT)
+    return limit_of(seconds, depth, nodes, DEFAULT_REVIEW_LIMIT)
 
 
 def _show(result: GameReview, as_json: bool) -> None:
@@ -76,7 +76,7 @@ def _show(result: GameReview, as_json: bool) -> None:
               "became forced) to this catalogue file as new entries.")
 @click.option("--start", "start_arg", metavar="POS|FILE", default=None,
               help="The start position, for a record without setups (entries 1 and 2).")
-@limit_options("the engine searches a position", DEFAULT_LIMIT)
+@limit_options("the engine searches a position", DEFAULT_REVIEW_LIMIT)
 @click.option("--no-engine", is_flag=True,
               help="Proofs only: no engine judgement (win probabilities, best moves, "
                    "inaccuracies, mistakes, blunders).")

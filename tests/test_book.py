@@ -185,5 +185,5 @@ def test_the_book_shows_its_size():
     assert isinstance(book, Book)
     assert repr(book) == f"Book('Seeds', {len(book.entries)} problems in " \
         f"{len(book.chapters)} chapter{'s' if len(book.chapters) != 1 else ''})"
-    assert repr(book.entries[0]) == (f"Entry(1, {book.entries[0].puzzle.id!r}, "
+    assert repr(book.entries[0]) == (f"BookEntry(1, {book.entries[0].puzzle.id!r}, "
                                      f"{book.entries[0].title!r})")

@@ -36,7 +36,7 @@ def test_check_then_export_proves_nothing_again(tmp_path, cache_dir, solves):
     cat = write(tmp_path / "two.yaml", TWO)
     first = run("catalogue", "check", cat)
     assert first.exit_code == 0, first.output
-    assert len(solves) == 2 and (cache_dir / verified.CACHE_FILE).is_file()
+    assert len(solves) == 2 and (cache_dir / verified.VERIFIED_CACHE_FILE).is_file()
     solves.clear()
     again = run("catalogue", "check", cat)
     assert again.exit_code == 0 and solves == []
@@ -81,7 +81,7 @@ def test_an_unwritable_cache_is_no_failure(tmp_path, monkeypatch, solves):
     cat = write(tmp_path / "two.yaml", TWO)
     assert run("catalogue", "check", cat).exit_code == 0
     assert run("catalogue", "check", cat).exit_code == 0 and len(solves) == 4
-    assert VerifiedEntries.default().path == blocked / "cache" / verified.CACHE_FILE
+    assert VerifiedEntries.default().path == blocked / "cache" / verified.VERIFIED_CACHE_FILE
 
 
 def test_export_tells_its_steps_off_a_terminal(tmp_path):

@@ -16,7 +16,7 @@ from gyges.game.moves import Move, apply_move, legal_moves
 from gyges.game.position import Position
 from gyges.game.rules import PRESETS, RuleSet, Side
 from gyges.puzzles.catalogue import Puzzle
-from gyges.puzzles.lines import Line, play_line, principal_line
+from gyges.puzzles.lines import PlayedLine, play_line, principal_line
 from gyges.search import solve
 from gyges.search.tree import Defence, LoserNode, WinnerNode, main_line_turns, node_from_json
 
@@ -24,7 +24,7 @@ PBM = PRESETS["pbmserv"]
 DEEP = "1.1.3./....3./....23/..1.2./...2../.1..32 S"     # South wins in 4 (gen-w4-s41-00000)
 
 
-def _line_of(p: Puzzle) -> Line:
+def _line_of(p: Puzzle) -> PlayedLine:
     """The solver's main line of a catalogue puzzle: from the catalogue's key for a win
     (a cook's entry may declare another key than the solver's first), the solver's own for
     a loss (the key is then the longest defence)."""
@@ -35,7 +35,7 @@ def _line_of(p: Puzzle) -> Line:
     return play_line(p.position, p.rules, [format_turn(t) for t in turns], p.history)
 
 
-def _results(line: Line) -> list:
+def _results(line: PlayedLine) -> list:
     """The line's moves by what they do (a move written with other intermediate steps is
     the same move)."""
     return [m.result_key(before) for m, before in zip(line.moves, line.positions, strict=True)]

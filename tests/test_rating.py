@@ -16,8 +16,8 @@ from gyges.puzzles.catalogue import Puzzle
 from gyges.puzzles.lines import play_line
 from gyges.puzzles.rating import (
     BEYOND,
-    HASH_BITS,
     LADDER,
+    RATING_HASH_BITS,
     THRESHOLDS,
     effort,
     level,
@@ -103,7 +103,8 @@ def test_the_keys_the_engine_finds_are_the_provers():
         if p.stipulation.moves == 1:
             continue
         e = _effort(p)
-        engine = Engine(p.rules, Options(prove=0, hash_bits=HASH_BITS, cores=1, network=None))
+        engine = Engine(p.rules, Options(prove=0, hash_bits=RATING_HASH_BITS, cores=1,
+                                         network=None))
         a = engine.analyse(p.position, Limit(nodes=2 ** e), p.history)
         engine.close()
         game = Game(p.position, p.history).play(a.move)

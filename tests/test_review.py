@@ -116,22 +116,23 @@ def test_marks_follow_the_proven_results(sample):
 
 
 def test_classifier_cases():
-    from gyges.puzzles.review.game_review import Verdict
+    from gyges.puzzles.review.game_review import PositionVerdict
 
     bounce = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
     key = parse_move("51-43-33-31-21-S", bounce, PBM)
     s, n = Side.SOUTH, Side.NORTH
-    win2 = Verdict(s, 2, (key,))
-    assert _classify(s, 1, win2, Verdict(s, 1), 3)[:2] == ("kept", "!")
-    assert _classify(s, 1, win2, Verdict(s, 3), 3)[:2] == ("slower", "")
-    assert _classify(s, 1, win2, Verdict(None, None), 3)[:2] == ("thrown", "?")
-    assert _classify(s, 1, win2, Verdict(n, 1), 3)[:2] == ("thrown-into-loss", "??")
-    assert _classify(s, 1, Verdict(None, None), Verdict(n, 2), 3)[:2] == \
+    win2 = PositionVerdict(s, 2, (key,))
+    assert _classify(s, 1, win2, PositionVerdict(s, 1), 3)[:2] == ("kept", "!")
+    assert _classify(s, 1, win2, PositionVerdict(s, 3), 3)[:2] == ("slower", "")
+    assert _classify(s, 1, win2, PositionVerdict(None, None), 3)[:2] == ("thrown", "?")
+    assert _classify(s, 1, win2, PositionVerdict(n, 1), 3)[:2] == ("thrown-into-loss", "??")
+    assert _classify(s, 1, PositionVerdict(None, None), PositionVerdict(n, 2), 3)[:2] == \
         ("walked-into-loss", "??")
-    assert _classify(s, 1, Verdict(None, None), Verdict(s, 2), 3)[:2] == ("created", "!")
-    assert _classify(s, 1, Verdict(n, 2), Verdict(n, 1), 3)[:2] == ("lost", "")
+    assert _classify(s, 1, PositionVerdict(None, None), PositionVerdict(s, 2), 3)[:2] == \
+        ("created", "!")
+    assert _classify(s, 1, PositionVerdict(n, 2), PositionVerdict(n, 1), 3)[:2] == ("lost", "")
     assert _classify(s, 1, win2, None, 3)[0] == "wins"
-    assert "51-43-33-31-21-S wins in 2" in _classify(s, 1, win2, Verdict(None, None), 3)[2]
+    assert "51-43-33-31-21-S wins in 2" in _classify(s, 1, win2, PositionVerdict(None, None), 3)[2]
 
 
 def test_text_output_in_the_games_notation(sample):
@@ -218,7 +219,7 @@ def test_the_review_reads_back_from_its_json(sample2):
     assert back == sample2 and back.to_json() == sample2.to_json()
     assert [m.kind for m in back.moves] == [m.kind for m in sample2.moves]
     assert isinstance(back.moves[-1].kind, Kind) and back.moves[-1].mark is Mark.BLUNDER
-    assert repr(back.moves[-1].before) == "Verdict(South wins in 2: 14-24-33x43=12)"
+    assert repr(back.moves[-1].before) == "PositionVerdict(South wins in 2: 14-24-33x43=12)"
     assert repr(back.moves[0]) == "MoveReview(3, South, '16-35', '', quiet)"
 
 

@@ -31,7 +31,7 @@ from gyges.engine.identity import engine_identity
 from gyges.engine.refereed import replay_moves
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.rules import PRESETS
-from gyges.puzzles.review.engine_judgement import DEFAULT_LIMIT, assess_position, judge
+from gyges.puzzles.review.engine_judgement import DEFAULT_REVIEW_LIMIT, assess_position, judge
 
 RULES = PRESETS["pbmserv"]
 PLAY_NODES = 3000
@@ -43,7 +43,7 @@ RATES = (("inaccuracy", 0.05), ("mistake", 0.02), ("blunder", 0.01))
 
 def _assess(engine: Engine, position, history):
     depths: list[Analysis] = []
-    analysis = engine.analyse(position, DEFAULT_LIMIT, history, depths.append)
+    analysis = engine.analyse(position, DEFAULT_REVIEW_LIMIT, history, depths.append)
     return assess_position(analysis, depths)
 
 
@@ -90,7 +90,7 @@ def main() -> None:
     print(f"review's marks: falls in the mover's printed win probability, {n:,} positions "
           f"of {args.games} self-play games")
     print(f"  ({PLAY_NODES:,} nodes a move, at most {MAX_PLIES} moves; judged at review's "
-          f"default limit, {DEFAULT_LIMIT.nodes:,} nodes)")
+          f"default limit, {DEFAULT_REVIEW_LIMIT.nodes:,} nodes)")
     print(f"  by {engine_identity(command='python3 data/engine/review_thresholds.py')}")
     print()
     print("the fall is at least   " + "".join(f"{t:>7}" for t in STEPS) + "  points")

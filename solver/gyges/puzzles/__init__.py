@@ -20,7 +20,7 @@ and built), :mod:`gyges.puzzles.symmetry` (what makes two positions one puzzle) 
 :mod:`gyges.puzzles.difficulty` rates catalogue files again (``gyges catalogue rate``).
 The main names are here.
 
-A value's property is something it holds or reads off at once (``Entry.anchor``,
+A value's property is something it holds or reads off at once (``BookEntry.anchor``,
 ``Book.entries``, ``Params.stipulation``); anything that plays moves, solves, lays out or
 writes text is a method or a function (``Book.theme_index()``, ``GameReview.text()``).
 Closed sets of values are string enums (``Source``, ``Chapters``, ``Kind``...), so that

@@ -35,13 +35,13 @@ from pathlib import Path
 from gyges.output import files_digest, is_signed, signature_removed, signed, write_atomic
 from gyges.puzzles.catalogue.schema import CatalogueError, Puzzle, load_all
 from gyges.puzzles.catalogue.verified import cache_dir
-from gyges.puzzles.rating import BEYOND, EFFORT_VERSION, HASH_BITS, LADDER, effort, level
+from gyges.puzzles.rating import BEYOND, EFFORT_VERSION, LADDER, RATING_HASH_BITS, effort, level
 
-__all__ = ["CACHE_FILE", "EffortCache", "Rated", "RatingReport", "ladder_version",
+__all__ = ["DIFFICULTY_CACHE_FILE", "EffortCache", "Rated", "RatingReport", "ladder_version",
            "rate_catalogue", "rung_nodes", "with_difficulty"]
 
 #: The cache file's name in the cache folder.
-CACHE_FILE = "difficulty.jsonl"
+DIFFICULTY_CACHE_FILE = "difficulty.jsonl"
 
 #: What the efforts depend on, under the package's root (sources and compiled modules).
 _LADDER_PARTS = ("game", "engine", "search", "formats/notation.py")
@@ -55,7 +55,7 @@ def ladder_version() -> str:
     measures every entry again."""
     root = Path(__file__).resolve().parents[1]   # the package gyges
     return files_digest(root, _LADDER_PARTS, _SUFFIXES,
-                        seed=repr((LADDER, HASH_BITS, EFFORT_VERSION)).encode())
+                        seed=repr((LADDER, RATING_HASH_BITS, EFFORT_VERSION)).encode())
 
 
 def _digest(p: Puzzle) -> str:
@@ -76,7 +76,7 @@ class EffortCache:
 
     @classmethod
     def default(cls, *, fresh: bool = False) -> EffortCache:
-        return cls(cache_dir() / CACHE_FILE, fresh=fresh)
+        return cls(cache_dir() / DIFFICULTY_CACHE_FILE, fresh=fresh)
 
     def get(self, p: Puzzle) -> int | None:
         return self.known.get(_digest(p))

@@ -1,4 +1,4 @@
-"""Main lines: played from their notation (:class:`Line`), the themes they show, and built
+"""Main lines: played from their notation (:class:`PlayedLine`), the themes they show, and built
 by the solver (:func:`principal_line`: the solution tree's main line, the winner's fastest
 moves against the longest defence).
 
@@ -6,7 +6,7 @@ moves against the longest defence).
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
 >>> line = play_line(p, PRESETS["pbmserv"], ["51-43-33-31-21-S"])
 >>> line
-Line('51-43-33-31-21-S')
+PlayedLine('51-43-33-31-21-S')
 >>> line_themes(line, PRESETS["pbmserv"], Stipulation("win", 1, Side.NORTH))
 ['bounce chain 4']
 >>> [[str(m) for m in turn] for turn in principal_line(p, PRESETS["pbmserv"], "win", 1)]
@@ -28,7 +28,7 @@ from gyges.search import solve as search_solve
 from gyges.search.solution import Solution
 from gyges.search.stipulation import ResultKind, Stipulation
 
-__all__ = ["THEMES", "Line", "SolveFn", "catalogue_titles", "distinct_title", "line_themes",
+__all__ = ["THEMES", "PlayedLine", "SolveFn", "catalogue_titles", "distinct_title", "line_themes",
            "play_line", "principal_line", "renop_matters", "title_candidates", "try_play_line"]
 
 #: The solver as the catalogue calls it (``solve(position, rules, max_moves=, history=)``);
@@ -37,7 +37,7 @@ SolveFn = Callable[..., Solution]
 
 
 @dataclasses.dataclass(frozen=True)
-class Line:
+class PlayedLine:
     """A main line played out: its moves (turn by turn) and the positions before each."""
 
     turns: tuple[tuple[Move, ...], ...]
@@ -49,11 +49,11 @@ class Line:
         return tuple(m for turn in self.turns for m in turn)
 
     def __repr__(self) -> str:
-        return f"Line({' / '.join(format_turn(t) for t in self.turns)!r})"
+        return f"PlayedLine({' / '.join(format_turn(t) for t in self.turns)!r})"
 
 
 def play_line(position: Position, rules: RuleSet, turns: Sequence[str],
-              history: Sequence[Position] = ()) -> Line:
+              history: Sequence[Position] = ()) -> PlayedLine:
     """Play turns written in pbmserv notation; NotationError (a ValueError) if one fails."""
     game = Game(position, tuple(history))
     played = []
@@ -70,11 +70,11 @@ def play_line(position: Position, rules: RuleSet, turns: Sequence[str],
                 break
             game = game.play(move)
         played.append(tuple(moves))
-    return Line(tuple(played), tuple(before), None if over else game.position)
+    return PlayedLine(tuple(played), tuple(before), None if over else game.position)
 
 
 def try_play_line(position: Position, rules: RuleSet, turns: Sequence[str],
-                  history: Sequence[Position] = ()) -> Line | None:
+                  history: Sequence[Position] = ()) -> PlayedLine | None:
     """:func:`play_line`, or None when a turn cannot be played."""
     try:
         return play_line(position, rules, turns, history)
@@ -114,7 +114,7 @@ THEMES: dict[str, str] = {
 }
 
 
-def line_themes(line: Line, rules: RuleSet, stipulation: Stipulation,
+def line_themes(line: PlayedLine, rules: RuleSet, stipulation: Stipulation,
                 history: Sequence[Position] = ()) -> list[str]:
     """The themes a played main line shows (see :data:`THEMES`), all but Renop (which
     needs the solver: :func:`renop_matters`), in the order of :data:`THEMES`."""
@@ -153,7 +153,7 @@ def line_themes(line: Line, rules: RuleSet, stipulation: Stipulation,
     return themes + [t for t in THEMES if t in shown]
 
 
-def _key_themes(line: Line, rules: RuleSet, history: Sequence[Position]) -> set[str]:
+def _key_themes(line: PlayedLine, rules: RuleSet, history: Sequence[Position]) -> set[str]:
     """The key's themes: quiet, waiting, gift, runner (the key is not a landing)."""
     moves = line.moves
     key, before, after = moves[0], line.positions[0], _after_key(line)
@@ -180,7 +180,7 @@ def _key_themes(line: Line, rules: RuleSet, history: Sequence[Position]) -> set[
     return themes
 
 
-def _after_key(line: Line) -> Position:
+def _after_key(line: PlayedLine) -> Position:
     """The position after the line's first move (not a landing)."""
     if len(line.positions) > 1:
         return line.positions[1]
@@ -211,7 +211,7 @@ def _motifs(themes: Sequence[str]) -> list[str]:
     return [said[t] for t in _TITLE_ORDER if t in said]
 
 
-def title_candidates(line: Line, stipulation: Stipulation,
+def title_candidates(line: PlayedLine, stipulation: Stipulation,
                      themes: Sequence[str]) -> list[str]:
     """Titles for a problem, each more particular than the one before: its most distinctive
     motif (:data:`THEMES`), the square its first move leaves and its length; then with its
@@ -250,7 +250,7 @@ def title_candidates(line: Line, stipulation: Stipulation,
     ]
 
 
-def distinct_title(line: Line, stipulation: Stipulation, themes: Sequence[str],
+def distinct_title(line: PlayedLine, stipulation: Stipulation, themes: Sequence[str],
                    taken: Collection[str] = ()) -> str:
     """The first of :func:`title_candidates` that is not ``taken`` (the titles of the
     catalogue the problem joins): no two problems of a catalogue share a title."""
@@ -262,7 +262,7 @@ def distinct_title(line: Line, stipulation: Stipulation, themes: Sequence[str],
     return f"{candidates[-1]}, ending {format_move(moves[-1])}"
 
 
-def catalogue_titles(problems: Sequence[tuple[str, Line, Stipulation, Sequence[str]]],
+def catalogue_titles(problems: Sequence[tuple[str, PlayedLine, Stipulation, Sequence[str]]],
                      fixed: Mapping[str, str] | None = None) -> dict[str, str]:
     """Titles for a whole catalogue, none twice: ``problems`` as (id, line, stipulation,
     themes); ``fixed``: ids whose titles stay. Each problem gets the least particular of

@@ -5,7 +5,7 @@ solvers: the effort a ladder of engines needs to find the whole solution
 rate with :func:`rate` (docs/catalogue.md, "Difficulty").
 
 The ladder's rungs are the playing engine without its prover (``prove=0``, one core, a
-table of :data:`HASH_BITS` bits, cleared before each search: deterministic) searching
+table of :data:`RATING_HASH_BITS` bits, cleared before each search: deterministic) searching
 :data:`LADDER`'s node budgets, 16 nodes doubling up to :data:`LADDER`'s last. At each turn
 of the winner on the main line (the key first), with ``j`` of its moves left, the rung
 passes when the engine's move wins within ``j`` (the entry's key or a declared cook at the
@@ -47,17 +47,17 @@ from gyges.search import Prover
 from gyges.search import solve as search_solve
 from gyges.search.stipulation import Stipulation
 
-__all__ = ["BEYOND", "CAPS", "EFFORT_VERSION", "HASH_BITS", "LADDER", "THRESHOLDS",
-           "TRIES_UP_TO", "Features", "PuzzleRating", "Turn", "effort", "level", "measure",
-           "rate", "threatens", "turns_tested"]
+__all__ = ["BEYOND", "CAPS", "EFFORT_VERSION", "LADDER", "RATING_HASH_BITS", "THRESHOLDS",
+           "TRIES_UP_TO", "Features", "PuzzleRating", "Turn", "effort", "level", "measure", "rate",
+           "threatens", "turns_tested"]
 
 #: The ladder's node budgets: 16 doubling to 4,194,304 (2 ** 4 .. 2 ** 22). A rung is
 #: named by its log2; wins in 1 pass the lowest (the engine lands before searching).
 LADDER: tuple[int, ...] = tuple(2 ** k for k in range(4, 23))
 #: The effort of a puzzle one of whose turns passes no rung: one above the top rung.
 BEYOND = int(math.log2(LADDER[-1])) + 1
-#: The engine's table on every rung: 2 ** HASH_BITS entries of 16 bytes (16 MiB).
-HASH_BITS = 20
+#: The engine's table on every rung: 2 ** RATING_HASH_BITS entries of 16 bytes (16 MiB).
+RATING_HASH_BITS = 20
 
 #: The effort (log2 of the nodes) from which a puzzle is difficulty 2, 3, 4, 5. Chosen
 #: on the shipped catalogue (104 entries) so that each level holds about a fifth of it and
@@ -147,7 +147,7 @@ class _Ladder:
     def __init__(self, rules: RuleSet, within: int, history: Sequence[Position]) -> None:
         self.rules = rules
         # the rungs were measured with the linear evaluation: ratings stay on its scale
-        self.engine = Engine(rules, Options(prove=0, hash_bits=HASH_BITS, cores=1,
+        self.engine = Engine(rules, Options(prove=0, hash_bits=RATING_HASH_BITS, cores=1,
                                             network=None))
         self.history = tuple(history)
         self.within = within

@@ -20,7 +20,7 @@ from gyges.formats.notation import parse_move
 from gyges.formats.svg import render_position
 from gyges.game.moves import Move
 from gyges.puzzles.catalogue.schema import Puzzle
-from gyges.puzzles.lines import Line, try_play_line
+from gyges.puzzles.lines import PlayedLine, try_play_line
 
 __all__ = ["Arrows", "puzzle_svgs", "solution_drawing"]
 
@@ -69,7 +69,7 @@ def puzzle_svgs(puzzle: Puzzle, size: float | None = 360, *, arrows: Arrows | st
     return out
 
 
-def _key_move(puzzle: Puzzle, line: Line | None) -> Move | None:
+def _key_move(puzzle: Puzzle, line: PlayedLine | None) -> Move | None:
     if line is not None and line.moves:
         return line.moves[0]
     if puzzle.key:

@@ -23,8 +23,8 @@ from gyges.puzzles.book.diagrams import Arrows, solution_drawing
 from gyges.puzzles.book.guide import GUIDE_TITLE, guide_html
 from gyges.puzzles.book.model import (
     Book,
+    BookEntry,
     Chapter,
-    Entry,
     as_book,
     book_phrase,
     credit_line,
@@ -168,7 +168,7 @@ def _chapter(book: Book, i: int, chapter: Chapter, draw: dict[str, Any]) -> str:
             "</div></section>")
 
 
-def _puzzle_cell(e: Entry, draw: dict[str, Any]) -> str:
+def _puzzle_cell(e: BookEntry, draw: dict[str, Any]) -> str:
     p = e.puzzle
     meta = [x for x in (rules_note(p), f"difficulty {p.difficulty}/5" if p.difficulty else "")
             if x]
@@ -193,7 +193,7 @@ def _solutions(book: Book, arrows: Arrows | str, draw: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def _solution(e: Entry, arrows: Arrows | str, draw: dict[str, Any]) -> str:
+def _solution(e: BookEntry, arrows: Arrows | str, draw: dict[str, Any]) -> str:
     p = e.puzzle
     drawn = solution_drawing(p, arrows)
     svg = _diagram(p.position, coordinates=False, title=f"Solution {e.number}", **drawn,

@@ -25,15 +25,14 @@ from gyges.formats.notation import format_move
 from gyges.game.rules import PRESETS, RuleSet, Side, closest_preset
 from gyges.puzzles.book.commentary import Commentary, Variation
 from gyges.puzzles.catalogue.schema import Puzzle
-from gyges.puzzles.lines import THEMES, Line, try_play_line
+from gyges.puzzles.lines import THEMES, PlayedLine, try_play_line
 from gyges.search.stipulation import Stipulation
 
 __all__ = [
-    "BOOK_RULES", "BOOK_TITLE", "CREDIT_VERBS", "DIFFICULTY_NAMES", "THEME_CHAPTERS",
-    "THEME_ORDER", "Book", "Chapter", "Chapters", "Entry", "as_book", "book_phrase",
-    "credit_line", "credit_text",
-    "is_classic", "make_book", "numbered_line", "rules_chapter", "rules_note", "rules_text",
-    "solution_phrase", "theme_meaning", "variation_text",
+    "BOOK_RULES", "BOOK_TITLE", "CREDIT_VERBS", "DIFFICULTY_NAMES", "THEME_CHAPTERS", "THEME_ORDER",
+    "Book", "BookEntry", "Chapter", "Chapters", "as_book", "book_phrase", "credit_line",
+    "credit_text", "is_classic", "make_book", "numbered_line", "rules_chapter", "rules_note",
+    "rules_text", "solution_phrase", "theme_meaning", "variation_text",
 ]
 
 BOOK_TITLE = "Gygès puzzles"
@@ -69,20 +68,20 @@ THEME_ORDER = tuple(THEME_CHAPTERS)
 
 
 @dataclasses.dataclass(frozen=True)
-class Entry:
+class BookEntry:
     """A puzzle as the book prints it: its number, its (disambiguated) title, its main line
     played out (None if it cannot be), and the solver's threat and variations."""
 
     number: int
     puzzle: Puzzle
     title: str
-    line: Line | None
+    line: PlayedLine | None
     threats: tuple[str, ...] = ()
     variations: tuple[Variation, ...] = ()
     defences: int = 0  #: the number of defences to the key
 
     def __repr__(self) -> str:
-        return f"Entry({self.number}, {self.puzzle.id!r}, {self.title!r})"
+        return f"BookEntry({self.number}, {self.puzzle.id!r}, {self.title!r})"
 
     @property
     def anchor(self) -> str:
@@ -112,7 +111,7 @@ class Chapter:
     """A chapter: its title and its problems, in book order."""
 
     title: str
-    entries: tuple[Entry, ...]
+    entries: tuple[BookEntry, ...]
 
     def __repr__(self) -> str:
         return f"Chapter({self.title!r}, {len(self.entries)} problems)"
@@ -133,7 +132,7 @@ class Book:
                 f"chapter{'s' if c != 1 else ''})")
 
     @property
-    def entries(self) -> tuple[Entry, ...]:
+    def entries(self) -> tuple[BookEntry, ...]:
         """Every problem, in book order."""
         return tuple(e for c in self.chapters for e in c.entries)
 
@@ -161,7 +160,7 @@ def theme_meaning(theme: str) -> str:
     return THEMES.get("bounce chain N" if theme.startswith("bounce chain ") else theme, "")
 
 
-def numbered_line(line: Line, counted: Side, long: bool = False) -> list[str]:
+def numbered_line(line: PlayedLine, counted: Side, long: bool = False) -> list[str]:
     """The moves of ``line`` numbered by ``counted``'s moves, as problem books do: each
     number covers one move of ``counted`` and the other side's move beside it; a side's
     consecutive moves (its opponent blocked) keep their ``;``.
@@ -312,7 +311,7 @@ def make_book(
     names = [p.title or p.id for p in ordered]
     repeats = {n for n in names if names.count(n) > 1}
     seen: dict[str, int] = {}
-    groups: list[tuple[str, list[Entry]]] = []
+    groups: list[tuple[str, list[BookEntry]]] = []
     last_key = None
     for number, (p, name) in enumerate(zip(ordered, names, strict=True), 1):
         if name in repeats:
@@ -320,7 +319,7 @@ def make_book(
             name = f"{name} {_roman(seen[name])}"
         line = try_play_line(p.position, p.rules, p.main_line, p.history)
         said = commentary.get(p.id, Commentary())
-        entry = Entry(number, p, name, line, said.threats, said.variations, said.defences)
+        entry = BookEntry(number, p, name, line, said.threats, said.variations, said.defences)
         key = _chapter_key(p, chapters, file_order, rules_order)
         if key != last_key:
             groups.append((_chapter_title(p, chapters, file_titles), []))

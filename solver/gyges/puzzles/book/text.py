@@ -36,7 +36,7 @@ from gyges.formats.diagram import format_diagram
 from gyges.puzzles.book.guide import guide_text
 from gyges.puzzles.book.model import (
     Book,
-    Entry,
+    BookEntry,
     as_book,
     book_phrase,
     rules_note,
@@ -74,7 +74,7 @@ def export_text(book: Book | Sequence[Puzzle], *, title: str | None = None) -> s
     return "\n".join(out).rstrip() + "\n"
 
 
-def _text_problem(e: Entry) -> list[str]:
+def _text_problem(e: BookEntry) -> list[str]:
     p = e.puzzle
     head = f"{e.number}. {e.title}  [{p.id}]"
     out = [head, "-" * len(head), format_diagram(p.position, turn=False, shores=True), ""]
@@ -91,7 +91,7 @@ def _text_problem(e: Entry) -> list[str]:
     return out
 
 
-def _text_solution(e: Entry) -> list[str]:
+def _text_solution(e: BookEntry) -> list[str]:
     p = e.puzzle
 
     def wrap(text: str) -> list[str]:

@@ -48,7 +48,6 @@ from gyges.puzzles.catalogue.checking import (
 )
 from gyges.puzzles.catalogue.schema import (
     SCHEMA_VERSION,
-    THEMES,
     Catalogue,
     CatalogueError,
     FileForm,
@@ -70,6 +69,7 @@ from gyges.puzzles.catalogue.writing import (
     format_entry,
     known_puzzles,
 )
+from gyges.puzzles.lines import THEMES
 
 __all__ = [
     "SCHEMA_VERSION", "THEMES", "AppendError", "Appended", "AuthoringError", "Catalogue",

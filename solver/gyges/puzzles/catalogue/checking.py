@@ -30,7 +30,7 @@ from gyges.game.moves import Move, apply_move
 from gyges.game.rules import Side
 from gyges.puzzles.catalogue.schema import CatalogueError, Puzzle
 from gyges.puzzles.catalogue.verified import VerifiedEntries
-from gyges.puzzles.lines import Line, SolveFn, line_themes, play_line, renop_matters
+from gyges.puzzles.lines import PlayedLine, SolveFn, line_themes, play_line, renop_matters
 from gyges.search import SolveError
 from gyges.search import solve as search_solve
 from gyges.search.solution import Solution
@@ -160,7 +160,7 @@ def _describe(sol: Solution, turn: Side) -> str:
     return str(Stipulation(sol.result, sol.moves, turn))
 
 
-def _played(puzzle: Puzzle) -> Line | CatalogueError:
+def _played(puzzle: Puzzle) -> PlayedLine | CatalogueError:
     """The entry's main line played, or why it cannot be."""
     try:
         return play_line(puzzle.position, puzzle.rules, puzzle.main_line, puzzle.history)
@@ -168,7 +168,7 @@ def _played(puzzle: Puzzle) -> Line | CatalogueError:
         return puzzle.error(f"the main line is not legal: {e}", "main-line")
 
 
-def _no_landing(puzzle: Puzzle, line: Line) -> CatalogueError | None:
+def _no_landing(puzzle: Puzzle, line: PlayedLine) -> CatalogueError | None:
     """Unless the main line ends with the stipulated winner landing on the goal, why."""
     st = puzzle.stipulation
     winner = puzzle.position.turn if st.kind == "win" else puzzle.position.turn.other

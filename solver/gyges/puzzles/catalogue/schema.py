@@ -53,12 +53,12 @@ from gyges.formats import posfile, yamlnodes
 from gyges.formats.quoting import excerpt, shorten
 from gyges.game.position import Position, PositionError
 from gyges.game.rules import PRESETS, RuleSet, Side
-from gyges.puzzles.lines import THEMES as LINE_THEMES
+from gyges.puzzles.lines import THEMES
 from gyges.search.stipulation import Stipulation
 from gyges.search.tree import Node, TreeError, node_from_json
 
 __all__ = [
-    "FILE_KEYS", "PUZZLE_KEYS", "SCHEMA_VERSION", "SOLUTION_KEYS", "THEMES", "Catalogue",
+    "FILE_KEYS", "PUZZLE_KEYS", "SCHEMA_VERSION", "SOLUTION_KEYS", "Catalogue",
     "CatalogueError", "FileForm", "Puzzle", "catalogue_files", "load_all", "load_catalogue",
     "parse_catalogue", "theme_problem",
 ]
@@ -72,10 +72,6 @@ PUZZLE_KEYS = (
 )
 SOLUTION_KEYS = ("key", "main-line", "tree")
 FILE_KEYS = ("schema", "title", "description", "puzzles")
-
-#: Themes the checker can verify on the main line, each with what it means
-#: (:data:`gyges.puzzles.lines.THEMES`; ``bounce chain N`` stands for every N).
-THEMES = LINE_THEMES
 
 #: Themes of older catalogues, no longer told apart: what to write instead.
 _RETIRED = {

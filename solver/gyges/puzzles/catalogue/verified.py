@@ -39,11 +39,11 @@ from gyges.game.rules import RuleSet
 from gyges.output import files_digest
 from gyges.puzzles.catalogue.schema import Puzzle
 
-__all__ = ["CACHE_FILE", "EntryFacts", "VerifiedEntries", "cache_dir", "entry_digest",
+__all__ = ["VERIFIED_CACHE_FILE", "EntryFacts", "VerifiedEntries", "cache_dir", "entry_digest",
            "solver_version"]
 
 #: The cache file's name in :func:`cache_dir`.
-CACHE_FILE = "verified.jsonl"
+VERIFIED_CACHE_FILE = "verified.jsonl"
 
 #: What a proof depends on, under the package's root: the game, the solver, the notation
 #: and the checking of an entry (their sources and compiled modules).
@@ -105,7 +105,7 @@ class VerifiedEntries:
     @classmethod
     def default(cls, *, fresh: bool = False) -> VerifiedEntries:
         """The user's cache (:func:`cache_dir`)."""
-        return cls(cache_dir() / CACHE_FILE, fresh=fresh)
+        return cls(cache_dir() / VERIFIED_CACHE_FILE, fresh=fresh)
 
     def __repr__(self) -> str:
         return f"VerifiedEntries({str(self.path) if self.path else None!r}, " \

@@ -25,12 +25,12 @@ from gyges.puzzles.generate.games import GAMES_TEXT, GAMES_WAY
 from gyges.puzzles.generate.play import PLAY_WAY
 from gyges.search.stipulation import Stipulation
 
-__all__ = ["COMPOSE_EVERY", "COMPOSE_EVERY_THEMED", "FORMAT", "MOVES", "SOURCES",
+__all__ = ["COMPOSE_EVERY", "COMPOSE_EVERY_THEMED", "MOVES", "SOURCES", "STATE_FORMAT",
            "GenerateError", "Params", "ParamsError", "Source", "generated_moves", "parse_themes"]
 
 #: version of the state file's records: records of another are not resumed (3: a games
 #: candidate is judged with its game's history)
-FORMAT = 3
+STATE_FORMAT = 3
 MOVES = range(2, 7)  #: the stipulations the generator makes: wins in 2 to 6
 
 
@@ -166,7 +166,7 @@ class Params:
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
-            "format": FORMAT, "moves": self.moves, "rules": self.rules.describe(),
+            "format": STATE_FORMAT, "moves": self.moves, "rules": self.rules.describe(),
             "seed": self.seed, "sources": [s.value for s in self.sources],
             "themes": list(self.themes), "no_duals": self.no_duals,
             "min_tries": self.min_tries}
@@ -183,9 +183,9 @@ class Params:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Params:
         """The parameters :meth:`to_json` wrote (ValueError if they are not such)."""
-        if d.get("format") != FORMAT:
+        if d.get("format") != STATE_FORMAT:
             raise ValueError(f"parameters of record format {d.get('format')!r}: this program "
-                             f"reads format {FORMAT}")
+                             f"reads format {STATE_FORMAT}")
         try:
             rules = PRESETS["pbmserv"].with_options(
                 dict(parse_override(o) for o in str(d["rules"]).split()))

@@ -26,7 +26,7 @@ from gyges.puzzles.generate.soundness import plausible_moves
 from gyges.search import Prover, ProverKind, win_in
 from gyges.search.policy import table_bits
 
-__all__ = ["DEEP_FROM", "PLAY_WAY", "STEP_FROM", "WALK_THREATS", "Chooser", "candidate_game",
+__all__ = ["PLAY_WAY", "STEP_FROM", "WALK_BACK_FROM", "WALK_THREATS", "Chooser", "candidate_game",
            "play_candidate", "random_chooser", "random_game"]
 
 #: How a game goes on: the game after one move of the given legal moves of its position
@@ -38,7 +38,7 @@ Chooser = Callable[[Game, MoveList], Game]
 
 #: From this many moves on, play candidates are found by walking back from the first
 #: shallower win (:func:`_walk_back_candidate`) instead of asking for the win in N at each ply.
-DEEP_FROM = 3
+WALK_BACK_FROM = 3
 
 #: How play candidates are made, recorded in the parameters of a run's state records: each
 #: change gives other candidates for the same seed, so a state file made another way is
@@ -117,7 +117,7 @@ def candidate_game(start: Game, rules: RuleSet, moves: int, choose: Chooser,
     the first one :func:`_walk_back_candidate` finds (asking at most ``threats_asked``
     threats, except for a win in 5: :data:`WALK_THREATS`). None when the game ends (a
     landing, or no move) or reaches ``max_plies`` first."""
-    if moves >= DEEP_FROM:
+    if moves >= WALK_BACK_FROM:
         return _walk_back_candidate(start, rules, moves, choose, max_plies, threats_asked)
     game = start
     for ply in range(max_plies):

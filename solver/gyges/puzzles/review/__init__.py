@@ -9,14 +9,14 @@ The room's modules:
 - :mod:`~gyges.puzzles.review.engine_judgement`: the engine's judgement of a turn (the
   mover's win probability before and after it, the best move, the marks for an
   inaccuracy, a mistake, a blunder at the falls :data:`INACCURACY`, :data:`MISTAKE`,
-  :data:`BLUNDER`; each position searched within :data:`DEFAULT_LIMIT` unless told).
+  :data:`BLUNDER`; each position searched within :data:`DEFAULT_REVIEW_LIMIT` unless told).
 
 This package is the review's public face: the names below are those of its modules.
 """
 
 from gyges.puzzles.review.engine_judgement import (
     BLUNDER,
-    DEFAULT_LIMIT,
+    DEFAULT_REVIEW_LIMIT,
     INACCURACY,
     MISTAKE,
     EngineMark,
@@ -27,12 +27,13 @@ from gyges.puzzles.review.game_review import (
     Kind,
     Mark,
     MoveReview,
+    PositionVerdict,
     ReviewInterrupted,
-    Verdict,
     review_game,
 )
 
 __all__ = [
-    "BLUNDER", "DEFAULT_LIMIT", "INACCURACY", "MISTAKE", "EngineMark", "GameReview",
-    "Judgement", "Kind", "Mark", "MoveReview", "ReviewInterrupted", "Verdict", "review_game",
+    "BLUNDER", "DEFAULT_REVIEW_LIMIT", "INACCURACY", "MISTAKE", "EngineMark", "GameReview",
+    "Judgement", "Kind", "Mark", "MoveReview", "PositionVerdict", "ReviewInterrupted",
+    "review_game",
 ]

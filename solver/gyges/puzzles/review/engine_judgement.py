@@ -54,7 +54,7 @@ from gyges.game.moves import Move
 from gyges.game.position import Position
 from gyges.game.rules import RuleSet, Side
 
-__all__ = ["BLUNDER", "DEFAULT_LIMIT", "INACCURACY", "MISTAKE", "EngineMark", "Judgement",
+__all__ = ["BLUNDER", "DEFAULT_REVIEW_LIMIT", "INACCURACY", "MISTAKE", "EngineMark", "Judgement",
            "PositionAssessment", "assess_position", "judge", "limit_from_json", "limit_text",
            "limit_to_json", "mark_for"]
 
@@ -71,7 +71,7 @@ BLUNDER = 0.40
 #: The engine's search of each position when none is given: a node count, so that a
 #: review is the same on every machine; about 0.1-0.2 s a position at the engine's speed
 #: (docs/engine.md), so a 40-move game takes some 10-20 s besides the proofs.
-DEFAULT_LIMIT = Limit(nodes=20_000)
+DEFAULT_REVIEW_LIMIT = Limit(nodes=20_000)
 
 
 class EngineMark(str, enum.Enum):

@@ -50,7 +50,7 @@ from gyges.puzzles.catalogue.authoring import findings
 from gyges.puzzles.lines import SolveFn, distinct_title, play_line
 from gyges.puzzles.review.engine_judgement import (
     BLUNDER,
-    DEFAULT_LIMIT,
+    DEFAULT_REVIEW_LIMIT,
     INACCURACY,
     MISTAKE,
     Judgement,
@@ -63,11 +63,11 @@ from gyges.puzzles.review.engine_judgement import (
 )
 from gyges.search import solve as search_solve
 
-__all__ = ["GameReview", "Kind", "Mark", "MoveReview", "ReviewInterrupted", "Verdict",
+__all__ = ["GameReview", "Kind", "Mark", "MoveReview", "PositionVerdict", "ReviewInterrupted",
            "review_game"]
 
 #: ``progress(k, n, turn)``: the review starts on the k-th of the game's n turns.
-Progress = Callable[[int, int, RecordedTurn], None]
+ReviewProgress = Callable[[int, int, RecordedTurn], None]
 
 
 class Kind(str, enum.Enum):
@@ -103,7 +103,7 @@ class Mark(str, enum.Enum):
 
 
 @dataclasses.dataclass(frozen=True)
-class Verdict:
+class PositionVerdict:
     """What the solver proves about a position within the bound: the side that can force a
     win (None: neither), in how many of its moves, and the winning first moves when that
     side is to move."""
@@ -130,9 +130,9 @@ class Verdict:
 
     def __repr__(self) -> str:
         if self.winner is None:
-            return "Verdict(no forced result)"
+            return "PositionVerdict(no forced result)"
         keys = f": {self.keys_text()}" if self.keys else ""
-        return f"Verdict({self.winner.title} wins in {self.moves}{keys})"
+        return f"PositionVerdict({self.winner.title} wins in {self.moves}{keys})"
 
     def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner.value if self.winner else None, "moves": self.moves,
@@ -140,7 +140,7 @@ class Verdict:
 
     @classmethod
     def from_json(cls, d: dict[str, Any], position: Position, rules: RuleSet,
-                  history: Sequence[Position] = ()) -> Verdict:
+                  history: Sequence[Position] = ()) -> PositionVerdict:
         """The verdict :meth:`to_json` wrote about ``position`` (its keys are moves there);
         NotationError (a ValueError) if a key is not a legal move."""
         winner = Side(d["winner"]) if d["winner"] is not None else None
@@ -164,8 +164,8 @@ class MoveReview:
     text: str
     position: Position  #: before the turn
     history: tuple[Position, ...]  #: the positions before ``position``, oldest first
-    before: Verdict
-    after: Verdict | None  #: None when the turn ended the game
+    before: PositionVerdict
+    after: PositionVerdict | None  #: None when the turn ended the game
     kind: Kind
     mark: Mark
     comment: str
@@ -199,7 +199,7 @@ class MoveReview:
         before it, which the JSON does not carry); its verdicts' keys are read in the
         positions before and after the turn."""
         position = Position.from_string(d["position"])
-        before = Verdict.from_json(d["before"], position, rules, history)
+        before = PositionVerdict.from_json(d["before"], position, rules, history)
         after = None
         judgement = None
         if d.get("engine") is not None:
@@ -209,7 +209,7 @@ class MoveReview:
             for m in parse_turn(d["move"], position, rules, history):
                 hist.append(pos)
                 pos = apply_move(pos, m)
-            after = Verdict.from_json(d["after"], pos, rules, hist)
+            after = PositionVerdict.from_json(d["after"], pos, rules, hist)
         return cls(d["number"], Side(d["side"]), d["move"], position, tuple(history), before,
                    after, Kind(d["kind"]), Mark(d["mark"]), d["comment"], d["became_forced"],
                    judgement)
@@ -372,14 +372,14 @@ class GameReview:
 
 
 def _verdict(position: Position, rules: RuleSet, history: Sequence[Position], bound: int,
-             solve: SolveFn) -> Verdict:
+             solve: SolveFn) -> PositionVerdict:
     sol = solve(position, rules, max_moves=bound, history=list(history), tree=False)
     if sol.result == "none":
-        return Verdict(None, None)
-    return Verdict(sol.winner, sol.moves, tuple(sol.keys))
+        return PositionVerdict(None, None)
+    return PositionVerdict(sol.winner, sol.moves, tuple(sol.keys))
 
 
-def _classify(side: Side, moves_made: int, before: Verdict, after: Verdict | None,
+def _classify(side: Side, moves_made: int, before: PositionVerdict, after: PositionVerdict | None,
               bound: int) -> tuple[Kind, Mark, str]:
     """``(kind, mark, comment)`` of a turn of ``side`` (``moves_made`` of its moves)."""
     if after is None:
@@ -454,9 +454,9 @@ class _Positions:
         self.states, self.rules, self.max_moves, self.solve = states, rules, max_moves, solve
         self.limit = limit
         self.engine = Engine(rules, options) if limit is not None else None
-        self.known: dict[int, tuple[Verdict, PositionAssessment | None]] = {}
+        self.known: dict[int, tuple[PositionVerdict, PositionAssessment | None]] = {}
 
-    def __getitem__(self, i: int) -> tuple[Verdict, PositionAssessment | None]:
+    def __getitem__(self, i: int) -> tuple[PositionVerdict, PositionAssessment | None]:
         if i not in self.known:
             pos, hist = self.states[i]
             v = _verdict(pos, self.rules, hist, self.max_moves, self.solve)
@@ -475,8 +475,8 @@ class _Positions:
 
 def review_game(record: GameRecord, rules: RuleSet, *, max_moves: int = 3,
                 start: Position | None = None, solve: SolveFn | None = None,
-                limit: Limit | None = DEFAULT_LIMIT, options: Options | None = None,
-                progress: Progress | None = None) -> GameReview:
+                limit: Limit | None = DEFAULT_REVIEW_LIMIT, options: Options | None = None,
+                progress: ReviewProgress | None = None) -> GameReview:
     """Review every turn of ``record`` (and its resignation) under ``rules``, with proofs
     within ``max_moves`` moves of the winner and the engine's judgement of every move,
     each position searched within ``limit`` (None: no engine; ``options``: the engine's
@@ -532,7 +532,7 @@ def _judge(before: PositionAssessment | None, played: Move | None,
     return judge(before, played, after) if before is not None else None
 
 
-def _resignation(v: Verdict, side: Side, max_moves: int) -> tuple[Kind, Mark, str]:
+def _resignation(v: PositionVerdict, side: Side, max_moves: int) -> tuple[Kind, Mark, str]:
     """``(kind, mark, comment)`` of a resignation of ``side`` in a position with the
     verdict ``v``."""
     if v.winner is side:
