@@ -38,7 +38,7 @@ from gyges.formats.posfile import (
     load_position_file,
     parse_position_file,
 )
-from gyges.formats.poslist import Entry, PositionListError, parse_position_list
+from gyges.formats.poslist import PositionListEntry, PositionListError, parse_position_list
 from gyges.formats.record import (
     GameRecord,
     RecordedTurn,
@@ -52,12 +52,11 @@ from gyges.formats.record import (
 from gyges.formats.svg import render_position
 
 __all__ = [
-    "MAX_INPUT_BYTES", "DiagramError", "Entry", "GameRecord", "InputError", "MoveEnd",
-    "NotationError", "ParsedMove", "PositionFile", "PositionFileError", "PositionListError",
-    "RecordError", "RecordedTurn", "Replay", "StartConflict",
-    "dump_position_file", "format_diagram", "format_move", "format_record", "format_turn",
-    "load_game", "load_position", "load_position_file", "move_list_from_json",
-    "move_list_to_json", "parse_diagram", "parse_move", "parse_position_file",
-    "parse_position_list", "parse_record", "parse_setup", "parse_turn", "read_move",
-    "read_text_file", "record_from_moves", "render_position", "replay",
+    "MAX_INPUT_BYTES", "DiagramError", "GameRecord", "InputError", "MoveEnd", "NotationError",
+    "ParsedMove", "PositionFile", "PositionFileError", "PositionListEntry", "PositionListError",
+    "RecordError", "RecordedTurn", "Replay", "StartConflict", "dump_position_file",
+    "format_diagram", "format_move", "format_record", "format_turn", "load_game", "load_position",
+    "load_position_file", "move_list_from_json", "move_list_to_json", "parse_diagram", "parse_move",
+    "parse_position_file", "parse_position_list", "parse_record", "parse_setup", "parse_turn",
+    "read_move", "read_text_file", "record_from_moves", "render_position", "replay",
 ]

@@ -31,9 +31,9 @@ import re
 from pathlib import Path
 
 from gyges.formats.diagram import looks_like_diagram, parse_diagram
-from gyges.formats.posfile import KEYS, PositionFile, parse_position_file
+from gyges.formats.posfile import POSITION_FILE_KEYS, PositionFile, parse_position_file
 from gyges.formats.poslist import (
-    Entry,
+    PositionListEntry,
     PositionListError,
     looks_like_position_list,
     parse_position_list,
@@ -154,7 +154,7 @@ class Positions:
     """
 
     source: str
-    entries: tuple[Entry, ...]
+    entries: tuple[PositionListEntry, ...]
     bad: tuple[PositionListError, ...] = ()
     is_list: bool = False
 
@@ -173,7 +173,7 @@ def load_positions(arg: str) -> Positions:
         one = _parse_file(text, path)
     else:
         one = load_position(arg)
-    return Positions(arg, (Entry(1, one.position, one.rules, None, one.history,
+    return Positions(arg, (PositionListEntry(1, one.position, one.rules, None, one.history,
                                  one.previous),))
 
 
@@ -229,7 +229,7 @@ def _parse_file(text: str, path: Path) -> PositionFile:
             return parse_position_file(text, source)
         first = _first_content_line(text)
         m = _YAML_KEY.match(first)
-        if m and m.group(1).lower() in KEYS or first in ("---", "{"):
+        if m and m.group(1).lower() in POSITION_FILE_KEYS or first in ("---", "{"):
             return parse_position_file(text, source)
         lines = [ln.strip() for ln in text.splitlines()
                  if ln.strip() and not ln.strip().startswith("#")]

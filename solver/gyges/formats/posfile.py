@@ -92,7 +92,7 @@ from gyges.game.rules import OPTIONS, PRESETS, RuleError, RuleSet, Side, closest
 from gyges.game.squares import parse_slot, slot_name
 
 __all__ = [
-    "KEYS",
+    "POSITION_FILE_KEYS",
     "PositionFile",
     "PositionFileError",
     "dump_position_file",
@@ -101,7 +101,7 @@ __all__ = [
 ]
 
 #: Every key a position file may hold.
-KEYS = (
+POSITION_FILE_KEYS = (
     "position", "diagram", "rings", "to-move", "rules", "rule", "history", "previous", "comment",
 )
 _ALIASES = {
@@ -219,10 +219,10 @@ def position_from_node(root: yaml.Node, source: str, extra: Iterable[str] = ()) 
         at = yamlnodes.line(node) if node is not None else None
         return PositionFileError(problem, source, at)
 
-    allowed = (*KEYS, *extra)
+    allowed = (*POSITION_FILE_KEYS, *extra)
     if not isinstance(root, yaml.MappingNode):
         raise fail(
-            f"a position file is a YAML mapping of keys ({', '.join(KEYS)}), "
+            f"a position file is a YAML mapping of keys ({', '.join(POSITION_FILE_KEYS)}), "
             f"not {kind(root)}",
             root,
         )

@@ -45,7 +45,8 @@ from gyges.game.bounds import MAX_MOVES
 from gyges.game.position import Position, PositionError
 from gyges.game.rules import PRESETS, RuleError, RuleSet, rules_from
 
-__all__ = ["Entry", "PositionListError", "looks_like_position_list", "parse_position_list"]
+__all__ = ["PositionListEntry", "PositionListError", "looks_like_position_list",
+           "parse_position_list"]
 
 OVERRIDES = ("rules", "max-moves")  #: the ``key=value`` overrides of a text line
 _EXAMPLE = "321123/....../....../....../....../231123 S"
@@ -63,7 +64,7 @@ class PositionListError(PositionError):
 
 
 @dataclasses.dataclass(frozen=True)
-class Entry:
+class PositionListEntry:
     """One position of a list, with what the list says about it (None: not said, the
     command's value applies)."""
 
@@ -94,7 +95,7 @@ def _preset(text: str, fail) -> RuleSet:
                    ) from None
 
 
-def _text_line(raw: str, number: int, source: str) -> Entry | None:
+def _text_line(raw: str, number: int, source: str) -> PositionListEntry | None:
     def fail(problem: str) -> PositionListError:
         return PositionListError(problem, source, number)
 
@@ -127,10 +128,10 @@ def _text_line(raw: str, number: int, source: str) -> Entry | None:
         found[key] = value.strip()
     rules = _preset(found["rules"], fail) if "rules" in found else None
     max_moves = _max_moves(found["max-moves"], fail) if "max-moves" in found else None
-    return Entry(number, position, rules, max_moves)
+    return PositionListEntry(number, position, rules, max_moves)
 
 
-def _yaml_entry(node: yaml.Node, source: str) -> Entry:
+def _yaml_entry(node: yaml.Node, source: str) -> PositionListEntry:
     number = yamlnodes.line(node)
 
     def fail(problem: str, at: yaml.Node | None = None) -> PositionListError:
@@ -138,7 +139,7 @@ def _yaml_entry(node: yaml.Node, source: str) -> Entry:
 
     if isinstance(node, yaml.ScalarNode):
         try:
-            return Entry(number, Position.from_string(node.value.strip()))
+            return PositionListEntry(number, Position.from_string(node.value.strip()))
         except PositionError as e:
             raise fail(f"bad position string: {e}") from None
     if not isinstance(node, yaml.MappingNode):
@@ -161,7 +162,8 @@ def _yaml_entry(node: yaml.Node, source: str) -> Entry:
         if not isinstance(v, yaml.ScalarNode) or not v.value.strip():
             raise fail("id: give a short text", v)
         ident = v.value.strip()
-    return Entry(number, pf.position, pf.rules, max_moves, pf.history, pf.previous, ident)
+    return PositionListEntry(number, pf.position, pf.rules, max_moves, pf.history, pf.previous,
+                             ident)
 
 
 def _is_yaml(text: str, suffix: str) -> bool:
@@ -175,10 +177,10 @@ def _is_yaml(text: str, suffix: str) -> bool:
 
 
 def parse_position_list(text: str, source: str = "<position list>", suffix: str = ""
-                        ) -> tuple[list[Entry], list[PositionListError]]:
+                        ) -> tuple[list[PositionListEntry], list[PositionListError]]:
     """The good entries of a position list, and one error per bad entry (see the module
     documentation). A YAML file that cannot be read at all is one error."""
-    entries: list[Entry] = []
+    entries: list[PositionListEntry] = []
     bad: list[PositionListError] = []
     if _is_yaml(text, suffix):
         try:

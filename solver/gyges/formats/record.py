@@ -46,10 +46,10 @@ from gyges.formats.notation import (
 )
 from gyges.game.moves import Game, Move, NotOneMove, landing_stands
 from gyges.game.position import Position, PositionError
-from gyges.game.rules import RuleSet, Side, Win
+from gyges.game.rules import RuleSet, Side, WinRule
 
 HEADER = "South North"
-RESULTS = ("Resign",)
+RESULT_ENTRIES = ("Resign",)
 
 
 class RecordError(ValueError):
@@ -195,7 +195,7 @@ def parse_record(text: str, source: str = "<record>") -> GameRecord:
             raise RecordError(f"{where}: entry {number} is empty")
         if result is not None:
             raise RecordError(f"{where}: entry {number} follows the result {result!r}")
-        if entry.capitalize() in RESULTS or entry.lower() == "resigns":
+        if entry.capitalize() in RESULT_ENTRIES or entry.lower() == "resigns":
             result = "Resign"
             continue
         if number <= 2 and not turns and entry.isdigit():
@@ -335,7 +335,7 @@ def replay(record: GameRecord, rules: RuleSet, start: Position | None = None) ->
         for i, move in enumerate(moves):
             if move.is_win:
                 winner = move.side
-                if rules.win == Win.UNSTOPPABLE and i == 0 and len(positions) >= 2:
+                if rules.win == WinRule.UNSTOPPABLE and i == 0 and len(positions) >= 2:
                     stoppable = _stoppable(position, positions[-2], rules, game.history)
                 break
             after = after.play(move)

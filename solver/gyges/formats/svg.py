@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 SVG_NS = "http://www.w3.org/2000/svg"
 
 # Geometry in user units (the viewBox); ``size`` only scales the whole drawing.
-CELL = 60.0
+SLOT_SIZE = 60.0
 LEFT = 18.0  # left margin
 RIGHT = 38.0  # right margin: row numbers, as in seed 000's diagrams
 LABELS = 44.0  # band above everything: column numbers, as in seed 000's diagrams
@@ -58,8 +58,8 @@ MARKED_FILL = "#a8a8a8"
 #: The column and row numbers' font size: 13.8 px at 96 dpi on a 46 mm diagram (their
 #: digits 10 px high).
 COORDINATE_FONT = 33.0
-WIDTH = LEFT + 6 * CELL + RIGHT
-HEIGHT = LABELS + 2 * GOAL_BAND + 6 * CELL + 6.0
+WIDTH = LEFT + 6 * SLOT_SIZE + RIGHT
+HEIGHT = LABELS + 2 * GOAL_BAND + 6 * SLOT_SIZE + 6.0
 
 INK = "#000000"
 GRID = "#8c8c8c"
@@ -114,16 +114,16 @@ class _Layout:
 
     def centre(self, s: int) -> tuple[float, float]:
         """Centre of a slot or goal in user units."""
-        mid_x = LEFT + 3 * CELL
+        mid_x = LEFT + 3 * SLOT_SIZE
         top_goal_y = LABELS + GOAL_BAND * 0.45
-        bottom_goal_y = self.board_top + 6 * CELL + GOAL_BAND * 0.55
+        bottom_goal_y = self.board_top + 6 * SLOT_SIZE + GOAL_BAND * 0.55
         if s in (NORTH_GOAL, SOUTH_GOAL):
             at_top = (s == NORTH_GOAL) != self.flipped
             return mid_x, top_goal_y if at_top else bottom_goal_y
         row, col = row_of(s), column_of(s)
         if self.flipped:
             row, col = 7 - row, 7 - col
-        return LEFT + (col - 0.5) * CELL, self.board_top + (6 - row + 0.5) * CELL
+        return LEFT + (col - 0.5) * SLOT_SIZE, self.board_top + (6 - row + 0.5) * SLOT_SIZE
 
     def row_y(self, row: int) -> float:
         """The y of the centre line of a row (1..6)."""
@@ -237,8 +237,8 @@ def _shore_bands(position: Position, lay: _Layout, style: _Style) -> list[str]:
     for row in sorted({position.shore(Side.SOUTH), position.shore(Side.NORTH)}):
         y = lay.row_y(row)
         out.append("<rect " + _attrs(
-            class_="shore", x=LEFT + 4.0, y=y - CELL / 2 + 3, width=6 * CELL - 8,
-            height=CELL - 6, rx=10.0, fill=style.shore_fill or "none",
+            class_="shore", x=LEFT + 4.0, y=y - SLOT_SIZE / 2 + 3, width=6 * SLOT_SIZE - 8,
+            height=SLOT_SIZE - 6, rx=10.0, fill=style.shore_fill or "none",
             stroke=style.shore_stroke, stroke_width=1.4 if style.shore_stroke else None,
             stroke_dasharray="5 4" if style.shore_stroke else None) + "/>")
     return out
@@ -300,7 +300,7 @@ def _coordinates(lay: _Layout, style: _Style) -> list[str]:
         out.append(f"<text {_attrs(x=x, y=LABELS - 8.0)}>{col}</text>")
     for row in range(1, 7):
         y = lay.row_y(row)
-        out.append(f"<text {_attrs(x=LEFT + 6 * CELL + RIGHT / 2 + 2, y=y + 11.5)}>{row}"
+        out.append(f"<text {_attrs(x=LEFT + 6 * SLOT_SIZE + RIGHT / 2 + 2, y=y + 11.5)}>{row}"
                    "</text>")
     out.append("</g>")
     return out

@@ -8,7 +8,7 @@ reader builds for its own error type and file.
 
 Every YAML reader of the package reads with :class:`Loader`, PyYAML's safe loader with two
 limits, so that no file can exhaust the stack or the memory: nesting deeper than
-:data:`MAX_DEPTH` levels, and aliases (``*name``) that stand for more than
+:data:`MAX_NESTING` levels, and aliases (``*name``) that stand for more than
 :data:`MAX_ALIASED` values (the "billion laughs") or for the value they are inside, are
 refused with the line where it happens.
 """
@@ -51,7 +51,7 @@ def read_file(path: str | Path, error: Callable[[str], Exception]) -> str:
 #: the deepest nesting read: a stored solution tree of the longest stipulation a catalogue
 #: takes (a win in 30) nests about 125 levels, real files 6; PyYAML composes a level with
 #: two Python frames, so 200 levels stay far below Python's recursion limit (1,000)
-MAX_DEPTH = 200
+MAX_NESTING = 200
 #: the most values the aliases of one file may stand for: an alias saves writing a value
 #: twice; aliases of aliases that multiply past this are a file built to exhaust memory
 MAX_ALIASED = 100_000
@@ -62,7 +62,7 @@ class LimitError(yaml.MarkedYAMLError):
 
 
 class Loader(yaml.SafeLoader):
-    """PyYAML's safe loader, refusing nesting deeper than :data:`MAX_DEPTH`, an alias
+    """PyYAML's safe loader, refusing nesting deeper than :data:`MAX_NESTING`, an alias
     inside the value it names, and aliases standing for more than :data:`MAX_ALIASED`
     values (:class:`LimitError`, with the place).
 
@@ -97,8 +97,8 @@ class Loader(yaml.SafeLoader):
                 raise LimitError(None, None, f"the aliases (*name) stand for more than "
                                  f"{MAX_ALIASED:,} values: write the values out", mark)
             return super().compose_node(parent, index)
-        if self._depth >= MAX_DEPTH:
-            raise LimitError(None, None, f"nested deeper than {MAX_DEPTH} levels", mark)
+        if self._depth >= MAX_NESTING:
+            raise LimitError(None, None, f"nested deeper than {MAX_NESTING} levels", mark)
         anchor = getattr(event, "anchor", None) or None
         start = self._count
         self._count += 1

@@ -37,7 +37,7 @@ from gyges.game.rules import (
     Setup,
     Side,
     Taboo,
-    Win,
+    WinRule,
     closest_preset,
     combine_rules,
     rules_from,
@@ -48,7 +48,7 @@ __all__ = [
     "ALL_SETUPS", "NORTH_GOAL", "OPTIONS", "PRESETS", "SLOTS", "SOUTH_GOAL", "START", "Blocked",
     "Game", "Move", "MoveList", "NullMove", "Perft", "PerftDepth", "Position", "PositionError",
     "Rebounce", "Repetition", "Replace", "RuleError", "RuleRequest", "RuleSet", "Setup", "Side",
-    "Taboo", "Win", "apply_move", "can_land", "closest_preset", "combine_rules", "format_move",
+    "Taboo", "WinRule", "apply_move", "can_land", "closest_preset", "combine_rules", "format_move",
     "landing_moves", "legal_moves", "parse_slot", "perft", "perft_depth", "perft_table",
     "rules_from", "slot", "slot_name",
 ]

@@ -34,7 +34,7 @@ from gyges.game.names import NameEnum
 __all__ = [
     "OPTIONS", "OPTION_TYPES", "PRESETS", "PRESET_SOURCES", "Blocked", "NullMove", "Rebounce",
     "Repetition", "Replace", "RuleError", "RuleRequest", "RuleSet", "Setup", "Side", "Taboo",
-    "Win", "closest_preset", "combine_rules", "parse_override", "rules_from",
+    "WinRule", "closest_preset", "combine_rules", "parse_override", "rules_from",
 ]
 
 
@@ -121,7 +121,7 @@ class NullMove(NameEnum):
     ALLOWED = "allowed"
 
 
-class Win(NameEnum):
+class WinRule(NameEnum):
     """A landing on the goal wins (``goal``), or only one the loser could not have
     avoided with its last move (``unstoppable``)."""
 
@@ -145,7 +145,7 @@ OPTION_TYPES: dict[str, type[NameEnum]] = {
     "blocked": Blocked,
     "repetition": Repetition,
     "null-move": NullMove,
-    "win": Win,
+    "win": WinRule,
     "setup": Setup,
 }
 
@@ -174,7 +174,7 @@ class RuleSet:
     blocked: Blocked = Blocked.PASS
     repetition: Repetition = Repetition.FORBIDDEN
     null_move: NullMove = NullMove.FORBIDDEN
-    win: Win = Win.GOAL
+    win: WinRule = WinRule.GOAL
     setup: Setup = Setup.SOUTH_FIRST
 
     def __post_init__(self) -> None:
@@ -257,7 +257,7 @@ PRESETS: dict[str, RuleSet] = {
     # 001: the rules summary ("a win must be unstoppable", next row when stuck).
     "summary": RuleSet(
         blocked=Blocked.NEXT_ROW, repetition=Repetition.ALLOWED, null_move=NullMove.ALLOWED,
-        win=Win.UNSTOPPABLE, setup=Setup.ALTERNATE,
+        win=WinRule.UNSTOPPABLE, setup=Setup.ALTERNATE,
     ),
     # 003: the Board Game Arena summary (silent on a side with no move: drawn).
     "bga": RuleSet(blocked=Blocked.DRAW, repetition=Repetition.ALLOWED,

@@ -11,8 +11,8 @@ the backend or the number of workers (each position is solved by one process,
 
 >>> from gyges.game.rules import PRESETS
 >>> from gyges.game.position import Position
->>> e = Entry(1, Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N"),
-...           PRESETS["pbmserv"], 2)
+>>> e = PositionListEntry(1, Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N"),
+...                       PRESETS["pbmserv"], 2)
 >>> r = solve_entry(e)
 >>> r["result"], r["moves"], r["keys"], r["line"]
 ('win', 1, ['51-43-33-31-21-S'], 1)
@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from gyges.formats.inputs import Positions
-from gyges.formats.poslist import Entry, PositionListError
+from gyges.formats.poslist import PositionListEntry, PositionListError
 from gyges.formats.quoting import counted
 from gyges.game.rules import PRESETS, RuleSet
 from gyges.parallel import ResultsFile, RunEvent, RunSummary, run_tasks
@@ -60,8 +60,8 @@ class EntryKey:
 
     >>> from gyges.game.rules import PRESETS
     >>> from gyges.game.position import Position
-    >>> e = Entry(3, Position.from_string("321123/....../....../....../....../231123 S"),
-    ...           PRESETS["pbmserv"], 2)
+    >>> p = Position.from_string("321123/....../....../....../....../231123 S")
+    >>> e = PositionListEntry(3, p, PRESETS["pbmserv"], 2)
     >>> EntryKey.of(e) == SolveRecord.from_json(solve_entry(e)).question
     True
     """
@@ -73,7 +73,7 @@ class EntryKey:
     previous: str | None = None
 
     @classmethod
-    def of(cls, entry: Entry) -> EntryKey:
+    def of(cls, entry: PositionListEntry) -> EntryKey:
         """The question of a list entry whose rules and bound are filled in."""
         assert entry.rules is not None and entry.max_moves is not None
         return cls(str(entry.position), entry.rules.describe(), entry.max_moves,
@@ -135,7 +135,7 @@ def _options(tree: bool, tries: bool, duals: int) -> dict[str, Any]:
     return {"tree": tree, "tries": tries, "duals": duals if tree else None}
 
 
-def solve_entry(entry: Entry, *, tree: bool = False, tries: bool = False,
+def solve_entry(entry: PositionListEntry, *, tree: bool = False, tries: bool = False,
                 duals: int = DUALS_UP_TO, prover: str = "auto") -> dict[str, Any]:
     """The record of one entry: the solver's verdict, as one JSON-ready object.
 
@@ -210,7 +210,7 @@ class SolvedList:
     """The answer to a position list: one record per distinct question, in list order
     (None where not solved: an interrupted run), what the run did, the bad lines."""
 
-    entries: tuple[Entry, ...]
+    entries: tuple[PositionListEntry, ...]
     records: tuple[dict[str, Any] | None, ...]
     run: RunSummary
     out: str | None = None
@@ -247,7 +247,7 @@ def _log_text(record: dict[str, Any]) -> str:
 
 
 def solve_many(
-    entries: Sequence[Entry],
+    entries: Sequence[PositionListEntry],
     out: str | None = None,
     *,
     source: str = "<position list>",
@@ -291,7 +291,7 @@ def solve_many(
         results=solve_results_file(out, options) if out is not None else None,
         scheduler=scheduler, jobs=jobs, progress=progress, unit="positions", watch=watch,
         log=log, logger=_LOG, describe=_log_text)
-    first: dict[EntryKey, Entry] = {}
+    first: dict[EntryKey, PositionListEntry] = {}
     for e in filled:
         first.setdefault(EntryKey.of(e), e)
     return SolvedList(tuple(first.values()), tuple(summary.records.get(k) for k in first),
@@ -316,13 +316,14 @@ def _verdict(rec: dict[str, Any]) -> str:
     return f"none within {rec['max_moves']}"
 
 
-def summary_table(entries: Sequence[Entry], records: Sequence[dict[str, Any] | None]) -> str:
+def summary_table(entries: Sequence[PositionListEntry],
+                  records: Sequence[dict[str, Any] | None]) -> str:
     """A table, one row per position (line, side to move, verdict, keys), then totals.
 
     >>> from gyges.game.rules import PRESETS
     >>> from gyges.game.position import Position
-    >>> e = Entry(4, Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N"),
-    ...           PRESETS["pbmserv"], 2)
+    >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
+    >>> e = PositionListEntry(4, p, PRESETS["pbmserv"], 2)
     >>> print(summary_table([e], [solve_entry(e)]))
     line  to move  result     keys
        4  North    wins in 1  51-43-33-31-21-S
