@@ -226,7 +226,7 @@ def limit_options(what: str, default: Limit) -> Callable[[F], F]:
     command that searches: the search of ``what`` (``a move``, ``a position``...) stops
     at the first limit reached; ``default`` is the limit when none is given (said in the
     help). Passes ``seconds``, ``depth`` and ``nodes``, None when not given:
-    :func:`limit_of` makes the limit."""
+    :func:`limit_from_options` makes the limit."""
     def default_text(field: str) -> str:
         value = getattr(default, field)
         if value is None:
@@ -250,8 +250,8 @@ def limit_options(what: str, default: Limit) -> Callable[[F], F]:
     return decorate
 
 
-def limit_of(seconds: float | None, depth: int | None, nodes: int | None,
-             default: Limit) -> Limit:
+def limit_from_options(seconds: float | None, depth: int | None, nodes: int | None,
+                       default: Limit) -> Limit:
     """The limit of :func:`limit_options`' values: ``default`` when none is given."""
     if seconds is None and depth is None and nodes is None:
         return default

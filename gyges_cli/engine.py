@@ -46,7 +46,7 @@ from gyges_cli.common import (
     check_jobs,
     interrupted,
     jobs_option,
-    limit_of,
+    limit_from_options,
     limit_options,
     network_option,
     rule_options,
@@ -56,7 +56,7 @@ from gyges_cli.inputs import load_input
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: ``analyse`` without --time, --depth or --nodes: two seconds.
-DEFAULT_LIMIT = Limit(time=2.0)
+DEFAULT_ANALYSE_LIMIT = Limit(time=2.0)
 
 
 def _options(prove: int, weights: str | None, network: str | None, cores: int) -> Options:
@@ -116,7 +116,7 @@ cores_option = click.option(
 
 @click.command("analyse", short_help="The engine's best move, score and line for a position.")
 @click.argument("source", metavar="POS|FILE")
-@limit_options("to search", DEFAULT_LIMIT)
+@limit_options("to search", DEFAULT_ANALYSE_LIMIT)
 @click.option("--prove", type=click.IntRange(0, MAX_PROVE_DEPTH), default=3, show_default=True,
               help="Ask the prover for forced wins and losses within this many moves of "
                    "the winner (0: no proofs).")
@@ -142,7 +142,7 @@ def analyse(source: str, seconds: float | None, depth: int | None, nodes: int | 
       gyges analyse "....../3...../..1.1./1.23.3/3.22.1/....2. N" --depth 3 --json
       gyges analyse game.txt --nodes 100000 --network data/engine/network-128-deeper.json
     """
-    limit = limit_of(seconds, depth, nodes, DEFAULT_LIMIT)
+    limit = limit_from_options(seconds, depth, nodes, DEFAULT_ANALYSE_LIMIT)
     loaded = load_input(source)
     rules = combine_rules(loaded.rules, rules_given)
     status = StatusLine()

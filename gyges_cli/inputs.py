@@ -24,11 +24,11 @@ from gyges.game.position import Position
 from gyges.game.rules import RuleRequest, RuleSet, combine_rules
 from gyges_cli.common import UserError
 
-__all__ = ["MAX_INPUT_BYTES", "excerpt", "load_game", "load_input", "read_text_file"]
+__all__ = ["MAX_INPUT_BYTES", "excerpt", "load_game_input", "load_input", "read_input_text"]
 
 
-def read_text_file(path: str | os.PathLike[str], what: str = "file",
-                   limit: int = MAX_INPUT_BYTES) -> str:
+def read_input_text(path: str | os.PathLike[str], what: str = "file",
+                    limit: int = MAX_INPUT_BYTES) -> str:
     """The text of a file, or a UserError saying why it cannot be read."""
     try:
         return inputs.read_text_file(path, what, limit)
@@ -53,8 +53,8 @@ def load_input(arg: str) -> PositionFile:
         raise UserError(str(e)) from None
 
 
-def load_game(game_file: Path, start_arg: str | None, request: RuleRequest
-              ) -> tuple[GameRecord, Position | None, RuleSet]:
+def load_game_input(game_file: Path, start_arg: str | None, request: RuleRequest
+                    ) -> tuple[GameRecord, Position | None, RuleSet]:
     """A game record with its optional ``--start`` position and the rules in force (the
     start file's combined with the command's ``request``: :func:`combine_rules`):
     ``(record, start, rules)``."""

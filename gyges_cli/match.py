@@ -21,13 +21,13 @@ from gyges_cli.common import (
     UserError,
     interrupted,
     jobs_option,
-    limit_of,
+    limit_from_options,
     limit_options,
     rule_options,
 )
 
 #: ``match`` without --time, --depth or --nodes: a second a move.
-DEFAULT_LIMIT = Limit(time=1.0)
+DEFAULT_MATCH_LIMIT = Limit(time=1.0)
 
 
 def _sprt(text: str | None) -> Sprt | None:
@@ -58,7 +58,7 @@ def _read_pairs(path: str) -> list[tuple[str, str]]:
 @click.argument("second", metavar="ENGINE")
 @click.option("--games", type=int, required=True,
               help="Games to play (even: each opening twice, the sides swapped).")
-@limit_options("a move", DEFAULT_LIMIT)
+@limit_options("a move", DEFAULT_MATCH_LIMIT)
 @click.option("--openings", "opening_set", default="canonical", show_default=True,
               metavar="canonical|all|FILE",
               help="Setup pairs to start from: the 4,068 pairs up to mirror images, all "
@@ -108,7 +108,7 @@ def match(first: str, second: str, games: int, seconds: float | None, depth: int
                         "is played twice, the sides swapped)", "--games")
     if opening_set not in OPENING_SETS and opening_set.lower() in OPENING_SETS:
         opening_set = opening_set.lower()
-    limit = limit_of(seconds, depth, nodes, DEFAULT_LIMIT)
+    limit = limit_from_options(seconds, depth, nodes, DEFAULT_MATCH_LIMIT)
     try:
         engines = (EngineSpec.parse(first), EngineSpec.parse(second))
     except EngineError as e:

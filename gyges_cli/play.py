@@ -21,7 +21,7 @@ from gyges.game.rules import Blocked, RuleRequest, RuleSet, Side, combine_rules
 from gyges.game.squares import row_of
 from gyges.parallel import StatusLine
 from gyges_cli.common import EXIT_CHECK_FAILED, UserError, fail, interrupted, rule_options, ticking
-from gyges_cli.inputs import load_game, load_input
+from gyges_cli.inputs import load_game_input, load_input
 
 
 def _rules_line(rules: RuleSet, given: RuleRequest | None = None) -> str:
@@ -225,7 +225,7 @@ def replay(game_file: Path, quiet: bool, start_arg: str | None, rules: RuleSet,
       gyges replay tests/data/sample_game.txt
       gyges replay game.txt --rules dorbec --quiet
     """
-    record, start, rules = load_game(game_file, start_arg, rules_given)
+    record, start, rules = load_game_input(game_file, start_arg, rules_given)
     try:
         game = replay_record(record, rules, start)
     except RecordError as e:

@@ -36,12 +36,12 @@ from gyges_cli.common import (
     UserError,
     fail,
     interrupted,
-    limit_of,
+    limit_from_options,
     limit_options,
     rule_options,
     ticking,
 )
-from gyges_cli.inputs import load_game
+from gyges_cli.inputs import load_game_input
 
 
 def _limit(seconds: float | None, depth: int | None, nodes: int | None,
@@ -51,7 +51,7 @@ def _limit(seconds: float | None, depth: int | None, nodes: int | None,
         if seconds is not None or depth is not None or nodes is not None:
             raise UserError("--no-engine takes no --time, --depth or --nodes")
         return None
-    return limit_of(seconds, depth, nodes, DEFAULT_REVIEW_LIMIT)
+    return limit_from_options(seconds, depth, nodes, DEFAULT_REVIEW_LIMIT)
 
 
 def _show(result: GameReview, as_json: bool) -> None:
@@ -105,7 +105,7 @@ def review(game_file: Path, max_moves: int, as_json: bool, puzzles_out: Path | N
       gyges review tests/data/sample_game.txt --puzzles found.yaml
     """
     limit = _limit(seconds, depth, nodes, no_engine)
-    record, start, rules = load_game(game_file, start_arg, rules_given)
+    record, start, rules = load_game_input(game_file, start_arg, rules_given)
     if puzzles_out is not None:
         try:
             check_target(puzzles_out)   # before the review's work

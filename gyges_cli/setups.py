@@ -65,13 +65,13 @@ from gyges_cli.common import (
     check_jobs,
     interrupted,
     jobs_option,
-    limit_of,
+    limit_from_options,
     limit_options,
     network_option,
     rule_options,
     ticking,
 )
-from gyges_cli.inputs import read_text_file
+from gyges_cli.inputs import read_input_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -295,7 +295,7 @@ def rank_command(games: int | None, seconds: float | None, depth: int | None,
     """
     jobs = check_jobs(jobs)
     pairs = _pairs(south, north, pairs_file)
-    limit = limit_of(seconds, depth, nodes, DEFAULT_SELFPLAY_LIMIT)
+    limit = limit_from_options(seconds, depth, nodes, DEFAULT_SELFPLAY_LIMIT)
     _run_batch(lambda progress: run_games(pairs, rules, out, games=games, limit=limit,
                                           prove=prove, max_plies=max_plies,
                                           canonical=canonical, scheduler=scheduler,
@@ -374,7 +374,7 @@ def _pairs(south: str | None, north: str | None, pairs_file: str | None
             raise UserError("give either a list of pairs or --south and --north, not both",
                             "--pairs")
         try:
-            return parse_pairs(read_text_file(Path(pairs_file), "list of pairs"), pairs_file)
+            return parse_pairs(read_input_text(Path(pairs_file), "list of pairs"), pairs_file)
         except PairListError as e:
             raise UserError(str(e)) from None
     try:
