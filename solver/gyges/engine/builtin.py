@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gyges.engine import proofs
@@ -35,7 +35,8 @@ from gyges.game.rules import RuleSet
 
 __all__ = ["MAX_CORES", "MAX_HASH_BITS", "MAX_PROVE_DEPTH", "MAX_SEARCH_DEPTH", "MIN_HASH_BITS",
            "Analysis", "Engine", "EngineError", "Limit", "Options", "PlayResult",
-           "SearchInterrupted", "analyse", "game_state", "machine_cores", "play"]
+           "SearchInterrupted", "analyse", "game_state", "limit_from_json", "limit_to_json",
+           "machine_cores", "play"]
 
 #: Shares of a move's time (``Limit.time``): what the search may use of the time left
 #: after the win question within the horizon; then the deeper win question, at most its
@@ -97,6 +98,16 @@ class Limit:
         if self.nodes is not None and not 1 <= self.nodes <= MAX_NODES:
             raise EngineError(f"the node limit must be 1..{MAX_NODES}, not "
                               f"{str(self.nodes)[:30]}")
+
+
+def limit_to_json(limit: Limit) -> dict[str, Any]:
+    """``{"time": s | null, "depth": d | null, "nodes": n | null}``."""
+    return {"time": limit.time, "depth": limit.depth, "nodes": limit.nodes}
+
+
+def limit_from_json(data: Mapping[str, Any]) -> Limit:
+    """The limit of its JSON form (``{"nodes": 1000}``; a missing key: no such limit)."""
+    return Limit(time=data.get("time"), depth=data.get("depth"), nodes=data.get("nodes"))
 
 
 @dataclasses.dataclass(frozen=True)

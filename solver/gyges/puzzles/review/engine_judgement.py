@@ -55,8 +55,7 @@ from gyges.game.position import Position
 from gyges.game.rules import RuleSet, Side
 
 __all__ = ["BLUNDER", "DEFAULT_REVIEW_LIMIT", "INACCURACY", "MISTAKE", "EngineMark", "Judgement",
-           "PositionAssessment", "assess_position", "judge", "limit_from_json", "limit_text",
-           "limit_to_json", "mark_for"]
+           "PositionAssessment", "assess_position", "judge", "limit_text", "mark_for"]
 
 #: Falls in the mover's (calibrated) win probability, 0..1, that make an inaccuracy, a
 #: mistake and a blunder: the smallest steps of 5 points at which the engine's own best
@@ -265,12 +264,3 @@ def limit_text(limit: Limit) -> str:
     if limit.nodes is not None:
         parts.append(f"{limit.nodes} nodes")
     return " or ".join(parts)
-
-
-def limit_to_json(limit: Limit) -> dict[str, Any]:
-    """``{"time": s | null, "depth": d | null, "nodes": n | null}``."""
-    return {"time": limit.time, "depth": limit.depth, "nodes": limit.nodes}
-
-
-def limit_from_json(data: dict[str, Any]) -> Limit:
-    return Limit(time=data.get("time"), depth=data.get("depth"), nodes=data.get("nodes"))

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from gyges.engine import Analysis, Engine, Limit, Options
+from gyges.engine.builtin import limit_from_json, limit_to_json
 from gyges.engine.score import Loss, Score, Win
 from gyges.formats.notation import format_move, parse_move, parse_turn
 from gyges.formats.record import GameRecord, RecordedTurn, Replay, format_record, replay
@@ -57,9 +58,7 @@ from gyges.puzzles.review.engine_judgement import (
     PositionAssessment,
     assess_position,
     judge,
-    limit_from_json,
     limit_text,
-    limit_to_json,
 )
 from gyges.search import solve as search_solve
 

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO
 
 from gyges.engine import MAX_PROVE_DEPTH, Engine, Limit, Options, RandomStart, play_game
+from gyges.engine.builtin import limit_from_json
 from gyges.engine.identity import (
     UNRECORDED,
     EngineIdentity,
@@ -51,8 +52,8 @@ from gyges.setups.pairs import SetupError, canonical_pairs
 
 __all__ = [
     "DEFAULT_SELFPLAY_LIMIT", "GAMES_FORMAT", "OPENING_PLIES", "SELFPLAY_HASH_BITS",
-    "ScheduledGame", "describe_limit", "games_file", "is_games_file", "limit_from_json",
-    "play_task", "rank_params", "read_selfplay_games", "run_games", "schedule",
+    "ScheduledGame", "describe_limit", "games_file", "is_games_file", "play_task", "rank_params",
+    "read_selfplay_games", "run_games", "schedule",
 ]
 
 _LOG = logging.getLogger("gyges.setups")
@@ -92,11 +93,6 @@ def schedule(pairs: Iterable[tuple[str, str]], games: int, seed: int = SEED
         raise SetupError("no setup pairs to play")
     random.Random(seed).shuffle(order)
     return [ScheduledGame(i, *order[i % len(order)], i // len(order)) for i in range(games)]
-
-
-def limit_from_json(limit: Mapping[str, Any]) -> Limit:
-    """The engine's limit from its JSON form (``{"nodes": 1000}``)."""
-    return Limit(time=limit.get("time"), depth=limit.get("depth"), nodes=limit.get("nodes"))
 
 
 def describe_limit(limit: Mapping[str, Any]) -> str:
