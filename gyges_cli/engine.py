@@ -398,6 +398,9 @@ def engine_calibration(games: str, held_out_every: int, engine: str | None, svg:
                    "or the games' own scores.")
 @click.option("--features/--board-only", default=NetSettings.features, show_default=True,
               help="Also weigh the present evaluation's features (a linear term).")
+@click.option("--attack", is_flag=True, default=NetSettings.attack,
+              help="Also read the attack maps: the slots each side's moves land on or end "
+                   "on, 144 more inputs (docs/engine.md, \"A learned evaluation\").")
 @click.option("--held-out-every", type=click.IntRange(2), default=NetSettings.held_out_every,
               show_default=True, help="Hold out every K-th game (by number).")
 @click.option("--seed", type=click.IntRange(0), default=NetSettings.seed, show_default=True,
@@ -405,8 +408,8 @@ def engine_calibration(games: str, held_out_every: int, engine: str | None, svg:
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs: int, rate: float,
                    final_rate: float | None, result_weight: float, label_files: tuple[str, ...],
-                   only_of: tuple[str, ...], features: bool, held_out_every: int, seed: int,
-                   quiet: bool) -> None:
+                   only_of: tuple[str, ...], features: bool, attack: bool,
+                   held_out_every: int, seed: int, quiet: bool) -> None:
     """Train a small network over the board (each slot's ring, seen from the side to
     move; an NNUE-style integer network, docs/engine.md) on the positions of GAMES (files
     of 'gyges engine-data', read in the order given: the parts of one run, whose games are
@@ -423,6 +426,8 @@ def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs:
         data/engine/training-games-2.jsonl.gz --hidden 64 --out network.json
       gyges engine-network games.jsonl --labels labels.jsonl --result-weight 0.5 \\
         --out deeper.json
+      gyges engine-network games.jsonl --labels labels.jsonl --result-weight 0 \\
+        --attack --hidden 512 --out attack.json
     """
     def say(line: str) -> None:
         if not quiet:
@@ -430,7 +435,7 @@ def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs:
 
     settings = NetSettings(hidden=hidden, epochs=epochs, rate=rate, final_rate=final_rate,
                            result_weight=result_weight, features=features,
-                           held_out_every=held_out_every, seed=seed)
+                           held_out_every=held_out_every, seed=seed, attack=attack)
     try:
         labels = read_labels(label_files) if label_files else None
         records = read_game_files(games)
@@ -439,7 +444,7 @@ def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs:
             records = (r for r in records if r["game"] in covered)
         data = network_positions(records, result_weight,
                                  progress=lambda n: say(f"read {n:,} games"),
-                                 labels=labels.scores if labels else None)
+                                 labels=labels.scores if labels else None, attack=attack)
         net, report = train_network(data, settings, progress=say)
         if labels is not None:
             net = dataclasses.replace(net, fit={**net.fit, "labels": labels.summary()})

@@ -16,14 +16,21 @@ from click.testing import CliRunner
 
 from gyges.engine.calibration import read_dataset_games
 from gyges.engine.network import (
+    ATTACK_INPUTS,
     INPUTS,
     QA,
     Accumulator,
     Network,
     NetworkError,
+    attack_inputs,
     board_inputs,
 )
-from gyges.engine.network_training import NetSettings, network_positions, train_network
+from gyges.engine.network_training import (
+    MIRROR,
+    NetSettings,
+    network_positions,
+    train_network,
+)
 from gyges.engine.refereed import PlayedGame, replay_moves
 from gyges.game.moves import apply_move, legal_moves
 from gyges.game.position import ALL_SETUPS, Position
@@ -34,23 +41,24 @@ SAMPLE = Path(__file__).parent / "data" / "engine-games-sample.jsonl"
 RULES = PRESETS["pbmserv"]
 
 
-def random_net(hidden: int = 8, seed: int = 1, features: int = 0) -> Network:
+def random_net(hidden: int = 8, seed: int = 1, features: int = 0,
+               attack: bool = False) -> Network:
     rng = random.Random(seed)
     return Network(tuple(tuple(rng.randint(-90, 90) for _ in range(hidden))
-                         for _ in range(INPUTS)),
+                         for _ in range(INPUTS + ATTACK_INPUTS * attack)),
                    tuple(rng.randint(-60, 120) for _ in range(hidden)),
                    tuple(rng.randint(-200, 200) for _ in range(hidden)), rng.randint(-50, 50),
                    tuple(rng.uniform(-20, 20) for _ in range(features)))
 
 
-def random_games(n: int, plies: int, seed: int = 2):
+def random_games(n: int, plies: int, seed: int = 2, rules=RULES):
     """Random legal games from random setups: each a list of positions."""
     rng = random.Random(seed)
     for _ in range(n):
         pos = Position.setup(rng.choice(ALL_SETUPS), rng.choice(ALL_SETUPS))
         line = [pos]
         for _ in range(plies):
-            moves = [m for m in legal_moves(pos, RULES, line[:-1]) if not m.is_win]
+            moves = [m for m in legal_moves(pos, rules, line[:-1]) if not m.is_win]
             if not moves:
                 break
             pos = apply_move(pos, rng.choice(moves))
@@ -222,6 +230,114 @@ def test_the_compiled_search_evaluates_the_network_as_the_reference_does():
             assert value == max(-29999, min(29999, net.evaluate(pos, features)))
             differs += value != linear.evaluate(pos.key, pos.turn.index, history)[0]
     assert checked > 100 and differs > checked // 2
+
+
+@pytest.mark.parametrize("preset", ["pbmserv", "helios", "bga"])
+def test_the_compiled_attack_maps_are_those_of_the_legal_move_lists(preset):
+    """The compiled evaluation's attack maps (from its mobility counts, which list only
+    part of the moves) equal those read off each side's full legal move list."""
+    from gyges.engine._engine import Search
+    from gyges.engine.network_training import _oriented_maps
+    from gyges.engine.weights import Weights
+    rules = PRESETS[preset]
+    search = Search(rules.flags(), list(Weights.load().values), 12)
+    checked = blocked = 0
+    for line in random_games(10, 40, seed=11, rules=rules):
+        for k, pos in enumerate(line):
+            history = [p.key for p in line[:k]]
+            maps = search.attack_maps(pos.key, pos.turn.index, history)
+            wanted = attack_inputs(pos, rules, line[:k])
+            assert _oriented_maps(maps, pos.turn.index) == wanted, (preset, str(pos))
+            checked += 1
+            blocked += not (maps[0] or maps[1]) or not (maps[2] or maps[3])
+    assert checked > 200 and all(i >= INPUTS for i in wanted)
+
+
+def test_the_attack_maps_of_a_mirrored_position_are_mirrored():
+    """The training's mirror image of the inputs is the mirrored board's: always for the
+    board's inputs; for the attack maps but where moves of the same result are one move
+    (the list keeps one of them, not always the mirror image of the other's: 24 of 620
+    positions of these games)."""
+    mirror = {i: MIRROR[i] for i in range(INPUTS + ATTACK_INPUTS)}
+    assert all(mirror[mirror[i]] == i for i in mirror) and \
+        sorted(mirror.values()) == list(range(INPUTS + ATTACK_INPUTS))
+    checked = same = 0
+    for line in random_games(20, 30, seed=12):
+        for pos in line:
+            mirrored = Position.from_string("/".join(
+                row[::-1] for row in str(pos).split(" ")[0].split("/")) + " "
+                + str(pos).split(" ")[1])
+            assert sorted(mirror[i] for i in board_inputs(pos)) == \
+                sorted(board_inputs(mirrored))
+            checked += 1
+            same += sorted(mirror[i] for i in attack_inputs(pos, RULES)) == \
+                attack_inputs(mirrored, RULES)
+    assert checked > 500 and same >= 0.9 * checked
+
+
+def test_the_compiled_search_evaluates_a_network_of_the_attack_maps_as_the_reference():
+    from gyges.engine._engine import Search
+    from gyges.engine.weights import Weights
+    net = random_net(hidden=16, seed=13, features=30, attack=True)
+    board_only = Network(net.w1[:INPUTS], net.b1, net.w2, net.b2, net.features)
+    layers = (net.w1, net.b1, net.w2, net.b2, net.features)
+    search = Search(RULES.flags(), list(Weights.load().values), 12, 1, layers)
+    checked = differs = 0
+    for line in random_games(8, 25, seed=14):
+        for k, pos in enumerate(line):
+            history = [p.key for p in line[:k]]
+            value, features = search.evaluate(pos.key, pos.turn.index, history)
+            if features is None:
+                continue
+            checked += 1
+            attack = attack_inputs(pos, RULES, line[:k])
+            assert value == max(-29999, min(29999, net.evaluate(pos, features, attack)))
+            # (two roundings: the network's part and the features')
+            assert abs(net.evaluate(pos, features, attack)
+                       - net.float_value(pos, features, attack)) <= 1 + 1e-6
+            differs += value != board_only.evaluate(pos, features)
+    assert checked > 100 and differs > checked // 2
+    with pytest.raises(ValueError, match="attack_inputs"):
+        net.evaluate(line[0])
+
+
+def test_the_accumulator_adds_the_attack_maps_to_the_board():
+    net = random_net(hidden=6, seed=15, attack=True)
+    for line in random_games(3, 20, seed=16):
+        acc = Accumulator(net, line[0])
+        for before, after in zip(line, line[1:], strict=False):
+            acc.update(before, after)
+            attack = attack_inputs(after, RULES)
+            assert acc.value(after.turn, (), attack) == net.evaluate(after, (), attack)
+
+
+def test_a_network_of_the_attack_maps_round_trips_and_trains_deterministically(tmp_path):
+    net = random_net(hidden=5, seed=17, features=3, attack=True)
+    path = tmp_path / "n.json"
+    path.write_text(net.dumps())
+    assert Network.load(path) == net and Network.load(path).attack
+    assert json.loads(net.dumps())["inputs"] == INPUTS + ATTACK_INPUTS
+    path.write_text(json.dumps({**net.to_json(), "inputs": 200}))
+    with pytest.raises(NetworkError, match=f"{path}: a network of format 1, 200 inputs"):
+        Network.load(path)
+    records = list(read_dataset_games(str(SAMPLE)))[:20]
+    data = network_positions(records, attack=True)
+    board = network_positions(records)
+    assert data.inputs.shape == (board.inputs.shape[0], INPUTS + ATTACK_INPUTS)
+    assert (data.inputs[:, :INPUTS] == board.inputs).all() and data.inputs[:, INPUTS:].any()
+    settings = NetSettings(hidden=4, epochs=2, held_out_every=4, attack=True)
+    a, report = train_network(data, settings)
+    b, _ = train_network(data, settings)
+    assert a == b and a.attack and a.fit["settings"]["attack"] is True
+    assert "with the attack maps" in report
+    assert "attack" not in train_network(board, NetSettings(hidden=4, epochs=1,
+                                                            held_out_every=4))[0].fit["settings"]
+    with pytest.raises(ValueError, match="no attack maps"):
+        train_network(data, NetSettings(hidden=4, epochs=1, held_out_every=4))
+    res = CliRunner().invoke(cli, ["engine-network", str(SAMPLE), "--hidden", "3", "--epochs",
+                                   "1", "--attack", "-q", "--out", str(tmp_path / "a.json")])
+    assert res.exit_code == 0, res.output
+    assert Network.load(tmp_path / "a.json").attack
 
 
 def test_a_builtin_engine_takes_a_network_file(tmp_path):

@@ -53,8 +53,10 @@ cdef enum:
     NFEATURES = F_ENDS_Y + 1
 
 cdef enum:
-    # the learned evaluation (gyges.engine.network): 108 inputs, units 1/QA and 1/QB
-    NET_INPUTS = 108
+    # the learned evaluation (gyges.engine.network): 108 inputs (and 144 more with the
+    # attack maps), units 1/QA and 1/QB
+    NET_INPUTS = 108        # the board's inputs (gyges.engine.network.INPUTS)
+    NET_ATTACK = 144        # the attack maps' (ATTACK_INPUTS), after them
     NET_MAX_HIDDEN = 1024
     NET_QA = 127
     NET_QB = 64
@@ -147,7 +149,8 @@ ctypedef struct S:
     int pvlen[MAX_PLY]
     double w[NFEATURES]
     int nh                 # the learned evaluation's hidden units (0: the linear one)
-    int16_t nw1[NET_INPUTS * NET_MAX_HIDDEN]   # input i's weight on unit j at i * nh + j
+    int attack             # ... reads the attack maps (inputs NET_INPUTS on)
+    int16_t nw1[(NET_INPUTS + NET_ATTACK) * NET_MAX_HIDDEN]   # input i on unit j: i * nh + j
     int32_t nb1[NET_MAX_HIDDEN]
     int32_t nw2[NET_MAX_HIDDEN]
     int32_t nb2

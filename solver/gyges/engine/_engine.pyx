@@ -197,16 +197,18 @@ cdef class Search:
 
     cdef int _load_network(self, network) except -1:
         """Take the learned evaluation ``network`` (``(w1, b1, w2, b2, features)``, the
-        integer layers of ``gyges.engine.network.Network``; ``features`` one weight per
+        integer layers of ``gyges.engine.network.Network``: ``w1`` one row an input, the
+        board's, then the attack maps' if it reads them; ``features`` one weight per
         feature, or empty for none) before the helpers are forked."""
         w1, b1, w2, b2, wf = network
         cdef int nh = len(b1), i, j
-        if not 1 <= nh <= NET_MAX_HIDDEN or len(w1) != NET_INPUTS or len(w2) != nh:
-            raise ValueError(f"a network of {NET_INPUTS} inputs and 1..{NET_MAX_HIDDEN} "
-                             "hidden units")
+        if (not 1 <= nh <= NET_MAX_HIDDEN or len(w1) not in (NET_INPUTS, NET_INPUTS + NET_ATTACK)
+                or len(w2) != nh):
+            raise ValueError(f"a network of {NET_INPUTS} or {NET_INPUTS + NET_ATTACK} inputs "
+                             f"and 1..{NET_MAX_HIDDEN} hidden units")
         if len(wf) not in (0, NFEATURES):
             raise ValueError(f"the network weighs {NFEATURES} features, or none")
-        for i in range(NET_INPUTS):
+        for i in range(len(w1)):
             if len(w1[i]) != nh:
                 raise ValueError("the network's first layer is not one row an input")
             for j in range(nh):
@@ -219,6 +221,7 @@ cdef class Search:
         self.s.nb2 = b2
         for i in range(NFEATURES):
             self.s.nwf[i] = float(wf[i]) if len(wf) else 0.0
+        self.s.attack = len(w1) > NET_INPUTS
         self.s.nh = nh
         return 0
 
@@ -406,7 +409,7 @@ cdef class Search:
         decides)."""
         cdef Board b
         cdef double f[NFEATURES]
-        cdef uint64_t threat
+        cdef uint64_t threat, maps[4]
         cdef int r
         cdef Reach reach
         self._load(board, side, history, &b)
@@ -418,9 +421,24 @@ cdef class Search:
             if r <= 0:
                 return (-(MATE - 2) if r == 0 else 0), None
         _reach(&self.s, &b, &reach)
-        _features(&self.s, &b, side, threat != 0, &reach, f)
+        _features(&self.s, &b, side, threat != 0, &reach, f, maps)
         return (_evaluate(&self.s, &b, side, threat != 0, &reach),
                 tuple([f[i] for i in range(NFEATURES)]))
+
+    def attack_maps(self, bytes board, int side, history=()):
+        """The attack maps of ``board`` with ``side`` to move, as the learned evaluation
+        reads them (``gyges.engine.network.attack_inputs``): four 36-bit masks, the rings
+        the side to move's moves land on (replaces), the empty slots its other moves end
+        on (goal landings left out), then the same for its opponent (0 for a side that
+        cannot move)."""
+        cdef Board b
+        cdef double f[NFEATURES]
+        cdef uint64_t maps[4]
+        cdef Reach reach
+        self._load(board, side, history, &b)
+        _reach(&self.s, &b, &reach)
+        _features(&self.s, &b, side, 0, &reach, f, maps)
+        return (maps[0], maps[1], maps[2], maps[3])
 
     @property
     def nodes(self):

@@ -2,6 +2,10 @@
 # through the engine's caches, the witnesses of a move loop, the features of a position and
 # their weighted sum, and the value of a horizon node.
 
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
 # -- landings ------------------------------------------------------------------------------
 
 cdef inline int _out_of_reach(S* s, const Board* b, int side, uint64_t* region) noexcept nogil:
@@ -69,9 +73,11 @@ cdef void _reach(S* s, const Board* b, Reach* r) noexcept nogil:
 
 
 cdef void _features(S* s, const Board* b, int x, int threat, Reach* reach,
-                    double* f) noexcept nogil:
+                    double* f, uint64_t* maps) noexcept nogil:
     """The features of ``b`` with ``x`` to move (``threat``: its opponent could land;
-    ``reach``: both sides' quick goal tests), at their places (``F_...``, ``_engine.pxd``)."""
+    ``reach``: both sides' quick goal tests), at their places (``F_...``, ``_engine.pxd``),
+    and the attack maps the mobility counts come from (``maps``: X's replaces' rings, X's
+    other moves' empty end slots, then Y's; ``Search.attack_maps``)."""
     cdef int y = 1 - x, rx = shore_row(b, x), ry = shore_row(b, y), i, lo, hi, r, side
     cdef uint64_t rowx, rowy, occ = b.occ
     cdef History h
@@ -107,35 +113,43 @@ cdef void _features(S* s, const Board* b, int x, int threat, Reach* reach,
     f[F_SURELY_Y] = 1.0 if surely_moves(b, y, s.rules, &h) else 0.0
     f[F_LONE_X] = 1.0 if popcount(rowx) == 1 else 0.0
     f[F_LONE_Y] = 1.0 if popcount(rowy) == 1 else 0.0
-    _mobility(s, b, x, &h, &f[F_MOVES_X], &f[F_RINGS_X], &f[F_ENDS_X])
-    _mobility(s, b, y, &h, &f[F_MOVES_Y], &f[F_RINGS_Y], &f[F_ENDS_Y])
+    _mobility(s, b, x, &h, &f[F_MOVES_X], &f[F_RINGS_X], &f[F_ENDS_X], &maps[0])
+    _mobility(s, b, y, &h, &f[F_MOVES_Y], &f[F_RINGS_Y], &f[F_ENDS_Y], &maps[2])
 
 
 cdef void _mobility(S* s, const Board* b, int side, const History* h, double* moves,
-                    double* rings, double* ends) noexcept nogil:
+                    double* rings, double* ends, uint64_t* maps) noexcept nogil:
     """The side's legal moves, the rings it can land on and the empty slots its moves end
-    on, from the core's count of its move list (left at 0 when the side is blocked)."""
+    on, from the core's count of its move list (left at 0 when the side is blocked); the
+    last two as slot masks in ``maps[0]`` and ``maps[1]``."""
     cdef CMove list_[MAX_MOVES]
     cdef int n, mover
     cdef uint64_t landed = 0, ended = 0
     n = count_moves(b, side, s.rules, h, list_, &mover, &landed, &ended)
+    maps[0] = 0
+    maps[1] = 0
     if mover != side:
         return
+    maps[0] = landed
+    maps[1] = ended
     moves[0] = n / 50.0
     rings[0] = popcount(landed)
     ends[0] = popcount(ended) / 4.0
 
 
-cdef long long _network(S* s, const Board* b, int x, const double* f) noexcept nogil:
+cdef long long _network(S* s, const Board* b, int x, const double* f,
+                        const uint64_t* maps) noexcept nogil:
     """The learned evaluation (``gyges.engine.network.Network.evaluate``, the same integer
     arithmetic): the first layer summed over the occupied slots seen from X (rows turned
-    over for North), clipped, weighed by the output layer, rounded half away from zero;
-    plus the features' term, rounded to nearest (half to even, as Python's ``round``)."""
+    over for North) and, if it reads them, the slots of the attack ``maps`` (seen so
+    too), clipped, weighed by the output layer, rounded half away from zero; plus the
+    features' term, rounded to nearest (half to even, as Python's ``round``)."""
     cdef int32_t acc[NET_MAX_HIDDEN]
-    cdef int nh = s.nh, i, j, slot, o
+    cdef int nh = s.nh, i, j, slot, o, k
     cdef long long total, value, den = NET_QA * NET_QB, out
     cdef double t = 0.0
     cdef const int16_t* row
+    cdef uint64_t m
     for j in range(nh):
         acc[j] = s.nb1[j]
     for slot in range(36):
@@ -144,6 +158,16 @@ cdef long long _network(S* s, const Board* b, int x, const double* f) noexcept n
             row = &s.nw1[(3 * o + b.size[slot] - 1) * nh]
             for j in range(nh):
                 acc[j] += row[j]
+    if s.attack:
+        for k in range(4):
+            m = maps[k]
+            while m:
+                slot = __builtin_ctzll(m)
+                m &= m - 1
+                o = slot if x == SOUTH else (5 - slot // 6) * 6 + slot % 6
+                row = &s.nw1[(NET_INPUTS + 36 * k + o) * nh]
+                for j in range(nh):
+                    acc[j] += row[j]
     total = <long long>s.nb2 * NET_QA
     for j in range(nh):
         if acc[j] > 0:
@@ -162,9 +186,10 @@ cdef int _evaluate(S* s, const Board* b, int x, int threat, Reach* reach) noexce
     cdef double f[NFEATURES]
     cdef double v = 0.0
     cdef int i
-    _features(s, b, x, threat, reach, f)
+    cdef uint64_t maps[4]
+    _features(s, b, x, threat, reach, f, maps)
     if s.nh:
-        v = <double>_network(s, b, x, f)
+        v = <double>_network(s, b, x, f, maps)
     else:
         for i in range(NFEATURES):
             v += s.w[i] * f[i]

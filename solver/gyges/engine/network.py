@@ -10,6 +10,13 @@ weighs them, and the present evaluation's features (:data:`gyges.engine.FEATURES
 added by a linear term. The output is the logit of the side to move's chance to win, in
 hundredths (the scale of :class:`gyges.engine.score.Eval`).
 
+A network may also read the board's *attack maps* (:func:`attack_inputs`, 144 more inputs
+after the board's): the rings the side to move's moves land on (replaces), the empty
+slots its other moves end on, then the same two for its opponent, one input a slot (seen
+as the board is). They come from the move lists the evaluation's mobility features count
+anyway, so they cost the search little; they are summed afresh at each evaluation, not
+updated move by move.
+
 The weights are integers: the first layer's in units of 1/:data:`QA` (so that a clipped
 unit is an integer 0..QA), the output's in units of 1/:data:`QB`. :meth:`Network.evaluate`
 is the slow reference of that integer arithmetic (pure Python), :meth:`Network.float_value`
@@ -24,6 +31,10 @@ True
 (0.89, 1.0)
 >>> sorted(board_inputs(Position.from_string("1...../....../....../....../....../.....3 N")))
 [0, 107]
+>>> from gyges.game.rules import PRESETS
+>>> attack_inputs(Position.from_string("....../....../....../....../....../1..... S"),
+...               PRESETS["pbmserv"])
+[145, 150, 217, 222]
 """
 
 from __future__ import annotations
@@ -38,15 +49,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from gyges.game.moves import legal_moves
 from gyges.game.position import Position
-from gyges.game.rules import Side
+from gyges.game.rules import RuleSet, Side
 
-__all__ = ["DEFAULT_EVALUATION", "INPUTS", "LINEAR", "NETWORK_FORMAT", "QA", "QB",
-           "SHIPPED_NETWORK", "Accumulator", "EvaluationDefault", "Network", "NetworkError",
-           "board_inputs", "changed_inputs", "default_network", "evaluation_network",
-           "resolved_network", "shared_network"]
+__all__ = ["ATTACK_INPUTS", "DEFAULT_EVALUATION", "INPUTS", "LINEAR", "NETWORK_FORMAT", "QA",
+           "QB", "SHIPPED_NETWORK", "Accumulator", "EvaluationDefault", "Network",
+           "NetworkError", "attack_inputs", "board_inputs", "changed_inputs", "default_network",
+           "evaluation_network", "resolved_network", "shared_network"]
 
 INPUTS = 108          #: one input per slot and ring size
+ATTACK_INPUTS = 144   #: the attack maps' inputs (after the board's): four maps of 36 slots
 QA = 127              #: the first layer's unit: a clipped hidden unit is 0..QA
 QB = 64               #: the output layer's unit
 NETWORK_FORMAT = 1    #: version of the file's layout
@@ -67,6 +80,32 @@ def board_inputs(position: Position) -> list[int]:
     return [3 * _oriented(s, side) + size - 1 for s, size in enumerate(position.board) if size]
 
 
+def attack_inputs(position: Position, rules: RuleSet,
+                  history: Sequence[Position | bytes] = ()) -> list[int]:
+    """The active attack-map inputs of ``position`` (``history``: the game's earlier
+    positions, as :func:`gyges.game.moves.legal_moves` takes them), from the legal moves
+    of each side (the side to move's first, then its opponent's, as if it were to move):
+    ``INPUTS + 36 * k + slot``, the slot seen from the side to move, where map ``k`` is
+    0 for the rings the side to move's replaces land on, 1 for the empty slots its other
+    moves end on (goal landings left out), 2 and 3 the same for its opponent. A side that
+    cannot move (the other side moves for it) has empty maps. Moves that make the same
+    board are one move of the list (a same-size replace and a plain move, say), so the
+    maps of a mirrored board are not always the mirror image of these."""
+    to_move = position.turn
+    out = []
+    for k, side in ((0, to_move), (2, to_move.other)):
+        moves = legal_moves(position.with_turn(side), rules, history, paths=False)
+        if moves.mover is not side:
+            continue
+        landed, ended = set(), set()
+        for m in moves:
+            if not m.is_win:
+                (landed if m.is_replace else ended).add(_oriented(m.end, to_move))
+        out += [INPUTS + 36 * k + o for o in sorted(landed)]
+        out += [INPUTS + 36 * (k + 1) + o for o in sorted(ended)]
+    return out
+
+
 def changed_inputs(before: Position, after: Position, side: Side
                    ) -> tuple[list[int], list[int]]:
     """The inputs, seen by ``side``, that a move from ``before`` to ``after`` turns off
@@ -85,7 +124,8 @@ def changed_inputs(before: Position, after: Position, side: Side
 @dataclasses.dataclass(frozen=True)
 class Network:
     """The integer network: ``w1[i][j]`` the weight of input ``i`` on hidden unit ``j``
-    and ``b1[j]`` (units of 1/QA), ``w2[j]`` and ``b2`` (units of 1/QB on a unit that is
+    (one row per board input, then one per attack-map input if it reads them:
+    :attr:`attack`) and ``b1[j]`` (units of 1/QA), ``w2[j]`` and ``b2`` (units of 1/QB on a unit that is
     0..QA), ``features`` the weights of the present evaluation's features (hundredths of
     a logit each; empty: not used); ``fit``: how it was trained (recorded, not compared);
     ``calibration``: the scale of its printed win probability (the searched score's logit
@@ -118,10 +158,16 @@ class Network:
     def hidden(self) -> int:
         return len(self.b1)
 
+    @property
+    def attack(self) -> bool:
+        """Does it read the attack maps (:func:`attack_inputs`)?"""
+        return len(self.w1) > INPUTS
+
     @classmethod
-    def zeros(cls, hidden: int) -> Network:
+    def zeros(cls, hidden: int, attack: bool = False) -> Network:
         """A network of ``hidden`` units whose every weight is 0 (its value is 0)."""
-        return cls(tuple((0,) * hidden for _ in range(INPUTS)), (0,) * hidden,
+        inputs = INPUTS + ATTACK_INPUTS * attack
+        return cls(tuple((0,) * hidden for _ in range(inputs)), (0,) * hidden,
                    (0,) * hidden, 0)
 
     def accumulate(self, inputs: Sequence[int]) -> list[int]:
@@ -147,15 +193,27 @@ class Network:
             out += round(sum(w * f for w, f in zip(self.features, features, strict=True)))
         return out
 
-    def evaluate(self, position: Position, features: Sequence[float] = ()) -> int:
-        """The value of ``position`` for the side to move (the slow reference)."""
-        return self.output(self.accumulate(board_inputs(position)), features)
+    def inputs(self, position: Position, attack: Sequence[int] | None = None) -> list[int]:
+        """The active inputs of ``position``: the board's, then ``attack`` (its
+        :func:`attack_inputs`) when the network reads them (ValueError if not given)."""
+        if not self.attack:
+            return board_inputs(position)
+        if attack is None:
+            raise ValueError("this network reads the attack maps: give attack_inputs()")
+        return board_inputs(position) + list(attack)
 
-    def float_value(self, position: Position, features: Sequence[float] = ()) -> float:
+    def evaluate(self, position: Position, features: Sequence[float] = (),
+                 attack: Sequence[int] | None = None) -> int:
+        """The value of ``position`` for the side to move (the slow reference);
+        ``attack``, its :func:`attack_inputs`, for a network that reads them."""
+        return self.output(self.accumulate(self.inputs(position, attack)), features)
+
+    def float_value(self, position: Position, features: Sequence[float] = (),
+                    attack: Sequence[int] | None = None) -> float:
         """The same network in floats (the weights divided by their units, no rounding
         of the output): what the integer one approximates."""
         hidden = [b / QA for b in self.b1]
-        for i in board_inputs(position):
+        for i in self.inputs(position, attack):
             for j in range(self.hidden):
                 hidden[j] += self.w1[i][j] / QA
         v = self.b2 / QB + sum(w / QB * min(max(h, 0.0), 1.0)
@@ -166,7 +224,7 @@ class Network:
     # -- the file ----------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": NETWORK_FORMAT, "inputs": INPUTS, "hidden": self.hidden,
+        return {"format": NETWORK_FORMAT, "inputs": len(self.w1), "hidden": self.hidden,
                 "qa": QA, "qb": QB, "w1": [list(r) for r in self.w1], "b1": list(self.b1),
                 "w2": list(self.w2), "b2": self.b2, "features": list(self.features),
                 "fit": self.fit, **({} if self.calibration is None
@@ -176,15 +234,17 @@ class Network:
     def from_json(cls, d: Any, source: str = "<network>") -> Network:
         """The network :meth:`to_json` wrote; :class:`NetworkError` naming ``source``."""
         try:
-            if d["format"] != NETWORK_FORMAT or (d["inputs"], d["qa"], d["qb"]) != (INPUTS, QA, QB):
+            inputs = (INPUTS, INPUTS + ATTACK_INPUTS)
+            if d["format"] != NETWORK_FORMAT or d["inputs"] not in inputs or \
+                    (d["qa"], d["qb"]) != (QA, QB):
                 raise NetworkError(f"{source}: a network of format {d['format']}, "
                                    f"{d['inputs']} inputs, units {d['qa']}/{d['qb']}: this "
-                                   f"program reads format {NETWORK_FORMAT}, {INPUTS} inputs, "
-                                   f"units {QA}/{QB}")
+                                   f"program reads format {NETWORK_FORMAT}, {INPUTS} or "
+                                   f"{INPUTS + ATTACK_INPUTS} inputs, units {QA}/{QB}")
             hidden = int(d["hidden"])
             w1 = tuple(tuple(int(x) for x in row) for row in d["w1"])
             b1, w2 = tuple(int(x) for x in d["b1"]), tuple(int(x) for x in d["w2"])
-            if len(w1) != INPUTS or any(len(r) != hidden for r in w1) or \
+            if len(w1) != d["inputs"] or any(len(r) != hidden for r in w1) or \
                     len(b1) != hidden or len(w2) != hidden:
                 raise NetworkError(f"{source}: the layers' sizes do not match {hidden} "
                                    "hidden units")
@@ -304,6 +364,13 @@ class Accumulator:
                 for j in range(len(acc)):
                     acc[j] += row[j]
 
-    def value(self, side: Side, features: Sequence[float] = ()) -> int:
-        """The network's value for ``side`` to move."""
-        return self.net.output(self.sums[side], features)
+    def value(self, side: Side, features: Sequence[float] = (),
+              attack: Sequence[int] = ()) -> int:
+        """The network's value for ``side`` to move; ``attack``: the position's
+        :func:`attack_inputs` with ``side`` to move, for a network that reads them
+        (summed afresh: the maps are not followed move by move)."""
+        acc = self.sums[side]
+        if attack:
+            acc = self.net.accumulate(attack)
+            acc = [a + s - b for a, s, b in zip(acc, self.sums[side], self.net.b1, strict=True)]
+        return self.net.output(acc, features)

@@ -3,7 +3,8 @@
 
 Every position of a game of ``gyges engine-data`` (:mod:`gyges.engine.dataset`) before a
 move, where the side to move can neither land at once nor has lost to a threat it cannot
-parry (what the search's horizon evaluates), gives the board's inputs, the present
+parry (what the search's horizon evaluates), gives the board's inputs (and its attack maps'
+for a network that reads them), the present
 evaluation's features and value (:meth:`gyges.engine.Search.evaluate`), and a target for
 the side to move: ``result_weight`` times the game's result (1 a win, 0 a loss, 1/2 a
 draw) plus the rest times the win probability of the score the game's search gave the
@@ -27,7 +28,7 @@ from typing import Any
 from gyges.engine._engine import Search
 from gyges.engine.calibration import recorded_moves
 from gyges.engine.logistic import numpy
-from gyges.engine.network import INPUTS, QA, QB, Network, board_inputs
+from gyges.engine.network import ATTACK_INPUTS, INPUTS, QA, QB, Network, board_inputs
 from gyges.engine.score import Score
 from gyges.engine.weights import Weights
 from gyges.game.rules import PRESETS
@@ -40,8 +41,9 @@ class NetSettings:
     """How a network is trained: ``hidden`` units, ``epochs`` over the training
     positions in batches of ``batch``, Adam's step ``rate`` (falling along a half cosine
     to ``final_rate`` by the last batch when that is set, else constant), the target's
-    ``result_weight``, with or without the present ``features``, ``held_out_every``-th
-    game held out, ``seed`` for the first weights and the order."""
+    ``result_weight``, with or without the present ``features``, with or without the
+    ``attack`` maps as inputs, ``held_out_every``-th game held out, ``seed`` for the
+    first weights and the order."""
 
     hidden: int = 32
     epochs: int = 4
@@ -52,11 +54,14 @@ class NetSettings:
     features: bool = True
     held_out_every: int = 5
     seed: int = 1
+    attack: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
         if self.final_rate is None:          # (the files of a constant step, as before)
             del out["final_rate"]
+        if not self.attack:                  # (the files of the board's inputs alone)
+            del out["attack"]
         return out
 
     def step_size(self, step: int, steps: int) -> float:
@@ -76,7 +81,8 @@ class NetSettings:
 
 @dataclasses.dataclass
 class TrainingData:
-    """The positions as arrays: ``inputs`` (0/1, one row a position), ``features``, the
+    """The positions as arrays: ``inputs`` (0/1, one row a position: the board's inputs,
+    then the attack maps' when they were read), ``features``, the
     present evaluation's ``linear`` value, the training ``target``, the game's ``result``
     for the side to move (what the held-out games are measured against), the ``game``
     number; ``labelled``, how many targets took a deeper search's score."""
@@ -90,21 +96,42 @@ class TrainingData:
     labelled: int = 0
 
 
+def _mirror_slot(slot: int) -> int:
+    return slot // 6 * 6 + 5 - slot % 6
+
+
 def _mirror_input(i: int) -> int:
+    if i >= INPUTS:                           # an attack map's slot
+        k, slot = divmod(i - INPUTS, 36)
+        return INPUTS + 36 * k + _mirror_slot(slot)
     slot, size = divmod(i, 3)
-    return 3 * (slot // 6 * 6 + 5 - slot % 6) + size
+    return 3 * _mirror_slot(slot) + size
 
 
-MIRROR = [_mirror_input(i) for i in range(INPUTS)]
+#: Each input's place in the board's mirror image (left to right), attack maps included.
+MIRROR = [_mirror_input(i) for i in range(INPUTS + ATTACK_INPUTS)]
+
+
+def _oriented_maps(maps: Sequence[int], side: int) -> list[int]:
+    """The active attack-map inputs of the compiled ``Search.attack_maps`` masks, seen
+    from ``side`` (0 South, 1 North) as :func:`gyges.engine.network.attack_inputs`, in
+    its order (ascending)."""
+    out = []
+    for k, mask in enumerate(maps):
+        for slot in range(36):
+            if mask >> slot & 1:
+                o = slot if side == 0 else (5 - slot // 6) * 6 + slot % 6
+                out.append(INPUTS + 36 * k + o)
+    return sorted(out)
 
 
 def network_positions(records: Iterable[Mapping[str, Any]], result_weight: float = 1.0,
                       progress: Callable[[int], None] | None = None,
-                      labels: Mapping[int, Sequence[int | None]] | None = None
-                      ) -> TrainingData:
+                      labels: Mapping[int, Sequence[int | None]] | None = None,
+                      attack: bool = False) -> TrainingData:
     """The training positions of ``records`` (see the module); ``labels``, deeper scores
     by game number (:func:`gyges.engine.labels.read_labels`), take the place of the game's
-    own where they have one."""
+    own where they have one; ``attack``: with the attack maps' inputs."""
     np = numpy()
     searchers: dict[str, Search] = {}
     weights = list(Weights.load().values)
@@ -127,8 +154,8 @@ def network_positions(records: Iterable[Mapping[str, Any]], result_weight: float
             if m.move.is_win:
                 break
             side = m.move.side
-            score, features = search.evaluate(m.position.key, side.index,
-                                              [b.key for b in m.before])
+            before = [b.key for b in m.before]
+            score, features = search.evaluate(m.position.key, side.index, before)
             if features is None:
                 continue
             won = 0.5 if result not in ("south", "north") else \
@@ -141,13 +168,17 @@ def network_positions(records: Iterable[Mapping[str, Any]], result_weight: float
             if searched is not None and result_weight < 1:
                 t = result_weight * won + (1 - result_weight) * \
                     Score.from_int(searched).win_probability
-            rows.append(board_inputs(m.position))
+            active = board_inputs(m.position)
+            if attack:
+                active += _oriented_maps(search.attack_maps(m.position.key, side.index, before),
+                                         side.index)
+            rows.append(active)
             feats.append(features)
             linear.append(score)
             target.append(t)
             results.append(won)
             games.append(int(record["game"]))
-    x = np.zeros((len(rows), INPUTS), dtype=np.uint8)
+    x = np.zeros((len(rows), INPUTS + ATTACK_INPUTS * attack), dtype=np.uint8)
     for r, active in enumerate(rows):
         x[r, active] = 1
     return TrainingData(x, np.array(feats, dtype=np.float32),
@@ -171,15 +202,19 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
     """Train a network on ``data`` (see the module): the integer network, with what made
     it under ``fit``, and the report of the held-out games' scores."""
     np = numpy()
+    inputs = data.inputs.shape[1]
+    if inputs != INPUTS + ATTACK_INPUTS * settings.attack:
+        raise ValueError(f"{inputs} inputs a position, where the settings read "
+                         f"{'' if settings.attack else 'no '}attack maps")
     rng = np.random.default_rng(settings.seed)
     held = data.game % settings.held_out_every == 0
     train = ~held
-    x = data.inputs[train].astype(np.float32)
-    x = np.concatenate([x, x[:, MIRROR]])                 # each position and its mirror
+    x = data.inputs[train]                                 # 0/1 (bytes: made floats a batch
+    x = np.concatenate([x, x[:, MIRROR[:inputs]]])         # at a time); each and its mirror
     f = np.concatenate([data.features[train]] * 2) if settings.features else None
     y = np.concatenate([data.target[train]] * 2)
     h = settings.hidden
-    w1 = rng.normal(0, 0.1, (INPUTS, h)).astype(np.float32)
+    w1 = rng.normal(0, 0.1, (inputs, h)).astype(np.float32)
     b1 = np.full(h, 0.5, dtype=np.float32)
     w2 = rng.normal(0, 0.1, h).astype(np.float32)
     b2 = np.zeros(1, dtype=np.float32)
@@ -199,7 +234,7 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
         order = rng.permutation(n)
         for start in range(0, n, settings.batch):
             idx = order[start:start + settings.batch]
-            xb, yb = x[idx], y[idx]
+            xb, yb = x[idx].astype(np.float32), y[idx]
             a = xb @ w1 + b1
             hid = np.clip(a, 0.0, 1.0)
             z = hid @ w2 + b2[0]
@@ -268,7 +303,8 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
         target += f" (a deeper search's for {data.labelled:,} positions)"
     lines = [f"trained on {fit['positions']:,} positions (and their mirrors), "
              f"{settings.hidden} hidden units, {'with' if settings.features else 'without'} "
-             f"the present features, {settings.epochs} epochs; target: {target}",
+             f"the present features, {'with the attack maps, ' if settings.attack else ''}"
+             f"{settings.epochs} epochs; target: {target}",
              f"held out: {fit['held_out_positions']:,} positions (every "
              f"{settings.held_out_every}th game), against the game's result",
              f"{'':28}{'log-loss':>10}{'Brier':>8}",
