@@ -97,7 +97,8 @@ def attack_inputs(position: Position, rules: RuleSet,
         moves = legal_moves(position.with_turn(side), rules, history, paths=False)
         if moves.mover is not side:
             continue
-        landed, ended = set(), set()
+        landed: set[int] = set()
+        ended: set[int] = set()
         for m in moves:
             if not m.is_win:
                 (landed if m.is_replace else ended).add(_oriented(m.end, to_move))
@@ -125,8 +126,8 @@ def changed_inputs(before: Position, after: Position, side: Side
 class Network:
     """The integer network: ``w1[i][j]`` the weight of input ``i`` on hidden unit ``j``
     (one row per board input, then one per attack-map input if it reads them:
-    :attr:`attack`) and ``b1[j]`` (units of 1/QA), ``w2[j]`` and ``b2`` (units of 1/QB on a unit that is
-    0..QA), ``features`` the weights of the present evaluation's features (hundredths of
+    :attr:`attack`) and ``b1[j]`` (units of 1/QA), ``w2[j]`` and ``b2`` (units of 1/QB on
+    a unit that is 0..QA), ``features`` the weights of the present evaluation's features (hundredths of
     a logit each; empty: not used); ``fit``: how it was trained (recorded, not compared);
     ``calibration``: the scale of its printed win probability (the searched score's logit
     per unit of its output, measured on its own games by ``gyges engine-calibration``,
