@@ -127,8 +127,9 @@ class Network:
     """The integer network: ``w1[i][j]`` the weight of input ``i`` on hidden unit ``j``
     (one row per board input, then one per attack-map input if it reads them:
     :attr:`attack`) and ``b1[j]`` (units of 1/QA), ``w2[j]`` and ``b2`` (units of 1/QB on
-    a unit that is 0..QA), ``features`` the weights of the present evaluation's features (hundredths of
-    a logit each; empty: not used); ``fit``: how it was trained (recorded, not compared);
+    a unit that is 0..QA), ``features`` the weights of the present evaluation's features
+    (hundredths of a logit each; empty: not used); ``fit``: how it was trained (recorded,
+    not compared);
     ``calibration``: the scale of its printed win probability (the searched score's logit
     per unit of its output, measured on its own games by ``gyges engine-calibration``,
     :func:`gyges.engine.calibration.calibrate`; None: not measured, the plain logistic of
