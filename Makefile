@@ -179,7 +179,8 @@ calibration:
 # network-128-deeper-half-result.json, 128 units on all the games of that label file, the
 # deeper score alone and half the game's result; network-128-deeper-2of3.json, the deeper
 # score alone on the games of the first two label files; network-512-deeper.json, 512
-# units on the deeper score alone of all three. About 40 minutes.
+# units on the deeper score alone of all three; network-512-attack.json, the same with the
+# attack maps as inputs (--attack). About 80 minutes.
 LABELS_5466 = data/engine/training-labels-10000-part1of3-first-5466.jsonl
 TRAINING_GAMES = data/engine/training-games.jsonl.gz data/engine/training-games-2.jsonl.gz
 network:
@@ -209,6 +210,10 @@ network:
 	gyges engine-network $(TRAINING_GAMES) $(foreach f,$(LABELS) $(LABELS_0) $(LABELS_2),\
 	    --only-games-of $(f) --labels $(f)) --hidden 512 --epochs 10 --result-weight 0 -q \
 	    --out data/engine/network-512-deeper.json > data/engine/network-512-deeper-report.txt
+	gyges engine-network $(TRAINING_GAMES) $(foreach f,$(LABELS) $(LABELS_0) $(LABELS_2),\
+	    --only-games-of $(f) --labels $(f)) --hidden 512 --epochs 10 --result-weight 0 \
+	    --attack -q --out data/engine/network-512-attack.json \
+	    > data/engine/network-512-attack-report.txt
 
 # $(call calibrate,NETWORK,GAMES,STEM): NETWORK's win probabilities: 20,000 of its own
 # self-play games at 1,000 nodes a move (seed 2: other setups and openings than the
@@ -280,9 +285,10 @@ labels-4:
 # The network to ship, once every label part above is complete: 512 units trained on all
 # four training files (about 2.5 million positions, every 10th game held out), each
 # position's target the deeper score (--result-weight 0, as network-512-deeper.json),
-# 16 epochs with the step falling to 0.00005; then its scale measured on 20,000 of its own
-# self-play games as network-calibration does. About 1.5 hours for the training and half
-# an hour of two cores for the games.
+# reading the attack maps too (--attack, as network-512-attack.json), 16 epochs with the
+# step falling to 0.00005; then its scale measured on 20,000 of its own self-play games as
+# network-calibration does. About 3 hours for the training and half an hour of two cores
+# for the games.
 TRAINING_GAMES_ALL = $(TRAINING_GAMES) $(TRAINING_GAMES_3) $(TRAINING_GAMES_4)
 LABELS_ALL = $(LABELS) $(LABELS_0) $(LABELS_2) \
     $(foreach k,$(LABEL_PARTS_3),data/engine/training-labels-10000-games3-part$(k)of12.jsonl) \
@@ -292,7 +298,7 @@ NETWORK_FINAL_GAMES = data/engine/network-final-games.jsonl
 network-final:
 	gyges engine-network $(TRAINING_GAMES_ALL) $(foreach f,$(LABELS_ALL),\
 	    --only-games-of $(f) --labels $(f)) --hidden 512 --epochs 16 --final-rate 0.00005 \
-	    --result-weight 0 --held-out-every 10 -q --out $(NETWORK_FINAL) \
+	    --result-weight 0 --attack --held-out-every 10 -q --out $(NETWORK_FINAL) \
 	    > data/engine/network-final-report.txt
 	$(call calibrate,$(NETWORK_FINAL),$(NETWORK_FINAL_GAMES),data/engine/network-final)
 

@@ -2,9 +2,10 @@
 games against it and between settings, the catalogue's keys in a second each (figures in
 docs/engine.md).
 
-- ``nps [SECONDS] [--runs N]``: nodes per second on the same positions, side by side:
-  Helios (its last ``info ... nps`` line) on core 1, the builtin engine (no proofs) on
-  core 0, each given SECONDS a position, alternating, N times (default 3): the median.
+- ``nps [SECONDS] [--runs N] [--network FILE]``: nodes per second on the same positions,
+  side by side: Helios (its last ``info ... nps`` line) on core 1, the builtin engine (no
+  proofs; its default evaluation, or the network FILE, or ``linear``) on core 0, each
+  given SECONDS a position, alternating, N times (default 3): the median.
 - ``match GAMES SECONDS [ENGINE] [--out FILE]``: ENGINE (default ``builtin``) against
   Helios under Helios's rules, from canonical setup pairs in the fixed order, each pair
   twice with the sides swapped, SECONDS a move, one core each (``run_match``, as
@@ -49,6 +50,7 @@ from gyges.engine import Analysis, Limit, Options, analyse
 from gyges.engine.calibration import recorded_moves
 from gyges.engine.client import popen_ugi
 from gyges.engine.match import MatchResult, MatchSettings, run_match
+from gyges.engine.network import evaluation_network
 from gyges.formats.notation import parse_turn
 from gyges.game.moves import Move
 from gyges.game.position import Position
@@ -91,13 +93,17 @@ def _helios_nps(position: Position, seconds: float) -> tuple[int, int]:
     return a.nps, a.depth
 
 
-def bench_nps(seconds: float = 1.0, runs: int = 3) -> None:
+def bench_nps(seconds: float = 1.0, runs: int = 3, network: str | None = None) -> None:
     """Nodes a second side by side, each program ``runs`` times a position (alternating),
     its median rate (a single run of Helios varies by a sixth from one run to the next);
     a program that settles a position (Helios: ply 99; gyges: a proven score) stops
-    early, and its rate over that moment is left out of the ratio."""
+    early, and its rate over that moment is left out of the ratio. ``network``: gyges
+    evaluates with this network file (``linear``: the linear evaluation; None: the
+    default one)."""
+    net = evaluation_network(network)
     print(f"nodes per second, {seconds:g} s a position, one core each, the median of "
-          f"{runs} runs (lowest-highest)  ({machine()})")
+          f"{runs} runs (lowest-highest), gyges's evaluation: {network or 'the default'}"
+          f"  ({machine()})")
     print(f"  {'position':46s} {'Helios nps (ply)':>30s} {'gyges nps (depth)':>30s}")
     _pin(0)
     ratios = []
@@ -108,7 +114,8 @@ def bench_nps(seconds: float = 1.0, runs: int = 3) -> None:
         for _ in range(runs):
             if HELIOS.exists():
                 helios.append(_helios_nps(p, seconds))
-            gyges.append(analyse(p, PEER, Limit(time=seconds), options=Options(prove=0)))
+            gyges.append(analyse(p, PEER, Limit(time=seconds),
+                                 options=Options(prove=0, network=net)))
         hn, hd = _median(helios) if helios else (0, 0)
         a = sorted(gyges, key=lambda x: x.nps)[len(gyges) // 2]
         settled = f"  gyges: {a.score} after {a.nodes} nodes" if a.score.is_proven else ""
@@ -305,6 +312,7 @@ def main(argv: list[str] | None = None) -> None:
     p = sub.add_parser("nps")
     p.add_argument("seconds", type=float, nargs="?", default=1.0)
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--network", default=None, help="a network file, or linear")
     p = sub.add_parser("cores")
     p.add_argument("seconds", type=float, nargs="?", default=2.0)
     p.add_argument("--runs", type=int, default=3)
@@ -336,7 +344,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv if argv is not None else [])
     print(f"  {time.strftime('%Y-%m-%d %H:%M')}")
     if args.what in (None, "nps"):
-        bench_nps(getattr(args, "seconds", 1.0), getattr(args, "runs", 3))
+        bench_nps(getattr(args, "seconds", 1.0), getattr(args, "runs", 3),
+                  getattr(args, "network", None))
     if args.what == "cores":
         bench_cores(args.seconds, args.runs, args.cores)
     if args.what == "cores-games":
