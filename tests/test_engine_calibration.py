@@ -143,6 +143,22 @@ def test_the_command_prints_the_report_and_draws_the_diagram(tmp_path):
     assert svg.read_text() == reliability_svg(report, "Win probability: predicted and observed")
 
 
+def test_the_base_rate_row_names_the_constant_it_predicts():
+    """The null is the fit games' mean result, predicted for every held-out position:
+    its row names that constant (not the held-out games' own mean) and scores it."""
+    games = list(read_dataset_games(str(SAMPLE)))
+    report = calibration_report(games, held_out_every=4)
+    fit = [o for o in observations(games).evaluations if o.game % 4 != 0]
+    held = [o for o in observations(games).evaluations if o.game % 4 == 0]
+    rate = sum(o.outcome for o in fit) / len(fit)
+    assert abs(rate - sum(o.outcome for o in held) / len(held)) > 0.0005   # they differ
+    loss = -sum(o.outcome * math.log(rate) + (1 - o.outcome) * math.log(1 - rate)
+                for o in held) / len(held)
+    line = next(t for t in report.text().splitlines() if "base rate" in t)
+    assert line.split()[3:] == [f"{rate:.3f}", f"{len(held):,}", f"{loss:.4f}",
+                                f"{sum((rate - o.outcome) ** 2 for o in held) / len(held):.4f}"]
+
+
 def test_a_file_that_is_not_games_is_refused_with_its_line(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"game": 0}) + "\n")

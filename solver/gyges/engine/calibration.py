@@ -480,7 +480,7 @@ class CalibrationReport:
             f"{'':34}{'positions':>10}{'log-loss':>10}{'Brier':>8}",
             *([_fit_line("fit games, as printed", self.fit)] if fitted else []),
             _fit_line("held-out games, as printed", self.held_out),
-            _fit_line("held-out, base rate " + f"{self.base_rate.mean_outcome:.3f}"
+            _fit_line("held-out, base rate " + f"{self.fit.mean_outcome:.3f}"
                       if fitted else "held-out, constant 1/2", self.base_rate),
             _fit_line("held-out, before calibration", self.uncalibrated),
             *([_fit_line("held-out, recalibrated", self.calibrated),
