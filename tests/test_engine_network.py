@@ -212,23 +212,32 @@ def test_the_parts_of_one_run_train_as_its_whole_and_a_game_twice_is_refused(tmp
     assert f"{first}: game {game} again (it is also in {first})" in twice.output
 
 
+def compiled_evaluations(net: Network, seed: int):
+    """The compiled search's evaluation with ``net`` along random games: ``(position,
+    its history, value, features)`` for each position the horizon evaluates."""
+    from gyges.engine._engine import Search
+    from gyges.engine.weights import Weights
+    layers = (net.w1, net.b1, net.w2, net.b2, net.features)
+    search = Search(RULES.flags(), list(Weights.load().values), 12, 1, layers)
+    for line in random_games(8, 25, seed=seed):
+        for k, pos in enumerate(line):
+            value, features = search.evaluate(pos.key, pos.turn.index,
+                                              [p.key for p in line[:k]])
+            if features is not None:
+                yield pos, line[:k], value, features
+
+
 def test_the_compiled_search_evaluates_the_network_as_the_reference_does():
     from gyges.engine._engine import Search
     from gyges.engine.weights import Weights
     net = random_net(hidden=12, seed=7, features=30)
-    layers = (net.w1, net.b1, net.w2, net.b2, net.features)
-    search = Search(RULES.flags(), list(Weights.load().values), 12, 1, layers)
     linear = Search(RULES.flags(), list(Weights.load().values), 12, 1)
     checked = differs = 0
-    for line in random_games(8, 25, seed=8):
-        for k, pos in enumerate(line):
-            history = [p.key for p in line[:k]]
-            value, features = search.evaluate(pos.key, pos.turn.index, history)
-            if features is None:
-                continue
-            checked += 1
-            assert value == max(-29999, min(29999, net.evaluate(pos, features)))
-            differs += value != linear.evaluate(pos.key, pos.turn.index, history)[0]
+    for pos, history, value, features in compiled_evaluations(net, seed=8):
+        checked += 1
+        assert value == max(-29999, min(29999, net.evaluate(pos, features)))
+        differs += value != linear.evaluate(pos.key, pos.turn.index,
+                                            [p.key for p in history])[0]
     assert checked > 100 and differs > checked // 2
 
 
@@ -276,29 +285,20 @@ def test_the_attack_maps_of_a_mirrored_position_are_mirrored():
 
 
 def test_the_compiled_search_evaluates_a_network_of_the_attack_maps_as_the_reference():
-    from gyges.engine._engine import Search
-    from gyges.engine.weights import Weights
     net = random_net(hidden=16, seed=13, features=30, attack=True)
     board_only = Network(net.w1[:INPUTS], net.b1, net.w2, net.b2, net.features)
-    layers = (net.w1, net.b1, net.w2, net.b2, net.features)
-    search = Search(RULES.flags(), list(Weights.load().values), 12, 1, layers)
     checked = differs = 0
-    for line in random_games(8, 25, seed=14):
-        for k, pos in enumerate(line):
-            history = [p.key for p in line[:k]]
-            value, features = search.evaluate(pos.key, pos.turn.index, history)
-            if features is None:
-                continue
-            checked += 1
-            attack = attack_inputs(pos, RULES, line[:k])
-            assert value == max(-29999, min(29999, net.evaluate(pos, features, attack)))
-            # (two roundings: the network's part and the features')
-            assert abs(net.evaluate(pos, features, attack)
-                       - net.float_value(pos, features, attack)) <= 1 + 1e-6
-            differs += value != board_only.evaluate(pos, features)
+    for pos, history, value, features in compiled_evaluations(net, seed=14):
+        checked += 1
+        attack = attack_inputs(pos, RULES, history)
+        assert value == max(-29999, min(29999, net.evaluate(pos, features, attack)))
+        # (two roundings: the network's part and the features')
+        assert abs(net.evaluate(pos, features, attack)
+                   - net.float_value(pos, features, attack)) <= 1 + 1e-6
+        differs += value != board_only.evaluate(pos, features)
     assert checked > 100 and differs > checked // 2
     with pytest.raises(ValueError, match="attack_inputs"):
-        net.evaluate(line[0])
+        net.evaluate(pos)
 
 
 def test_the_accumulator_adds_the_attack_maps_to_the_board():
