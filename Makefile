@@ -180,7 +180,7 @@ calibration:
 # deeper score alone and half the game's result; network-128-deeper-2of3.json, the deeper
 # score alone on the games of the first two label files; network-512-deeper.json, 512
 # units on the deeper score alone of all three; network-512-attack.json, the same with the
-# attack maps as inputs (--attack). About 80 minutes.
+# attack maps as inputs (--attack). About an hour.
 LABELS_5466 = data/engine/training-labels-10000-part1of3-first-5466.jsonl
 TRAINING_GAMES = data/engine/training-games.jsonl.gz data/engine/training-games-2.jsonl.gz
 network:
@@ -287,8 +287,8 @@ labels-4:
 # position's target the deeper score (--result-weight 0, as network-512-deeper.json),
 # reading the attack maps too (--attack, as network-512-attack.json), 16 epochs with the
 # step falling to 0.00005; then its scale measured on 20,000 of its own self-play games as
-# network-calibration does. About 3 hours for the training and half an hour of two cores
-# for the games.
+# network-calibration does. About an hour for the training (network-512-attack.json, on a
+# quarter of the positions, took 12 minutes) and half an hour of two cores for the games.
 TRAINING_GAMES_ALL = $(TRAINING_GAMES) $(TRAINING_GAMES_3) $(TRAINING_GAMES_4)
 LABELS_ALL = $(LABELS) $(LABELS_0) $(LABELS_2) \
     $(foreach k,$(LABEL_PARTS_3),data/engine/training-labels-10000-games3-part$(k)of12.jsonl) \
