@@ -7,6 +7,7 @@ import dataclasses
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -405,17 +406,23 @@ def engine_calibration(games: str, held_out_every: int, engine: str | None, svg:
               show_default=True, help="Hold out every K-th game (by number).")
 @click.option("--seed", type=click.IntRange(0), default=NetSettings.seed, show_default=True,
               help="The seed of the first weights and of the order of the positions.")
+@click.option("--checkpoint", default=None, metavar="FILE.npz",
+              help="Save the training's state here after each epoch; the same command "
+                   "resumes from it, and it is removed once the network is written to --out "
+                   "(default: OUT.checkpoint.npz beside --out; none without --out).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs: int, rate: float,
                    final_rate: float | None, result_weight: float, label_files: tuple[str, ...],
                    only_of: tuple[str, ...], features: bool, attack: bool,
-                   held_out_every: int, seed: int, quiet: bool) -> None:
+                   held_out_every: int, seed: int, checkpoint: str | None, quiet: bool) -> None:
     """Train a small network over the board (each slot's ring, seen from the side to
     move; an NNUE-style integer network, docs/engine.md) on the positions of GAMES (files
     of 'gyges engine-data', read in the order given: the parts of one run, whose games are
     numbered on), holding out every K-th game, and print how well it predicts the held-out
     games' results beside the present evaluation and the base rate. The same files and
-    options give the same network.
+    options give the same network. An interrupted run (Ctrl-C, a lost machine) resumes
+    after its last whole epoch when run again with the same files and options, and ends
+    with the network an uninterrupted run makes.
 
     \b
     Examples:
@@ -445,7 +452,9 @@ def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs:
         data = network_positions(records, result_weight,
                                  progress=lambda n: say(f"read {n:,} games"),
                                  labels=labels.scores if labels else None, attack=attack)
-        net, report = train_network(data, settings, progress=say)
+        if checkpoint is None and out is not None:
+            checkpoint = out + ".checkpoint.npz"
+        net, report = train_network(data, settings, progress=say, checkpoint=checkpoint)
         if labels is not None:
             net = dataclasses.replace(net, fit={**net.fit, "labels": labels.summary()})
         if only_of:
@@ -460,6 +469,8 @@ def engine_network(games: tuple[str, ...], out: str | None, hidden: int, epochs:
             write_atomic(out, net.dumps())
         except OSError as e:
             raise UserError(e.strerror or str(e), out) from None
+        if checkpoint is not None:
+            Path(checkpoint).unlink(missing_ok=True)
 
 
 @click.command("engine-labels",

@@ -192,6 +192,67 @@ def test_the_command_writes_a_network_that_loads(tmp_path):
     assert f"{net.fit['held_out']['network']['log_loss']:.4f}" in res.output
 
 
+class _Interrupted(Exception):
+    pass
+
+
+def _interrupt_after(epochs: int):
+    """A progress callback that interrupts the training once ``epochs`` are done."""
+    def progress(line: str) -> None:
+        if line.startswith(f"epoch {epochs} of"):
+            raise _Interrupted
+    return progress
+
+
+def test_an_interrupted_training_resumes_from_its_checkpoint_to_the_same_network(tmp_path):
+    records = list(read_dataset_games(str(SAMPLE)))[:20]
+    data = network_positions(records, result_weight=0.5)
+    settings = NetSettings(hidden=4, epochs=3, batch=32, held_out_every=4, final_rate=0.0005)
+    whole, report = train_network(data, settings)
+    point = tmp_path / "train.npz"
+    with pytest.raises(_Interrupted):
+        train_network(data, settings, progress=_interrupt_after(1), checkpoint=point)
+    assert point.exists()
+    lines: list[str] = []
+    resumed, resumed_report = train_network(data, settings, progress=lines.append,
+                                            checkpoint=point)
+    assert lines[0] == f"resuming after epoch 1 of 3 ({point})"
+    assert [line.split(":")[0] for line in lines[1:]] == ["epoch 2 of 3", "epoch 3 of 3"]
+    assert resumed == whole and resumed.fit == whole.fit and resumed_report == report
+    # a checkpoint of other settings or other positions is refused, by name
+    with pytest.raises(ValueError, match=f"{point}: a checkpoint of other settings"):
+        train_network(data, dataclasses.replace(settings, hidden=5), checkpoint=point)
+    other = network_positions(records[:-1], result_weight=0.5)
+    with pytest.raises(ValueError, match=f"{point}: a checkpoint of other positions"):
+        train_network(other, settings, checkpoint=point)
+    point.write_text("not a checkpoint")
+    with pytest.raises(ValueError, match=f"{point}: not a training checkpoint"):
+        train_network(data, settings, checkpoint=point)
+
+
+def test_the_command_resumes_from_a_checkpoint_and_removes_it_once_written(tmp_path):
+    args = ["engine-network", str(SAMPLE), "--hidden", "3", "--epochs", "2"]
+    point = tmp_path / "state.npz"
+    fresh = CliRunner().invoke(cli, [*args, "-q", "--out", str(tmp_path / "fresh.json")])
+    assert fresh.exit_code == 0, fresh.output
+    assert not (tmp_path / "fresh.json.checkpoint.npz").exists()
+    # without --out the checkpoint stays: a run with --out then resumes after its 2 epochs
+    kept = CliRunner().invoke(cli, [*args, "-q", "--checkpoint", str(point)])
+    assert kept.exit_code == 0 and point.exists(), kept.output
+    out = tmp_path / "resumed.json"
+    resumed = CliRunner().invoke(cli, [*args, "--checkpoint", str(point), "--out", str(out)])
+    assert resumed.exit_code == 0, resumed.output
+    assert f"resuming after epoch 2 of 2 ({point})" in resumed.stderr
+    assert "epoch 1 of 2" not in resumed.stderr and not point.exists()
+    assert Network.load(out) == Network.load(tmp_path / "fresh.json")
+    assert resumed.stdout == fresh.stdout == kept.stdout
+    # another setting against a checkpoint: an error naming it, no traceback
+    CliRunner().invoke(cli, [*args, "-q", "--checkpoint", str(point)])
+    other = CliRunner().invoke(cli, [*args[:-1], "3", "-q", "--checkpoint", str(point)])
+    assert other.exit_code == 2 and "a checkpoint of other settings" in other.output
+    assert "Traceback" not in other.output
+
+
 def test_the_parts_of_one_run_train_as_its_whole_and_a_game_twice_is_refused(tmp_path):
     lines = [line for line in SAMPLE.read_text().splitlines() if line.strip()]
     half = len(lines) // 2

@@ -12,7 +12,10 @@ move (the result alone for a random move), or of a deeper search's score where a
 file (:mod:`gyges.engine.labels`) has one. Every ``held_out_every``-th game (by number) is
 held out; the others, each position also mirrored left to right (the rules are the same
 in a mirror), train the float network by Adam on the cross-entropy, in a seeded order.
-Its weights are then rounded to integers; the held-out games measure the integer network
+After each epoch the training's whole state can be saved to a checkpoint file, from which
+the same data and settings resume where an interrupted run stopped and end with the same
+network as an uninterrupted one. Its weights are then rounded to integers; the held-out
+games measure the integer network
 against the present (linear) evaluation by log-loss and Brier score of the game's result
 (whatever the training's target), and by the cross-entropy against the training's own
 target (with deeper labels: how near the evaluation comes to the deeper search).
@@ -21,8 +24,12 @@ target (with deeper labels: how near the evaluation comes to the deeper search).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import math
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from gyges.engine._engine import Search
@@ -33,7 +40,8 @@ from gyges.engine.score import Score
 from gyges.engine.weights import Weights
 from gyges.game.rules import PRESETS
 
-__all__ = ["NetSettings", "TrainingData", "network_positions", "train_network"]
+__all__ = ["NetSettings", "TrainingData", "data_digest", "network_positions",
+           "train_network"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -197,10 +205,58 @@ def _scores(np: Any, p: Any, y: Any) -> tuple[float, float]:
             float(np.mean((p - y) ** 2)))
 
 
+def data_digest(data: TrainingData) -> str:
+    """A digest of the positions and targets of ``data`` (16 hex digits): what a
+    checkpoint must have been trained on to be resumed."""
+    h = hashlib.sha256()
+    for a in (data.inputs, data.features, data.target, data.game):
+        h.update(str(a.shape).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:16]
+
+
+_STATE = ("w1", "b1", "w2", "b2", "wf")
+
+
+def _save_checkpoint(np: Any, path: Path, about: dict[str, Any], params: list[Any],
+                     m: list[Any], v: list[Any], rng: Any) -> None:
+    """Write the training's state after an epoch to ``path`` (whole or not at all)."""
+    arrays = {f"{kind}_{name}": a for kind, group in (("p", params), ("m", m), ("v", v))
+              for name, a in zip(_STATE, group, strict=True)}
+    about = {**about, "rng": rng.bit_generator.state}
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        np.savez(f, about=np.array(json.dumps(about)), **arrays)
+    os.replace(tmp, path)
+
+
+def _load_checkpoint(np: Any, path: Path, settings: NetSettings, digest: str
+                     ) -> tuple[dict[str, Any], list[Any], list[Any], list[Any]]:
+    try:
+        with np.load(path) as z:
+            about = json.loads(str(z["about"]))
+            state = [[z[f"{kind}_{name}"] for name in _STATE] for kind in "pmv"]
+    except (OSError, ValueError, KeyError) as e:
+        raise ValueError(f"{path}: not a training checkpoint ({e}); remove it to start "
+                         "afresh") from None
+    if about.get("settings") != settings.to_json():
+        raise ValueError(f"{path}: a checkpoint of other settings ({about.get('settings')}); "
+                         "train with those, or remove it to start afresh")
+    if about.get("data") != digest:
+        raise ValueError(f"{path}: a checkpoint of other positions (data {about.get('data')}, "
+                         f"these {digest}); train on those, or remove it to start afresh")
+    return about, *state
+
+
 def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
-                  progress: Callable[[str], None] | None = None) -> tuple[Network, str]:
+                  progress: Callable[[str], None] | None = None,
+                  checkpoint: str | Path | None = None) -> tuple[Network, str]:
     """Train a network on ``data`` (see the module): the integer network, with what made
-    it under ``fit``, and the report of the held-out games' scores."""
+    it under ``fit``, and the report of the held-out games' scores.
+
+    With ``checkpoint``, the state is saved there after each epoch, and a run that finds
+    one (of the same data and settings: else ``ValueError``) resumes from it; the file is
+    left for the caller to remove once the network is safe."""
     np = numpy()
     inputs = data.inputs.shape[1]
     if inputs != INPUTS + ATTACK_INPUTS * settings.attack:
@@ -230,7 +286,17 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
     fh = data.features[held] if settings.features else None
     th_f = data.target[held].astype(np.float64)
     epoch_losses: list[float] = []
-    for epoch in range(settings.epochs):
+    first_epoch = 0
+    digest = data_digest(data) if checkpoint is not None else ""
+    if checkpoint is not None and Path(checkpoint).exists():
+        about, saved, m, v = _load_checkpoint(np, Path(checkpoint), settings, digest)
+        for p_, a in zip(params, saved, strict=True):
+            p_[...] = a
+        rng.bit_generator.state = about["rng"]
+        first_epoch, step, epoch_losses = about["epochs"], about["step"], about["losses"]
+        if progress is not None:
+            progress(f"resuming after epoch {first_epoch} of {settings.epochs} ({checkpoint})")
+    for epoch in range(first_epoch, settings.epochs):
         order = rng.permutation(n)
         for start in range(0, n, settings.batch):
             idx = order[start:start + settings.batch]
@@ -262,6 +328,11 @@ def train_network(data: TrainingData, settings: NetSettings = NetSettings(),
         if fh is not None:
             zh = zh + fh @ wf
         epoch_losses.append(round(_scores(np, _sigmoid(np, zh.astype(np.float64)), th_f)[0], 4))
+        if checkpoint is not None:
+            _save_checkpoint(np, Path(checkpoint),
+                             {"settings": settings.to_json(), "data": digest,
+                              "epochs": epoch + 1, "step": step, "losses": epoch_losses},
+                             params, m, v, rng)
         if progress is not None:
             progress(f"epoch {epoch + 1} of {settings.epochs}: held-out cross-entropy "
                      f"{epoch_losses[-1]:.4f}")
