@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: install test test-all bench lint weights data data-tables evaluations data-report validation ladder data-pictures calibration network network-calibration labels labels-3 labels-4 network-final helios-matches
+.PHONY: install test test-all bench lint weights data data-tables evaluations data-report validation ladder data-pictures calibration network network-calibration labels labels-3 labels-4 network-final network-final-calibration helios-matches
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -286,9 +286,11 @@ labels-4:
 # four training files (about 2.5 million positions, every 10th game held out), each
 # position's target the deeper score (--result-weight 0, as network-512-deeper.json),
 # reading the attack maps too (--attack, as network-512-attack.json), 16 epochs with the
-# step falling to 0.00005; then its scale measured on 20,000 of its own self-play games as
-# network-calibration does. About an hour for the training (network-512-attack.json, on a
-# quarter of the positions, took 12 minutes) and half an hour of two cores for the games.
+# step falling to 0.00005. About an hour (network-512-attack.json, on a quarter of the
+# positions, took 12 minutes); after each epoch its state is saved beside the network, and
+# an interrupted run resumes from it. Then `make network-final-calibration` measures its
+# scale on 20,000 of its own self-play games as network-calibration does (half an hour of
+# two cores), with the engine that ships it: the games name the engine that played them.
 TRAINING_GAMES_ALL = $(TRAINING_GAMES) $(TRAINING_GAMES_3) $(TRAINING_GAMES_4)
 LABELS_ALL = $(LABELS) $(LABELS_0) $(LABELS_2) \
     $(foreach k,$(LABEL_PARTS_3),data/engine/training-labels-10000-games3-part$(k)of12.jsonl) \
@@ -298,8 +300,9 @@ NETWORK_FINAL_GAMES = data/engine/network-final-games.jsonl
 network-final:
 	gyges engine-network $(TRAINING_GAMES_ALL) $(foreach f,$(LABELS_ALL),\
 	    --only-games-of $(f) --labels $(f)) --hidden 512 --epochs 16 --final-rate 0.00005 \
-	    --result-weight 0 --attack --held-out-every 10 -q --out $(NETWORK_FINAL) \
+	    --result-weight 0 --attack --held-out-every 10 --out $(NETWORK_FINAL) \
 	    > data/engine/network-final-report.txt
+network-final-calibration:
 	$(call calibrate,$(NETWORK_FINAL),$(NETWORK_FINAL_GAMES),data/engine/network-final)
 
 # The engine against Helios (built as docs/engine.md says: fetch its snapshot, then
