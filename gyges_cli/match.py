@@ -88,8 +88,8 @@ def match(first: str, second: str, games: int, seconds: float | None, depth: int
     """Play games between two engines and print the first one's score.
 
     Each ENGINE is builtin[:option=value,...] (the builtin engine; options depth, nodes,
-    time, prove, hash, cores, weights) or ugi:COMMAND (any UGI program, started once per
-    worker process). --games N plays N/2 openings, each twice with the sides swapped; the
+    time, prove, hash, cores, weights, network) or ugi:COMMAND (any UGI program, started
+    once per worker process). --games N plays N/2 openings, each twice with the sides swapped; the
     rules engine referees (an illegal or missing answer loses). Prints the first engine's
     wins, draws and losses, its score and Elo difference with the 95% interval, and the
     SPRT's state with --sprt. Ctrl-C keeps every game written (exit status 130); the

@@ -24,6 +24,14 @@ def test_option_help_says_what_is_true():
     assert "1..30" in run_gyges("solve", "--help").output
 
 
+def test_match_help_names_every_builtin_option():
+    from gyges.engine.players import BUILTIN_OPTIONS
+
+    text = " ".join(run_gyges("match", "--help").output.split())
+    listed = text.split("(the builtin engine; options ")[1].split(")")[0]
+    assert [w.strip() for w in listed.split(",")] == list(BUILTIN_OPTIONS)
+
+
 def test_setups_report_has_no_negative_zero():
     from gyges.setups import PairRecord, report
 
