@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: install test test-all bench lint weights data data-tables evaluations data-report validation ladder data-pictures calibration network network-calibration labels labels-3 labels-4 network-final network-final-calibration helios-matches
+.PHONY: install test test-all bench lint weights data data-tables evaluations data-report validation ladder data-pictures calibration network network-calibration labels labels-3 labels-4 network-final network-final-calibration baseline against-linear helios-matches
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -304,6 +304,37 @@ network-final:
 	    > data/engine/network-final-report.txt
 network-final-calibration:
 	$(call calibrate,$(NETWORK_FINAL),$(NETWORK_FINAL_GAMES),data/engine/network-final)
+
+# The engine that ships against the engine before the learned evaluation: the linear
+# evaluation and search of commit $(BASELINE_COMMIT), checked out and built in $(BASELINE_DIR)
+# by `make baseline`. Both play over UGI (`gyges ugi`: each move searched afresh, the table
+# cleared): the builtin engine keeps its table from move to move, which is worth +45 Elo
+# [+7, +85] at 10,000 nodes against the same engine over UGI (data/engine/README.md,
+# builtin-vs-ugi-10000-nodes.jsonl), so a builtin against a UGI program would not measure
+# the engines alone. Paired openings, colours swapped, each match a
+# pentanomial SPRT of +100 against +150 Elo (H1 accepted: at least +100 at the 5% level),
+# at most 2,000 games: at 10,000 nodes a move, 0.05 s and 0.2 s a move, under the pbmserv
+# rules and Helios's. The games in data/engine/against-linear-*.jsonl; the same command
+# prints each match's summary from its file. About 3 hours of two cores.
+BASELINE_COMMIT ?= d7de952
+BASELINE_DIR ?= /tmp/gyges-baseline
+BASELINE = ugi:env PYTHONPATH=$(BASELINE_DIR)/solver:$(BASELINE_DIR) $(PYTHON) -c \
+    "from gyges_cli.main import cli; cli()" ugi
+baseline:
+	test -d $(BASELINE_DIR) || git worktree add --detach $(BASELINE_DIR) $(BASELINE_COMMIT)
+	cd $(BASELINE_DIR) && $(PYTHON) setup.py -q build_ext --inplace
+define against_linear
+	gyges match 'ugi:gyges ugi --rules $(2)' '$(BASELINE) --network linear --rules $(2)' $(1) \
+	    --games 2000 --sprt 100,150 --jobs 2 --rules $(2) \
+	    -q --out data/engine/against-linear-$(3)-$(2).jsonl
+endef
+against-linear: baseline
+	$(call against_linear,--nodes 10000,pbmserv,10000-nodes)
+	$(call against_linear,--nodes 10000,helios,10000-nodes)
+	$(call against_linear,--time 0.05,pbmserv,0.05s)
+	$(call against_linear,--time 0.05,helios,0.05s)
+	$(call against_linear,--time 0.2,pbmserv,0.2s)
+	$(call against_linear,--time 0.2,helios,0.2s)
 
 # The engine against Helios (built as docs/engine.md says: fetch its snapshot, then
 # ../shared/peer/build.sh), under its rules, one core each (gyges on core 0, Helios on
