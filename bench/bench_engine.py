@@ -25,6 +25,10 @@ docs/engine.md).
   10, 20, 30 and 40 of every 97th game), SECONDS (default 0.5) each, once: the geometric
   mean of the speed-ups, positions the search settles or completes no depth of 0.02 s in
   left out. Searches as short as a game's moves.
+- ``prover-share [SECONDS] [--positions N] [--cores C]``: where a move's time goes at
+  SECONDS a move (default 0.2) on C cores (default 1), over the same positions: the
+  search's share and each prover question's (a win within ``prove``, within ``prove`` + 1,
+  the checks of whether the chosen move loses).
 
 Helios is built as docs/engine.md says ("Helios, the other engine"); without it the
 comparisons are skipped. Run: ``python -m bench.bench_engine nps 1``;
@@ -44,9 +48,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bench import machine
-from gyges.engine import Analysis, Limit, Options, analyse
+from gyges.engine import Analysis, Engine, Limit, Options, analyse
 from gyges.engine.calibration import recorded_moves
 from gyges.engine.client import popen_ugi
 from gyges.engine.match import MatchResult, MatchSettings, run_match
@@ -247,6 +252,47 @@ def bench_versus(a: str, b: str, games: int, limit: Limit, rules_name: str) -> N
     print(_match(a, b, games, limit, rules, None).text())
 
 
+def bench_prover_share(seconds: float = 0.2, positions: int = 70, cores: int = 1) -> None:
+    """Where a move's time goes: the share of the whole analysis (measured around it) that
+    the search and each of the prover's questions take, summed over the positions of
+    :func:`game_positions`, a cleared table before each, Helios's rules."""
+    from gyges.engine import proofs
+
+    spent: dict[str, float] = {}
+
+    def timed(name: str, question: Any) -> Any:
+        def asked(*args: Any, **kwargs: Any) -> Any:
+            began = time.perf_counter()
+            try:
+                return question(*args, **kwargs)
+            finally:
+                key = f"{name} within {args[2]}" if name == "win" else name
+                spent[key] = spent.get(key, 0.0) + time.perf_counter() - began
+        return asked
+
+    print(f"where a move's time goes, {seconds:g} s a move on {cores} core(s), {positions} "
+          f"positions from self-play games  ({machine()}; load before "
+          f"{os.getloadavg()[0]:.1f})")
+    real = proofs.forced_win, proofs.loses_after
+    proofs.forced_win = timed("win", real[0])          # type: ignore[assignment]
+    proofs.loses_after = timed("loses", real[1])       # type: ignore[assignment]
+    total = searched = 0.0
+    try:
+        with Engine(PEER, Options(cores=cores)) as engine:
+            for position in game_positions(positions):
+                engine.clear()
+                began = time.perf_counter()
+                a = engine.analyse(position, Limit(time=seconds))
+                total += time.perf_counter() - began
+                searched += a.search_time
+    finally:
+        proofs.forced_win, proofs.loses_after = real
+    print(f"  {total:.2f} s in all ({total / positions:.3f} s a move): the search "
+          f"{searched / total:.0%}, " + ", ".join(
+              f"{'a win ' + k.split()[-1] if k.startswith('win') else 'the loss checks'}: "
+              f"{v / total:.0%}" for k, v in sorted(spent.items())))
+
+
 def bench_throughput(games: int = 100, seconds: float = 0.05, jobs: int = 2) -> None:
     """Self-play games an hour: the builtin engine against itself at ``seconds`` a move on
     ``jobs`` worker processes (what ``gyges match builtin builtin --time S --jobs J``
@@ -321,6 +367,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("seconds", type=float, nargs="?", default=0.5)
     p.add_argument("--positions", type=int, default=70)
     p.add_argument("--cores", type=int, default=2)
+    p = sub.add_parser("prover-share")
+    p.add_argument("seconds", type=float, nargs="?", default=0.2)
+    p.add_argument("--positions", type=int, default=70)
+    p.add_argument("--cores", type=int, default=1)
     p = sub.add_parser("match")
     p.add_argument("games", type=int)
     p.add_argument("seconds", type=float)
@@ -350,6 +400,8 @@ def main(argv: list[str] | None = None) -> None:
         bench_cores(args.seconds, args.runs, args.cores)
     if args.what == "cores-games":
         bench_cores_games(args.seconds, args.positions, args.cores)
+    if args.what == "prover-share":
+        bench_prover_share(args.seconds, args.positions, args.cores)
     if args.what == "match":
         bench_match(args.games, args.seconds, args.engine, args.out)
     if args.what == "versus":
