@@ -285,10 +285,9 @@ labels-4:
 	        || exit 1; \
 	done
 
-# The network to ship, once every label part above is complete: 512 units trained on all
-# four training files (about 2.4 million positions with a deeper score: those of the
-# label files; every 10th game held out), each
-# position's target the deeper score (--result-weight 0, as network-512-deeper.json),
+# The network to ship, once every label part above is complete: 512 units trained on the
+# games of every label file (about 2.4 million positions with a deeper score, every 10th
+# game held out), each position's target the deeper score (--result-weight 0, as network-512-deeper.json),
 # reading the attack maps too (--attack, as network-512-attack.json), 16 epochs with the
 # step falling to 0.00005. About an hour (network-512-attack.json, on a quarter of the
 # positions, took 12 minutes); after each epoch its state is saved beside the network, and

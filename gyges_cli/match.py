@@ -89,11 +89,12 @@ def match(first: str, second: str, games: int, seconds: float | None, depth: int
 
     Each ENGINE is builtin[:option=value,...] (the builtin engine; options depth, nodes,
     time, prove, hash, cores, weights, network) or ugi:COMMAND (any UGI program, started
-    once per worker process). --games N plays N/2 openings, each twice with the sides swapped; the
-    rules engine referees (an illegal or missing answer loses). Prints the first engine's
-    wins, draws and losses, its score and Elo difference with the 95% interval, and the
-    SPRT's state with --sprt. Ctrl-C keeps every game written (exit status 130); the
-    same command again resumes, and with a larger --games extends the match.
+    once per worker process). --games N plays N/2 openings, each twice with the sides
+    swapped; the rules engine referees (an illegal or missing answer loses). Prints the
+    first engine's wins, draws and losses, its score and Elo difference with the 95%
+    interval, and the SPRT's state with --sprt. Ctrl-C keeps every game written (exit
+    status 130); the same command again resumes, and with a larger --games extends the
+    match.
 
     \b
     Examples:
