@@ -324,6 +324,7 @@ BASELINE_DIR ?= /tmp/gyges-baseline
 BASELINE = ugi:env PYTHONPATH=$(BASELINE_DIR)/solver:$(BASELINE_DIR) $(PYTHON) -c \
     "from gyges_cli.main import cli; cli()" ugi
 baseline:
+	git worktree prune
 	test -d $(BASELINE_DIR) || git worktree add --detach $(BASELINE_DIR) $(BASELINE_COMMIT)
 	cd $(BASELINE_DIR) && $(PYTHON) setup.py -q build_ext --inplace
 define against_linear
