@@ -274,10 +274,11 @@ labels-3:
 # The same for the fourth training file (games 151,661 to 183,660): a quarter of its games
 # a file, about an hour of two cores each.
 TRAINING_GAMES_4 = data/engine/training-games-4.jsonl.gz
-# Three of the four quarters are labelled: with the first three files they give about
-# 2.4 million positions, 2.1 million of them trained on (every 10th game held out); the
-# fourth quarter (--part 3) would add about 110,000 more for another 40 minutes.
-LABEL_PARTS_4 = 0 1 2
+# Two of the four quarters are labelled: with the first three files they give about
+# 2.4 million positions with a deeper score, about 2.15 million of them trained on (every
+# 10th game held out); each further quarter (--part 2, --part 3) would add about 110,000
+# more for another 40 minutes.
+LABEL_PARTS_4 = 0 1
 labels-4:
 	for k in $(LABEL_PARTS_4); do \
 	    gyges engine-labels $(TRAINING_GAMES_4) --network linear --nodes 10000 --every 4 \
