@@ -275,7 +275,7 @@ labels-3:
 # a file, about an hour of two cores each.
 TRAINING_GAMES_4 = data/engine/training-games-4.jsonl.gz
 # Two of the four quarters are labelled: with the first three files they give about
-# 2.4 million positions with a deeper score, about 2.15 million of them trained on (every
+# 2.4 million positions with a deeper score, about 2.1 million of them trained on (every
 # 10th game held out); each further quarter (--part 2, --part 3) would add about 110,000
 # more for another 40 minutes.
 LABEL_PARTS_4 = 0 1
