@@ -267,3 +267,39 @@ def test_examples_found() -> None:
 def test_comparison() -> None:
     """The comparison's examples (the docstring of ``matches``)."""
     assert doctest.testmod(sys.modules[__name__]).failed == 0
+
+
+def unclosed_fences(text: str) -> list[str]:
+    """Where a page's code fences go wrong: a fence that closes a block has nothing after it
+    (CommonMark reads ```` ``` text ```` as a line of the block, so the block goes on and
+    the rest of the page renders as code), and every block closes.
+
+    >>> unclosed_fences("```\\ncode\\n```\\ntext\\n")
+    []
+    >>> unclosed_fences("```\\ncode\\n``` text\\n## Next\\n")
+    ['line 3: text after a closing fence', 'line 1: a block that never closes']
+    """
+    problems = []
+    opened = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        fence = FENCE.match(line)
+        if not fence:
+            continue
+        rest = line[fence.end():].strip()
+        if not opened:
+            opened = number
+        elif rest and not rest.strip(fence.group(2)[0]):
+            opened = 0                         # a longer closing fence
+        elif rest:
+            problems.append(f"line {number}: text after a closing fence")
+        else:
+            opened = 0
+    if opened:
+        problems.append(f"line {opened}: a block that never closes")
+    return problems
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_code_fences_close(page: Path) -> None:
+    """Every code block of a page closes with a bare fence."""
+    assert unclosed_fences(page.read_text(encoding="utf-8")) == [], page
