@@ -303,3 +303,11 @@ def unclosed_fences(text: str) -> list[str]:
 def test_code_fences_close(page: Path) -> None:
     """Every code block of a page closes with a bare fence."""
     assert unclosed_fences(page.read_text(encoding="utf-8")) == [], page
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_placeholder_left(page: Path) -> None:
+    """No figure still to be filled in (a ``⟨TBD ...⟩`` mark of a change in progress)."""
+    marks = [f"line {n}" for n, line in
+             enumerate(page.read_text(encoding="utf-8").splitlines(), 1) if "⟨TBD" in line]
+    assert marks == [], f"{page.name}: figures still to fill in at {', '.join(marks)}"
