@@ -275,9 +275,9 @@ labels-3:
 # a file, about an hour of two cores each.
 TRAINING_GAMES_4 = data/engine/training-games-4.jsonl.gz
 # Two of the four quarters are labelled: with the first three files they give about
-# 2.4 million positions with a deeper score, about 2.1 million of them trained on (every
+# 2.4 million positions with a deeper score, a little over 2 million of them trained on (every
 # 10th game held out); each further quarter (--part 2, --part 3) would add about 110,000
-# more for another 40 minutes.
+# more (about 90,000 trained on) for about another hour.
 LABEL_PARTS_4 = 0 1
 labels-4:
 	for k in $(LABEL_PARTS_4); do \
