@@ -1,5 +1,6 @@
 """Opening setups: the setups meeting some constraints, searched with CP-SAT; the proven
-analysis of setup pairs in batch, with its report; self-play games ranking the setups.
+analysis of setup pairs in batch, with its report; self-play games ranking the setups; the
+engine's evaluation of every pair; the answer they give together.
 Uses engine, search, formats and game.
 
 The package is laid out by job, each room a subpackage; this module gathers their public
@@ -18,11 +19,18 @@ names:
 - ``selfplay``: self-play games of the engine from setup pairs (``setups rank``): the
   games and their resumable run (``selfplay.games``), the games as a table, the mirror
   folded in and proven verdicts first (``selfplay.table``), the Bradley-Terry fit of one
-  strength per setup and side (``selfplay.strengths``), the report as text
-  (``selfplay.report``) and the heat map (``selfplay.scoremap``);
+  strength per setup and side (``selfplay.strengths``), how sure a ranking is: the true
+  spread, shrunken strengths, split-half reliability, a simulated null
+  (``selfplay.reliability``), the report as text (``selfplay.report``), the pair map
+  (``selfplay.scoremap``), the forest plot (``selfplay.forest``) and the strength ladder
+  (``selfplay.ladder``, ``setups ladder``);
 - ``evaluation``: the engine's evaluation of every pair at a fixed budget (``setups
   evaluate``): the records, their file and the run (``evaluation.table``), the table of
-  setup averages and best replies and its report (``evaluation.summary``).
+  setup averages and best replies and its report (``evaluation.summary``) and the
+  evaluation map (``evaluation.heatmap``);
+- on top of the rooms: ``validation``, the validation block's pairs and report (``setups
+  validation-pairs``, ``setups validate``), and ``answer``, the answer to "which setup
+  should I choose?" made from the published files (``setups answer``).
 
 >>> from gyges.game.rules import PRESETS
 >>> found = find_setups(read_constraints(["fix=3@1", "fix=3@6", "apart=1"]), PRESETS["pbmserv"])
