@@ -1,7 +1,11 @@
 """gyges: the reference toolkit for the board game Gyges (Claude Leroy, 1985).
 
-The main names are here; each layer's package exports its own (:mod:`gyges.game`,
-:mod:`gyges.formats`, :mod:`gyges.search`, ...).
+The main names are here; each layer's package exports its own: from the bottom,
+:mod:`gyges.game` (the rules and the compiled core), :mod:`gyges.formats` (parsers and
+formatters), :mod:`gyges.search` (the provers), :mod:`gyges.engine` (the playing engine),
+and the analyses :mod:`gyges.puzzles` and :mod:`gyges.setups`; the leaves
+:mod:`gyges.parallel` (long runs), :mod:`gyges.output` (writing a user's files) and
+:mod:`gyges.signals` (holding Ctrl-C back) know nothing of the game (docs/architecture.md).
 
 >>> import gyges
 >>> pf = gyges.load_position("....../3...../..1.1./1.23.3/3.22.1/....2. N")

@@ -1,14 +1,20 @@
 """The playing engine: best moves past the proof horizon (docs/engine.md).
 
 A layer between the search (the provers) and the analyses: iterative deepening
-alpha-beta over the compiled core (:mod:`gyges.engine._engine`) with an evaluation fitted
-from self-play (:mod:`gyges.engine.weights`, :mod:`gyges.engine.training`, by the
-logistic fit of :mod:`gyges.engine.logistic`), backed by the
+alpha-beta over the compiled core (:mod:`gyges.engine._engine`; :mod:`gyges.engine.builtin`
+its Python face: ``Engine``, ``analyse``, ``play``, ``Limit``, ``Options``), backed by the
 df-pn prover (:mod:`gyges.engine.proofs`); scores on one order with proven results
-(:mod:`gyges.engine.score`); the UGI protocol both ways (:mod:`gyges.engine.ugi`,
-:mod:`gyges.engine.server`, :mod:`gyges.engine.client`); games between engines and
-their statistics (:mod:`gyges.engine.refereed` one game, :mod:`gyges.engine.match` a
-match, :mod:`gyges.engine.stats`, :mod:`gyges.engine.openings`).
+(:mod:`gyges.engine.score`). Its evaluations: a linear one fitted from self-play
+(:mod:`gyges.engine.weights`, :mod:`gyges.engine.training`, by the logistic fit of
+:mod:`gyges.engine.logistic`) and a learned network over the board
+(:mod:`gyges.engine.network`, trained by :mod:`gyges.engine.network_training` on the games
+of :mod:`gyges.engine.dataset`, labelled deeper by :mod:`gyges.engine.labels`); how true
+its printed probabilities are (:mod:`gyges.engine.calibration`); which engine made a file
+(:mod:`gyges.engine.identity`). The UGI protocol both ways (:mod:`gyges.engine.ugi`,
+:mod:`gyges.engine.server`, :mod:`gyges.engine.client`); games between engines and their
+statistics (:mod:`gyges.engine.players` who plays, :mod:`gyges.engine.refereed` one game,
+:mod:`gyges.engine.scored` each move's score noted, :mod:`gyges.engine.match` a match,
+:mod:`gyges.engine.stats`, :mod:`gyges.engine.openings`).
 
 >>> from gyges import PRESETS, Position
 >>> p = Position.from_string(".3.3.3/112232/...1.2/...1../....../...... S")

@@ -1,7 +1,10 @@
-"""Formats: pure parse/format pairs for notation, text diagrams, YAML position files, game
-records, the JSON form of move lists and SVG diagrams, and the reader of what a user gives
-(:func:`load_position`: a position string, a position file or a diagram). They use the
-game layer and nothing above it.
+"""Formats: pure parse/format pairs for notation (``notation``), text diagrams
+(``diagram``), YAML position files (``posfile``), game records (``record``), position
+lists (``poslist``), the JSON form of move lists (``movelist``) and SVG diagrams
+(``svg``), and the reader of what a user gives (``inputs``, :func:`load_position`: a
+position string, a position file or a diagram); ``yamlnodes`` reads YAML node by node, so
+that an error names its line, and ``quoting`` quotes an excerpt of a bad input. They use
+the game layer and nothing above it.
 
 >>> from gyges.game import PRESETS
 >>> pf = load_position("....../3...../..1.1./1.23.3/3.22.1/....2. N")

@@ -8,7 +8,8 @@ record of what is done:
 - :func:`open_executor` picks the backend: the local process pool (default; ``--jobs``
   forked workers, :class:`LocalExecutor`) or Dask distributed (``--scheduler
   tcp://HOST:PORT``, ``$GYGES_SCHEDULER``, or ``local`` for a LocalCluster here;
-  :class:`DaskExecutor`). Both map a function over items and yield results as they finish.
+  :class:`DaskExecutor`, in ``cluster``). Both map a function over items and yield
+  results as they finish.
 - Ctrl-C or SIGTERM inside an executor's ``with`` block raise :class:`Interrupted`; the
   workers are stopped (local) or the tasks cancelled (Dask), and whatever the caller wrote
   stays written.

@@ -7,6 +7,10 @@ The modules, by job:
   its games file, each line a :class:`gyges.engine.refereed.PlayedGame`;
 - ``table``: the games as a table (the mirror folded in, proven verdicts first);
 - ``strengths``: the Bradley-Terry fit of one strength per setup and side, with intervals;
+- ``reliability``: how sure a ranking is (the true spread of the strengths, shrunken
+  strengths, split-half reliability, counts set against a simulated null);
 - ``report`` and ``scoremap``: the report of a games file as text, its pair map (by
-  setup groups) as SVG.
+  setup groups) as SVG; ``forest``: the forest plot of the strengths as SVG;
+- ``ladder``: the strength ladder (``setups ladder``), one set of pairs played at
+  several strengths.
 """
