@@ -15,10 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gyges import PRESETS, Position, Side
-from gyges.engine.builtin import Limit
+from gyges.engine.builtin import Limit, Options
 from gyges.engine.client import EngineFailure, popen_ugi
 from gyges.engine.players import open_player
 from gyges.engine.refereed import play_game
+from gyges.engine.score import Score
 from gyges.engine.ugi import (
     UgiError,
     board_from_ugi,
@@ -233,6 +234,27 @@ def test_each_go_searches_afresh():
         assert "nodes" in searches[0][0]
     finally:
         assert c.close() == 0
+
+
+def test_each_info_line_gives_the_calibrated_win_probability():
+    """``winprob P`` after the score: what ``analyse`` prints for it, on the scale of the
+    evaluation searching (the default's, or the linear one's with ``--network linear``)."""
+    for args in ((), ("--network", "linear")):
+        options = Options(network=None) if args else Options()
+        c = Conversation("--prove", "0", *args)
+        try:
+            c.send("setoption maxPly 3")
+            c.send("setpos data 231123000000000000000000000000321123")
+            c.send("go")
+            infos = [ln.split() for ln in c.until("bestmove")[:-1]]
+            assert len(infos) == 3
+            for words in infos:
+                score = Score.from_int(int(words[words.index("score") + 1]))
+                assert words[words.index("score") + 2] == "winprob"
+                assert words[words.index("winprob") + 1] == \
+                    f"{score.probability(options.calibration):.4f}", (args, words)
+        finally:
+            assert c.close() == 0
 
 
 def _answer(stdin: str, *args: str) -> list[str]:

@@ -26,7 +26,10 @@ an ``info string`` line of its ``ugi`` answer, so that a gyges client gives the 
 earlier positions and the Renop law holds.
 
 Scores are the search's integers: hundredths of the evaluation's logit, and ``32000 -
-p`` for a landing on the ``p``-th ply (its negative for the opponent's).
+p`` for a landing on the ``p``-th ply (its negative for the opponent's). Each ``info``
+line also gives ``winprob P``, the side to move's win probability as ``analyse`` prints
+it (calibrated on the evaluation's own scale; 1 or 0 for a proven result), after the
+score (gyges's own client reads the fields by name).
 
 The search runs in this thread (the caller's: Ctrl-C and the prover's timer work there);
 a reader thread answers ``isready`` and passes ``stop`` and ``quit`` on at once.
@@ -273,8 +276,8 @@ class _Server:
             return
         pv = " ".join(self.ugi_move(m) for m in a.pv)
         self.say(f"info ply {a.depth} bestmove {self.ugi_move(a.move)} "
-                 f"score {a.score.to_int()} nodes {a.nodes} nps {a.nps} time {a.time:.3f} "
-                 f"pv {pv}")
+                 f"score {a.score.to_int()} winprob {a.win_probability:.4f} "
+                 f"nodes {a.nodes} nps {a.nps} time {a.time:.3f} pv {pv}")
 
 
 def serve(rules: RuleSet, lines: TextIO, out: TextIO, options: Options | None = None) -> None:
