@@ -290,8 +290,8 @@ labels-4:
 # games of every label file (about 2.4 million positions with a deeper score, every 10th
 # game held out), each position's target the deeper score (--result-weight 0, as network-512-deeper.json),
 # reading the attack maps too (--attack, as network-512-attack.json), 16 epochs with the
-# step falling to 0.00005. About an hour (network-512-attack.json, on a quarter of the
-# positions, took 12 minutes); after each epoch its state is saved beside the network, and
+# step falling to 0.00005. About 20 minutes (2026-11-29: 18, nine of them reading the
+# games; data/engine/README.md); after each epoch its state is saved beside the network, and
 # an interrupted run resumes from it. Then `make network-final-calibration` measures its
 # scale on 20,000 of its own self-play games as network-calibration does (half an hour of
 # two cores), with the engine that ships it: the games name the engine that played them.
