@@ -317,7 +317,8 @@ network-final-calibration:
 # builtin-vs-ugi-10000-nodes.jsonl), so a builtin against a UGI program would not measure
 # the engines alone. Paired openings, colours swapped, each match a
 # pentanomial SPRT of +100 against +150 Elo (H1 accepted: at least +100 at the 5% level),
-# at most 2,000 games: at 10,000 nodes a move, 0.05 s and 0.2 s a move, under the pbmserv
+# deciding from 200 games on (six pairs won 2-0 would otherwise decide it), at most 2,000
+# games: at 10,000 nodes a move, 0.05 s and 0.2 s a move, under the pbmserv
 # rules and Helios's. The games in data/engine/against-linear-*.jsonl; the same command
 # prints each match's summary from its file. About 3 hours of two cores.
 BASELINE_COMMIT ?= d7de952
@@ -330,7 +331,7 @@ baseline:
 	cd $(BASELINE_DIR) && $(PYTHON) setup.py -q build_ext --inplace
 define against_linear
 	gyges match 'ugi:gyges ugi --rules $(2)' '$(BASELINE) --network linear --rules $(2)' $(1) \
-	    --games 2000 --sprt 100,150 --jobs 2 --rules $(2) \
+	    --games 2000 --sprt 100,150 --min-games 200 --jobs 2 --rules $(2) \
 	    -q --out data/engine/against-linear-$(3)-$(2).jsonl
 endef
 against-linear: baseline

@@ -30,12 +30,15 @@ from gyges_cli.common import (
 DEFAULT_MATCH_LIMIT = Limit(time=1.0)
 
 
-def _sprt(text: str | None) -> Sprt | None:
+def _sprt(text: str | None, min_games: int) -> Sprt | None:
     if text is None:
+        if min_games:
+            raise UserError(f"{min_games}: the SPRT's least number of games, so only with "
+                            "--sprt ELO0,ELO1", "--min-games")
         return None
     try:
         elo0, elo1 = (float(x) for x in text.split(","))
-        return Sprt(elo0, elo1)
+        return Sprt(elo0, elo1, min_games=min_games)
     except ValueError as e:
         detail = str(e) if "SPRT" in str(e) else "write ELO0,ELO1, like 0,50"
         raise UserError(f"{text!r}: {detail}", "--sprt") from None
@@ -69,6 +72,10 @@ def _read_pairs(path: str) -> list[tuple[str, str]]:
 @click.option("--sprt", "sprt_text", default=None, metavar="ELO0,ELO1",
               help="Stop when the SPRT decides between 'ELO1 better' and 'ELO0' (alpha = "
                    "beta = 0.05).")
+@click.option("--min-games", type=click.IntRange(0, None), default=0, metavar="N",
+              help="With --sprt: play at least N games before the SPRT may stop the "
+                   "match (a few games decide an SPRT on too little; N games also give "
+                   "the Elo interval its width).")
 @jobs_option(what="Games at a time, one worker process each.")
 @scheduler_option
 @click.option("--out", required=True, metavar="GAMES.jsonl",
@@ -83,8 +90,9 @@ def _read_pairs(path: str) -> list[tuple[str, str]]:
 @rule_options(from_file=False)
 def match(first: str, second: str, games: int, seconds: float | None, depth: int | None,
           nodes: int | None, opening_set: str, max_plies: int, sprt_text: str | None,
-          jobs: int | None, scheduler: str | None, out: str, record_dir: str | None,
-          log: str | None, quiet: bool, rules: RuleSet, rules_given: RuleRequest) -> None:
+          min_games: int, jobs: int | None, scheduler: str | None, out: str,
+          record_dir: str | None, log: str | None, quiet: bool, rules: RuleSet,
+          rules_given: RuleRequest) -> None:
     """Play games between two engines and print the first one's score.
 
     Each ENGINE is builtin[:option=value,...] (the builtin engine; options depth, nodes,
@@ -121,7 +129,7 @@ def match(first: str, second: str, games: int, seconds: float | None, depth: int
             raise UserError(f"{e} (--record)") from None
     settings = MatchSettings(engines, rules, limit, opening_set, max_plies)
     pairs = None if opening_set in OPENING_SETS else _read_pairs(opening_set)
-    sprt = _sprt(sprt_text)
+    sprt = _sprt(sprt_text, min_games)
     try:
         with run_errors("--out"):
             result = run_match(settings, games, out, pairs=pairs, sprt=sprt,

@@ -253,6 +253,24 @@ def test_the_sprt_stops_a_decided_match(engines, tmp_path):
     assert out.read_text().count("\n") == 40
 
 
+def test_the_sprt_waits_for_its_least_number_of_games(engines, tmp_path):
+    """The same 40 won games: with --min-games 42 the SPRT has not decided, and says
+    when it will; the two games more it asks for then decide it."""
+    params = _settings(engines).params()
+    out = tmp_path / "decided.jsonl"
+    out.write_text("".join(json.dumps(_record(n, "south" if n % 2 else "north", params))
+                           + "\n" for n in range(1, 41)))
+    result = CliRunner().invoke(cli, _args(engines, out, "--sprt", "0,50", "--min-games",
+                                           "42", games=40))
+    assert result.exit_code == 0, result.output
+    assert "no decision yet (it decides from 42 games on)" in result.output
+    result = CliRunner().invoke(cli, _args(engines, out, "--sprt", "0,50", "--min-games",
+                                           "42", games=100))
+    assert result.exit_code == 0, result.output
+    assert "(42 games)" in result.output and "accepted" in result.output, result.output
+    assert out.read_text().count("\n") == 42
+
+
 def test_an_openings_file_is_played_in_its_order(tmp_path):
     pairs = tmp_path / "openings.txt"
     pairs.write_text("# two\n112233 332211\n231123 321123\n")
@@ -280,6 +298,8 @@ def test_an_openings_file_is_played_in_its_order(tmp_path):
      "/nonexistent/engine: cannot start the program"),
     (["builtin", "builtin", "--games", "2", "--sprt", "50,0"], "--sprt: '50,0': the SPRT"),
     (["builtin", "builtin", "--games", "2", "--sprt", "x"], "--sprt: 'x': write ELO0,ELO1"),
+    (["builtin", "builtin", "--games", "2", "--min-games", "4"],
+     "--min-games: 4: the SPRT's least number of games, so only with --sprt"),
     (["builtin", "builtin", "--games", "2", "--openings", "/nonexistent/pairs.txt"],
      "/nonexistent/pairs.txt: cannot read it"),
 ])

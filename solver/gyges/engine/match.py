@@ -309,6 +309,8 @@ class MatchResult:
                        "H0": f"H0 accepted: the games favour {s.elo0:+g} Elo for {first} "
                              f"over {s.elo1:+g} (not a bound: the interval above is)",
                        None: "no decision yet"}[self.decision()]
+            if self.decision() is None and t.games < s.min_games:
+                verdict += f" (it decides from {s.min_games} games on)"
             lines.append(f"  SPRT [{s.elo0:g}, {s.elo1:g}] (alpha {s.alpha:g}, beta "
                          f"{s.beta:g}, on pairs): LLR {s.llr(t):.2f} in [{lower:.2f}, "
                          f"{upper:.2f}]: {verdict}")
