@@ -28,6 +28,13 @@ cdef enum:
     # first, and at full depth only if it beats alpha
     ROOT_LMR_DEPTH = 5
     ROOT_LMR_AFTER = 8
+    # reverse futility pruning, with a network only (its margin is in the network's
+    # units): at depth RFP_DEPTH or less, off the principal variation, a side not facing
+    # a threat whose evaluation beats beta by RFP_MARGIN a ply of depth is not searched:
+    # its evaluation is the node's value (never with a landing score at stake). With a
+    # network, null-move pruning is tried only where the evaluation is at least beta
+    RFP_DEPTH = 2
+    RFP_MARGIN = 50
     # aspiration windows: from ASPIRATION_DEPTH, a depth is searched first within
     # ASPIRATION_WINDOW of the last depth's score; a score outside widens that side by
     # ASPIRATION_GROWTH times, and once the window is wider than ASPIRATION_WIDEST, fully
@@ -151,7 +158,8 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
     those after which the opponent lands dropped (lost), threats (moves after which the
     side could land) first, the rest by the history table."""
     cdef int opp = 1 - side, n, i, j, mover, score, best, bound, nlive, tried, cut, lazy = 0
-    cdef int threatened, nd = 0, di = -1
+    cdef int threatened, nd = 0, di = -1, static
+    cdef Reach reach
     cdef uint64_t key, busy = 0, slot = 0
     cdef int deferred[MAX_DEFER]
     cdef int dcut[MAX_DEFER]
@@ -196,8 +204,17 @@ cdef int _search(S* s, const Board* b, int side, int depth, int alpha, int beta,
             if (bound == B_EXACT or (bound == B_LOWER and score >= beta)
                     or (bound == B_UPPER and score <= alpha)):
                 return score
-    if (not pv_node and depth >= NULL_DEPTH and not s.nulled[ply - 1 if ply > 0 else 0]
+    static = MATE                              # the network's evaluation, where needed
+    if (s.nh and not pv_node and not s.nulled[ply - 1 if ply > 0 else 0]
             and -MATE_BOUND < beta < MATE_BOUND):
+        static = -MATE                         # facing a threat: no pruning
+        _reach(s, b, &reach)
+        if not _threat(s, b, opp, &reach):
+            static = _evaluate(s, b, side, 0, &reach)
+            if depth <= RFP_DEPTH and static - RFP_MARGIN * depth >= beta:
+                return static
+    if (not pv_node and depth >= NULL_DEPTH and not s.nulled[ply - 1 if ply > 0 else 0]
+            and -MATE_BOUND < beta < MATE_BOUND and static >= beta):
         _push(s, b, side)
         s.nulled[ply] = 1
         score = -_search(s, b, opp, depth - 1 - NULL_R - (depth >= NULL_DEEP), -beta, -beta + 1,
