@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: install test test-all bench lint weights data data-tables evaluations data-report validation ladder data-pictures calibration network network-calibration labels labels-3 labels-4 network-final network-final-calibration baseline against-linear helios-matches
+.PHONY: install test test-all bench lint weights data data-tables evaluations data-report validation ladder data-pictures calibration network network-calibration labels labels-3 labels-4 network-final network-final-calibration against-linear helios-matches
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -31,23 +31,26 @@ weights:
 # after any change to the engine's moves (its weights, or code that plays a move
 # differently), in the same change; tests/test_published_games.py and
 # tests/test_published_tables.py fail until then (they play a sample again). First
-# the depth-3 table (data-tables), then the self-play games (data/setups/pbmserv-selfplay.*),
-# the evaluations of every pair (evaluations), the validation block (validation), the
-# strength ladder (ladder), and last the study's report, pair map, forest plot, PNGs and
-# answer (data-report). About 10.5 CPU hours (2 workers: about 5.5 hours): 4 of them the
-# evaluations, 4 the ladder, 1.7 the validation block. An interrupted run resumes from
-# $(SELFPLAY).part or from the file it was writing.
+# the depth-3 table (data-tables), then the self-play games (data/setups/pbmserv-selfplay.*:
+# 16,000 games at 10,000 nodes a move), the evaluations of every pair (evaluations), the
+# validation block (validation: 4,000 more games at 10,000 nodes), the strength ladder
+# (ladder), and last the study's report, pair map, forest plot, PNGs and answer
+# (data-report). About 16 CPU hours (2 workers: about 8 hours): 6.5 of them the self-play
+# games, 3 the evaluations, 1.6 the validation block, 4 the ladder. An interrupted run
+# resumes from $(SELFPLAY).part or from the file it was writing: a run longer than a
+# sitting is committed as it grows and resumed later.
 #
-# `make data` writes into data/setups/ with the default evaluation. `make data SETUPS=DIR
-# NETWORK=FILE` writes the same files into DIR, played and searched with the network FILE:
-# a new evaluation's files are made so before it becomes the default, then moved into
-# data/setups/ in the change that makes it the default (the tests read data/setups/ only).
+# `make data` writes into data/setups/ with the default evaluation. `make data SETUPS=DIR`
+# writes the same files into DIR (with `NETWORK=FILE`: played and searched with the network
+# FILE): a new engine's files are made so, beside the published ones, then moved into
+# data/setups/ once complete (the tests replay every games file under data/, and read the
+# reports of data/setups/ only).
 SETUPS ?= data/setups
 NETWORK ?=
 WITH_NETWORK = $(if $(NETWORK),--network $(NETWORK))
 SELFPLAY = $(SETUPS)/pbmserv-selfplay.jsonl
 data: data-tables
-	gyges setups rank --canonical --games 10000 --nodes 1000 --prove 2 --jobs 2 \
+	gyges setups rank --canonical --games 16000 --nodes 10000 --prove 2 --jobs 2 \
 	    $(WITH_NETWORK) --out $(SELFPLAY).part
 	$(PYTHON) -c "import json, sys; rows = open(sys.argv[1]).read().splitlines(); \
 	    rows.sort(key=lambda r: json.loads(r)['game']); \
@@ -299,7 +302,7 @@ TRAINING_GAMES_ALL = $(TRAINING_GAMES) $(TRAINING_GAMES_3) $(TRAINING_GAMES_4)
 LABELS_ALL = $(LABELS) $(LABELS_0) $(LABELS_2) \
     $(foreach k,$(LABEL_PARTS_3),data/engine/training-labels-10000-games3-part$(k)of12.jsonl) \
     $(foreach k,$(LABEL_PARTS_4),data/engine/training-labels-10000-games4-part$(k)of4.jsonl)
-NETWORK_FINAL = data/engine/network-final.json
+NETWORK_FINAL = solver/gyges/engine/network.json
 NETWORK_FINAL_GAMES = data/engine/network-final-games.jsonl
 network-final:
 	gyges engine-network $(TRAINING_GAMES_ALL) $(foreach f,$(LABELS_ALL),\
@@ -310,31 +313,24 @@ network-final-calibration:
 	$(call calibrate,$(NETWORK_FINAL),$(NETWORK_FINAL_GAMES),data/engine/network-final)
 
 # The engine that ships against the engine before the learned evaluation: the linear
-# evaluation and search of commit $(BASELINE_COMMIT), checked out and built in $(BASELINE_DIR)
-# by `make baseline`. Both play over UGI (`gyges ugi`: each move searched afresh, the table
-# cleared): the builtin engine keeps its table from move to move, which is worth +45 Elo
-# [+7, +85] at 10,000 nodes against the same engine over UGI (data/engine/README.md,
+# evaluation, which this checkout still plays move for move as it did (`--network
+# linear`; tests/test_published_games.py replays the linear evaluation's published games).
+# Both play over UGI (`gyges ugi`: each move searched afresh, the table cleared): the
+# builtin engine keeps its table from move to move, which is worth +45 Elo [+7, +85] at
+# 10,000 nodes against the same engine over UGI (data/engine/README.md,
 # builtin-vs-ugi-10000-nodes.jsonl), so a builtin against a UGI program would not measure
-# the engines alone. Paired openings, colours swapped, each match a
-# pentanomial SPRT of +100 against +150 Elo (H1 accepted: at least +100 at the 5% level),
-# deciding from 200 games on (six pairs won 2-0 would otherwise decide it), at most 2,000
-# games: at 10,000 nodes a move, 0.05 s and 0.2 s a move, under the pbmserv
-# rules and Helios's. The games in data/engine/against-linear-*.jsonl; the same command
-# prints each match's summary from its file. About 3 hours of two cores.
-BASELINE_COMMIT ?= d7de952
-BASELINE_DIR ?= /tmp/gyges-baseline
-BASELINE = ugi:env PYTHONPATH=$(BASELINE_DIR)/solver:$(BASELINE_DIR) $(PYTHON) -c \
-    "from gyges_cli.main import cli; cli()" ugi
-baseline:
-	git worktree prune
-	test -d $(BASELINE_DIR) || git worktree add --detach $(BASELINE_DIR) $(BASELINE_COMMIT)
-	cd $(BASELINE_DIR) && $(PYTHON) setup.py -q build_ext --inplace
+# the evaluations alone. Paired openings, colours swapped, each match a pentanomial SPRT
+# of +100 against +150 Elo (H1 accepted: at least +100 at the 5% level), deciding from
+# 200 games on (six pairs won 2-0 would otherwise decide it), at most 2,000 games: at
+# 10,000 nodes a move, 0.05 s and 0.2 s a move, under the pbmserv rules and Helios's. The
+# games in data/engine/against-linear-*.jsonl; the same command prints each match's
+# summary from its file. About half an hour of two cores when each match stops at 200.
 define against_linear
-	gyges match 'ugi:gyges ugi --rules $(2)' '$(BASELINE) --network linear --rules $(2)' $(1) \
-	    --games 2000 --sprt 100,150 --min-games 200 --jobs 2 --rules $(2) \
+	gyges match 'ugi:gyges ugi --rules $(2)' 'ugi:gyges ugi --network linear --rules $(2)' \
+	    $(1) --games 2000 --sprt 100,150 --min-games 200 --jobs 2 --rules $(2) \
 	    -q --out data/engine/against-linear-$(3)-$(2).jsonl
 endef
-against-linear: baseline
+against-linear:
 	$(call against_linear,--nodes 10000,pbmserv,10000-nodes)
 	$(call against_linear,--nodes 10000,helios,10000-nodes)
 	$(call against_linear,--time 0.05,pbmserv,0.05s)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gyges.engine.builtin import Limit
+from gyges.engine.builtin import Limit, Options
 from gyges.engine.calibration import (
     Calibration,
     Observation,
@@ -276,7 +276,7 @@ def test_a_matchs_games_are_measured_on_its_builtin_engines_moves(tmp_path):
     assert len(records) == 2
     for r in records:
         assert len(r["scores"]) == len(r["moves"])
-        assert r["calibration"] == {"builtin:depth=2,prove=0": 1.23}
+        assert r["calibration"] == {"builtin:depth=2,prove=0": Options().calibration}
         game = PlayedGame.from_json(r)
         movers = [p.turn.name.lower() for p, _ in replay_moves(game, PRESETS["pbmserv"])]
         assert {s for s, v in zip(movers, r["scores"], strict=True) if v is not None} \

@@ -379,7 +379,8 @@ def test_the_history_goes_over_ugi_and_the_renop_law_holds():
         history.append(p)
         p = apply_move(p, m)
     legal = legal_moves(p, PBM, history)
-    with popen_ugi(GYGES_UGI) as engine:
+    # the linear evaluation's choice from the board alone is the move the law forbids
+    with popen_ugi([*GYGES_UGI, "--network", "linear"]) as engine:
         assert engine.takes_history
         blind = engine.analyse(p, Limit(depth=2))           # the board alone
         told = engine.analyse(p, Limit(depth=2), history)

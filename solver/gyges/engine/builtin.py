@@ -144,8 +144,10 @@ class Options:
         (:meth:`gyges.engine.score.Score.probability`): the network's measured one, or
         the linear evaluation's (:data:`gyges.engine.score.CALIBRATION`).
 
-        >>> Options().calibration
+        >>> Options(network=None).calibration
         1.23
+        >>> Options().calibration == Options().network.printed_scale
+        True
         """
         return CALIBRATION if self.network is None else self.network.printed_scale
 

@@ -15,8 +15,8 @@ from the mover's side (:meth:`~gyges.engine.score.Score.to_int`), which
 >>> game = play_game(south, north, ("231123", "321123"), rules, max_plies=4)
 >>> len(notes), notes[1], notes[3], all(isinstance(s, int) for s in notes[::2])
 (4, None, None, True)
->>> south.scale == 1.23, north.scale
-(True, None)
+>>> south.scale, north.scale
+(0.926, None)
 """
 
 from __future__ import annotations
