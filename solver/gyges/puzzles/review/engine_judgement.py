@@ -12,9 +12,9 @@ the mover's side; the fall in win probability gives the mark:
 =============  ======  ==========================================
 mark           sign    the mover's win probability falls by
 =============  ======  ==========================================
-inaccuracy     (?!)    at least :data:`INACCURACY` (20 points)
-mistake        (?)     at least :data:`MISTAKE` (35 points)
-blunder        (??)    at least :data:`BLUNDER` (40 points)
+inaccuracy     (?!)    at least :data:`INACCURACY` (15 points)
+mistake        (?)     at least :data:`MISTAKE` (20 points)
+blunder        (??)    at least :data:`BLUNDER` (30 points)
 =============  ======  ==========================================
 
 The signs are in brackets: they are the engine's opinion, where ``!``, ``?`` and ``??``
@@ -23,7 +23,7 @@ without brackets are the review's proven facts.
 >>> from gyges import PRESETS
 >>> from gyges.engine import Eval, Win
 >>> from gyges.formats.notation import parse_move
->>> mark_for(0.62 - 0.35), mark_for(0.15), mark_for(1.0 - 0.0).sign
+>>> mark_for(0.62 - 0.45), mark_for(0.10), mark_for(1.0 - 0.0).sign
 (<EngineMark.INACCURACY: 'inaccuracy'>, <EngineMark.NONE: ''>, '(??)')
 >>> p = Position.from_string("....../3...../..1.1./1.23.3/3.22.1/....2. N")
 >>> key = parse_move("51-43-33-31-21-S", p, PRESETS["pbmserv"])
@@ -31,9 +31,9 @@ without brackets are the review's proven facts.
 >>> before = PositionAssessment(p, Eval(50), key)
 >>> j = judge(before, played, PositionAssessment(p.with_turn(Side.SOUTH), Eval(40)))
 >>> round(j.win_before, 3), round(j.win_after, 3), j.mark
-(0.649, 0.379, <EngineMark.INACCURACY: 'inaccuracy'>)
+(0.649, 0.379, <EngineMark.MISTAKE: 'mistake'>)
 >>> j.text()
-'65% -> 38%, an inaccuracy (best 51-43-33-31-21-S, +0.50)'
+'65% -> 38%, a mistake (best 51-43-33-31-21-S, +0.50)'
 >>> Judgement.from_json(j.to_json(), p, PRESETS["pbmserv"]) == j
 True
 >>> judge(PositionAssessment(p, Win(1), key, (key,)), key, None).text()
@@ -63,9 +63,9 @@ __all__ = ["BLUNDER", "DEFAULT_REVIEW_LIMIT", "INACCURACY", "MISTAKE", "EngineMa
 #: default limit (data/engine/review_thresholds.py, its output beside it in
 #: data/engine/review-thresholds.txt; docs/review.md). The evaluation at that limit is
 #: noisy, so smaller steps would mark the engine's own moves.
-INACCURACY = 0.20
-MISTAKE = 0.35
-BLUNDER = 0.40
+INACCURACY = 0.15
+MISTAKE = 0.20
+BLUNDER = 0.30
 
 #: The engine's search of each position when none is given: a node count, so that a
 #: review is the same on every machine; about 0.1-0.2 s a position at the engine's speed
