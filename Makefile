@@ -343,7 +343,7 @@ against-linear:
 # core 1), one game at a time, 200 games each: at equal time (0.5 s a move), at ten times
 # Helios's time (gyges 0.05 s, Helios 0.5 s) and at twenty times (gyges 0.05 s, Helios
 # 1 s); then the win probabilities gyges printed in the equal-time games against their
-# results (every game measured). About 4 hours.
+# results (every game measured). About an hour and a quarter (2026-11-29: 18, 14 and 28 minutes).
 HELIOS ?= /tmp/peer/ugi/target/release/gyges_engine
 HELIOS_UGI = ugi:taskset -c 1 $(HELIOS)
 helios-matches:
