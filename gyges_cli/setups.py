@@ -38,6 +38,7 @@ from gyges.setups import (
     select_pairs,
 )
 from gyges.setups.answer import setup_answer
+from gyges.setups.evaluation.comparison import compare_evaluations, comparison_report
 from gyges.setups.evaluation.heatmap import evaluation_map_svg
 from gyges.setups.evaluation.summary import EvaluationTable, evaluation_report
 from gyges.setups.evaluation.table import (
@@ -645,6 +646,40 @@ def validate_command(games_file: str, evaluations_file: str, count: int) -> None
     found, games = _games_file(games_file)
     _, records = _evaluation_file(evaluations_file, found["rules"])
     click.echo(validation_report(EvaluationTable.of(records), games, count), nl=False)
+
+
+@setups_group.command("compare")
+@click.argument("first", metavar="A.jsonl")
+@click.argument("second", metavar="B.jsonl")
+def compare_command(first: str, second: str) -> None:
+    """Do two evaluation files of 'setups evaluate' tell the same story? Two searches of
+    the pairs (two evaluations, budgets or engines) under the same rules, side by side.
+
+    Over the pairs both files hold (a pair and its mirror counted once): the
+    correlation of South's win probability and South's mean in each (the first move's
+    advantage). For each side, over its setups (a setup and its mirror counted once):
+    the correlation of their averages with a permutation p-value (2,000 shuffles,
+    seeded), how many of each file's 5 best setups the other's 5 best share, and the
+    verdict in words: the two searches agree, rank the setups in opposite orders, or
+    the data cannot tell (then each file's order of the setups is its own search's).
+
+    \b
+    Example (the linear evaluation's table against the network's):
+      gyges setups compare data/setups/pbmserv-evaluations.jsonl \\
+          data/setups-next/pbmserv-evaluations.jsonl
+    """
+    params_a, records_a = _read_file(first, "'setups evaluate'", is_evaluation_file,
+                                     read_evaluations, first)
+    params_b, records_b = _read_file(second, "'setups evaluate'", is_evaluation_file,
+                                     read_evaluations, second)
+    if params_a["rules"] != params_b["rules"]:
+        raise UserError(f"made under other rules ({params_b['rules']}) than {first} "
+                        f"({params_a['rules']}): compare files of the same rules", second)
+    try:
+        c = compare_evaluations(EvaluationTable.of(records_a), EvaluationTable.of(records_b))
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    click.echo(comparison_report((first, params_a), (second, params_b), c), nl=False)
 
 
 @setups_group.command("ladder")

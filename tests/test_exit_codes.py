@@ -172,6 +172,8 @@ CASES = {
                                                *study(t)[1:]],
     ("setups validation-pairs", 2): lambda t: ["setups", "validation-pairs", "--evaluations",
                                                analysis(t)],
+    ("setups compare", 0): lambda t: ["setups", "compare", study(t)[2], study(t)[2]],
+    ("setups compare", 2): lambda t: ["setups", "compare", study(t)[2], analysis(t)],
     ("setups validate", 0): lambda t: ["setups", "validate", *study(t), "--count", "1"],
     ("setups validate", 2): lambda t: ["setups", "validate", analysis(t), "--evaluations",
                                        analysis(t)],

@@ -22,7 +22,6 @@ from them, and whether the strongest rung's interval holds the evaluations' figu
 from __future__ import annotations
 
 import math
-import random
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -32,7 +31,13 @@ from gyges.game.rules import Side
 from gyges.setups.evaluation.summary import EvaluationTable
 from gyges.setups.selfplay.games import describe_limit
 from gyges.setups.selfplay.ladder import Rung
-from gyges.setups.selfplay.reliability import RANKABLE, correlation, split_half, true_spread
+from gyges.setups.selfplay.reliability import (
+    RANKABLE,
+    correlation,
+    permutation_p,
+    split_half,
+    true_spread,
+)
 from gyges.setups.selfplay.table import GameTable, fold
 from gyges.setups.validation import validation_sentences
 
@@ -68,12 +73,7 @@ def agreement(evaluations: Mapping[str, float], strengths: Mapping[str, float], 
     x = [evaluations[s] for s in common]
     y = [strengths[s] for s in common]
     r = correlation(x, y) if len(common) >= 3 else 0.0
-    rng = random.Random(_SEED)
-    as_far = 0
-    for _ in range(permutations):
-        rng.shuffle(x)
-        as_far += abs(correlation(x, y)) >= abs(r) - 1e-12
-    p = (as_far + 1) / (permutations + 1)
+    p = permutation_p(x, y, permutations, _SEED) if len(common) >= 3 else 1.0
     ceiling = math.sqrt(reliability) if reliability is not None and reliability > 0 else None
     return Agreement(side, len(common), r, p, ceiling)
 

@@ -49,8 +49,8 @@ from gyges.engine.stats import Z95
 from gyges.game.rules import Side
 from gyges.setups.selfplay.strengths import Rating, StrengthFit, fit_strengths
 
-__all__ = ["RANKABLE", "NullCount", "Spread", "correlation", "null_significant", "split_half",
-           "true_spread"]
+__all__ = ["RANKABLE", "NullCount", "Spread", "correlation", "null_significant",
+           "permutation_p", "split_half", "true_spread"]
 
 #: The split-half reliability below which the report says the data cannot rank setups.
 RANKABLE = 0.5
@@ -150,6 +150,28 @@ def correlation(x: Sequence[float], y: Sequence[float]) -> float:
     sxx = sum((a - mx) ** 2 for a in x)
     syy = sum((b - my) ** 2 for b in y)
     return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else 0.0
+
+
+def permutation_p(x: Sequence[float], y: Sequence[float], permutations: int, seed: int
+                  ) -> float:
+    """The two-sided permutation p-value of the correlation of ``x`` and ``y``: the share
+    of ``permutations`` shuffles of ``x`` (seeded by ``seed``: the same on every run) whose
+    correlation with ``y`` is at least as far from 0, counting the data's own.
+
+    >>> up, down = [1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1]
+    >>> permutation_p(up, up, 999, 1) < 0.01
+    True
+    >>> permutation_p(up, up, 999, 1) == permutation_p(down, up, 999, 1)
+    True
+    """
+    r = correlation(x, y)
+    shuffled = list(x)
+    rng = random.Random(seed)
+    as_far = 0
+    for _ in range(permutations):
+        rng.shuffle(shuffled)
+        as_far += abs(correlation(shuffled, y)) >= abs(r) - 1e-12
+    return (as_far + 1) / (permutations + 1)
 
 
 @dataclasses.dataclass(frozen=True)
