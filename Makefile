@@ -37,8 +37,10 @@ weights:
 # (ladder), and last the study's report, pair map, forest plot, PNGs and answer
 # (data-report). About 16 CPU hours (2 workers: about 8 hours): 6.5 of them the self-play
 # games, 3 the evaluations, 1.6 the validation block, 4 the ladder. An interrupted run
-# resumes from $(SELFPLAY).part or from the file it was writing: a run longer than a
-# sitting is committed as it grows and resumed later.
+# resumes from $(SELFPLAY).part or from the file it was writing, and a file this
+# checkout's engine completed is kept: a run longer than a sitting is committed as it
+# grows and resumed later by `make data` again. A file of another engine is first moved
+# to FILE.stale.
 #
 # `make data` writes into data/setups/ with the default evaluation. `make data SETUPS=DIR`
 # writes the same files into DIR (with `NETWORK=FILE`: played and searched with the network
@@ -50,30 +52,37 @@ NETWORK ?=
 WITH_NETWORK = $(if $(NETWORK),--network $(NETWORK))
 SELFPLAY = $(SETUPS)/pbmserv-selfplay.jsonl
 data: data-tables
-	gyges setups rank --canonical --games 16000 --nodes 10000 --prove 2 --jobs 2 \
-	    $(WITH_NETWORK) --out $(SELFPLAY).part
-	$(PYTHON) -c "import json, sys; rows = open(sys.argv[1]).read().splitlines(); \
-	    rows.sort(key=lambda r: json.loads(r)['game']); \
-	    open(sys.argv[2], 'w').write(''.join(r + '\\n' for r in rows))" $(SELFPLAY).part $(SELFPLAY)
-	rm $(SELFPLAY).part
+	$(call retire,$(SELFPLAY) $(SELFPLAY).part)
+	if [ ! -f $(SELFPLAY) ]; then \
+	    gyges setups rank --canonical --games 16000 --nodes 10000 --prove 2 --jobs 2 \
+	        $(WITH_NETWORK) --out $(SELFPLAY).part && \
+	    $(PYTHON) -c "import json, sys; rows = open(sys.argv[1]).read().splitlines(); \
+	        rows.sort(key=lambda r: json.loads(r)['game']); \
+	        open(sys.argv[2], 'w').write(''.join(r + '\\n' for r in rows))" \
+	        $(SELFPLAY).part $(SELFPLAY) && \
+	    rm $(SELFPLAY).part; \
+	fi
 	$(MAKE) evaluations
 	$(call retire,$(VALIDATION).jsonl $(foreach n,$(LADDER_NODES),$(LADDER)-$(n).jsonl))
 	$(MAKE) validation
 	$(MAKE) ladder
 	$(MAKE) data-report
 
-# Move each games or evaluation file of $(1) made by another engine (or evaluation: the
-# default's, or $(NETWORK)) to FILE.stale (a run refuses to extend another engine's file),
-# so that the target after it plays it afresh.
+# Move each games, evaluation or proven-table file of $(1) made by another engine (or
+# evaluation: the default one, or $(NETWORK): a network's file or `linear`) to FILE.stale (a run refuses to extend another
+# engine's file), so that the target after it makes it afresh.
 define retire
 	$(PYTHON) -c "import os, sys; from gyges.engine.identity import engine_identity; \
-	    from gyges.engine.network import Network; \
+	    from gyges.engine.network import Network; from gyges.setups import read_results; \
 	    from gyges.setups.evaluation.table import is_evaluation_file, read_evaluations; \
-	    from gyges.setups.selfplay.games import read_selfplay_games; \
-	    here = engine_identity(network=Network.load(sys.argv[1]) if sys.argv[1] else None); \
+	    from gyges.setups.selfplay.games import is_games_file, read_selfplay_games; \
+	    net = sys.argv[1]; here = engine_identity(**({} if not net else {'network': None \
+	        if net == 'linear' else Network.load(net)})); \
+	    made_by = lambda p: ((read_evaluations(p)[0] or {}).get('engine') \
+	        if is_evaluation_file(p) else (read_selfplay_games(p)[0] or {}).get('engine') \
+	        if is_games_file(p) else getattr(read_results(p)[0], 'engine', None)); \
 	    [os.replace(p, p + '.stale') for p in sys.argv[2:] if os.path.exists(p) and \
-	     ((read_evaluations if is_evaluation_file(p) else read_selfplay_games)(p)[0] or {}) \
-	     .get('engine') not in (None, here)]" "$(NETWORK)" $(1)
+	     made_by(p) not in (None, here)]" "$(NETWORK)" $(1)
 endef
 
 # The self-play study's report, pair map and forest plot (with the evaluations' column), the
@@ -91,15 +100,21 @@ data-report:
 
 # The published depth-3 table of every pair (data/setups/pbmserv-depth3.*), proved again by
 # this checkout's engine, then its report and heat map: part of `make data`. About 15 CPU
-# minutes. (The depth-4 table, 4.5 CPU hours, is not remade here: docs/setups.md.)
+# minutes. A table made by this checkout's engine is kept (so that `make data`, resumed in
+# a later sitting, goes on to the games); one of another engine is first moved to
+# $(DEPTH3).stale. (The depth-4 table, 4.5 CPU hours, is not remade here: docs/setups.md.)
 DEPTH3 = $(SETUPS)/pbmserv-depth3.jsonl
 data-tables:
 	mkdir -p $(SETUPS)
-	gyges setups analyze --depth 3 --jobs 2 -q --out $(DEPTH3).part
-	$(PYTHON) -c "import json, sys; rows = open(sys.argv[1]).read().splitlines(); \
-	    rows.sort(key=lambda r: (json.loads(r)['south'], json.loads(r)['north'])); \
-	    open(sys.argv[2], 'w').write(''.join(r + '\\n' for r in rows))" $(DEPTH3).part $(DEPTH3)
-	rm $(DEPTH3).part
+	$(call retire,$(DEPTH3))
+	if [ ! -f $(DEPTH3) ]; then \
+	    gyges setups analyze --depth 3 --jobs 2 -q --out $(DEPTH3).part && \
+	    $(PYTHON) -c "import json, sys; rows = open(sys.argv[1]).read().splitlines(); \
+	        rows.sort(key=lambda r: (json.loads(r)['south'], json.loads(r)['north'])); \
+	        open(sys.argv[2], 'w').write(''.join(r + '\\n' for r in rows))" \
+	        $(DEPTH3).part $(DEPTH3) && \
+	    rm $(DEPTH3).part; \
+	fi
 	gyges setups report $(DEPTH3) --svg $(SETUPS)/pbmserv-depth3.svg \
 	    > $(SETUPS)/pbmserv-depth3-report.txt
 
