@@ -26,6 +26,14 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "setups"
 #: each table, the pairs analysed again (spread over the file) and whether it must name
 #: the engine that made it
 TABLES = [("pbmserv-depth3.jsonl", 6, True), ("pbmserv-depth4.jsonl", 2, False)]
+#: the strength ladder's rungs (nodes a move), as the Makefile plays them
+LADDER_NODES = (1000, 10000, 50000)
+
+
+def _ladder_files() -> list[Path]:
+    """The rungs published, weakest first (the Makefile's order)."""
+    return [DATA / f"ladder-{n}.jsonl" for n in LADDER_NODES
+            if (DATA / f"ladder-{n}.jsonl").exists()]
 
 
 def _rules(text: str) -> RuleSet:
@@ -100,9 +108,11 @@ def test_the_published_ladder_report_is_what_the_command_makes():
     from gyges.setups.selfplay.games import describe_limit, read_selfplay_games
     from gyges.setups.selfplay.ladder import Rung, ladder_report
 
+    files = _ladder_files()
+    assert len(files) >= 2, "a ladder has at least two rungs"
     rungs = []
-    for name in ("ladder-1000.jsonl", "ladder-10000.jsonl"):
-        found, games = read_selfplay_games(str(DATA / name))
+    for file in files:
+        found, games = read_selfplay_games(str(file))
         assert found is not None
         rungs.append(Rung.of(describe_limit(found["limit"]), games, found["canonical"]))
     assert ladder_report(rungs) == (DATA / "ladder-report.txt").read_text(encoding="utf-8")
@@ -132,9 +142,8 @@ def test_the_published_answer_is_what_the_command_makes():
     ladder's rungs and the validation block as the Makefile gives them."""
     args = ["setups", "answer", str(DATA / "pbmserv-selfplay.jsonl"), "--evaluations",
             str(DATA / "pbmserv-evaluations.jsonl")]
-    for nodes in (1000, 10000, 50000):
-        if (DATA / f"ladder-{nodes}.jsonl").exists():
-            args += ["--ladder", str(DATA / f"ladder-{nodes}.jsonl")]
+    for file in _ladder_files():
+        args += ["--ladder", str(file)]
     if (DATA / "pbmserv-validation.jsonl").exists():
         args += ["--validation", str(DATA / "pbmserv-validation.jsonl")]
     assert _cli_output(args) == (DATA / "pbmserv-answer.txt").read_text(encoding="utf-8")
