@@ -50,12 +50,11 @@ from gyges.setups.evaluation.table import (
 from gyges.setups.selfplay.forest import forest_plot
 from gyges.setups.selfplay.games import (
     DEFAULT_SELFPLAY_LIMIT,
-    describe_limit,
     is_games_file,
     read_selfplay_games,
     run_games,
 )
-from gyges.setups.selfplay.ladder import Rung, ladder_report
+from gyges.setups.selfplay.ladder import LadderError, Rung, ladder_report, ladder_rungs
 from gyges.setups.selfplay.report import rank_report
 from gyges.setups.selfplay.scoremap import score_map_svg
 from gyges.setups.selfplay.table import game_table
@@ -710,23 +709,11 @@ def _ladder_rungs(games_files: Sequence[str], option: str = "", rules: str | Non
     if len(games_files) < 2:
         raise UserError(f"give at least two games files{option and ' to ' + option}, one "
                         "a strength")
-    rungs = []
-    first: dict[str, Any] | None = None
-    for path in games_files:
-        found, games = _games_file(path)
-        if rules is not None and found["rules"] != rules:
-            raise UserError(f"made under other rules ({found['rules']}) than the games "
-                            f"({rules})", f"{option} {path}".strip())
-        shared = {k: v for k, v in found.items() if k != "limit"}
-        if first is None:
-            first = shared
-        elif shared != first:
-            differs = ", ".join(k for k in shared if shared[k] != first.get(k))
-            raise UserError(f"differs from {games_files[0]} in more than the limit "
-                            f"({differs}): a ladder changes the strength alone",
-                            f"{option} {path}".strip())
-        rungs.append(Rung.of(describe_limit(found["limit"]), games, found["canonical"]))
-    return rungs
+    try:
+        return ladder_rungs([_games_file(path) for path in games_files], rules)
+    except LadderError as e:
+        where = f"{option} {games_files[e.index]}".strip()
+        raise UserError(str(e).replace("the first file", games_files[0]), where) from None
 
 
 def _evaluation_columns(path: str, rules: str) -> dict[Side, dict[str, float]]:

@@ -19,6 +19,20 @@ made from its numbers.
 >>> rung = Rung.of("1,000 nodes a move", games)
 >>> rung.tally.games, rung.name
 (200, '1,000 nodes a move')
+
+From games files (each its parameters and games, as ``read_selfplay_games`` gives them),
+:func:`ladder_rungs` checks that they differ in the limit alone:
+
+>>> params = {"rules": "pbmserv", "canonical": False, "prove": 2, "limit": {"nodes": 1000}}
+>>> rungs = ladder_rungs([(params, games), ({**params, "limit": {"nodes": 10000}}, games)])
+>>> [r.name for r in rungs]
+['1,000 nodes a move', '10,000 nodes a move']
+>>> try:
+...     ladder_rungs([(params, games), ({**params, "prove": 3}, games)])
+... except LadderError as e:
+...     print(e.index, e)  # doctest: +NORMALIZE_WHITESPACE
+1 differs from the first file in more than the limit (prove): a ladder changes the
+  strength alone
 """
 
 from __future__ import annotations
@@ -31,11 +45,12 @@ from typing import Any
 
 from gyges.engine.stats import Z95, Tally, score_change
 from gyges.game.rules import Side
+from gyges.setups.selfplay.games import describe_limit
 from gyges.setups.selfplay.reliability import RANKABLE, correlation, split_half
 from gyges.setups.selfplay.strengths import StrengthFit
 from gyges.setups.selfplay.table import game_table
 
-__all__ = ["Rung", "advantage_by_strength", "ladder_report"]
+__all__ = ["LadderError", "Rung", "advantage_by_strength", "ladder_report", "ladder_rungs"]
 
 _WIDTH = 92
 
@@ -78,6 +93,39 @@ class Rung:
         return cls(name, _tally(games), _tally(own) if own else None,
                    _tally(randomized) if randomized else None, table.fit, reliability,
                    frozenset((g["south"], g["north"]) for g in games))
+
+
+class LadderError(ValueError):
+    """Games files that do not make a ladder; ``index`` is the place of the file at fault
+    (in the order given)."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+def ladder_rungs(files: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]],
+                 rules: str | None = None) -> list[Rung]:
+    """The rungs of a ladder, one a games file (its parameters and its games, weakest
+    first): at least two, alike in everything but the engine's limit (the pairs' kind,
+    the rules, the proof horizon, the engine), and under ``rules`` when given (those of
+    the games a report sets the ladder beside). Else :class:`LadderError`."""
+    if len(files) < 2:
+        raise LadderError("give at least two games files, one a strength", len(files) - 1)
+    first = {k: v for k, v in files[0][0].items() if k != "limit"}
+    rungs = []
+    for i, (params, games) in enumerate(files):
+        if rules is not None and params["rules"] != rules:
+            raise LadderError(f"made under other rules ({params['rules']}) than the games "
+                              f"({rules})", i)
+        shared = {k: v for k, v in params.items() if k != "limit"}
+        if shared != first:
+            differs = ", ".join(k for k in sorted(set(shared) | set(first))
+                                if shared.get(k) != first.get(k))
+            raise LadderError(f"differs from the first file in more than the limit "
+                              f"({differs}): a ladder changes the strength alone", i)
+        rungs.append(Rung.of(describe_limit(params["limit"]), games, params["canonical"]))
+    return rungs
 
 
 def _pct(x: float) -> str:
