@@ -435,7 +435,8 @@ def report_command(results: str, svg_out: str | None, forest_out: str | None, to
     - setups ranked: for each setup, the pairs each side wins by force ("South
       wins 3/90"), its score (pairs its side wins less pairs it loses, per pair,
       -1 to +1), and South's landing threats a pair, which ranks equal scores
-      (more is better for South, fewer for North);
+      (more is better for South, fewer for North); when nothing is forced, the
+      setups by landing threats alone, which the report says is no strength;
     - narrowest defences: South's landing threat that the fewest North replies stop;
     - distributions of move counts, landing threats, blunders, replace threats.
 

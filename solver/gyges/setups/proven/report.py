@@ -160,21 +160,42 @@ def _results(rows: Sequence[PairRecord], depth: int) -> list[str]:
 def _rankings(rows: Sequence[PairRecord], top: int) -> list[str]:
     if top <= 0:
         return []
-    lines = ["\nSetups ranked:",
-             *_explain("South wins, North wins: the setup's pairs in which that side forces a "
-                       "landing; score: those its side wins less those it loses, per pair, "
-                       "from -1 to +1; equal scores are ranked by South's landing threats a "
-                       "pair, more being better for South and fewer for North")]
+    decided = any(r.result != "none" for r in rows)
+    if decided:
+        lines = ["\nSetups ranked:",
+                 *_explain("South wins, North wins: the setup's pairs in which that side "
+                           "forces a landing; score: those its side wins less those it loses, "
+                           "per pair, from -1 to +1; equal scores are ranked by South's "
+                           "landing threats a pair, more being better for South and fewer "
+                           "for North")]
+    else:
+        # nothing is forced: every score is 0 and the order is the tie-break's alone
+        depth = rows[0].params.depth if rows else 0
+        lines = ["\nSetups by landing threats:",
+                 *_explain(f"no pair has a forced result within {depth}, so every setup "
+                           "scores 0 and none is stronger than another by force; the setups "
+                           "are listed by South's landing threats a pair (more for South, "
+                           "fewer for North): a count of first-move chances, not a strength "
+                           "(the engine's evaluations and the self-play games measure "
+                           "strength: 'setups evaluate', 'setups rank')")]
     for side in (Side.SOUTH, Side.NORTH):
         ranked = strengths(rows, side)
         if len(ranked) < 2 * top:   # two lists would repeat each other: one, in full
-            lines.append(f"{side.title} setups, strongest first (all "
+            order = "strongest first" if decided else "in that order"
+            lines.append(f"{side.title} setups, {order} (all "
                          f"{count(len(ranked), 'setup')}):")
             lines += [f"  {s}" for s in ranked]
             continue
-        lines.append(f"strongest {side.title} setups (of {len(ranked)}):")
+        if decided:
+            lines.append(f"strongest {side.title} setups (of {len(ranked)}):")
+        else:
+            verb, first, last = (("giving", "most", "fewest") if side is Side.SOUTH
+                                 else ("leaving", "fewest", "most"))
+            lines.append(f"{side.title} setups {verb} South the {first} landing threats a "
+                         f"pair (of {len(ranked)}):")
         lines += [f"  {s}" for s in ranked[:top]]
-        lines.append(f"weakest {side.title} setups, weakest first:")
+        lines.append(f"weakest {side.title} setups, weakest first:" if decided else
+                     f"{side.title} setups {verb} South the {last}, {last} first:")
         lines += [f"  {s}" for s in ranked[::-1][:top]]
     return lines
 
