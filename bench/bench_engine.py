@@ -277,20 +277,29 @@ def bench_prover_share(seconds: float = 0.2, positions: int = 70, cores: int = 1
     proofs.forced_win = timed("win", real[0])          # type: ignore[assignment]
     proofs.loses_after = timed("loses", real[1])       # type: ignore[assignment]
     total = searched = 0.0
+    open_moves: list[float] = []          # the moves that end unsettled: their seconds
     try:
         with Engine(PEER, Options(cores=cores)) as engine:
             for position in game_positions(positions):
                 engine.clear()
                 began = time.perf_counter()
                 a = engine.analyse(position, Limit(time=seconds))
-                total += time.perf_counter() - began
+                took = time.perf_counter() - began
+                total += took
                 searched += a.search_time
+                if not a.score.is_proven:
+                    open_moves.append(took)
     finally:
         proofs.forced_win, proofs.loses_after = real
     print(f"  {total:.2f} s in all ({total / positions:.3f} s a move): the search "
           f"{searched / total:.0%}, " + ", ".join(
               f"{'a win ' + k.split()[-1] if k.startswith('win') else 'the loss checks'}: "
               f"{v / total:.0%}" for k, v in sorted(spent.items())))
+    if open_moves:
+        print(f"  {positions - len(open_moves)} of {positions} moves end settled (a proven "
+              f"win or loss); the other {len(open_moves)} take {min(open_moves):.3f} to "
+              f"{max(open_moves):.3f} s, {sum(open_moves) / len(open_moves):.3f} s on average "
+              f"({sum(open_moves) / len(open_moves) / seconds:.0%} of the move's time)")
 
 
 def bench_throughput(games: int = 100, seconds: float = 0.05, jobs: int = 2) -> None:
