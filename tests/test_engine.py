@@ -398,7 +398,11 @@ def test_a_helper_ends_when_its_parent_is_killed_mid_search():
             helpers = [int(e.name) for e in Path("/proc").iterdir()
                        if e.name.isdigit() and _parent(e) == proc.pid]
         assert len(helpers) == 1
-        time.sleep(1.0)                            # the search is under way
+        # the search is under way: the helper has spent CPU time searching
+        deadline = time.monotonic() + 30
+        while _cpu_ticks(helpers[0]) < 10 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _cpu_ticks(helpers[0]) >= 10
         proc.kill()
         proc.wait(10)
         deadline = time.monotonic() + 10
@@ -408,6 +412,15 @@ def test_a_helper_ends_when_its_parent_is_killed_mid_search():
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def _cpu_ticks(pid: int) -> int:
+    """The CPU time ``pid`` has used (user and system, in clock ticks); 0 when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])
 
 
 def _parent(entry: Path) -> int:
