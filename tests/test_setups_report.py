@@ -69,6 +69,14 @@ def test_a_small_report_ranks_by_the_tie_break(published):
                                "(of 2):")
     fewest_north = section(text, "North setups leaving South the most, most first:")
     assert {most_north[0].split()[0], fewest_north[0].split()[0]} == {"112233", "332211"}
+    # two setups a side, top 2: one list a side, in the same order
+    whole = report(few, found, top=2)
+    south = section(whole, "South setups, most landing threats first (all 2 setups):")
+    north = section(whole, "North setups, fewest landing threats for South first (all 2 "
+                           "setups):")
+    assert [line.split()[0] for line in south] == ["213132", "323211"]
+    threats = [float(line.split(",")[-1].split()[0]) for line in north]
+    assert len(threats) == 2 and threats[0] <= threats[1]
 
 
 def typed(rows: list[dict]) -> list[PairRecord]:

@@ -181,7 +181,8 @@ def _rankings(rows: Sequence[PairRecord], top: int) -> list[str]:
     for side in (Side.SOUTH, Side.NORTH):
         ranked = strengths(rows, side)
         if len(ranked) < 2 * top:   # two lists would repeat each other: one, in full
-            order = "strongest first" if decided else "in that order"
+            order = ("strongest first" if decided else "most landing threats first"
+                     if side is Side.SOUTH else "fewest landing threats for South first")
             lines.append(f"{side.title} setups, {order} (all "
                          f"{count(len(ranked), 'setup')}):")
             lines += [f"  {s}" for s in ranked]
