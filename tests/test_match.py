@@ -87,11 +87,13 @@ def _none_left(mark: str, within: float = 10.0) -> None:
 
 
 def _lines(path: Path) -> list[str]:
-    """The file's games, each without the command that ran (which is recorded for people
-    and differs between the library and the command line)."""
+    """The file's games, each without the command that ran and the source tree's commit
+    (recorded for people: the command differs between the library and the command line,
+    the commit when a commit lands while the tests run)."""
     records = [json.loads(line) for line in path.read_text().splitlines()]
     for r in records:
         r["engine"].pop("command", None)
+        r["engine"].pop("commit", None)
     return sorted(json.dumps(r, sort_keys=True) for r in records)
 
 
@@ -129,7 +131,8 @@ def test_a_game_is_the_same_in_any_process(reference, engines, marked_weights):
                                 settings=_settings(engines))
     finally:
         close_started()
-    del again["engine"]["command"]      # (the reference's lines are kept without it)
+    for recorded in ("command", "commit"):  # (the reference's lines are kept without them)
+        again["engine"].pop(recorded, None)
     assert again == first
     _none_left(marked_weights)
 
