@@ -70,16 +70,29 @@ def test_the_depth5_sample_replays():
         _check_replays("pbmserv-depth5-sample.jsonl", record, params)
 
 
-def test_the_published_evaluations_are_this_checkouts():
-    """The published evaluations name an evaluation of this checkout (``make data``
-    remakes them, resumably) and two of their pairs, searched again here with it, give the
-    same record."""
+def _evaluation_files() -> list[str]:
+    """Every evaluation file under data/ (the study's, and any other kept beside it)."""
+    from gyges.setups.evaluation.table import is_evaluation_file
+
+    return sorted(str(p) for p in DATA.parent.rglob("*.jsonl") if is_evaluation_file(str(p)))
+
+
+def test_the_published_evaluation_files_are_found():
+    assert str(DATA / "pbmserv-evaluations.jsonl") in _evaluation_files()
+
+
+@pytest.mark.parametrize("path", _evaluation_files(),
+                         ids=lambda p: str(Path(p).relative_to(DATA.parent)))
+def test_a_published_evaluation_file_is_this_checkouts(path):
+    """A published evaluation file names an evaluation of this checkout (``make data``
+    remakes the study's, resumably) and two of its pairs, searched again here with it,
+    give the same record."""
     from gyges.setups.evaluation.table import evaluation_task, read_evaluations
 
-    params, records = read_evaluations(str(DATA / "pbmserv-evaluations.jsonl"))
+    params, records = read_evaluations(path)
     assert params is not None and records
     made_by = params["engine"]
-    network = evaluation_named(made_by, "pbmserv-evaluations.jsonl")
+    network = evaluation_named(made_by, path)
     for record in records[:: max(1, len(records) // 2)][:2]:
         again = evaluation_task((record["south"], record["north"]),
                                 rules=_rules(params["rules"]), nodes=params["nodes"],
@@ -87,8 +100,8 @@ def test_the_published_evaluations_are_this_checkouts():
         for r in (again, record):
             r["engine"] = r["engine"]["weights"]
         assert again == record, (
-            f"pair {record['south']} {record['north']} is not searched the same by this "
-            f"checkout (engine {code_digest()}; the file's: {made_by}): run `make data`")
+            f"{path}: pair {record['south']} {record['north']} is not searched the same by "
+            f"this checkout (engine {code_digest()}; the file's: {made_by}): run `make data`")
 
 
 def test_the_published_evaluation_report_and_map_are_what_the_command_makes():
