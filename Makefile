@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: install test test-all bench lint weights data data-tables evaluations data-report validation ladder data-pictures calibration network network-calibration labels labels-3 labels-4 network-final network-final-calibration against-linear helios-matches
+.PHONY: install test test-all bench lint weights data data-tables evaluations data-report data-publish validation ladder data-pictures calibration network network-calibration labels labels-3 labels-4 network-final network-final-calibration against-linear helios-matches
 
 install:
 	$(PYTHON) -m pip install -e '.[test]'
@@ -97,6 +97,18 @@ data-report:
 	    $(if $(wildcard $(VALIDATION).jsonl),--validation $(VALIDATION).jsonl) \
 	    > $(SETUPS)/pbmserv-answer.txt
 	$(MAKE) data-pictures
+
+# A study made beside the published one (`make data SETUPS=DIR`) is published once complete:
+# `make data-publish SETUPS=DIR` moves each of DIR's files over the one of the same name in
+# data/setups/ (the files `make data` does not make, the depth-4 and depth-5 tables, stay)
+# and removes DIR. It refuses a study not finished: no answer yet, or a run's .part or
+# .stale file left.
+data-publish:
+	test "$(SETUPS)" != data/setups -a -d "$(SETUPS)" || { echo "give the study's folder: make data-publish SETUPS=DIR" >&2; exit 1; }
+	test -s $(SETUPS)/pbmserv-answer.txt || { echo "$(SETUPS): no answer yet: finish make data SETUPS=$(SETUPS) first" >&2; exit 1; }
+	! ls $(SETUPS)/*.part $(SETUPS)/*.stale 2>/dev/null | grep . >&2 || { echo "$(SETUPS): a run's file is left (above)" >&2; exit 1; }
+	mv -f $(SETUPS)/* data/setups/
+	rmdir $(SETUPS)
 
 # The published depth-3 table of every pair (data/setups/pbmserv-depth3.*), proved again by
 # this checkout's engine, then its report and heat map: part of `make data`. About 15 CPU
