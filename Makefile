@@ -183,7 +183,7 @@ define screenshot
 	profile=$$(mktemp -d); \
 	$(BROWSER) --headless --no-sandbox --disable-gpu --hide-scrollbars \
 	    --user-data-dir=$$profile --force-device-scale-factor=1 --window-size=$$size \
-	    --screenshot=$(CURDIR)/$(2) file://$(CURDIR)/$(1) 2>/dev/null; \
+	    --screenshot=$(abspath $(2)) file://$(abspath $(1)) 2>/dev/null; \
 	rm -rf $$profile
 	test -s $(2)
 endef

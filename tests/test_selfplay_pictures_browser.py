@@ -1,7 +1,7 @@
 """The self-play pictures (the forest plot and the pair map) rendered by a real headless
 browser at 96 dpi (device scale 1: one CSS pixel a screen pixel), checked for what a
 reader needs: every text at least :data:`MIN_INK` pixels of ink high, nothing drawn past
-the canvas (its margin blank), the forest's rows apart.
+the canvas (its margin blank), no two texts across each other, the forest's rows apart.
 
 Like tests/test_book_browser.py (whose browser finder and PNG decoder it uses), it
 installs nothing and skips only when no browser binary is found. The pictures are made
@@ -104,6 +104,16 @@ def _legible(root: ET.Element, rows: list[list[int]]) -> list[tuple[int, int]]:
     return extents
 
 
+def _texts_apart(root: ET.Element) -> None:
+    """No two texts laid out across each other (their boxes as laid out, the ink test
+    holding each box to what the browser draws)."""
+    boxes = _texts(root)
+    for i, (a, (ax0, ay0, ax1, ay1), _) in enumerate(boxes):
+        for b, (bx0, by0, bx1, by1), _ in boxes[i + 1:]:
+            assert ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0, \
+                f"{a!r} and {b!r} are laid out across each other"
+
+
 def _margin_blank(rows: list[list[int]]) -> None:
     h, w = len(rows), len(rows[0])
     band = [v for y in range(h) for x in (*range(MARGIN), *range(w - MARGIN, w))
@@ -118,6 +128,7 @@ def test_the_forest_plot_reads_at_96_dpi(table, tmp_path):
     column = EvaluationTable.of(evaluations).forest_column()
     root, rows = _shoot(tmp_path, "forest", forest_plot(table, column, "evaluation"))
     extents = _legible(root, rows)
+    _texts_apart(root)
     _margin_blank(rows)
     labels = [ink for t, ink in zip(root.iter(f"{SVG}text"), extents, strict=True)
               if re.fullmatch(r"\d{6}( = \d{6})?", t.text or "")]
@@ -130,6 +141,7 @@ def test_the_forest_plot_reads_at_96_dpi(table, tmp_path):
 def test_the_pair_map_reads_at_96_dpi(table, tmp_path):
     root, rows = _shoot(tmp_path, "map", score_map_svg(table))
     _legible(root, rows)
+    _texts_apart(root)
     _margin_blank(rows)
 
 
@@ -140,4 +152,5 @@ def test_the_evaluation_map_reads_at_96_dpi(tmp_path):
     root, rows = _shoot(tmp_path, "evaluations",
                         evaluation_map_svg(EvaluationTable.of(evaluations)))
     _legible(root, rows)
+    _texts_apart(root)
     _margin_blank(rows)

@@ -11,7 +11,7 @@ error :math:`e` and a true spread :math:`\\tau`). Where the setups do not truly 
 (:math:`\\tau` near 0) every black mark sits on the side's average: what the games can
 tell. ``evaluations`` (a number a setup and side, say its average win probability in the
 engine's evaluation of every pair, :mod:`gyges.setups.evaluation`) are written at the end
-of each row.
+of each row, to three places, in a column clear of the axis's labels.
 
 >>> import xml.etree.ElementTree as ET
 >>> from gyges.setups.selfplay.strengths import fit_strengths
@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from gyges.engine.stats import Z95
 from gyges.game.position import mirror_setup
 from gyges.game.rules import Side
-from gyges.setups.proven.heatmap import GAP, Canvas
+from gyges.setups.proven.heatmap import GAP, Canvas, text_width
 from gyges.setups.proven.heatmap import svg_document as _document
 from gyges.setups.selfplay.reliability import Spread, true_spread
 from gyges.setups.selfplay.strengths import Rating, StrengthFit
@@ -91,7 +91,12 @@ def forest_svg(fit: StrengthFit, evaluations: Mapping[Side, Mapping[str, float]]
     def x(elo: float) -> float:
         return (elo - lo_tick) * ELO_PX
 
+    def tick_label(tick: int) -> str:
+        return f"{tick:+d}" if tick else "0"
+
+    # the column right of the axis starts clear of the last tick's label, centred on it
     width = x(hi_tick)
+    column = width + text_width(tick_label(hi_tick), _LEGEND_SIZE) / 2 + 2 * GAP
     y = 0.0
     for side, ratings in sides:
         if len(ratings) < 2:
@@ -102,18 +107,17 @@ def forest_svg(fit: StrengthFit, evaluations: Mapping[Side, Mapping[str, float]]
         c.text(0, y + _TITLE_SIZE, title, _TITLE_SIZE, bold=True)
         c.text(0, y + _TITLE_SIZE + _LEGEND_SIZE + 4,
                "strength, Elo (0: the side's average setup)", _LEGEND_SIZE)
-        c.text(width + GAP, y + _TITLE_SIZE + _LEGEND_SIZE + 4,
+        c.text(column, y + _TITLE_SIZE + _LEGEND_SIZE + 4,
                f"true spread {spread.tau:.0f} Elo [{spread.low:.0f}, {spread.high:.0f}]"
                if math.isfinite(spread.high) else f"true spread {spread.tau:.0f} Elo",
                _LEGEND_SIZE)
         top = y + _TITLE_SIZE + 2 * _LEGEND_SIZE + 10
         for tick in range(lo_tick, hi_tick + 1, _TICK):
-            c.text(x(tick), top - 2, f"{tick:+d}" if tick else "0", _LEGEND_SIZE,
-                   anchor="middle")
+            c.text(x(tick), top - 2, tick_label(tick), _LEGEND_SIZE, anchor="middle")
             c.rect(x(tick), top, 0.5, ROW * len(rows), "#d0d0d0")
         c.rect(x(0) - 0.5, top, 1, ROW * len(rows), "#606060")
         if evaluations is not None and evaluation_label:
-            c.text(width + GAP, top - 2, evaluation_label, _LEGEND_SIZE)
+            c.text(column, top - 2, evaluation_label, _LEGEND_SIZE)
         for i, r in enumerate(rows):
             mid = top + ROW * i + ROW / 2
             c.text(-GAP, mid + _LABEL_SIZE * 0.35, label(r.setup), _LABEL_SIZE, anchor="end")
@@ -127,7 +131,7 @@ def forest_svg(fit: StrengthFit, evaluations: Mapping[Side, Mapping[str, float]]
             c.rect(x(value) - 2.5, mid + 0.5, 5, 5, SHRUNKEN)
             value_of = (evaluations or {}).get(side, {})
             if r.setup in value_of:
-                c.text(width + GAP, mid + _LABEL_SIZE * 0.35, f"{value_of[r.setup]:g}",
+                c.text(column, mid + _LABEL_SIZE * 0.35, f"{value_of[r.setup]:.3f}",
                        _LABEL_SIZE)
         y = top + ROW * len(rows) + 2 * _LEGEND_SIZE
     legend = [("grey, hollow: the fitted strength and its 95% interval, from the setup's "
