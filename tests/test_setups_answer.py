@@ -65,6 +65,16 @@ def test_agreeing_evaluations_are_confirmed(synthetic):
     assert "As North, choose by the evaluations (113223 leads them)" in text
     assert "predicts the result better than one rate for all" in text
     assert "the games rank them with split-half reliability" in text
+    # what the choice is worth, by the evaluations: the best setup's average over the
+    # side's mean, counted here from the records
+    records = _evaluations(south, north)
+    for name, own, key, other in (("South", SOUTHS, "south", 1), ("North", NORTHS, "north", -1)):
+        averages = {x: sum((r["south_win"] if other == 1 else 1 - r["south_win"])
+                           for r in records if r[key] == x) / 8 for x in own}
+        best = max(averages, key=averages.get)
+        gain = 100 * (averages[best] - sum(averages.values()) / 8)
+        assert (f"by the evaluations {best} is worth {gain:.1f} points of win probability "
+                f"over {name}'s average setup") in text
 
 
 def test_reversed_evaluations_are_contradicted(synthetic):
@@ -72,7 +82,41 @@ def test_reversed_evaluations_are_contradicted(synthetic):
     text = _answer(table, PARAMS, games, _evaluations(south, north, -1.0), EVAL_PARAMS)
     assert text.count("the games contradict the evaluations' order") == 2
     assert "choose by the evaluations" not in text
-    assert "the data cannot tell which setup is best" in text
+    assert text.count("but the games rank the setups in the opposite order, so the data "
+                      "cannot tell which setup is best") == 2
+
+
+@pytest.mark.parametrize(("r", "p", "verdict", "smaller", "choose", "words"), [
+    (0.5, 0.01, None, False, True, "the games confirm their order;"),
+    (0.0, 0.8, "confirm", False, True,
+     "the validation block confirms that their best setups beat their worst;"),
+    (0.5, 0.01, "cannot tell", True, True,
+     "the games confirm their order; the validation block cannot tell their best from "
+     "their worst and finds their best and worst setups closer than they predict;"),
+    (0.5, 0.01, "contradict", False, False,
+     "but the validation block finds their worst setups beating their best, though the "
+     "games confirm their order, so the data cannot tell"),
+    (-0.5, 0.01, None, False, False, "but the games rank the setups in the opposite order"),
+    (0.1, 0.4, "cannot tell", True, False,
+     "but the games do not confirm their order yet, and the validation block finds their "
+     "best and worst setups closer than they predict, so the data cannot tell"),
+])
+def test_the_short_answer_weighs_every_test_of_the_games(r, p, verdict, smaller, choose,
+                                                          words):
+    """Choose by the evaluations only where a test of the games confirms them and none
+    contradicts them; say what each test found, and what the choice is worth."""
+    from gyges.game.rules import Side
+    from gyges.setups.answer import Agreement, _short_answer
+
+    values = {"123123": 0.60, "112233": 0.50, "321321": 0.49, "231231": 0.45}
+    text = " ".join(_short_answer("South", values, 0.055, Agreement(Side.SOUTH, 4, r, p, 0.9),
+                                  verdict, smaller).split())
+    assert text.startswith("As South, choose by the evaluations (123123 leads them)"
+                           if choose else "As South, the evaluations favour 123123, but")
+    assert words in text, text
+    assert text.endswith("by the evaluations 123123 is worth 9.0 points of win probability "
+                         "over South's average setup, and one standard deviation of setup "
+                         "choice 5.5 points.")
 
 
 def test_noise_is_neither_confirmed_nor_refuted(synthetic):

@@ -17,6 +17,12 @@ at several strengths, :mod:`gyges.setups.selfplay.ladder`), South's score at its
 and strongest rungs is set beside the evaluations of the same pairs: whether it moves
 with strength (the change's 95% interval excludes none), toward the evaluations or away
 from them, and whether the strongest rung's interval holds the evaluations' figure.
+
+**The short answer**, for each side: choose by the evaluations where a test of the games
+(the validation block's verdict, or the correlation above at the 0.05 level) confirms them
+and none contradicts them; else the data cannot tell which setup is best. Either way, what
+the choice is worth by the evaluations: the best setup's average over the side's average
+setup, and one standard deviation of setup choice.
 """
 
 from __future__ import annotations
@@ -247,26 +253,46 @@ def setup_answer(table: GameTable, games_params: Mapping[str, Any],
     short = []
     for side in (Side.SOUTH, Side.NORTH):
         name, _ = _side_names(side)
-        values = folded[side]
-        best = min(values, key=lambda s: (-values[s], s))
-        a = agreements[side]
-        if verdicts.get(side) == "confirm":
-            short.append(f"As {name}, choose by the evaluations ({best} leads them): the "
-                         "validation block confirms that their best setups beat their "
-                         "worst.")
-        elif a.p < 0.05 and a.r > 0 and verdicts.get(side) != "contradict":
-            short.append(f"As {name}, choose by the evaluations ({best} leads them): the "
-                         "games confirm their order.")
-        else:
-            closer = (", and the validation block finds their best and worst setups closer "
-                      "than they predict" if smaller.get(side) else "")
-            short.append(f"As {name}, the evaluations favour {best}, but the games do not "
-                         f"confirm their order yet{closer}, so the data cannot tell which "
-                         f"setup is best; by the evaluations {name}'s setups differ by "
-                         f"{_points(spreads[side])} of win probability (one standard "
-                         "deviation).")
+        short.append(_short_answer(name, folded[side], spreads[side], agreements[side],
+                                   verdicts.get(side), smaller.get(side, False)))
     out += ["In short:", *_paragraph(" ".join(short))]
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _short_answer(name: str, values: Mapping[str, float], spread: float, a: Agreement,
+                  verdict: str | None, smaller: bool) -> str:
+    """One side's short answer: choose by the evaluations where a test of the games
+    confirms them and none contradicts them, else that the data cannot tell, with what
+    the choice is worth by the evaluations either way."""
+    best = min(values, key=lambda s: (-values[s], s))
+    gain = values[best] - sum(values.values()) / len(values)
+    worth = (f"by the evaluations {best} is worth {_points(gain)} of win probability over "
+             f"{name}'s average setup, and one standard deviation of setup choice "
+             f"{_points(spread)}")
+    confirmed = [test for test, yes in (
+        ("the validation block confirms that their best setups beat their worst",
+         verdict == "confirm"),
+        ("the games confirm their order", a.p < 0.05 and a.r > 0)) if yes]
+    contradicted = [test for test, yes in (
+        ("the validation block finds their worst setups beating their best",
+         verdict == "contradict"),
+        ("the games rank the setups in the opposite order", a.p < 0.05 and a.r < 0)) if yes]
+    closer = (" and finds their best and worst setups closer than they predict" if smaller
+              else "")
+    if confirmed and not contradicted:
+        caveat = ("" if verdict in (None, "confirm") else
+                  f"; the validation block cannot tell their best from their worst{closer}")
+        return (f"As {name}, choose by the evaluations ({best} leads them): "
+                f"{' and '.join(confirmed)}{caveat}; {worth}.")
+    if contradicted:
+        against = " and ".join(contradicted)
+        also = f", though {' and '.join(confirmed)}" if confirmed else ""
+        return (f"As {name}, the evaluations favour {best}, but {against}{also}, so the "
+                f"data cannot tell which setup is best; {worth}.")
+    closer = (", and the validation block finds their best and worst setups closer than "
+              "they predict" if smaller else "")
+    return (f"As {name}, the evaluations favour {best}, but the games do not confirm their "
+            f"order yet{closer}, so the data cannot tell which setup is best; {worth}.")
 
 
 def _first_move_by_strength(weak: Rung, strong: Rung, ev: EvaluationTable) -> str:
