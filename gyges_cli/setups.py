@@ -547,17 +547,20 @@ def answer_command(games_file: str, evaluations_file: str, validation_file: str 
                    ladder_files: tuple[str, ...]) -> None:
     """Which setup should I choose? The answer a games file and an evaluation file give.
 
-    Four short paragraphs, each sentence made from the files' numbers: what the
+    Short paragraphs, each sentence made from the files' numbers: what the
     evaluations say (South's mean win probability, each side's best and worst setups
     and their spread); what the games say (South's score with its interval, by how
     the games were opened; each side's true spread and whether the games can rank
     it); whether the games confirm the evaluations (the correlation of the two
     over each side's setups, with a permutation p-value and the ceiling the games'
     noise puts on it; the evaluations' win probabilities scored on the games played
-    from their positions; with --validation, the validation block's verdict); how
-    large the setup's effect is beside the first move's (with --ladder, whether
-    South's score moves with strength toward the evaluations); and the answer in
-    short.
+    from their positions; with --validation, the validation block's verdict); both
+    together (each setup's games shrunk toward what the evaluations predict for it: the
+    best guesses with their intervals); how large the setup's effect is beside the
+    first move's (with --ladder, whether South's score moves with strength toward the
+    evaluations); and the answer in short: where a test of the games confirms the
+    evaluations and none contradicts them, the best guess of both together, else that
+    the data cannot tell.
     docs/setups.md opens with it for the published files.
 
     \b

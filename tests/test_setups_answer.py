@@ -60,21 +60,15 @@ def synthetic():
 def test_agreeing_evaluations_are_confirmed(synthetic):
     games, table, south, north = synthetic
     text = _answer(table, PARAMS, games, _evaluations(south, north), EVAL_PARAMS)
-    assert text.count("the games confirm the evaluations' order") == 2
-    assert "As South, choose by the evaluations (123213 leads them)" in text
-    assert "As North, choose by the evaluations (113223 leads them)" in text
+    assert text.count("): the games confirm the evaluations' order") == 2
     assert "predicts the result better than one rate for all" in text
     assert "the games rank them with split-half reliability" in text
-    # what the choice is worth, by the evaluations: the best setup's average over the
-    # side's mean, counted here from the records
-    records = _evaluations(south, north)
-    for name, own, key, other in (("South", SOUTHS, "south", 1), ("North", NORTHS, "north", -1)):
-        averages = {x: sum((r["south_win"] if other == 1 else 1 - r["south_win"])
-                           for r in records if r[key] == x) / 8 for x in own}
-        best = max(averages, key=averages.get)
-        gain = 100 * (averages[best] - sum(averages.values()) / 8)
-        assert (f"by the evaluations {best} is worth {gain:.1f} points of win probability "
-                f"over {name}'s average setup") in text
+    # together, the games and the evaluations pick the setups the games were drawn
+    # strongest, and the evaluations' slope is the right way round
+    assert "As South, choose by the evaluations and the games together" in text
+    assert "together they make 123213 the best guess" in text
+    assert "together they make 113223 the best guess" in text
+    assert text.count("average in the evaluations predicts +") == 2
 
 
 def test_reversed_evaluations_are_contradicted(synthetic):
@@ -84,18 +78,31 @@ def test_reversed_evaluations_are_contradicted(synthetic):
     assert "choose by the evaluations" not in text
     assert text.count("but the games rank the setups in the opposite order, so the data "
                       "cannot tell which setup is best") == 2
+    # what the choice is worth, by the evaluations: the best setup's average over the
+    # side's mean, counted here from the records
+    records = _evaluations(south, north, -1.0)
+    for name, own, key, other in (("South", SOUTHS, "south", 1), ("North", NORTHS, "north", -1)):
+        averages = {x: sum((r["south_win"] if other == 1 else 1 - r["south_win"])
+                           for r in records if r[key] == x) / 8 for x in own}
+        best = max(averages, key=averages.get)
+        gain = 100 * (averages[best] - sum(averages.values()) / 8)
+        assert (f"by the evaluations {best} is worth {gain:.1f} points of win probability "
+                f"over {name}'s average setup") in text
+
+
 
 
 @pytest.mark.parametrize(("r", "p", "verdict", "smaller", "choose", "words"), [
-    (0.5, 0.01, None, False, True, "the games confirm their order;"),
+    (0.5, 0.01, None, False, True, "the games confirm the evaluations' order;"),
     (0.0, 0.8, "confirm", False, True,
      "the validation block confirms that their best setups beat their worst;"),
     (0.5, 0.01, "cannot tell", True, True,
-     "the games confirm their order; the validation block cannot tell their best from "
-     "their worst and finds their best and worst setups closer than they predict;"),
+     "the games confirm the evaluations' order; the validation block cannot tell their "
+     "best from their worst and finds their best and worst setups closer than they "
+     "predict;"),
     (0.5, 0.01, "contradict", False, False,
      "but the validation block finds their worst setups beating their best, though the "
-     "games confirm their order, so the data cannot tell"),
+     "games confirm the evaluations' order, so the data cannot tell"),
     (-0.5, 0.01, None, False, False, "but the games rank the setups in the opposite order"),
     (0.1, 0.4, "cannot tell", True, False,
      "but the games do not confirm their order yet, and the validation block finds their "
@@ -109,14 +116,22 @@ def test_the_short_answer_weighs_every_test_of_the_games(r, p, verdict, smaller,
     from gyges.setups.answer import Agreement, _short_answer
 
     values = {"123123": 0.60, "112233": 0.50, "321321": 0.49, "231231": 0.45}
+    together = ("321321", 12.0, -3.0, 27.0)
     text = " ".join(_short_answer("South", values, 0.055, Agreement(Side.SOUTH, 4, r, p, 0.9),
-                                  verdict, smaller).split())
-    assert text.startswith("As South, choose by the evaluations (123123 leads them)"
+                                  verdict, smaller, together).split())
+    assert text.startswith("As South, choose by the evaluations and the games together: "
                            if choose else "As South, the evaluations favour 123123, but")
     assert words in text, text
-    assert text.endswith("by the evaluations 123123 is worth 9.0 points of win probability "
-                         "over South's average setup, and one standard deviation of setup "
-                         "choice 5.5 points.")
+    if choose:     # the pick of both together, its interval, what the evaluations alone say
+        assert text.endswith(
+            "together they make 321321 the best guess, +12 Elo over South's average setup "
+            "(95% interval -3 to +27, which holds the average setup; the evaluations alone "
+            "favour 123123); one standard deviation of setup choice is worth 5.5 points of "
+            "win probability by the evaluations.")
+    else:
+        assert text.endswith(
+            "by the evaluations 123123 is worth 9.0 points of win probability over South's "
+            "average setup, and one standard deviation of setup choice 5.5 points.")
 
 
 def test_noise_is_neither_confirmed_nor_refuted(synthetic):

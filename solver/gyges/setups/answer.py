@@ -18,11 +18,15 @@ and strongest rungs is set beside the evaluations of the same pairs: whether it 
 with strength (the change's 95% interval excludes none), toward the evaluations or away
 from them, and whether the strongest rung's interval holds the evaluations' figure.
 
-**The short answer**, for each side: choose by the evaluations where a test of the games
-(the validation block's verdict, or the correlation above at the 0.05 level) confirms them
-and none contradicts them; else the data cannot tell which setup is best. Either way, what
-the choice is worth by the evaluations: the best setup's average over the side's average
-setup, and one standard deviation of setup choice.
+**Both together** (:mod:`gyges.setups.combined`): each setup's games shrunk toward what
+the evaluations predict for it (a Fay-Herriot fit), the best guesses of its strength with
+their 95% intervals.
+
+**The short answer**, for each side: where a test of the games (the validation block's
+verdict, or the correlation above at the 0.05 level) confirms the evaluations and none
+contradicts them, choose the best guess of both together; else the data cannot tell which
+setup is best, and what the choice is worth by the evaluations is given (the best setup's
+average over the side's average setup, and one standard deviation of setup choice).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from typing import Any
 
 from gyges.engine.stats import Tally, score_change
 from gyges.game.rules import Side
+from gyges.setups.combined import combined_strengths
 from gyges.setups.evaluation.summary import EvaluationTable
 from gyges.setups.selfplay.games import describe_limit
 from gyges.setups.selfplay.ladder import Rung
@@ -230,6 +235,22 @@ def setup_answer(table: GameTable, games_params: Mapping[str, Any],
             lines.append(text)
     out += ["Do the games confirm the evaluations?", *_paragraph(" ".join(lines))]
 
+    # -- both together ---------------------------------------------------------------------
+    combined = {side: combined_strengths(table.fit.ratings(side), folded[side])
+                for side in (Side.SOUTH, Side.NORTH)}
+    lines = []
+    for side in (Side.SOUTH, Side.NORTH):
+        name, _ = _side_names(side)
+        c = combined[side]
+        guesses = ", ".join(f"{s} {v:+.0f} Elo ({lo:+.0f} to {hi:+.0f})"
+                            for s, v, lo, hi in c.estimates[:top])
+        lines.append(f"{name}: the best guesses are {guesses}; each point of a setup's "
+                     f"average in the evaluations predicts {_elo_per_point(c.beta)} in the "
+                     f"games, and the evaluations miss a true spread of {c.tau:.0f} Elo.")
+    out += ["Both together:", *_paragraph(
+        "Each setup's games shrunk toward what the evaluations predict for it (a Fay-Herriot "
+        "fit; Elo over the side's average setup, with 95% intervals). " + " ".join(lines))]
+
     # -- how large, and the answer ---------------------------------------------------------
     first = abs(mean - 0.5)
     largest = max(spreads.values())
@@ -254,16 +275,24 @@ def setup_answer(table: GameTable, games_params: Mapping[str, Any],
     for side in (Side.SOUTH, Side.NORTH):
         name, _ = _side_names(side)
         short.append(_short_answer(name, folded[side], spreads[side], agreements[side],
-                                   verdicts.get(side), smaller.get(side, False)))
+                                   verdicts.get(side), smaller.get(side, False),
+                                   combined[side].best()))
     out += ["In short:", *_paragraph(" ".join(short))]
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+def _elo_per_point(beta: float) -> str:
+    """The Fay-Herriot slope (Elo a unit of win probability) as Elo a point."""
+    return f"{beta / 100:+.0f} Elo"
+
+
 def _short_answer(name: str, values: Mapping[str, float], spread: float, a: Agreement,
-                  verdict: str | None, smaller: bool) -> str:
-    """One side's short answer: choose by the evaluations where a test of the games
-    confirms them and none contradicts them, else that the data cannot tell, with what
-    the choice is worth by the evaluations either way."""
+                  verdict: str | None, smaller: bool,
+                  together: tuple[str, float, float, float]) -> str:
+    """One side's short answer: where a test of the games confirms the evaluations and
+    none contradicts them, choose the best guess of both together (``together``: the
+    setup, its guess and 95% interval, Elo); else the data cannot tell. Either way, what
+    the choice is worth by the evaluations."""
     best = min(values, key=lambda s: (-values[s], s))
     gain = values[best] - sum(values.values()) / len(values)
     worth = (f"by the evaluations {best} is worth {_points(gain)} of win probability over "
@@ -272,7 +301,7 @@ def _short_answer(name: str, values: Mapping[str, float], spread: float, a: Agre
     confirmed = [test for test, yes in (
         ("the validation block confirms that their best setups beat their worst",
          verdict == "confirm"),
-        ("the games confirm their order", a.p < 0.05 and a.r > 0)) if yes]
+        ("the games confirm the evaluations' order", a.p < 0.05 and a.r > 0)) if yes]
     contradicted = [test for test, yes in (
         ("the validation block finds their worst setups beating their best",
          verdict == "contradict"),
@@ -282,8 +311,16 @@ def _short_answer(name: str, values: Mapping[str, float], spread: float, a: Agre
     if confirmed and not contradicted:
         caveat = ("" if verdict in (None, "confirm") else
                   f"; the validation block cannot tell their best from their worst{closer}")
-        return (f"As {name}, choose by the evaluations ({best} leads them): "
-                f"{' and '.join(confirmed)}{caveat}; {worth}.")
+        pick, guess, low, high = together
+        notes = [f"95% interval {low:+.0f} to {high:+.0f}"
+                 + (", which holds the average setup" if low <= 0 <= high else "")]
+        if pick != best:
+            notes.append(f"the evaluations alone favour {best}")
+        return (f"As {name}, choose by the evaluations and the games together: "
+                f"{' and '.join(confirmed)}{caveat}; together they make {pick} the best "
+                f"guess, {guess:+.0f} Elo over {name}'s average setup ({'; '.join(notes)}); "
+                f"one standard deviation of setup choice is worth {_points(spread)} of win "
+                "probability by the evaluations.")
     if contradicted:
         against = " and ".join(contradicted)
         also = f", though {' and '.join(confirmed)}" if confirmed else ""
