@@ -177,7 +177,7 @@ def test_the_forest_writes_each_setups_evaluation(reference, tmp_path):
     assert ">evaluation<" in texts
     for side in (Side.SOUTH, Side.NORTH):
         for value in table.average(side.name.lower()).values():
-            assert f">{round(value, 3):g}<" in texts
+            assert f">{value:.3f}<" in texts
     other = CliRunner().invoke(cli, ["setups", "report", str(games), "--evaluations",
                                      str(games), "--forest", str(tmp_path / "g.svg")])
     assert other.exit_code == 2 and "is not a 'setups evaluate' file" in other.output
