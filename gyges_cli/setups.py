@@ -668,8 +668,8 @@ def compare_command(first: str, second: str) -> None:
 
     \b
     Example (the linear evaluation's table against the network's):
-      gyges setups compare data/setups/pbmserv-evaluations.jsonl \\
-          data/setups-next/pbmserv-evaluations.jsonl
+      gyges setups compare data/setups/pbmserv-evaluations-linear.jsonl \\
+          data/setups/pbmserv-evaluations.jsonl
     """
     params_a, records_a = _read_file(first, "'setups evaluate'", is_evaluation_file,
                                      read_evaluations, first)

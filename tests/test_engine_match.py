@@ -196,7 +196,7 @@ def test_the_published_games_load_as_played_games():
     assert len(games) == 200 and all(isinstance(g, PlayedGame) for g in games.values())
     assert games[1].opening == ("123213", "321312") and games[1].number == 1
     params, records = read_selfplay_games("data/setups/pbmserv-selfplay.jsonl")
-    assert params is not None and len(records) == 10000
+    assert params is not None and len(records) == 16000
     first = PlayedGame.from_json(records[0])
     assert (first.south, first.opening, first.round) == ("builtin", ("123213", "321312"), 0)
     assert first.to_json() == {k: records[0][k] for k in first.to_json()}
